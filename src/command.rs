@@ -1,0 +1,85 @@
+//! The five commands of the ETF definitions: what a validated event is,
+//! and how the transcript echoes it. Shared by the language and the engine.
+
+use std::io::{self, Write};
+
+/// A button number, guaranteed to be in 1..=9 (`type BUTTON = 1..9`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Button(u8);
+
+impl Button {
+    pub fn new(n: i64) -> Option<Button> {
+        u8::try_from(n).ok().filter(|b| (1..=9).contains(b)).map(Button)
+    }
+
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+/// A type-correct event. Names borrow the trace's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command<'a> {
+    NewGame { player1: &'a [u8], player2: &'a [u8] },
+    Play { player: &'a [u8], press: Button },
+    PlayAgain,
+    Undo,
+    Redo,
+}
+
+impl Command<'_> {
+    /// Writes the normalised echo: `new_game("Ann","Bob")`, `play("Ann",5)`,
+    /// `play_again`, `undo`, `redo` (no newline).
+    pub fn write_echo<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        match *self {
+            Command::NewGame { player1, player2 } => {
+                w.write_all(b"new_game(\"")?;
+                w.write_all(player1)?;
+                w.write_all(b"\",\"")?;
+                w.write_all(player2)?;
+                w.write_all(b"\")")
+            }
+            Command::Play { player, press } => {
+                w.write_all(b"play(\"")?;
+                w.write_all(player)?;
+                w.write_all(&[b'"', b',', b'0' + press.get(), b')'])
+            }
+            Command::PlayAgain => w.write_all(b"play_again"),
+            Command::Undo => w.write_all(b"undo"),
+            Command::Redo => w.write_all(b"redo"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo(c: Command) -> String {
+        let mut v = Vec::new();
+        c.write_echo(&mut v).expect("vec write");
+        String::from_utf8(v).expect("utf8")
+    }
+
+    #[test]
+    fn buttons_are_one_to_nine() {
+        assert!(Button::new(0).is_none());
+        assert!(Button::new(10).is_none());
+        assert!(Button::new(-1).is_none());
+        assert!(Button::new(i64::MAX).is_none());
+        assert_eq!(Button::new(9).map(Button::get), Some(9));
+    }
+
+    #[test]
+    fn echoes_are_normalised() {
+        let press = Button::new(5).expect("button");
+        assert_eq!(
+            echo(Command::NewGame { player1: b"A n", player2: b"B\\\"" }),
+            r#"new_game("A n","B\"")"#
+        );
+        assert_eq!(echo(Command::Play { player: b"Ann", press }), r#"play("Ann",5)"#);
+        assert_eq!(echo(Command::PlayAgain), "play_again");
+        assert_eq!(echo(Command::Undo), "undo");
+        assert_eq!(echo(Command::Redo), "redo");
+    }
+}

@@ -1,0 +1,151 @@
+//! One model and its history: runs a command and reports the state.
+//! Every front end drives the game through this type.
+
+use crate::command::Command;
+use crate::game::rules::Step;
+use crate::game::{Cell, Game, Message, Phase};
+use crate::history::{History, NewGameOp, Operation, PlayAgainOp, PlayOp};
+
+/// The ETF "singleton": the game and the history of its current round.
+#[derive(Default)]
+pub struct Engine {
+    game: Game,
+    history: History,
+}
+
+impl Engine {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Runs one command.
+    pub fn run(&mut self, command: &Command) {
+        match *command {
+            Command::Undo => self.walk(History::undo),
+            Command::Redo => self.walk(History::redo),
+            Command::NewGame { player1, player2 } => {
+                self.perform(Box::new(NewGameOp::new(player1, player2)))
+            }
+            Command::Play { player, press } => {
+                let cell = Cell::ALL[usize::from(press.get() - 1)];
+                self.perform(Box::new(PlayOp::new(player, cell)))
+            }
+            Command::PlayAgain => self.perform(Box::<PlayAgainOp>::default()),
+        }
+    }
+
+    /// Executes an operation; keeps it in the history when it was given in
+    /// play and did not start a round.
+    fn perform(&mut self, mut op: Box<dyn Operation>) {
+        let in_play = self.game.state.phase == Phase::InPlay;
+        match op.execute(&mut self.game) {
+            Step::NewRound => self.history.clear(),
+            Step::Moved | Step::Rejected if in_play => self.history.record(op),
+            Step::Moved | Step::Rejected => {}
+        }
+    }
+
+    /// Undo or redo; outside play, or with nothing to walk to, only the
+    /// message changes, to `ok`.
+    fn walk(&mut self, step: fn(&mut History, &mut Game) -> bool) {
+        let moved =
+            self.game.state.phase == Phase::InPlay && step(&mut self.history, &mut self.game);
+        if !moved {
+            self.game.state.message = Message::Ok;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Button;
+    use crate::game::view::render;
+
+    fn play(who: &'static str, n: i64) -> Command<'static> {
+        Command::Play { player: who.as_bytes(), press: Button::new(n).expect("button") }
+    }
+
+    fn shown(e: &Engine) -> String {
+        String::from_utf8(render(e.game())).expect("utf8")
+    }
+
+    fn first_line(e: &Engine) -> String {
+        shown(e).lines().next().unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn the_spec_undo_redo_example() {
+        let mut e = Engine::new();
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&play("Ann", 1));
+        e.run(&play("Ann", 2));
+        assert_eq!(first_line(&e), "  not this player's turn: => Bob plays next");
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  ok: => Bob plays next");
+        assert!(shown(&e).contains("\n  X__\n"));
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  ok: => Ann plays next");
+        assert!(shown(&e).contains("\n  ___\n  ___\n  ___\n"));
+        e.run(&Command::Redo);
+        assert_eq!(first_line(&e), "  ok: => Bob plays next");
+        e.run(&Command::Redo);
+        assert_eq!(first_line(&e), "  not this player's turn: => Bob plays next");
+        e.run(&Command::Redo);
+        assert_eq!(first_line(&e), "  ok: => Bob plays next");
+    }
+
+    #[test]
+    fn undo_brings_back_an_error_message() {
+        let mut e = Engine::new();
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&play("Ann", 1));
+        e.run(&play("Bob", 1));
+        e.run(&play("Bob", 2));
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  button already taken: => Bob plays next");
+    }
+
+    #[test]
+    fn nothing_is_recorded_outside_play_and_a_finished_game_stays() {
+        let mut e = Engine::new();
+        e.run(&play("Ann", 1));
+        assert_eq!(e.history().undoable(), 0);
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        for (who, n) in [("Ann", 1), ("Bob", 4), ("Ann", 2), ("Bob", 5), ("Ann", 3)] {
+            e.run(&play(who, n));
+        }
+        assert_eq!(e.game().state.phase, Phase::Over);
+        e.run(&play("Bob", 9));
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  ok: => play again or start new game");
+        assert!(shown(&e).contains("\n  XXX\n"));
+        e.run(&Command::PlayAgain);
+        assert_eq!(e.history().undoable(), 0);
+        assert_eq!(first_line(&e), "  ok: => Bob plays next");
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  ok: => Bob plays next");
+    }
+
+    #[test]
+    fn failed_new_game_and_play_again_in_play_are_undoable() {
+        let mut e = Engine::new();
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Ann" });
+        e.run(&Command::PlayAgain);
+        assert_eq!(e.history().undoable(), 2);
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  names of players must be different: => Ann plays next");
+        e.run(&Command::NewGame { player1: b"Cy", player2: b"Di" });
+        assert_eq!(e.history().undoable(), 0);
+        assert_eq!(first_line(&e), "  ok: => Cy plays next");
+    }
+}

@@ -1,0 +1,161 @@
+//! The 3×3 board: nine cells, each empty or holding a mark.
+
+/// A player's mark. X always belongs to the first player of `new_game`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    X,
+    O,
+}
+
+impl Mark {
+    /// The opponent's mark.
+    pub fn other(self) -> Mark {
+        match self {
+            Mark::X => Mark::O,
+            Mark::O => Mark::X,
+        }
+    }
+
+    /// 0 for X, 1 for O: an index into per-player arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Mark::X => 0,
+            Mark::O => 1,
+        }
+    }
+
+    /// The letter printed on the board.
+    pub fn letter(self) -> u8 {
+        match self {
+            Mark::X => b'X',
+            Mark::O => b'O',
+        }
+    }
+}
+
+/// A cell number, 1..=9, numbered row by row from the top left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// All nine cells in ascending order.
+    pub const ALL: [Cell; 9] = [
+        Cell(1),
+        Cell(2),
+        Cell(3),
+        Cell(4),
+        Cell(5),
+        Cell(6),
+        Cell(7),
+        Cell(8),
+        Cell(9),
+    ];
+
+    /// The cell with this number, if it is in 1..=9.
+    pub fn new(number: u8) -> Option<Cell> {
+        (1..=9).contains(&number).then_some(Cell(number))
+    }
+
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    fn slot(self) -> usize {
+        usize::from(self.0 - 1)
+    }
+}
+
+/// The eight lines of three: rows, columns, diagonals (cell numbers).
+pub const LINES: [[u8; 3]; 8] = [
+    [1, 2, 3],
+    [4, 5, 6],
+    [7, 8, 9],
+    [1, 4, 7],
+    [2, 5, 8],
+    [3, 6, 9],
+    [1, 5, 9],
+    [3, 5, 7],
+];
+
+/// Nine cells; plain data, cheap to copy (undo keeps copies of it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board {
+    cells: [Option<Mark>; 9],
+}
+
+impl Board {
+    pub fn get(&self, cell: Cell) -> Option<Mark> {
+        self.cells[cell.slot()]
+    }
+
+    pub fn set(&mut self, cell: Cell, mark: Mark) {
+        self.cells[cell.slot()] = Some(mark);
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(Option::is_some)
+    }
+
+    /// The cells still free, in ascending order.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        Cell::ALL.into_iter().filter(|&c| self.get(c).is_none())
+    }
+
+    /// How many cells hold `mark`.
+    pub fn count(&self, mark: Mark) -> usize {
+        self.cells.iter().filter(|&&c| c == Some(mark)).count()
+    }
+
+    /// Whether `mark` holds all three cells of some line.
+    pub fn has_line(&self, mark: Mark) -> bool {
+        LINES
+            .iter()
+            .any(|line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
+    }
+
+    /// The three printed rows: `X`, `O` or `_` for each cell.
+    pub fn rows(&self) -> [[u8; 3]; 3] {
+        let letter = |i: usize| self.cells[i].map_or(b'_', Mark::letter);
+        [0, 3, 6].map(|r| [letter(r), letter(r + 1), letter(r + 2)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(n: u8) -> Cell {
+        Cell::new(n).expect("test cell in range")
+    }
+
+    #[test]
+    fn cells_outside_one_to_nine_do_not_exist() {
+        assert!(Cell::new(0).is_none());
+        assert!(Cell::new(10).is_none());
+        assert_eq!(Cell::new(9).map(Cell::number), Some(9));
+    }
+
+    #[test]
+    fn every_line_wins_and_two_in_a_row_does_not() {
+        for line in LINES {
+            let mut b = Board::default();
+            for n in line {
+                assert!(!b.has_line(Mark::O));
+                b.set(cell(n), Mark::O);
+            }
+            assert!(b.has_line(Mark::O));
+            assert!(!b.has_line(Mark::X));
+        }
+    }
+
+    #[test]
+    fn rows_print_marks_and_blanks() {
+        let mut b = Board::default();
+        b.set(cell(1), Mark::X);
+        b.set(cell(5), Mark::O);
+        assert_eq!(b.rows(), [*b"X__", *b"_O_", *b"___"]);
+        assert_eq!(b.count(Mark::X), 1);
+        assert_eq!(b.empty_cells().count(), 7);
+        assert!(!b.is_full());
+    }
+}

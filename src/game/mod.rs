@@ -1,0 +1,99 @@
+//! The game model: plain data and pure rules, no I/O.
+
+pub mod board;
+pub mod rules;
+pub mod view;
+
+pub use board::{Board, Cell, Mark};
+
+/// Where the match stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// No `new_game` has succeeded yet.
+    NoGame,
+    InPlay,
+    /// Won or tied: only `play_again` or `new_game` go on.
+    Over,
+}
+
+/// The message of the last command, printed before the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message {
+    Ok,
+    NamesMustDiffer,
+    NameMustStartWithLetter,
+    NoSuchPlayer,
+    GameIsFinished,
+    NotThisPlayersTurn,
+    ButtonTaken,
+    Winner,
+    Tie,
+    FinishThisGameFirst,
+}
+
+impl Message {
+    /// The exact text the oracle prints.
+    pub fn text(self) -> &'static str {
+        match self {
+            Message::Ok => "ok",
+            Message::NamesMustDiffer => "names of players must be different",
+            Message::NameMustStartWithLetter => "name must start with A-Z or a-z",
+            Message::NoSuchPlayer => "no such player",
+            Message::GameIsFinished => "game is finished",
+            Message::NotThisPlayersTurn => "not this player's turn",
+            Message::ButtonTaken => "button already taken",
+            Message::Winner => "there is a winner",
+            Message::Tie => "game ended in a tie",
+            Message::FinishThisGameFirst => "finish this game first",
+        }
+    }
+}
+
+/// Everything a move can change. It is `Copy`, so an operation can keep
+/// the state it found and put it back on undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub board: Board,
+    /// The mark to move next.
+    pub next: Mark,
+    /// The mark that moved first in this round.
+    pub starter: Mark,
+    pub phase: Phase,
+    pub message: Message,
+    /// Scores, indexed by `Mark::index`.
+    pub scores: [u64; 2],
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            board: Board::default(),
+            next: Mark::X,
+            starter: Mark::X,
+            phase: Phase::NoGame,
+            message: Message::Ok,
+            scores: [0, 0],
+        }
+    }
+}
+
+/// The one model of a run: the players' names and the state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    /// Names as raw bytes (a trace may hold any bytes), indexed by `Mark::index`.
+    pub names: [Vec<u8>; 2],
+    pub state: State,
+}
+
+impl Game {
+    pub fn name(&self, mark: Mark) -> &[u8] {
+        &self.names[mark.index()]
+    }
+
+    /// The mark of the player with this name, if any.
+    pub fn mark_of(&self, player: &[u8]) -> Option<Mark> {
+        [Mark::X, Mark::O]
+            .into_iter()
+            .find(|&m| self.name(m) == player)
+    }
+}

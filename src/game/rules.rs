@@ -1,0 +1,171 @@
+//! The three game commands, as pure state changes of `Game`.
+//! Each sets the message; an error changes nothing else.
+
+use super::{Board, Cell, Game, Mark, Message, Phase};
+
+/// What a command did to the round, so the history knows whether to keep it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The command failed: only the message changed.
+    Rejected,
+    /// A move inside the current round.
+    Moved,
+    /// A new round began (its history starts empty).
+    NewRound,
+}
+
+impl Game {
+    fn reject(&mut self, message: Message) -> Step {
+        self.state.message = message;
+        Step::Rejected
+    }
+
+    fn start_round(&mut self, starter: Mark) -> Step {
+        let s = &mut self.state;
+        s.board = Board::default();
+        s.starter = starter;
+        s.next = starter;
+        s.phase = Phase::InPlay;
+        s.message = Message::Ok;
+        Step::NewRound
+    }
+
+    /// `new_game(p1, p2)`: p1 plays X, p2 plays O, scores start at 0.
+    pub fn new_game(&mut self, p1: &[u8], p2: &[u8]) -> Step {
+        if p1 == p2 {
+            return self.reject(Message::NamesMustDiffer);
+        }
+        let starts_with_letter = |n: &[u8]| n.first().is_some_and(u8::is_ascii_alphabetic);
+        if !starts_with_letter(p1) || !starts_with_letter(p2) {
+            return self.reject(Message::NameMustStartWithLetter);
+        }
+        self.names = [p1.to_vec(), p2.to_vec()];
+        self.state.scores = [0, 0];
+        self.start_round(Mark::X)
+    }
+
+    /// `play(player, cell)`: the first rule that applies decides.
+    pub fn play(&mut self, player: &[u8], cell: Cell) -> Step {
+        match self.state.phase {
+            Phase::NoGame => return self.reject(Message::NoSuchPlayer),
+            Phase::Over => return self.reject(Message::GameIsFinished),
+            Phase::InPlay => {}
+        }
+        let Some(mark) = self.mark_of(player) else {
+            return self.reject(Message::NoSuchPlayer);
+        };
+        if mark != self.state.next {
+            return self.reject(Message::NotThisPlayersTurn);
+        }
+        if self.state.board.get(cell).is_some() {
+            return self.reject(Message::ButtonTaken);
+        }
+        let s = &mut self.state;
+        s.board.set(cell, mark);
+        if s.board.has_line(mark) {
+            s.scores[mark.index()] += 1;
+            s.phase = Phase::Over;
+            s.message = Message::Winner;
+        } else if s.board.is_full() {
+            s.phase = Phase::Over;
+            s.message = Message::Tie;
+        } else {
+            s.next = mark.other();
+            s.message = Message::Ok;
+        }
+        Step::Moved
+    }
+
+    /// `play_again`: after a finished round, the other player starts the next.
+    pub fn play_again(&mut self) -> Step {
+        if self.state.phase != Phase::Over {
+            return self.reject(Message::FinishThisGameFirst);
+        }
+        self.start_round(self.state.starter.other())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(n: u8) -> Cell {
+        Cell::new(n).expect("test cell in range")
+    }
+
+    fn started() -> Game {
+        let mut g = Game::default();
+        assert_eq!(g.new_game(b"Ann", b"Bob"), Step::NewRound);
+        g
+    }
+
+    #[test]
+    fn new_game_checks_equal_names_before_letters() {
+        let mut g = Game::default();
+        assert_eq!(g.new_game(b"", b""), Step::Rejected);
+        assert_eq!(g.state.message, Message::NamesMustDiffer);
+        g.new_game(b"T", b"#");
+        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
+        g.new_game(b"", b"a");
+        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
+        g.new_game(b"1a", b"a");
+        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
+        assert_eq!(g.state.phase, Phase::NoGame);
+        assert_eq!(g.names, [Vec::<u8>::new(), Vec::new()]);
+    }
+
+    #[test]
+    fn play_errors_come_in_order() {
+        let mut g = Game::default();
+        g.play(b"Ann", cell(1));
+        assert_eq!(g.state.message, Message::NoSuchPlayer);
+        let mut g = started();
+        g.play(b"Zed", cell(1));
+        assert_eq!(g.state.message, Message::NoSuchPlayer);
+        g.play(b"Bob", cell(1));
+        assert_eq!(g.state.message, Message::NotThisPlayersTurn);
+        g.play(b"Ann", cell(1));
+        assert_eq!(g.state.message, Message::Ok);
+        g.play(b"Bob", cell(1));
+        assert_eq!(g.state.message, Message::ButtonTaken);
+        assert_eq!(g.state.next, Mark::O);
+    }
+
+    #[test]
+    fn a_line_wins_and_scores_and_ends_the_round() {
+        let mut g = started();
+        for (p, c) in [(b"Ann", 1), (b"Bob", 4), (b"Ann", 2), (b"Bob", 5)] {
+            assert_eq!(g.play(p, cell(c)), Step::Moved);
+        }
+        g.play(b"Ann", cell(3));
+        assert_eq!(g.state.message, Message::Winner);
+        assert_eq!(g.state.phase, Phase::Over);
+        assert_eq!(g.state.scores, [1, 0]);
+        g.play(b"Bob", cell(9));
+        assert_eq!(g.state.message, Message::GameIsFinished);
+    }
+
+    #[test]
+    fn a_full_board_without_a_line_is_a_tie() {
+        let mut g = started();
+        for (i, c) in [1, 2, 3, 5, 4, 6, 8, 7, 9].into_iter().enumerate() {
+            let p: &[u8] = if i % 2 == 0 { b"Ann" } else { b"Bob" };
+            g.play(p, cell(c));
+        }
+        assert_eq!(g.state.message, Message::Tie);
+        assert_eq!(g.state.scores, [0, 0]);
+    }
+
+    #[test]
+    fn play_again_waits_for_the_end_then_alternates_the_starter() {
+        let mut g = started();
+        assert_eq!(g.play_again(), Step::Rejected);
+        assert_eq!(g.state.message, Message::FinishThisGameFirst);
+        g.state.phase = Phase::Over;
+        assert_eq!(g.play_again(), Step::NewRound);
+        assert_eq!((g.state.next, g.state.starter), (Mark::O, Mark::O));
+        g.state.phase = Phase::Over;
+        g.play_again();
+        assert_eq!(g.state.next, Mark::X);
+    }
+}

@@ -1,0 +1,117 @@
+//! The undo/redo history of the ETF design (after OOSC2): a list of
+//! executed operations with a cursor. It knows nothing of particular
+//! operations, so a new command needs no change here.
+
+mod operation;
+mod ops;
+
+pub use operation::Operation;
+pub use ops::{NewGameOp, PlayAgainOp, PlayOp};
+
+use crate::game::Game;
+
+/// Operations executed in the current round; those before `cursor` are done,
+/// those after it were undone and may be redone.
+#[derive(Default)]
+pub struct History {
+    ops: Vec<Box<dyn Operation>>,
+    cursor: usize,
+}
+
+impl History {
+    /// Forgets everything (a new round starts).
+    pub fn clear(&mut self) {
+        self.ops.clear();
+        self.cursor = 0;
+    }
+
+    /// Keeps an executed operation at the cursor, dropping what was undone.
+    pub fn record(&mut self, op: Box<dyn Operation>) {
+        self.ops.truncate(self.cursor);
+        self.ops.push(op);
+        self.cursor += 1;
+    }
+
+    /// Undoes the operation before the cursor; false when there is none.
+    pub fn undo(&mut self, game: &mut Game) -> bool {
+        let Some(prev) = self.cursor.checked_sub(1) else {
+            return false;
+        };
+        self.ops[prev].undo(game);
+        self.cursor = prev;
+        true
+    }
+
+    /// Executes again the operation after the cursor; false when there is none.
+    pub fn redo(&mut self, game: &mut Game) -> bool {
+        let Some(op) = self.ops.get_mut(self.cursor) else {
+            return false;
+        };
+        op.redo(game);
+        self.cursor += 1;
+        true
+    }
+
+    /// How many operations are done and can be undone.
+    pub fn undoable(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many undone operations can be redone.
+    pub fn redoable(&self) -> usize {
+        self.ops.len() - self.cursor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Cell, Message};
+
+    fn play(game: &mut Game, history: &mut History, who: &[u8], n: u8) {
+        let mut op: Box<dyn Operation> =
+            Box::new(PlayOp::new(who, Cell::new(n).expect("cell")));
+        op.execute(game);
+        history.record(op);
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_cursor() {
+        let mut g = Game::default();
+        g.new_game(b"Ann", b"Bob");
+        let start = g.clone();
+        let mut h = History::default();
+        assert!(!h.undo(&mut g));
+        play(&mut g, &mut h, b"Ann", 1);
+        let after_one = g.clone();
+        play(&mut g, &mut h, b"Ann", 2);
+        assert_eq!(g.state.message, Message::NotThisPlayersTurn);
+        assert!(h.undo(&mut g));
+        assert_eq!(g, after_one);
+        assert!(h.undo(&mut g));
+        assert_eq!(g, start);
+        assert!(!h.undo(&mut g));
+        assert_eq!((h.undoable(), h.redoable()), (0, 2));
+        assert!(h.redo(&mut g));
+        assert_eq!(g, after_one);
+        assert!(h.redo(&mut g));
+        assert_eq!(g.state.message, Message::NotThisPlayersTurn);
+        assert!(!h.redo(&mut g));
+    }
+
+    #[test]
+    fn recording_after_undo_discards_the_undone_part() {
+        let mut g = Game::default();
+        g.new_game(b"Ann", b"Bob");
+        let mut h = History::default();
+        play(&mut g, &mut h, b"Ann", 1);
+        play(&mut g, &mut h, b"Bob", 2);
+        h.undo(&mut g);
+        h.undo(&mut g);
+        play(&mut g, &mut h, b"Ann", 9);
+        assert_eq!((h.undoable(), h.redoable()), (1, 0));
+        assert!(!h.redo(&mut g));
+        h.clear();
+        assert_eq!((h.undoable(), h.redoable()), (0, 0));
+    }
+}
