@@ -7,3 +7,4 @@ pub mod command;
 pub mod engine;
 pub mod game;
 pub mod history;
+pub mod lang;

@@ -1,0 +1,102 @@
+//! The messages a trace can get instead of running, with their exact texts.
+
+use std::io::{self, Write};
+
+/// A 1-based line and byte column in a trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// What the syntax error says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxKind {
+    /// A token that does not fit, or an unexpected end of input.
+    Parse,
+    /// A bare identifier used as an argument.
+    UnknownIdentifier(String),
+    /// `play`'s button, normalised, is not a signed 64-bit integer.
+    InvalidNumber(String),
+}
+
+/// The one error of a trace that cannot be parsed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("Syntax Error: specification of command executions cannot be parsed\n{}", self.detail())]
+pub struct SyntaxError {
+    pub kind: SyntaxKind,
+    pub pos: Pos,
+}
+
+impl SyntaxError {
+    fn detail(&self) -> String {
+        let Pos { line, column } = self.pos;
+        let at = format!("(Line {line}, Column {column})");
+        match &self.kind {
+            SyntaxKind::Parse => format!("parse error {at}"),
+            SyntaxKind::UnknownIdentifier(name) => format!("Unknown identifier {name} {at}"),
+            SyntaxKind::InvalidNumber(n) => format!("Invalid number for 64-bit integer {n} {at}"),
+        }
+    }
+}
+
+/// Why a trace runs nothing. Type errors may quote names, which are bytes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// One printed line per offending event, in trace order.
+    #[error("Type Error: specification of command executions is not type-correct\n{}",
+        .0.iter().map(|l| String::from_utf8_lossy(l)).collect::<Vec<_>>().join("\n"))]
+    Type(Vec<Vec<u8>>),
+}
+
+impl TraceError {
+    /// Writes the message byte for byte, with its final newline.
+    pub fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        match self {
+            TraceError::Syntax(e) => writeln!(w, "{e}"),
+            TraceError::Type(lines) => {
+                w.write_all(b"Type Error: specification of command executions is not type-correct\n")?;
+                for line in lines {
+                    w.write_all(line)?;
+                    w.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(e: &TraceError) -> String {
+        let mut v = Vec::new();
+        e.write_to(&mut v).expect("vec");
+        String::from_utf8(v).expect("utf8")
+    }
+
+    #[test]
+    fn syntax_error_texts() {
+        let pos = Pos { line: 2, column: 10 };
+        let e = |kind| TraceError::Syntax(SyntaxError { kind, pos });
+        assert_eq!(
+            text(&e(SyntaxKind::Parse)),
+            "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 2, Column 10)\n"
+        );
+        assert!(text(&e(SyntaxKind::UnknownIdentifier("Ora".into())))
+            .ends_with("\nUnknown identifier Ora (Line 2, Column 10)\n"));
+        assert!(text(&e(SyntaxKind::InvalidNumber("1.5".into())))
+            .ends_with("\nInvalid number for 64-bit integer 1.5 (Line 2, Column 10)\n"));
+    }
+
+    #[test]
+    fn type_error_text_lists_each_line_and_displays_the_same() {
+        let e = TraceError::Type(vec![b"undo(1) does not conform to declaration undo".to_vec()]);
+        let expected = "Type Error: specification of command executions is not type-correct\nundo(1) does not conform to declaration undo\n";
+        assert_eq!(text(&e), expected);
+        assert_eq!(format!("{e}\n"), expected);
+    }
+}

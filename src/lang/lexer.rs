@@ -1,0 +1,224 @@
+//! Token recognisers of the ETF scanner, as nom parsers over bytes.
+//!
+//! Every parser here works on the text that is left (`&[u8]`); a position is
+//! told by how much text is left, so errors carry that length and the caller
+//! turns it into a line and column.
+
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::error::{ErrorKind, ParseError};
+use nom::{IResult, Parser};
+
+/// Why the parser stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// A token that does not fit here (or the end of the input).
+    Parse,
+    /// The text so far ends inside a token that more input could complete.
+    NeedMore,
+}
+
+/// A parse failure: what happened, and how much text was left where it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PErr {
+    pub halt: Halt,
+    pub rest: usize,
+}
+
+impl PErr {
+    pub fn at(input: &[u8]) -> Self {
+        PErr { halt: Halt::Parse, rest: input.len() }
+    }
+
+    /// A failure that no other alternative may recover from.
+    pub fn fatal<T>(input: &[u8]) -> PResult<'_, T> {
+        Err(nom::Err::Failure(PErr::at(input)))
+    }
+
+    /// A recoverable failure (alternatives are still tried).
+    pub fn soft<T>(input: &[u8]) -> PResult<'_, T> {
+        Err(nom::Err::Error(PErr::at(input)))
+    }
+}
+
+impl ParseError<&[u8]> for PErr {
+    fn from_error_kind(input: &[u8], _: ErrorKind) -> Self {
+        PErr::at(input)
+    }
+
+    fn append(_: &[u8], _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+pub type PResult<'a, T> = IResult<&'a [u8], T, PErr>;
+
+/// Whether the text handed to the parser is all there is (`Final`) or more
+/// whole lines may follow (`Partial`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    Final,
+    Partial,
+}
+
+/// Skips white space (space, tab, CR, newline), `?` and `--` comments.
+pub fn blank(mut i: &[u8]) -> &[u8] {
+    loop {
+        match i {
+            [b' ' | b'\t' | b'\r' | b'\n' | b'?', rest @ ..] => i = rest,
+            [b'-', b'-', rest @ ..] => {
+                let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                i = &rest[end..];
+            }
+            _ => return i,
+        }
+    }
+}
+
+/// `[a-zA-Z][a-zA-Z0-9_]*`
+pub fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
+    match i.first() {
+        Some(b) if b.is_ascii_alphabetic() => {
+            take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_')(i)
+        }
+        _ => PErr::soft(i),
+    }
+}
+
+/// Words of the ETF language that are never identifiers.
+pub fn is_reserved(word: &[u8]) -> bool {
+    const RESERVED: [&[u8]; 13] = [
+        b"system", b"BOOL", b"BOOLEAN", b"CHAR", b"CHARACTER", b"INT", b"INTEGER", b"REAL",
+        b"STRING", b"VALUE", b"TUPLE", b"ARRAY", b"type",
+    ];
+    RESERVED.contains(&word)
+}
+
+/// `true` / `false` in any letter case.
+pub fn is_boolean(word: &[u8]) -> bool {
+    word.eq_ignore_ascii_case(b"true") || word.eq_ignore_ascii_case(b"false")
+}
+
+/// `[0-9]+`
+pub fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
+    take_while1(|b: u8| b.is_ascii_digit())(i)
+}
+
+/// An unsigned number: its integer digits and, for a real, its fraction digits.
+pub fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
+    let (i, int) = digits(i)?;
+    let (i, frac) = nom::combinator::opt(nom::sequence::preceded(tag(&b"."[..]), digits)).parse(i)?;
+    Ok((i, (int, frac)))
+}
+
+/// A string literal: the longest match of `"(\\.|[^"])*"`, that is up to the
+/// first later `"` not preceded by a backslash, or else up to the last `"`.
+/// Returns the raw text between the quotes (escapes are not decoded).
+pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
+    let Some(body) = i.strip_prefix(b"\"") else {
+        return PErr::soft(i);
+    };
+    let unescaped = (0..body.len()).find(|&k| body[k] == b'"' && (k == 0 || body[k - 1] != b'\\'));
+    let end = match (unescaped, extent) {
+        (Some(k), _) => k,
+        // Every quote so far is escaped: a later line may still close it.
+        (None, Extent::Partial) => {
+            return Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: i.len() }));
+        }
+        (None, Extent::Final) => match body.iter().rposition(|&b| b == b'"') {
+            Some(k) => k,
+            None => return PErr::fatal(i),
+        },
+    };
+    Ok((&body[end + 1..], &body[..end]))
+}
+
+/// A character literal: one character other than a newline between single
+/// quotes. Returns the whole literal, quotes included, as it is printed.
+pub fn char_literal(i: &[u8]) -> PResult<'_, &[u8]> {
+    if i.first() != Some(&b'\'') {
+        return PErr::soft(i);
+    }
+    let width = char_width(&i[1..]);
+    match i.get(1 + width) {
+        Some(b'\'') if width > 0 && i[1] != b'\n' => Ok((&i[width + 2..], &i[..width + 2])),
+        _ => PErr::fatal(i),
+    }
+}
+
+/// The byte length of the UTF-8 character at the start, or 1 for a byte
+/// that does not start one (names and literals may hold any bytes).
+fn char_width(s: &[u8]) -> usize {
+    let Some(&first) = s.first() else { return 0 };
+    let width = match first {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
+    };
+    match s.get(..width).map(std::str::from_utf8) {
+        Some(Ok(_)) => width,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blank_skips_spaces_question_marks_and_comments() {
+        assert_eq!(blank(b" \t\r\n? -- note\nundo"), b"undo");
+        assert_eq!(blank(b"-- to the end"), b"");
+        assert_eq!(blank(b"- 3"), b"- 3");
+        assert_eq!(blank(b"\x0cx"), b"\x0cx");
+    }
+
+    #[test]
+    fn identifiers_start_with_a_letter() {
+        assert_eq!(identifier(b"play_again2 x"), Ok((&b" x"[..], &b"play_again2"[..])));
+        assert!(identifier(b"_a").is_err());
+        assert!(identifier(b"1a").is_err());
+    }
+
+    #[test]
+    fn reserved_words_and_booleans() {
+        assert!(is_reserved(b"STRING"));
+        assert!(is_reserved(b"type"));
+        assert!(!is_reserved(b"Type"));
+        assert!(!is_reserved(b""));
+        assert!(is_boolean(b"TrUe"));
+        assert!(!is_boolean(b"truth"));
+    }
+
+    #[test]
+    fn numbers_are_integers_or_reals() {
+        assert_eq!(unsigned_number(b"007,"), Ok((&b","[..], (&b"007"[..], None))));
+        assert_eq!(unsigned_number(b"1.50)"), Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..])))));
+        assert_eq!(unsigned_number(b"1.)"), Ok((&b".)"[..], (&b"1"[..], None))));
+    }
+
+    #[test]
+    fn strings_end_at_the_first_unescaped_quote() {
+        let s = |t: &'static [u8]| string_literal(t, Extent::Final);
+        assert_eq!(s(b"\"\"x"), Ok((&b"x"[..], &b""[..])));
+        assert_eq!(s(b"\"a\\\"b\",1"), Ok((&b",1"[..], &b"a\\\"b"[..])));
+        // Every later quote escaped: the string runs to the last of them.
+        assert_eq!(s(b"\"a\\\" b\\\")"), Ok((&b")"[..], &b"a\\\" b\\"[..])));
+        assert_eq!(s(b"\"a\nb\""), Ok((&b""[..], &b"a\nb"[..])));
+        assert_eq!(s(b"\"open"), Err(nom::Err::Failure(PErr { halt: Halt::Parse, rest: 5 })));
+        assert_eq!(
+            string_literal(b"\"open\\\"", Extent::Partial),
+            Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: 7 }))
+        );
+    }
+
+    #[test]
+    fn char_literals_hold_exactly_one_character() {
+        assert_eq!(char_literal(b"'c')"), Ok((&b")"[..], &b"'c'"[..])));
+        assert_eq!(char_literal("'é'".as_bytes()), Ok((&b""[..], "'é'".as_bytes())));
+        assert!(char_literal(b"''").is_err());
+        assert!(char_literal(b"'ab'").is_err());
+        assert!(char_literal(b"'\n'").is_err());
+        assert!(char_literal(b"'").is_err());
+    }
+}

@@ -1,0 +1,187 @@
+//! The grammar of a trace, in nom: a trace is a sequence of events.
+//!
+//! ```text
+//! event := NAME [ "(" arg { "," arg } ")" ]
+//! arg   := STRING | ["-"] NUMBER | CHAR | BOOL | IDENT
+//!        | "[" [ arg { "," arg } ] "]" | "<<" [ arg { "," arg } ] ">>"
+//! ```
+//!
+//! Failures point at the token that does not fit (see `lexer::PErr`).
+
+use nom::Parser;
+use nom::bytes::complete::tag;
+use nom::combinator::cut;
+
+use super::ast::{Arg, Event, Value};
+use super::lexer::{
+    Extent, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
+    string_literal, unsigned_number,
+};
+
+/// Parses the next event after any blanks, or `Ok(None)` when only blanks
+/// are left. With `Extent::Partial`, an error or an event that reaches the
+/// end of the text may change once more text comes: the caller reads more
+/// and parses again (see `stream`).
+pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
+    let i = blank(i);
+    if i.is_empty() {
+        return Ok((i, None));
+    }
+    let (rest, name) = identifier(i).map_err(|_| nom::Err::Failure(PErr::at(i)))?;
+    if is_reserved(name) || is_boolean(name) {
+        return PErr::fatal(i);
+    }
+    let after = blank(rest);
+    if after.first() != Some(&b'(') {
+        return Ok((rest, Some(Event { name, args: None })));
+    }
+    let (rest, args) = cut(|i| list(i, b"(", b")", extent)).parse(after)?;
+    Ok((rest, Some(Event { name, args: Some(args) })))
+}
+
+/// `open arg {"," arg} close`, with at least one argument.
+fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], extent: Extent) -> PResult<'a, Vec<Arg<'a>>> {
+    let (mut i, _) = tag(open)(i)?;
+    let mut args = Vec::new();
+    loop {
+        let (rest, a) = arg(blank(i), extent)?;
+        args.push(a);
+        i = blank(rest);
+        if let Ok((rest, _)) = tag::<_, _, PErr>(&b","[..])(i) {
+            i = rest;
+        } else {
+            let (rest, _) = tag(close)(i)?;
+            return Ok((rest, args));
+        }
+    }
+}
+
+/// `open [arg {"," arg}] close`: tuples and arrays may be empty.
+fn maybe_empty_list<'a>(
+    i: &'a [u8],
+    open: &[u8],
+    close: &[u8],
+    extent: Extent,
+) -> PResult<'a, Vec<Arg<'a>>> {
+    let (after_open, _) = tag(open)(i)?;
+    let inner = blank(after_open);
+    if let Ok((rest, _)) = tag::<_, _, PErr>(close)(inner) {
+        return Ok((rest, Vec::new()));
+    }
+    cut(|i| list(i, open, close, extent)).parse(i)
+}
+
+/// One argument, starting at a token (blanks already skipped).
+fn arg(i: &[u8], extent: Extent) -> PResult<'_, Arg<'_>> {
+    let here = |value| Arg { value, rest: i.len() };
+    match i.first() {
+        Some(b'"') => {
+            let (rest, s) = string_literal(i, extent)?;
+            Ok((rest, here(Value::Str(s))))
+        }
+        Some(b'\'') => {
+            let (rest, c) = char_literal(i)?;
+            Ok((rest, here(Value::Char(c))))
+        }
+        Some(b'-') => {
+            // A minus must be followed by a number; the error is at the minus.
+            let digits = blank(&i[1..]);
+            match unsigned_number(digits) {
+                Ok((rest, (int, frac))) => Ok((rest, number(true, int, frac, digits))),
+                Err(_) => PErr::fatal(i),
+            }
+        }
+        Some(b) if b.is_ascii_digit() => {
+            let (rest, (int, frac)) = unsigned_number(i)?;
+            Ok((rest, number(false, int, frac, i)))
+        }
+        Some(b'[') => {
+            let (rest, items) = maybe_empty_list(i, b"[", b"]", extent)?;
+            Ok((rest, here(Value::Tuple(items))))
+        }
+        Some(b'<') => {
+            let (rest, items) = maybe_empty_list(i, b"<<", b">>", extent)?;
+            Ok((rest, here(Value::Array(items))))
+        }
+        _ => {
+            let (rest, word) = identifier(i).map_err(|_| nom::Err::Failure(PErr::at(i)))?;
+            if is_reserved(word) {
+                PErr::fatal(i)
+            } else if is_boolean(word) {
+                Ok((rest, here(Value::Bool(word))))
+            } else {
+                Ok((rest, here(Value::Ident(word))))
+            }
+        }
+    }
+}
+
+fn number<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>, at: &[u8]) -> Arg<'a> {
+    Arg { value: Value::Number { negative, int, frac }, rest: at.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_all(mut text: &[u8]) -> Result<Vec<Event<'_>>, usize> {
+        let mut events = Vec::new();
+        loop {
+            match next_event(text, Extent::Final) {
+                Ok((_, None)) => return Ok(events),
+                Ok((rest, Some(e))) => {
+                    events.push(e);
+                    text = rest;
+                }
+                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => return Err(e.rest),
+                Err(nom::Err::Incomplete(_)) => return Err(usize::MAX),
+            }
+        }
+    }
+
+    /// The byte offset of the error in `text`.
+    fn error_at(text: &str) -> usize {
+        text.len() - parse_all(text.as_bytes()).expect_err("should not parse")
+    }
+
+    #[test]
+    fn events_need_no_separator_and_may_share_lines() {
+        let e = parse_all(b"undo redo\nplay_again?undo").expect("parses");
+        let names: Vec<&[u8]> = e.iter().map(|e| e.name).collect();
+        assert_eq!(names, [&b"undo"[..], b"redo", b"play_again", b"undo"]);
+        assert!(e.iter().all(|e| e.args.is_none()));
+    }
+
+    #[test]
+    fn arguments_of_every_kind() {
+        let e = parse_all(br#"e("s", - 3, 1.5, 'c', TRUE, Ora, [1, <<>>], [])"#).expect("parses");
+        let args = e[0].args.as_ref().expect("args");
+        assert_eq!(args.len(), 8);
+        assert_eq!(args[0].value, Value::Str(b"s"));
+        assert_eq!(args[1].value, Value::Number { negative: true, int: b"3", frac: None });
+        assert_eq!(args[2].value, Value::Number { negative: false, int: b"1", frac: Some(b"5") });
+        assert_eq!(args[3].value, Value::Char(b"'c'"));
+        assert_eq!(args[4].value, Value::Bool(b"TRUE"));
+        assert_eq!(args[5].value, Value::Ident(b"Ora"));
+        assert!(matches!(&args[6].value, Value::Tuple(v) if v.len() == 2));
+        assert_eq!(args[7].value, Value::Tuple(Vec::new()));
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_token() {
+        assert_eq!(error_at("undo()"), 5);
+        assert_eq!(error_at("play(\"a\" 1)"), 9);
+        assert_eq!(error_at("play(\"a\",)"), 9);
+        assert_eq!(error_at("play(- x)"), 5);
+        assert_eq!(error_at("play(STRING)"), 5);
+        assert_eq!(error_at("undo TRUE"), 5);
+        assert_eq!(error_at("type"), 0);
+        assert_eq!(error_at("undo # redo"), 5);
+        assert_eq!(error_at("new_game(\"a, 1)"), 9);
+        assert_eq!(error_at("e([1,])"), 5);
+        assert_eq!(error_at("e(1.)"), 3);
+        assert_eq!(error_at("undo\x0c"), 4);
+        // The end of the input.
+        assert_eq!(error_at("play(\"a\""), 8);
+    }
+}

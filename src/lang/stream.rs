@@ -1,0 +1,221 @@
+//! Walking the events of a trace: from a complete text in memory, or from a
+//! reader of any length in constant memory (the buffer holds a window of
+//! kept lines and grows only for an event that spans more than it holds).
+
+use std::io::{self, BufRead};
+
+use super::ast::Event;
+use super::error::{Pos, SyntaxError, SyntaxKind};
+use super::lexer::{Extent, Halt, blank};
+use super::parser::next_event;
+use super::source::KeptLines;
+
+/// Turns a parser position (bytes left) into a line and column.
+pub struct Locator<'t> {
+    text: &'t [u8],
+    line: usize,
+    column: usize,
+}
+
+impl<'t> Locator<'t> {
+    /// For a text that starts at line 1, column 1.
+    pub fn new(text: &'t [u8]) -> Self {
+        Locator { text, line: 1, column: 1 }
+    }
+
+    pub fn pos(&self, rest: usize) -> Pos {
+        let before = &self.text[..self.text.len() - rest];
+        match before.iter().rposition(|&b| b == b'\n') {
+            None => Pos { line: self.line, column: self.column + before.len() },
+            Some(k) => Pos {
+                line: self.line + before.iter().filter(|&&b| b == b'\n').count(),
+                column: before.len() - k,
+            },
+        }
+    }
+}
+
+/// How far a scan of a text got.
+enum Scanned {
+    /// Every event was visited.
+    Done,
+    /// The events in the first `consumed` bytes were visited; the rest may
+    /// change meaning with more text.
+    NeedMore { consumed: usize },
+    /// A parse error, `rest` bytes before the end.
+    Failed { rest: usize },
+}
+
+/// Visits the events of `text` in order.
+fn scan<'a, E>(
+    text: &'a [u8],
+    extent: Extent,
+    visit: &mut impl FnMut(&Event<'a>) -> Result<(), E>,
+) -> Result<Scanned, E> {
+    let partial = extent == Extent::Partial;
+    let mut rest = text;
+    loop {
+        let consumed = text.len() - rest.len();
+        match next_event(rest, extent) {
+            Ok((_, None)) if partial => return Ok(Scanned::NeedMore { consumed }),
+            Ok((_, None)) => return Ok(Scanned::Done),
+            // `undo` at the very end might still take `(...)` from the next line.
+            Ok((after, Some(_))) if partial && blank(after).is_empty() => {
+                return Ok(Scanned::NeedMore { consumed });
+            }
+            Ok((after, Some(event))) => {
+                visit(&event)?;
+                rest = after;
+            }
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                if partial && (e.halt == Halt::NeedMore || e.rest == 0) {
+                    return Ok(Scanned::NeedMore { consumed });
+                }
+                return Ok(Scanned::Failed { rest: e.rest });
+            }
+            // Our parsers never ask for more this way (see `Halt::NeedMore`).
+            Err(nom::Err::Incomplete(_)) => return Ok(Scanned::NeedMore { consumed }),
+        }
+    }
+}
+
+/// The events of a complete text (a chunk, a line), or its parse error.
+pub fn parse_text(text: &[u8]) -> Result<Vec<Event<'_>>, SyntaxError> {
+    let mut events = Vec::new();
+    let scanned = scan(text, Extent::Final, &mut |e: &Event<'_>| {
+        events.push(e.clone());
+        Ok::<(), ()>(())
+    });
+    match scanned {
+        Ok(Scanned::Failed { rest }) => Err(parse_error(Locator::new(text).pos(rest))),
+        _ => Ok(events),
+    }
+}
+
+fn parse_error(pos: Pos) -> SyntaxError {
+    SyntaxError { kind: SyntaxKind::Parse, pos }
+}
+
+/// Why a walk over a streamed trace stopped early.
+#[derive(Debug)]
+pub enum Stop<E> {
+    Syntax(SyntaxError),
+    Read(io::Error),
+    /// The visitor's own error.
+    Visit(E),
+}
+
+/// Read at least this much more text when the buffer runs dry.
+const REFILL: usize = 64 * 1024;
+
+/// The events of a trace read from a reader, kept lines only.
+pub struct EventStream<R> {
+    lines: KeptLines<R>,
+    buf: Vec<u8>,
+    /// Where the unvisited text starts in `buf`, and its line and column.
+    start: usize,
+    line: usize,
+    column: usize,
+    at_end: bool,
+}
+
+impl<R: BufRead> EventStream<R> {
+    pub fn new(reader: R) -> Self {
+        EventStream {
+            lines: KeptLines::new(reader),
+            buf: Vec::new(),
+            start: 0,
+            line: 1,
+            column: 1,
+            at_end: false,
+        }
+    }
+
+    /// Calls `visit` with every event in order and a locator for its
+    /// positions; stops at the first parse error.
+    pub fn for_each<E>(
+        &mut self,
+        mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
+    ) -> Result<(), Stop<E>> {
+        loop {
+            let extent = if self.at_end { Extent::Final } else { Extent::Partial };
+            let text = &self.buf[self.start..];
+            let locator = Locator { text, line: self.line, column: self.column };
+            let scanned =
+                scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
+            match scanned {
+                Scanned::Done => return Ok(()),
+                Scanned::Failed { rest } => return Err(Stop::Syntax(parse_error(locator.pos(rest)))),
+                Scanned::NeedMore { consumed } => {
+                    let pos = locator.pos(text.len() - consumed);
+                    (self.line, self.column) = (pos.line, pos.column);
+                    self.start += consumed;
+                    self.refill().map_err(Stop::Read)?;
+                }
+            }
+        }
+    }
+
+    /// Drops the visited text and reads at least as much again as is left
+    /// (so an event spanning many lines costs linear time), or to the end.
+    fn refill(&mut self) -> io::Result<()> {
+        self.buf.drain(..self.start);
+        self.start = 0;
+        let target = self.buf.len() + REFILL.max(self.buf.len());
+        while self.buf.len() < target {
+            if !self.lines.next_into(&mut self.buf)? {
+                self.at_end = true;
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
+        let mut out = Vec::new();
+        EventStream::new(text).for_each(|e, _| {
+            out.push(String::from_utf8_lossy(e.name).into_owned());
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn syntax_pos(text: &[u8]) -> Pos {
+        match names(text) {
+            Err(Stop::Syntax(e)) => e.pos,
+            other => panic!("expected a syntax error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn events_may_span_lines_and_refills() {
+        let mut text = Vec::new();
+        for _ in 0..20_000 {
+            text.extend_from_slice(b"undo\n-- c\n\n(\n1)\n");
+        }
+        let n = names(&text).expect("parses");
+        assert_eq!(n.len(), 20_000);
+        let long = format!("new_game(\"{}\n\",\n\"b\")\nredo", "a\\\"".repeat(100_000));
+        assert_eq!(names(long.as_bytes()).expect("parses"), ["new_game", "redo"]);
+    }
+
+    #[test]
+    fn positions_count_kept_lines_and_end_past_the_last() {
+        assert_eq!(syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"), Pos { line: 2, column: 12 });
+        assert_eq!(syntax_pos(b"undo\nplay(\"a\",\n"), Pos { line: 3, column: 1 });
+        assert_eq!(syntax_pos(b"undo\nplay(\"a\","), Pos { line: 3, column: 1 });
+        assert_eq!(syntax_pos(b"play(\"open)\nundo\n"), Pos { line: 1, column: 6 });
+    }
+
+    #[test]
+    fn a_text_in_memory_ends_where_it_ends() {
+        let e = parse_text(b"play(\"a\",").expect_err("incomplete");
+        assert_eq!(e.pos, Pos { line: 1, column: 10 });
+        assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
+    }
+}

@@ -1,0 +1,254 @@
+//! From parsed events to commands: the soft syntax errors (unknown
+//! identifiers, buttons that are no 64-bit integer) and the type check
+//! against the declared events.
+
+use super::ast::{Arg, Event, Value};
+use super::error::{Pos, SyntaxError, SyntaxKind, TraceError};
+use crate::command::{Button, Command};
+
+/// The declared events, as type errors print them.
+const DECLARATIONS: [(&[u8], &str); 5] = [
+    (b"new_game", "new_game(player1: NAME = STRING ; player2: NAME = STRING)"),
+    (b"play", "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"),
+    (b"play_again", "play_again"),
+    (b"undo", "undo"),
+    (b"redo", "redo"),
+];
+
+/// The command a type-correct event stands for, or `None`.
+pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
+    match (event.name, event.args.as_deref()) {
+        (b"new_game", Some([a, b])) => match (&a.value, &b.value) {
+            (Value::Str(player1), Value::Str(player2)) => {
+                Some(Command::NewGame { player1, player2 })
+            }
+            _ => None,
+        },
+        (b"play", Some([a, b])) => match (&a.value, button_value(b)) {
+            (Value::Str(player), Some(Ok(n))) => {
+                Button::new(n).map(|press| Command::Play { player, press })
+            }
+            _ => None,
+        },
+        (b"play_again", None) => Some(Command::PlayAgain),
+        (b"undo", None) => Some(Command::Undo),
+        (b"redo", None) => Some(Command::Redo),
+        _ => None,
+    }
+}
+
+/// Collects what one trace (or chunk, or line) has wrong, event by event.
+#[derive(Default)]
+pub struct Checker {
+    /// The last unknown identifier or invalid number met: a later one
+    /// replaces it, as in the ETF parser.
+    soft: Option<SyntaxError>,
+    type_errors: Vec<Vec<u8>>,
+}
+
+impl Checker {
+    /// Checks one event; `locate` turns a "bytes left" position into a line
+    /// and column.
+    pub fn event(&mut self, event: &Event, locate: impl Fn(usize) -> Pos) {
+        for (k, arg) in event.args.iter().flatten().enumerate() {
+            if event.name == b"play" && k == 1 {
+                if let Some(Err(normalised)) = button_value(arg) {
+                    let kind = SyntaxKind::InvalidNumber(normalised);
+                    self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
+                }
+            }
+            self.find_identifiers(arg, &locate);
+        }
+        if self.soft.is_none() && command(event).is_none() {
+            self.type_errors.push(type_error_line(event));
+        }
+    }
+
+    fn find_identifiers(&mut self, arg: &Arg, locate: &impl Fn(usize) -> Pos) {
+        match &arg.value {
+            Value::Ident(name) => {
+                let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
+                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
+            }
+            Value::Tuple(items) | Value::Array(items) => {
+                items.iter().for_each(|a| self.find_identifiers(a, locate))
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether everything checked so far is type-correct and parses.
+    pub fn is_clean(&self) -> bool {
+        self.soft.is_none() && self.type_errors.is_empty()
+    }
+
+    /// The verdict once every event has been checked.
+    pub fn finish(self) -> Result<(), TraceError> {
+        match self.soft {
+            Some(e) => Err(e.into()),
+            None if self.type_errors.is_empty() => Ok(()),
+            None => Err(TraceError::Type(self.type_errors)),
+        }
+    }
+}
+
+/// For a number argument: its value as a 64-bit integer, or its normalised
+/// text when it is none. `None` for any other argument.
+fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
+    let Value::Number { negative, int, frac } = arg.value else {
+        return None;
+    };
+    let int = match int.iter().position(|&b| b != b'0') {
+        Some(k) => &int[k..],
+        None => &b"0"[..],
+    };
+    let frac = frac.unwrap_or_default();
+    let frac = &frac[..frac.iter().rposition(|&b| b != b'0').map_or(0, |k| k + 1)];
+    // Only ASCII digits reach here.
+    let mut text = String::from(if negative { "-" } else { "" });
+    text.push_str(&String::from_utf8_lossy(int));
+    if !frac.is_empty() {
+        text.push('.');
+        text.push_str(&String::from_utf8_lossy(frac));
+        return Some(Err(text));
+    }
+    Some(text.parse::<i64>().map_err(|_| text))
+}
+
+/// `play(Ora, 10) does not conform to declaration play(...)` or
+/// `Error: unknown event name jump`.
+fn type_error_line(event: &Event) -> Vec<u8> {
+    let Some((_, declaration)) = DECLARATIONS.iter().find(|(name, _)| *name == event.name) else {
+        let mut line = b"Error: unknown event name ".to_vec();
+        line.extend_from_slice(event.name);
+        return line;
+    };
+    let mut line = event.name.to_vec();
+    line.push(b'(');
+    for (k, arg) in event.args.iter().flatten().enumerate() {
+        if k > 0 {
+            line.extend_from_slice(b", ");
+        }
+        match button_value(arg) {
+            Some(Ok(n)) if event.name == b"play" && k == 1 => {
+                line.extend_from_slice(n.to_string().as_bytes())
+            }
+            _ => print_arg(arg, &mut line),
+        }
+    }
+    line.extend_from_slice(b") does not conform to declaration ");
+    line.extend_from_slice(declaration.as_bytes());
+    line
+}
+
+/// An argument as written, strings without their quotes (but `""` for an
+/// empty one).
+fn print_arg(arg: &Arg, out: &mut Vec<u8>) {
+    let list = |items: &[Arg], open: &[u8], close: &[u8], out: &mut Vec<u8>| {
+        out.extend_from_slice(open);
+        for (k, a) in items.iter().enumerate() {
+            if k > 0 {
+                out.extend_from_slice(b", ");
+            }
+            print_arg(a, out);
+        }
+        out.extend_from_slice(close);
+    };
+    match &arg.value {
+        Value::Str(b"") => out.extend_from_slice(b"\"\""),
+        Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.extend_from_slice(s),
+        Value::Number { negative, int, frac } => {
+            if *negative {
+                out.push(b'-');
+            }
+            out.extend_from_slice(int);
+            if let Some(frac) = frac {
+                out.push(b'.');
+                out.extend_from_slice(frac);
+            }
+        }
+        Value::Tuple(items) => list(items, b"[", b"]", out),
+        Value::Array(items) => list(items, b"<<", b">>", out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::lexer::Extent;
+    use crate::lang::parser::next_event;
+
+    fn event(text: &str) -> Event<'_> {
+        match next_event(text.as_bytes(), Extent::Final) {
+            Ok((_, Some(e))) => e,
+            other => panic!("{text} should parse: {other:?}"),
+        }
+    }
+
+    fn verdict(text: &str) -> Result<(), TraceError> {
+        let mut c = Checker::default();
+        let e = event(text);
+        c.event(&e, |rest| Pos { line: 1, column: text.len() - rest + 1 });
+        c.finish()
+    }
+
+    fn type_lines(text: &str) -> Vec<String> {
+        match verdict(text) {
+            Err(TraceError::Type(lines)) => {
+                lines.into_iter().map(|l| String::from_utf8(l).expect("utf8")).collect()
+            }
+            other => panic!("{text}: expected a type error, got {other:?}"),
+        }
+    }
+
+    fn syntax(text: &str) -> (SyntaxKind, usize) {
+        match verdict(text) {
+            Err(TraceError::Syntax(e)) => (e.kind, e.pos.column),
+            other => panic!("{text}: expected a syntax error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn well_typed_events_become_commands() {
+        let press = Button::new(5).expect("button");
+        assert_eq!(
+            command(&event("play(\"Ann\", 005.00)")),
+            Some(Command::Play { player: b"Ann", press })
+        );
+        assert_eq!(command(&event("undo")), Some(Command::Undo));
+        assert!(verdict("new_game(\"a b\", \"\")").is_ok());
+    }
+
+    #[test]
+    fn events_print_with_their_declarations() {
+        assert_eq!(
+            type_lines("play(\"Ora\", 010)"),
+            ["play(Ora, 10) does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"]
+        );
+        assert_eq!(
+            type_lines("new_game(\"\", 'c', TRUE, -1.50, [1, <<\"x\">>], <<>>)"),
+            ["new_game(\"\", 'c', TRUE, -1.50, [1, <<x>>], <<>>) does not conform to declaration new_game(player1: NAME = STRING ; player2: NAME = STRING)"]
+        );
+        assert_eq!(type_lines("play"), ["play() does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"]);
+        assert_eq!(type_lines("undo(1)"), ["undo(1) does not conform to declaration undo"]);
+        assert_eq!(type_lines("play(\"a\", -0)")[0].split(')').next(), Some("play(a, 0"));
+        assert_eq!(type_lines("jump(1, 2)"), ["Error: unknown event name jump"]);
+    }
+
+    #[test]
+    fn buttons_are_normalised_before_conversion() {
+        assert_eq!(syntax("play(\"a\", 1.50)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
+        assert_eq!(
+            syntax("play(\"a\", - 0099999999999999999999)"),
+            (SyntaxKind::InvalidNumber("-99999999999999999999".into()), 13)
+        );
+        // Only play's second argument is converted.
+        assert_eq!(type_lines("play(99999999999999999999, 1)").len(), 1);
+    }
+
+    #[test]
+    fn the_last_unknown_identifier_is_reported() {
+        assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
+        assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
+    }
+}
