@@ -8,3 +8,6 @@ pub mod engine;
 pub mod game;
 pub mod history;
 pub mod lang;
+pub mod app;
+pub mod cli;
+pub mod modes;

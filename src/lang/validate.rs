@@ -7,7 +7,7 @@ use super::error::{Pos, SyntaxError, SyntaxKind, TraceError};
 use crate::command::{Button, Command};
 
 /// The declared events, as type errors print them.
-const DECLARATIONS: [(&[u8], &str); 5] = [
+pub const DECLARATIONS: [(&[u8], &str); 5] = [
     (b"new_game", "new_game(player1: NAME = STRING ; player2: NAME = STRING)"),
     (b"play", "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"),
     (b"play_again", "play_again"),

@@ -1,0 +1,115 @@
+//! From the command line to a front end, and from its result to the exit
+//! status: 0 the trace ran, 1 it had a syntax or type error, 2 invocation or
+//! file error. Messages go to standard output, as ETF prints them.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use crate::cli::{self, Invocation};
+use crate::modes::{Outcome, RunError, batch, create_output, interactive, open_input, window};
+
+const OUTPUT_BUFFER: usize = 64 * 1024;
+
+/// Runs the program with its arguments (the first is the program's name).
+pub fn main(args: Vec<OsString>) -> ExitCode {
+    let program = args
+        .first()
+        .map(Path::new)
+        .and_then(Path::file_name)
+        .map_or_else(|| "tictac".into(), |n| n.to_string_lossy().into_owned());
+    let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
+    let status = match cli::parse(args.get(1..).unwrap_or_default()) {
+        Err(e) => {
+            let _ = writeln!(stdout, "{e}\nRun '{program} -help' to see more details");
+            ExitCode::from(2)
+        }
+        Ok(invocation) => match dispatch(invocation, &program, &mut stdout) {
+            Ok(Outcome::Ran) => ExitCode::SUCCESS,
+            Ok(Outcome::Rejected) => ExitCode::from(1),
+            // The reader went away (`tictac -b big | head`): stop quietly.
+            Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                return ExitCode::SUCCESS;
+            }
+            Err(e) => {
+                let _ = writeln!(stdout, "{e}");
+                ExitCode::from(2)
+            }
+        },
+    };
+    match stdout.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("error: writing the output failed: {e}");
+            ExitCode::from(2)
+        }
+        _ => status,
+    }
+}
+
+fn dispatch(invocation: Invocation, program: &str, stdout: &mut dyn Write) -> Result<Outcome, RunError> {
+    match invocation {
+        Invocation::Help => {
+            write!(stdout, "{}", help(program))?;
+            Ok(Outcome::Ran)
+        }
+        Invocation::Version => {
+            writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
+            Ok(Outcome::Ran)
+        }
+        Invocation::Interactive => {
+            stdout.flush()?;
+            interactive::run()?;
+            Ok(Outcome::Ran)
+        }
+        Invocation::Batch { input, output: None } => batch::run_whole(&input, stdout),
+        Invocation::Batch { input, output: Some(output) } => {
+            with_output(&input, &output, |out| batch::run_chunks(&input, out))
+        }
+        Invocation::Window { window, input, output: None } => window::run(window, &input, stdout),
+        Invocation::Window { window, input, output: Some(output) } => {
+            with_output(&input, &output, |out| window::run(window, &input, out))
+        }
+    }
+}
+
+/// Checks the input first, then creates the output (never over an existing
+/// file), runs, and flushes.
+fn with_output(
+    input: &Path,
+    output: &Path,
+    run: impl FnOnce(&mut dyn Write) -> Result<Outcome, RunError>,
+) -> Result<Outcome, RunError> {
+    open_input(input)?;
+    let file: File = create_output(output)?;
+    let mut out = BufWriter::with_capacity(OUTPUT_BUFFER, file);
+    let outcome = run(&mut out)?;
+    out.flush()?;
+    Ok(outcome)
+}
+
+fn help(program: &str) -> String {
+    format!(
+        "{name} {version}: the ETF tic-tac-toe oracle, byte for byte
+
+Usage:
+  {program} -i                  interactive: type commands after the -> prompt
+                                (quit or Ctrl-D ends, man lists the commands)
+  {program} -b IN               batch: validate the trace IN, then print its transcript
+  {program} -b IN OUT           batch into OUT (a new file), in chunks of 100 lines
+  {program} -w M N IN [OUT]     window: only the transcript of lines M to N-1
+                                (M, N <= 0 count from the end; N may be _)
+  {program} -l IN [OUT]         last: the last line, with the state before it
+  {program} -help               this text
+  {program} -version            the name and version
+
+Commands:
+  new_game(\"X player\", \"O player\")   play(\"player\", 1..9)   play_again   undo   redo
+
+Exit status: 0 the trace ran, 1 it had a syntax or type error, 2 invocation or file error.
+",
+        name = env!("CARGO_PKG_NAME"),
+        version = env!("CARGO_PKG_VERSION"),
+    )
+}

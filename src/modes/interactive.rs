@@ -1,0 +1,244 @@
+//! Interactive mode (`-i`). On a terminal: line editing with rustyline,
+//! history across sessions, completion and hints. Otherwise: the same
+//! protocol on plain lines, with no escape codes, so piped sessions are
+//! predictable byte for byte.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::config::Config;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+use super::shell::{Reply, Shell};
+use crate::game::Mark;
+use crate::lang::validate::DECLARATIONS;
+
+const PROMPT: &str = "->";
+
+/// Runs the session on standard input and output.
+pub fn run() -> io::Result<()> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        match run_terminal() {
+            Ok(()) => return Ok(()),
+            Err(ReadlineError::Io(e)) => return Err(e),
+            // No usable terminal after all: fall back to plain lines.
+            Err(_) => {}
+        }
+    }
+    let mut out = io::stdout().lock();
+    run_plain(io::stdin().lock(), &mut out)
+}
+
+/// The plain protocol: the state, then `->` before each line read.
+/// `quit` or the end of input ends it.
+pub fn run_plain<W: Write + ?Sized>(mut input: impl BufRead, out: &mut W) -> io::Result<()> {
+    let mut shell = Shell::new();
+    shell.show(out)?;
+    let mut line = Vec::new();
+    loop {
+        out.write_all(PROMPT.as_bytes())?;
+        out.flush()?;
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        if shell.line(text, out)? == Reply::Quit {
+            return Ok(());
+        }
+    }
+}
+
+fn run_terminal() -> Result<(), ReadlineError> {
+    let config = Config::builder().auto_add_history(true).history_ignore_dups(true)?.build();
+    let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
+    editor.set_helper(Some(TraceHelper::default()));
+    let history = history_file();
+    if let Some(path) = &history {
+        // A first session has no history yet.
+        let _ = editor.load_history(path);
+    }
+    let mut shell = Shell::new();
+    let mut out = io::stdout();
+    shell.show(&mut out)?;
+    loop {
+        match editor.readline(PROMPT) {
+            Ok(line) => {
+                if shell.line(line.as_bytes(), &mut out)? == Reply::Quit {
+                    break;
+                }
+                out.flush()?;
+                if let Some(helper) = editor.helper_mut() {
+                    let game = shell.engine().game();
+                    helper.players = [Mark::X, Mark::O]
+                        .map(|m| String::from_utf8_lossy(game.name(m)).into_owned())
+                        .into_iter()
+                        .filter(|n| !n.is_empty())
+                        .collect();
+                }
+            }
+            // Ctrl-C abandons the line being typed.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => {
+                writeln!(out)?;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(path) = &history {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        // Losing the history is no reason to fail the session.
+        let _ = editor.save_history(path);
+    }
+    Ok(())
+}
+
+/// `$XDG_DATA_HOME/tictac/history`, else `~/.local/share/tictac/history`.
+fn history_file() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("tictac").join("history"))
+}
+
+/// Completion of event names and players' names, and declaration hints.
+#[derive(Default)]
+pub struct TraceHelper {
+    /// The current players' names, offered inside `play("`.
+    pub players: Vec<String>,
+}
+
+/// Words the shell knows, as completed.
+const WORDS: [&str; 7] = ["new_game(", "play(", "play_again", "undo", "redo", "quit", "man"];
+
+impl TraceHelper {
+    /// Candidates for the text before the cursor: where they start, and what.
+    pub fn candidates(&self, before: &str) -> (usize, Vec<String>) {
+        let word_start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |k| k + 1);
+        // Inside `play("`: the players' names, closing the quote.
+        if let Some(open) = before.rfind('"') {
+            let head = before[..open].trim_end();
+            let quotes = before.matches('"').count();
+            if quotes % 2 == 1 && head.ends_with('(') && head[..head.len() - 1].trim_end().ends_with("play") {
+                let typed = &before[open + 1..];
+                let names = self.players.iter().filter(|n| n.starts_with(typed));
+                return (open + 1, names.map(|n| format!("{n}\"")).collect());
+            }
+        }
+        let word = &before[word_start..];
+        if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+            return (word_start, Vec::new());
+        }
+        let words = WORDS.iter().filter(|w| w.starts_with(word));
+        (word_start, words.map(|w| w.to_string()).collect())
+    }
+
+    /// A hint for the line so far: the declaration of the event being typed.
+    pub fn declaration_hint(&self, line: &str) -> Option<String> {
+        let tail = line.rsplit(')').next()?;
+        let (head, after) = tail.split_at(tail.find('(').unwrap_or(tail.len()));
+        let name = head.trim_end().rsplit(char::is_whitespace).next()?;
+        if name.is_empty() {
+            return None;
+        }
+        let mut matching = DECLARATIONS.iter().filter(|(n, _)| n.starts_with(name.as_bytes()));
+        let (event, declaration) = matching.next()?;
+        if after.is_empty() {
+            // The name is still being typed: finish it, then its parameters.
+            let exact = event.len() == name.len();
+            if !exact && matching.next().is_some() {
+                return None;
+            }
+            return Some(declaration[name.len()..].to_string());
+        }
+        (event.len() == name.len() && event.len() < declaration.len())
+            .then(|| format!("   -- {declaration}"))
+    }
+}
+
+impl Completer for TraceHelper {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let (start, words) = self.candidates(&line[..pos]);
+        let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for TraceHelper {
+    type Hint = String;
+
+    fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
+        (pos == line.len()).then(|| self.declaration_hint(line)).flatten()
+    }
+}
+
+impl Highlighter for TraceHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        // Dim, so the hint reads as a suggestion.
+        Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+    }
+}
+
+impl Validator for TraceHelper {}
+
+impl Helper for TraceHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> TraceHelper {
+        TraceHelper { players: vec!["Ann".into(), "Bob".into(), "Anna".into()] }
+    }
+
+    #[test]
+    fn event_names_complete_from_their_start() {
+        let (start, words) = helper().candidates("undo pl");
+        assert_eq!(start, 5);
+        assert_eq!(words, ["play(", "play_again"]);
+        assert_eq!(helper().candidates("r").1, ["redo"]);
+        assert!(helper().candidates("play(\"Ann\", 1").1.is_empty());
+    }
+
+    #[test]
+    fn player_names_complete_inside_play() {
+        let (start, words) = helper().candidates("play( \"An");
+        assert_eq!(start, 7);
+        assert_eq!(words, ["Ann\"", "Anna\""]);
+        assert!(helper().candidates("new_game(\"An").1.is_empty());
+        assert!(helper().candidates("play(\"Ann\", ").1.is_empty());
+    }
+
+    #[test]
+    fn hints_show_the_declaration() {
+        let h = helper();
+        assert_eq!(h.declaration_hint("new").as_deref(), Some("_game(player1: NAME = STRING ; player2: NAME = STRING)"));
+        assert_eq!(h.declaration_hint("undo play(\"A").as_deref(), Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"));
+        assert_eq!(h.declaration_hint("play(\"Ann\", 1").as_deref(), Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"));
+        assert_eq!(h.declaration_hint("play(\"Ann\", 1) "), None);
+        assert_eq!(h.declaration_hint("pl"), None);
+        assert_eq!(h.declaration_hint("und").as_deref(), Some("o"));
+        assert_eq!(h.declaration_hint("zz"), None);
+    }
+}

@@ -1,0 +1,76 @@
+//! The front ends. Each drives the same `Engine` and prints with the same
+//! view, so their outputs agree byte for byte.
+
+pub mod batch;
+pub mod interactive;
+pub mod shell;
+pub mod window;
+
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::Path;
+
+use crate::command::Command;
+use crate::engine::Engine;
+use crate::game::view::write_state;
+
+/// How a run that got going ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The trace ran (game errors such as `button already taken` included).
+    Ran,
+    /// A syntax or type error message was printed.
+    Rejected,
+}
+
+/// Why a run could not go on; printed as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("error: '{0}' does not exist")]
+    Missing(String),
+    #[error("error: '{0}' is not readable")]
+    Unreadable(String),
+    #[error("Error: output file {0} already exists!")]
+    OutputExists(String),
+    #[error("error: '{0}' cannot be created: {1}")]
+    OutputFailed(String, io::Error),
+    #[error("error: reading '{0}' failed: {1}")]
+    Read(String, io::Error),
+    #[error("error: '{0}' changed while it was being run")]
+    Changed(String),
+    /// Writing the output failed (a closed pipe among others).
+    #[error("error: writing the output failed: {0}")]
+    Write(#[from] io::Error),
+}
+
+/// Opens a trace for reading, or says why it cannot be read.
+pub fn open_input(path: &Path) -> Result<BufReader<File>, RunError> {
+    let name = || path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => RunError::Missing(name()),
+        _ => RunError::Unreadable(name()),
+    })?;
+    if meta.is_dir() {
+        return Err(RunError::Unreadable(name()));
+    }
+    let file = File::open(path).map_err(|_| RunError::Unreadable(name()))?;
+    Ok(BufReader::with_capacity(64 * 1024, file))
+}
+
+/// Creates the output file, which must not exist yet.
+pub fn create_output(path: &Path) -> Result<File, RunError> {
+    let name = || path.display().to_string();
+    File::options().write(true).create_new(true).open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
+        _ => RunError::OutputFailed(name(), e),
+    })
+}
+
+/// One transcript step: `->` and the echo, then the state after the command.
+pub fn step<W: Write + ?Sized>(engine: &mut Engine, command: &Command, out: &mut W) -> io::Result<()> {
+    out.write_all(b"->")?;
+    command.write_echo(out)?;
+    out.write_all(b"\n")?;
+    engine.run(command);
+    write_state(out, engine.game())
+}
