@@ -48,14 +48,23 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     }
 }
 
-fn dispatch(invocation: Invocation, program: &str, stdout: &mut dyn Write) -> Result<Outcome, RunError> {
+fn dispatch(
+    invocation: Invocation,
+    program: &str,
+    stdout: &mut dyn Write,
+) -> Result<Outcome, RunError> {
     match invocation {
         Invocation::Help => {
             write!(stdout, "{}", help(program))?;
             Ok(Outcome::Ran)
         }
         Invocation::Version => {
-            writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
+            writeln!(
+                stdout,
+                "{} {}",
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION")
+            )?;
             Ok(Outcome::Ran)
         }
         Invocation::Interactive => {
@@ -63,14 +72,24 @@ fn dispatch(invocation: Invocation, program: &str, stdout: &mut dyn Write) -> Re
             interactive::run()?;
             Ok(Outcome::Ran)
         }
-        Invocation::Batch { input, output: None } => batch::run_whole(&input, stdout),
-        Invocation::Batch { input, output: Some(output) } => {
-            with_output(&input, &output, |out| batch::run_chunks(&input, out))
-        }
-        Invocation::Window { window, input, output: None } => window::run(window, &input, stdout),
-        Invocation::Window { window, input, output: Some(output) } => {
-            with_output(&input, &output, |out| window::run(window, &input, out))
-        }
+        Invocation::Batch {
+            input,
+            output: None,
+        } => batch::run_whole(&input, stdout),
+        Invocation::Batch {
+            input,
+            output: Some(output),
+        } => with_output(&input, &output, |out| batch::run_chunks(&input, out)),
+        Invocation::Window {
+            window,
+            input,
+            output: None,
+        } => window::run(window, &input, stdout),
+        Invocation::Window {
+            window,
+            input,
+            output: Some(output),
+        } => with_output(&input, &output, |out| window::run(window, &input, out)),
     }
 }
 

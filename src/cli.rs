@@ -42,13 +42,22 @@ pub struct Window {
 
 impl Window {
     /// The last line alone, with the state before it (`-l`).
-    pub const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
+    pub const LAST: Window = Window {
+        start: -1,
+        end: WindowEnd::Line(0),
+    };
 
     /// The lines to show, `first..end` (1-based), for a trace of `k` kept
     /// lines; `None` when nothing at all is printed.
     pub fn resolve(self, k: usize) -> Option<(usize, usize)> {
         let k = i64::try_from(k).unwrap_or(i64::MAX);
-        let relative = |n: i32| if n <= 0 { k + i64::from(n) + 1 } else { i64::from(n) };
+        let relative = |n: i32| {
+            if n <= 0 {
+                k + i64::from(n) + 1
+            } else {
+                i64::from(n)
+            }
+        };
         let first = relative(self.start).max(1);
         let end = match self.end {
             WindowEnd::Unbounded => k + 1,
@@ -68,8 +77,15 @@ impl Window {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Invocation {
     Interactive,
-    Batch { input: PathBuf, output: Option<PathBuf> },
-    Window { window: Window, input: PathBuf, output: Option<PathBuf> },
+    Batch {
+        input: PathBuf,
+        output: Option<PathBuf>,
+    },
+    Window {
+        window: Window,
+        input: PathBuf,
+        output: Option<PathBuf>,
+    },
     Help,
     Version,
 }
@@ -87,13 +103,22 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
         ("-i", 0) => Ok(Invocation::Interactive),
         ("-help", 0) => Ok(Invocation::Help),
         ("-version", 0) => Ok(Invocation::Version),
-        ("-b", 1 | 2) => Ok(Invocation::Batch { input: path(0), output: optional(1) }),
-        ("-l", 1 | 2) => {
-            Ok(Invocation::Window { window: Window::LAST, input: path(0), output: optional(1) })
-        }
+        ("-b", 1 | 2) => Ok(Invocation::Batch {
+            input: path(0),
+            output: optional(1),
+        }),
+        ("-l", 1 | 2) => Ok(Invocation::Window {
+            window: Window::LAST,
+            input: path(0),
+            output: optional(1),
+        }),
         ("-w", 3 | 4) => {
             let window = parse_window(&rest[0], &rest[1])?;
-            Ok(Invocation::Window { window, input: path(2), output: optional(3) })
+            Ok(Invocation::Window {
+                window,
+                input: path(2),
+                output: optional(3),
+            })
         }
         ("-i" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
@@ -145,11 +170,18 @@ mod tests {
         assert_eq!(p(&["-x"]), Err(UsageError::BadMode("-x".into())));
         assert_eq!(p(&["-b"]), Err(UsageError::ArgumentCount("-b".into())));
         assert_eq!(p(&["-i", "x"]), Err(UsageError::ArgumentCount("-i".into())));
-        assert_eq!(p(&["-w", "1", "2"]), Err(UsageError::ArgumentCount("-w".into())));
+        assert_eq!(
+            p(&["-w", "1", "2"]),
+            Err(UsageError::ArgumentCount("-w".into()))
+        );
         assert_eq!(p(&["-i"]), Ok(Invocation::Interactive));
         assert_eq!(
             p(&["-l", "t"]),
-            Ok(Invocation::Window { window: Window::LAST, input: "t".into(), output: None })
+            Ok(Invocation::Window {
+                window: Window::LAST,
+                input: "t".into(),
+                output: None
+            })
         );
     }
 
@@ -162,15 +194,27 @@ mod tests {
         assert_eq!(window("2147483648", "_"), Err(UsageError::WindowStart));
         assert_eq!(
             window(" +2 ", "_"),
-            Ok(Window { start: 2, end: WindowEnd::Unbounded })
+            Ok(Window {
+                start: 2,
+                end: WindowEnd::Unbounded
+            })
         );
-        assert_eq!(window("-3", "-1"), Ok(Window { start: -3, end: WindowEnd::Line(-1) }));
+        assert_eq!(
+            window("-3", "-1"),
+            Ok(Window {
+                start: -3,
+                end: WindowEnd::Line(-1)
+            })
+        );
         assert_eq!(window("1", "+-1"), Err(UsageError::WindowEnd));
     }
 
     #[test]
     fn windows_resolve_against_the_trace_length() {
-        let w = |start, end| Window { start, end: WindowEnd::Line(end) };
+        let w = |start, end| Window {
+            start,
+            end: WindowEnd::Line(end),
+        };
         assert_eq!(Window::LAST.resolve(5), Some((5, 6)));
         assert_eq!(Window::LAST.resolve(0), None);
         assert_eq!(w(2, 4).resolve(5), Some((2, 4)));
@@ -178,6 +222,13 @@ mod tests {
         assert_eq!(w(6, 6).resolve(5), Some((6, 6)));
         assert_eq!(w(6, 7).resolve(5), None);
         assert_eq!(w(-100, -50).resolve(5), Some((1, 1)));
-        assert_eq!(Window { start: 1, end: WindowEnd::Unbounded }.resolve(3), Some((1, 4)));
+        assert_eq!(
+            Window {
+                start: 1,
+                end: WindowEnd::Unbounded
+            }
+            .resolve(3),
+            Some((1, 4))
+        );
     }
 }

@@ -3,11 +3,11 @@
 //! validated commands (`command`) → operations on the model (`history`,
 //! `game`, driven by `engine`) → the printed view (`game::view`).
 
+pub mod app;
+pub mod cli;
 pub mod command;
 pub mod engine;
 pub mod game;
 pub mod history;
 pub mod lang;
-pub mod app;
-pub mod cli;
 pub mod modes;

@@ -56,7 +56,11 @@ fn run(trace: &Path) -> Vec<u8> {
     let mut command = Command::new(BIN);
     command.args(&argv).stdout(Stdio::piped());
     let output = if args.first().map(String::as_str) == Some("-i") {
-        let typed = text.splitn(2, |&b| b == b'\n').nth(1).unwrap_or_default().to_vec();
+        let typed = text
+            .splitn(2, |&b| b == b'\n')
+            .nth(1)
+            .unwrap_or_default()
+            .to_vec();
         command.stdin(Stdio::piped());
         let mut child = command.spawn().expect("spawn tictac");
         let mut stdin = child.stdin.take().expect("stdin");
@@ -67,7 +71,11 @@ fn run(trace: &Path) -> Vec<u8> {
         command.stdin(Stdio::null()).output().expect("run tictac")
     };
     if args.iter().any(|a| a == "OUT") {
-        assert!(output.stdout.is_empty(), "{}: stdout not empty with OUT", trace.display());
+        assert!(
+            output.stdout.is_empty(),
+            "{}: stdout not empty with OUT",
+            trace.display()
+        );
         fs::read(&out_path).unwrap_or_else(|e| panic!("{}: no OUT: {e}", trace.display()))
     } else {
         output.stdout
@@ -79,8 +87,17 @@ fn first_difference(expected: &[u8], actual: &[u8]) -> String {
     let e: Vec<&[u8]> = expected.split_inclusive(|&b| b == b'\n').collect();
     let a: Vec<&[u8]> = actual.split_inclusive(|&b| b == b'\n').collect();
     let k = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
-    let show = |l: Option<&&[u8]>| l.map_or("<end>".into(), |l| format!("{:?}", String::from_utf8_lossy(l)));
-    format!("line {}: expected {} got {}", k + 1, show(e.get(k)), show(a.get(k)))
+    let show = |l: Option<&&[u8]>| {
+        l.map_or("<end>".into(), |l| {
+            format!("{:?}", String::from_utf8_lossy(l))
+        })
+    };
+    format!(
+        "line {}: expected {} got {}",
+        k + 1,
+        show(e.get(k)),
+        show(a.get(k))
+    )
 }
 
 fn check_all(dir: &Path) -> (usize, Vec<String>) {
@@ -96,7 +113,11 @@ fn check_all(dir: &Path) -> (usize, Vec<String>) {
         };
         let actual = run(trace);
         if actual != expected {
-            failures.push(format!("{}: {}", trace.display(), first_difference(&expected, &actual)));
+            failures.push(format!(
+                "{}: {}",
+                trace.display(),
+                first_difference(&expected, &actual)
+            ));
         }
     }
     (all.len(), failures)
@@ -107,7 +128,12 @@ fn acceptance_traces_match_byte_for_byte() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
     let (count, failures) = check_all(&dir);
     assert!(count >= 25, "only {count} acceptance traces");
-    assert!(failures.is_empty(), "{} of {count} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -157,5 +183,8 @@ fn every_message_of_the_spec_is_covered() {
         "\n->",
     ];
     let missing: Vec<&&str> = needed.iter().filter(|m| !all.contains(**m)).collect();
-    assert!(missing.is_empty(), "not covered by any acceptance trace: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not covered by any acceptance trace: {missing:?}"
+    );
 }

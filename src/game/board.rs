@@ -108,9 +108,10 @@ impl Board {
 
     /// Whether `mark` holds all three cells of some line.
     pub fn has_line(&self, mark: Mark) -> bool {
-        LINES
-            .iter()
-            .any(|line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
+        LINES.iter().any(|line| {
+            line.iter()
+                .all(|&n| self.cells[usize::from(n - 1)] == Some(mark))
+        })
     }
 
     /// The three printed rows: `X`, `O` or `_` for each cell.

@@ -69,8 +69,7 @@ mod tests {
     use crate::game::{Cell, Message};
 
     fn play(game: &mut Game, history: &mut History, who: &[u8], n: u8) {
-        let mut op: Box<dyn Operation> =
-            Box::new(PlayOp::new(who, Cell::new(n).expect("cell")));
+        let mut op: Box<dyn Operation> = Box::new(PlayOp::new(who, Cell::new(n).expect("cell")));
         op.execute(game);
         history.record(op);
     }

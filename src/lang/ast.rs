@@ -7,7 +7,11 @@ pub enum Value<'a> {
     /// The raw text between the quotes.
     Str(&'a [u8]),
     /// A number: sign, integer digits, fraction digits for a real.
-    Number { negative: bool, int: &'a [u8], frac: Option<&'a [u8]> },
+    Number {
+        negative: bool,
+        int: &'a [u8],
+        frac: Option<&'a [u8]>,
+    },
     /// The literal with its quotes, e.g. `'c'`.
     Char(&'a [u8]),
     /// `true`/`false` as written.

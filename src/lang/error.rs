@@ -57,7 +57,9 @@ impl TraceError {
         match self {
             TraceError::Syntax(e) => writeln!(w, "{e}"),
             TraceError::Type(lines) => {
-                w.write_all(b"Type Error: specification of command executions is not type-correct\n")?;
+                w.write_all(
+                    b"Type Error: specification of command executions is not type-correct\n",
+                )?;
                 for line in lines {
                     w.write_all(line)?;
                     w.write_all(b"\n")?;
@@ -80,21 +82,30 @@ mod tests {
 
     #[test]
     fn syntax_error_texts() {
-        let pos = Pos { line: 2, column: 10 };
+        let pos = Pos {
+            line: 2,
+            column: 10,
+        };
         let e = |kind| TraceError::Syntax(SyntaxError { kind, pos });
         assert_eq!(
             text(&e(SyntaxKind::Parse)),
             "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 2, Column 10)\n"
         );
-        assert!(text(&e(SyntaxKind::UnknownIdentifier("Ora".into())))
-            .ends_with("\nUnknown identifier Ora (Line 2, Column 10)\n"));
-        assert!(text(&e(SyntaxKind::InvalidNumber("1.5".into())))
-            .ends_with("\nInvalid number for 64-bit integer 1.5 (Line 2, Column 10)\n"));
+        assert!(
+            text(&e(SyntaxKind::UnknownIdentifier("Ora".into())))
+                .ends_with("\nUnknown identifier Ora (Line 2, Column 10)\n")
+        );
+        assert!(
+            text(&e(SyntaxKind::InvalidNumber("1.5".into())))
+                .ends_with("\nInvalid number for 64-bit integer 1.5 (Line 2, Column 10)\n")
+        );
     }
 
     #[test]
     fn type_error_text_lists_each_line_and_displays_the_same() {
-        let e = TraceError::Type(vec![b"undo(1) does not conform to declaration undo".to_vec()]);
+        let e = TraceError::Type(vec![
+            b"undo(1) does not conform to declaration undo".to_vec(),
+        ]);
         let expected = "Type Error: specification of command executions is not type-correct\nundo(1) does not conform to declaration undo\n";
         assert_eq!(text(&e), expected);
         assert_eq!(format!("{e}\n"), expected);

@@ -26,7 +26,10 @@ pub struct PErr {
 
 impl PErr {
     pub fn at(input: &[u8]) -> Self {
-        PErr { halt: Halt::Parse, rest: input.len() }
+        PErr {
+            halt: Halt::Parse,
+            rest: input.len(),
+        }
     }
 
     /// A failure that no other alternative may recover from.
@@ -87,8 +90,19 @@ pub fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
 /// Words of the ETF language that are never identifiers.
 pub fn is_reserved(word: &[u8]) -> bool {
     const RESERVED: [&[u8]; 13] = [
-        b"system", b"BOOL", b"BOOLEAN", b"CHAR", b"CHARACTER", b"INT", b"INTEGER", b"REAL",
-        b"STRING", b"VALUE", b"TUPLE", b"ARRAY", b"type",
+        b"system",
+        b"BOOL",
+        b"BOOLEAN",
+        b"CHAR",
+        b"CHARACTER",
+        b"INT",
+        b"INTEGER",
+        b"REAL",
+        b"STRING",
+        b"VALUE",
+        b"TUPLE",
+        b"ARRAY",
+        b"type",
     ];
     RESERVED.contains(&word)
 }
@@ -106,7 +120,8 @@ pub fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
 /// An unsigned number: its integer digits and, for a real, its fraction digits.
 pub fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
     let (i, int) = digits(i)?;
-    let (i, frac) = nom::combinator::opt(nom::sequence::preceded(tag(&b"."[..]), digits)).parse(i)?;
+    let (i, frac) =
+        nom::combinator::opt(nom::sequence::preceded(tag(&b"."[..]), digits)).parse(i)?;
     Ok((i, (int, frac)))
 }
 
@@ -122,7 +137,10 @@ pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
         (Some(k), _) => k,
         // Every quote so far is escaped: a later line may still close it.
         (None, Extent::Partial) => {
-            return Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: i.len() }));
+            return Err(nom::Err::Failure(PErr {
+                halt: Halt::NeedMore,
+                rest: i.len(),
+            }));
         }
         (None, Extent::Final) => match body.iter().rposition(|&b| b == b'"') {
             Some(k) => k,
@@ -175,7 +193,10 @@ mod tests {
 
     #[test]
     fn identifiers_start_with_a_letter() {
-        assert_eq!(identifier(b"play_again2 x"), Ok((&b" x"[..], &b"play_again2"[..])));
+        assert_eq!(
+            identifier(b"play_again2 x"),
+            Ok((&b" x"[..], &b"play_again2"[..]))
+        );
         assert!(identifier(b"_a").is_err());
         assert!(identifier(b"1a").is_err());
     }
@@ -192,8 +213,14 @@ mod tests {
 
     #[test]
     fn numbers_are_integers_or_reals() {
-        assert_eq!(unsigned_number(b"007,"), Ok((&b","[..], (&b"007"[..], None))));
-        assert_eq!(unsigned_number(b"1.50)"), Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..])))));
+        assert_eq!(
+            unsigned_number(b"007,"),
+            Ok((&b","[..], (&b"007"[..], None)))
+        );
+        assert_eq!(
+            unsigned_number(b"1.50)"),
+            Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..]))))
+        );
         assert_eq!(unsigned_number(b"1.)"), Ok((&b".)"[..], (&b"1"[..], None))));
     }
 
@@ -205,17 +232,29 @@ mod tests {
         // Every later quote escaped: the string runs to the last of them.
         assert_eq!(s(b"\"a\\\" b\\\")"), Ok((&b")"[..], &b"a\\\" b\\"[..])));
         assert_eq!(s(b"\"a\nb\""), Ok((&b""[..], &b"a\nb"[..])));
-        assert_eq!(s(b"\"open"), Err(nom::Err::Failure(PErr { halt: Halt::Parse, rest: 5 })));
+        assert_eq!(
+            s(b"\"open"),
+            Err(nom::Err::Failure(PErr {
+                halt: Halt::Parse,
+                rest: 5
+            }))
+        );
         assert_eq!(
             string_literal(b"\"open\\\"", Extent::Partial),
-            Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: 7 }))
+            Err(nom::Err::Failure(PErr {
+                halt: Halt::NeedMore,
+                rest: 7
+            }))
         );
     }
 
     #[test]
     fn char_literals_hold_exactly_one_character() {
         assert_eq!(char_literal(b"'c')"), Ok((&b")"[..], &b"'c'"[..])));
-        assert_eq!(char_literal("'é'".as_bytes()), Ok((&b""[..], "'é'".as_bytes())));
+        assert_eq!(
+            char_literal("'é'".as_bytes()),
+            Ok((&b""[..], "'é'".as_bytes()))
+        );
         assert!(char_literal(b"''").is_err());
         assert!(char_literal(b"'ab'").is_err());
         assert!(char_literal(b"'\n'").is_err());

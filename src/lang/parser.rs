@@ -36,7 +36,13 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
         return Ok((rest, Some(Event { name, args: None })));
     }
     let (rest, args) = cut(|i| list(i, b"(", b")", extent)).parse(after)?;
-    Ok((rest, Some(Event { name, args: Some(args) })))
+    Ok((
+        rest,
+        Some(Event {
+            name,
+            args: Some(args),
+        }),
+    ))
 }
 
 /// `open arg {"," arg} close`, with at least one argument.
@@ -73,7 +79,10 @@ fn maybe_empty_list<'a>(
 
 /// One argument, starting at a token (blanks already skipped).
 fn arg(i: &[u8], extent: Extent) -> PResult<'_, Arg<'_>> {
-    let here = |value| Arg { value, rest: i.len() };
+    let here = |value| Arg {
+        value,
+        rest: i.len(),
+    };
     match i.first() {
         Some(b'"') => {
             let (rest, s) = string_literal(i, extent)?;
@@ -117,7 +126,14 @@ fn arg(i: &[u8], extent: Extent) -> PResult<'_, Arg<'_>> {
 }
 
 fn number<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>, at: &[u8]) -> Arg<'a> {
-    Arg { value: Value::Number { negative, int, frac }, rest: at.len() }
+    Arg {
+        value: Value::Number {
+            negative,
+            int,
+            frac,
+        },
+        rest: at.len(),
+    }
 }
 
 #[cfg(test)]
@@ -158,8 +174,22 @@ mod tests {
         let args = e[0].args.as_ref().expect("args");
         assert_eq!(args.len(), 8);
         assert_eq!(args[0].value, Value::Str(b"s"));
-        assert_eq!(args[1].value, Value::Number { negative: true, int: b"3", frac: None });
-        assert_eq!(args[2].value, Value::Number { negative: false, int: b"1", frac: Some(b"5") });
+        assert_eq!(
+            args[1].value,
+            Value::Number {
+                negative: true,
+                int: b"3",
+                frac: None
+            }
+        );
+        assert_eq!(
+            args[2].value,
+            Value::Number {
+                negative: false,
+                int: b"1",
+                frac: Some(b"5")
+            }
+        );
         assert_eq!(args[3].value, Value::Char(b"'c'"));
         assert_eq!(args[4].value, Value::Bool(b"TRUE"));
         assert_eq!(args[5].value, Value::Ident(b"Ora"));

@@ -20,13 +20,20 @@ pub struct Locator<'t> {
 impl<'t> Locator<'t> {
     /// For a text that starts at line 1, column 1.
     pub fn new(text: &'t [u8]) -> Self {
-        Locator { text, line: 1, column: 1 }
+        Locator {
+            text,
+            line: 1,
+            column: 1,
+        }
     }
 
     pub fn pos(&self, rest: usize) -> Pos {
         let before = &self.text[..self.text.len() - rest];
         match before.iter().rposition(|&b| b == b'\n') {
-            None => Pos { line: self.line, column: self.column + before.len() },
+            None => Pos {
+                line: self.line,
+                column: self.column + before.len(),
+            },
             Some(k) => Pos {
                 line: self.line + before.iter().filter(|&&b| b == b'\n').count(),
                 column: before.len() - k,
@@ -93,7 +100,10 @@ pub fn parse_text(text: &[u8]) -> Result<Vec<Event<'_>>, SyntaxError> {
 }
 
 fn parse_error(pos: Pos) -> SyntaxError {
-    SyntaxError { kind: SyntaxKind::Parse, pos }
+    SyntaxError {
+        kind: SyntaxKind::Parse,
+        pos,
+    }
 }
 
 /// Why a walk over a streamed trace stopped early.
@@ -138,14 +148,23 @@ impl<R: BufRead> EventStream<R> {
         mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
-            let extent = if self.at_end { Extent::Final } else { Extent::Partial };
+            let extent = if self.at_end {
+                Extent::Final
+            } else {
+                Extent::Partial
+            };
             let text = &self.buf[self.start..];
-            let locator = Locator { text, line: self.line, column: self.column };
-            let scanned =
-                scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
+            let locator = Locator {
+                text,
+                line: self.line,
+                column: self.column,
+            };
+            let scanned = scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
             match scanned {
                 Scanned::Done => return Ok(()),
-                Scanned::Failed { rest } => return Err(Stop::Syntax(parse_error(locator.pos(rest)))),
+                Scanned::Failed { rest } => {
+                    return Err(Stop::Syntax(parse_error(locator.pos(rest))));
+                }
                 Scanned::NeedMore { consumed } => {
                     let pos = locator.pos(text.len() - consumed);
                     (self.line, self.column) = (pos.line, pos.column);
@@ -201,21 +220,42 @@ mod tests {
         let n = names(&text).expect("parses");
         assert_eq!(n.len(), 20_000);
         let long = format!("new_game(\"{}\n\",\n\"b\")\nredo", "a\\\"".repeat(100_000));
-        assert_eq!(names(long.as_bytes()).expect("parses"), ["new_game", "redo"]);
+        assert_eq!(
+            names(long.as_bytes()).expect("parses"),
+            ["new_game", "redo"]
+        );
     }
 
     #[test]
     fn positions_count_kept_lines_and_end_past_the_last() {
-        assert_eq!(syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"), Pos { line: 2, column: 12 });
-        assert_eq!(syntax_pos(b"undo\nplay(\"a\",\n"), Pos { line: 3, column: 1 });
+        assert_eq!(
+            syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"),
+            Pos {
+                line: 2,
+                column: 12
+            }
+        );
+        assert_eq!(
+            syntax_pos(b"undo\nplay(\"a\",\n"),
+            Pos { line: 3, column: 1 }
+        );
         assert_eq!(syntax_pos(b"undo\nplay(\"a\","), Pos { line: 3, column: 1 });
-        assert_eq!(syntax_pos(b"play(\"open)\nundo\n"), Pos { line: 1, column: 6 });
+        assert_eq!(
+            syntax_pos(b"play(\"open)\nundo\n"),
+            Pos { line: 1, column: 6 }
+        );
     }
 
     #[test]
     fn a_text_in_memory_ends_where_it_ends() {
         let e = parse_text(b"play(\"a\",").expect_err("incomplete");
-        assert_eq!(e.pos, Pos { line: 1, column: 10 });
+        assert_eq!(
+            e.pos,
+            Pos {
+                line: 1,
+                column: 10
+            }
+        );
         assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
     }
 }

@@ -8,8 +8,14 @@ use crate::command::{Button, Command};
 
 /// The declared events, as type errors print them.
 pub const DECLARATIONS: [(&[u8], &str); 5] = [
-    (b"new_game", "new_game(player1: NAME = STRING ; player2: NAME = STRING)"),
-    (b"play", "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"),
+    (
+        b"new_game",
+        "new_game(player1: NAME = STRING ; player2: NAME = STRING)",
+    ),
+    (
+        b"play",
+        "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)",
+    ),
     (b"play_again", "play_again"),
     (b"undo", "undo"),
     (b"redo", "redo"),
@@ -51,11 +57,15 @@ impl Checker {
     /// and column.
     pub fn event(&mut self, event: &Event, locate: impl Fn(usize) -> Pos) {
         for (k, arg) in event.args.iter().flatten().enumerate() {
-            if event.name == b"play" && k == 1 {
-                if let Some(Err(normalised)) = button_value(arg) {
-                    let kind = SyntaxKind::InvalidNumber(normalised);
-                    self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
-                }
+            if event.name == b"play"
+                && k == 1
+                && let Some(Err(normalised)) = button_value(arg)
+            {
+                let kind = SyntaxKind::InvalidNumber(normalised);
+                self.soft = Some(SyntaxError {
+                    kind,
+                    pos: locate(arg.rest),
+                });
             }
             self.find_identifiers(arg, &locate);
         }
@@ -68,7 +78,10 @@ impl Checker {
         match &arg.value {
             Value::Ident(name) => {
                 let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
-                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
+                self.soft = Some(SyntaxError {
+                    kind,
+                    pos: locate(arg.rest),
+                });
             }
             Value::Tuple(items) | Value::Array(items) => {
                 items.iter().for_each(|a| self.find_identifiers(a, locate))
@@ -95,7 +108,12 @@ impl Checker {
 /// For a number argument: its value as a 64-bit integer, or its normalised
 /// text when it is none. `None` for any other argument.
 fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
-    let Value::Number { negative, int, frac } = arg.value else {
+    let Value::Number {
+        negative,
+        int,
+        frac,
+    } = arg.value
+    else {
         return None;
     };
     let int = match int.iter().position(|&b| b != b'0') {
@@ -156,8 +174,14 @@ fn print_arg(arg: &Arg, out: &mut Vec<u8>) {
     };
     match &arg.value {
         Value::Str(b"") => out.extend_from_slice(b"\"\""),
-        Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.extend_from_slice(s),
-        Value::Number { negative, int, frac } => {
+        Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => {
+            out.extend_from_slice(s)
+        }
+        Value::Number {
+            negative,
+            int,
+            frac,
+        } => {
             if *negative {
                 out.push(b'-');
             }
@@ -188,15 +212,19 @@ mod tests {
     fn verdict(text: &str) -> Result<(), TraceError> {
         let mut c = Checker::default();
         let e = event(text);
-        c.event(&e, |rest| Pos { line: 1, column: text.len() - rest + 1 });
+        c.event(&e, |rest| Pos {
+            line: 1,
+            column: text.len() - rest + 1,
+        });
         c.finish()
     }
 
     fn type_lines(text: &str) -> Vec<String> {
         match verdict(text) {
-            Err(TraceError::Type(lines)) => {
-                lines.into_iter().map(|l| String::from_utf8(l).expect("utf8")).collect()
-            }
+            Err(TraceError::Type(lines)) => lines
+                .into_iter()
+                .map(|l| String::from_utf8(l).expect("utf8"))
+                .collect(),
             other => panic!("{text}: expected a type error, got {other:?}"),
         }
     }
@@ -213,7 +241,10 @@ mod tests {
         let press = Button::new(5).expect("button");
         assert_eq!(
             command(&event("play(\"Ann\", 005.00)")),
-            Some(Command::Play { player: b"Ann", press })
+            Some(Command::Play {
+                player: b"Ann",
+                press
+            })
         );
         assert_eq!(command(&event("undo")), Some(Command::Undo));
         assert!(verdict("new_game(\"a b\", \"\")").is_ok());
@@ -223,24 +254,45 @@ mod tests {
     fn events_print_with_their_declarations() {
         assert_eq!(
             type_lines("play(\"Ora\", 010)"),
-            ["play(Ora, 10) does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"]
+            [
+                "play(Ora, 10) does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"
+            ]
         );
         assert_eq!(
             type_lines("new_game(\"\", 'c', TRUE, -1.50, [1, <<\"x\">>], <<>>)"),
-            ["new_game(\"\", 'c', TRUE, -1.50, [1, <<x>>], <<>>) does not conform to declaration new_game(player1: NAME = STRING ; player2: NAME = STRING)"]
+            [
+                "new_game(\"\", 'c', TRUE, -1.50, [1, <<x>>], <<>>) does not conform to declaration new_game(player1: NAME = STRING ; player2: NAME = STRING)"
+            ]
         );
-        assert_eq!(type_lines("play"), ["play() does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"]);
-        assert_eq!(type_lines("undo(1)"), ["undo(1) does not conform to declaration undo"]);
-        assert_eq!(type_lines("play(\"a\", -0)")[0].split(')').next(), Some("play(a, 0"));
+        assert_eq!(
+            type_lines("play"),
+            [
+                "play() does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"
+            ]
+        );
+        assert_eq!(
+            type_lines("undo(1)"),
+            ["undo(1) does not conform to declaration undo"]
+        );
+        assert_eq!(
+            type_lines("play(\"a\", -0)")[0].split(')').next(),
+            Some("play(a, 0")
+        );
         assert_eq!(type_lines("jump(1, 2)"), ["Error: unknown event name jump"]);
     }
 
     #[test]
     fn buttons_are_normalised_before_conversion() {
-        assert_eq!(syntax("play(\"a\", 1.50)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
+        assert_eq!(
+            syntax("play(\"a\", 1.50)"),
+            (SyntaxKind::InvalidNumber("1.5".into()), 11)
+        );
         assert_eq!(
             syntax("play(\"a\", - 0099999999999999999999)"),
-            (SyntaxKind::InvalidNumber("-99999999999999999999".into()), 13)
+            (
+                SyntaxKind::InvalidNumber("-99999999999999999999".into()),
+                13
+            )
         );
         // Only play's second argument is converted.
         assert_eq!(type_lines("play(99999999999999999999, 1)").len(), 1);
@@ -248,7 +300,13 @@ mod tests {
 
     #[test]
     fn the_last_unknown_identifier_is_reported() {
-        assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
-        assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
+        assert_eq!(
+            syntax("play(Ora, [Bob])"),
+            (SyntaxKind::UnknownIdentifier("Bob".into()), 12)
+        );
+        assert_eq!(
+            syntax("play(Ora, 1.5)"),
+            (SyntaxKind::InvalidNumber("1.5".into()), 11)
+        );
     }
 }

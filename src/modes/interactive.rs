@@ -58,7 +58,10 @@ pub fn run_plain<W: Write + ?Sized>(mut input: impl BufRead, out: &mut W) -> io:
 }
 
 fn run_terminal() -> Result<(), ReadlineError> {
-    let config = Config::builder().auto_add_history(true).history_ignore_dups(true)?.build();
+    let config = Config::builder()
+        .auto_add_history(true)
+        .history_ignore_dups(true)?
+        .build();
     let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(TraceHelper::default()));
     let history = history_file();
@@ -121,7 +124,15 @@ pub struct TraceHelper {
 }
 
 /// Words the shell knows, as completed.
-const WORDS: [&str; 7] = ["new_game(", "play(", "play_again", "undo", "redo", "quit", "man"];
+const WORDS: [&str; 7] = [
+    "new_game(",
+    "play(",
+    "play_again",
+    "undo",
+    "redo",
+    "quit",
+    "man",
+];
 
 impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
@@ -133,7 +144,10 @@ impl TraceHelper {
         if let Some(open) = before.rfind('"') {
             let head = before[..open].trim_end();
             let quotes = before.matches('"').count();
-            if quotes % 2 == 1 && head.ends_with('(') && head[..head.len() - 1].trim_end().ends_with("play") {
+            if quotes % 2 == 1
+                && head.ends_with('(')
+                && head[..head.len() - 1].trim_end().ends_with("play")
+            {
                 let typed = &before[open + 1..];
                 let names = self.players.iter().filter(|n| n.starts_with(typed));
                 return (open + 1, names.map(|n| format!("{n}\"")).collect());
@@ -155,7 +169,9 @@ impl TraceHelper {
         if name.is_empty() {
             return None;
         }
-        let mut matching = DECLARATIONS.iter().filter(|(n, _)| n.starts_with(name.as_bytes()));
+        let mut matching = DECLARATIONS
+            .iter()
+            .filter(|(n, _)| n.starts_with(name.as_bytes()));
         let (event, declaration) = matching.next()?;
         if after.is_empty() {
             // The name is still being typed: finish it, then its parameters.
@@ -180,7 +196,13 @@ impl Completer for TraceHelper {
         _: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let (start, words) = self.candidates(&line[..pos]);
-        let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
+        let pairs = words
+            .into_iter()
+            .map(|w| Pair {
+                display: w.clone(),
+                replacement: w,
+            })
+            .collect();
         Ok((start, pairs))
     }
 }
@@ -189,7 +211,9 @@ impl Hinter for TraceHelper {
     type Hint = String;
 
     fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
-        (pos == line.len()).then(|| self.declaration_hint(line)).flatten()
+        (pos == line.len())
+            .then(|| self.declaration_hint(line))
+            .flatten()
     }
 }
 
@@ -209,7 +233,9 @@ mod tests {
     use super::*;
 
     fn helper() -> TraceHelper {
-        TraceHelper { players: vec!["Ann".into(), "Bob".into(), "Anna".into()] }
+        TraceHelper {
+            players: vec!["Ann".into(), "Bob".into(), "Anna".into()],
+        }
     }
 
     #[test]
@@ -233,9 +259,18 @@ mod tests {
     #[test]
     fn hints_show_the_declaration() {
         let h = helper();
-        assert_eq!(h.declaration_hint("new").as_deref(), Some("_game(player1: NAME = STRING ; player2: NAME = STRING)"));
-        assert_eq!(h.declaration_hint("undo play(\"A").as_deref(), Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"));
-        assert_eq!(h.declaration_hint("play(\"Ann\", 1").as_deref(), Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"));
+        assert_eq!(
+            h.declaration_hint("new").as_deref(),
+            Some("_game(player1: NAME = STRING ; player2: NAME = STRING)")
+        );
+        assert_eq!(
+            h.declaration_hint("undo play(\"A").as_deref(),
+            Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)")
+        );
+        assert_eq!(
+            h.declaration_hint("play(\"Ann\", 1").as_deref(),
+            Some("   -- play(player: NAME = STRING ; press: BUTTON = 1 .. 9)")
+        );
         assert_eq!(h.declaration_hint("play(\"Ann\", 1) "), None);
         assert_eq!(h.declaration_hint("pl"), None);
         assert_eq!(h.declaration_hint("und").as_deref(), Some("o"));

@@ -60,14 +60,22 @@ pub fn open_input(path: &Path) -> Result<BufReader<File>, RunError> {
 /// Creates the output file, which must not exist yet.
 pub fn create_output(path: &Path) -> Result<File, RunError> {
     let name = || path.display().to_string();
-    File::options().write(true).create_new(true).open(path).map_err(|e| match e.kind() {
-        io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
-        _ => RunError::OutputFailed(name(), e),
-    })
+    File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
+            _ => RunError::OutputFailed(name(), e),
+        })
 }
 
 /// One transcript step: `->` and the echo, then the state after the command.
-pub fn step<W: Write + ?Sized>(engine: &mut Engine, command: &Command, out: &mut W) -> io::Result<()> {
+pub fn step<W: Write + ?Sized>(
+    engine: &mut Engine,
+    command: &Command,
+    out: &mut W,
+) -> io::Result<()> {
     out.write_all(b"->")?;
     command.write_echo(out)?;
     out.write_all(b"\n")?;
