@@ -1,0 +1,163 @@
+//! The executable from outside: invocation and file errors, exit statuses,
+//! output files, closed pipes and hostile bytes.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+const HELP_LINE: &str = "Run 'tictac -help' to see more details\n";
+
+fn tictac(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn trace(dir: &Path, name: &str, body: &[u8]) -> String {
+    let path = dir.join(name);
+    fs::write(&path, body).expect("write trace");
+    path.to_string_lossy().into_owned()
+}
+
+fn usage_error(args: &[&str], message: &str) {
+    let o = tictac(args);
+    assert_eq!(text(&o), format!("{message}\n{HELP_LINE}"), "{args:?}");
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+}
+
+#[test]
+fn invocation_errors_name_the_problem_and_exit_2() {
+    usage_error(&[], "Error: a mode is not specified");
+    usage_error(&["-x"], "Error: '-x' is not a valid mode");
+    usage_error(&["b", "t"], "Error: 'b' is not a valid mode");
+    for args in [&["-b"][..], &["-b", "a", "b", "c"], &["-i", "x"], &["-l"], &["-w", "1", "2"], &["-help", "x"]] {
+        usage_error(args, &format!("Error: wrong number of arguments for the '{}' mode", args[0]));
+    }
+}
+
+#[test]
+fn window_errors_are_checked_before_files() {
+    usage_error(&["-w", "a", "2", "missing"], "Error: the start of window is not a valid integer");
+    usage_error(&["-w", "1", "x", "missing"], "Error: the end of window is neither a valid integer nor '_'");
+    usage_error(&["-w", "3", "2", "missing"], "Error: a window [start, end) should be such that start <= end");
+    usage_error(
+        &["-w", "-1", "2", "missing"],
+        "Error: when the start of a window is non-positive, its end must be a non-positive number",
+    );
+}
+
+#[test]
+fn help_and_version() {
+    let o = tictac(&["-help"]);
+    assert!(o.status.success());
+    assert!(text(&o).contains("tictac -b IN"), "{}", text(&o));
+    let o = tictac(&["-version"]);
+    assert_eq!(text(&o), format!("tictac {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn input_file_errors_run_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.txt");
+    let missing = missing.to_string_lossy();
+    let o = tictac(&["-b", &missing]);
+    assert_eq!(text(&o), format!("error: '{missing}' does not exist\n"));
+    assert_eq!(o.status.code(), Some(2));
+    let folder = dir.path().to_string_lossy();
+    let o = tictac(&["-l", &folder]);
+    assert_eq!(text(&o), format!("error: '{folder}' is not readable\n"));
+    assert_eq!(o.status.code(), Some(2));
+    // The input is checked before the output is created.
+    let out = dir.path().join("out.txt");
+    tictac(&["-b", &missing, &out.to_string_lossy()]);
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_existing_output_file_is_never_touched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = trace(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\n");
+    let out = dir.path().join("out.txt");
+    fs::write(&out, b"precious").expect("write");
+    let out_name = out.to_string_lossy().into_owned();
+    for args in [vec!["-b", &t, &out_name], vec!["-l", &t, &out_name], vec!["-w", "1", "_", &t, &out_name]] {
+        let o = tictac(&args);
+        assert_eq!(text(&o), format!("Error: output file {out_name} already exists!\n"));
+        assert_eq!(o.status.code(), Some(2));
+    }
+    assert_eq!(fs::read(&out).expect("read"), b"precious");
+    let nowhere = dir.path().join("no/such/dir/out.txt");
+    let o = tictac(&["-b", &t, &nowhere.to_string_lossy()]);
+    assert!(text(&o).starts_with(&format!("error: '{}' cannot be created: ", nowhere.display())));
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn exit_status_tells_ran_from_rejected() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = trace(dir.path(), "good.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1)\n");
+    assert_eq!(tictac(&["-b", &good]).status.code(), Some(0));
+    let bad = trace(dir.path(), "bad.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1\n");
+    assert_eq!(tictac(&["-b", &bad]).status.code(), Some(1));
+    let typed = trace(dir.path(), "typed.txt", b"undo(1)\n");
+    assert_eq!(tictac(&["-b", &typed]).status.code(), Some(1));
+    assert_eq!(tictac(&["-l", &typed]).status.code(), Some(1));
+    let out = dir.path().join("o.txt");
+    assert_eq!(tictac(&["-b", &typed, &out.to_string_lossy()]).status.code(), Some(1));
+    // An error before the window is not shown, and not counted.
+    let early = trace(dir.path(), "early.txt", b"undo(1)\nundo\n");
+    let o = tictac(&["-l", &early]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).starts_with("  ok:  => start new game\n"));
+}
+
+#[test]
+fn names_are_bytes_echoed_unchanged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = trace(dir.path(), "bytes.txt", b"new_game(\"A\xff\x00\xc3\",\"B\xe2\x82\xac\")\nplay(\"A\xff\x00\xc3\",5)\n");
+    let o = tictac(&["-b", &t]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = o.stdout;
+    let needle = b"->play(\"A\xff\x00\xc3\",5)\n  ok: => B\xe2\x82\xac plays next\n";
+    assert!(out.windows(needle.len()).any(|w| w == needle));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = "new_game(\"a\",\"b\")\n".to_string() + &"undo\n".repeat(200_000);
+    let t = trace(dir.path(), "long.txt", body.as_bytes());
+    let mut child = Command::new(BIN)
+        .args(["-b", &t])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 100];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn piped_shell_ends_at_end_of_input_without_quit() {
+    let mut child = Command::new(BIN)
+        .arg("-i")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child.stdin.take().expect("stdin").write_all(b"new_game(\"a\",\"b\")\r\nundo").expect("type");
+    let o = child.wait_with_output().expect("wait");
+    assert!(o.status.success());
+    let out = text(&o);
+    assert!(out.ends_with("  0: score for \"b\" (as O)\n->"), "{out}");
+    assert_eq!(out.matches("->").count(), 3);
+}
