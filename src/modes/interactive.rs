@@ -8,7 +8,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 use rustyline::completion::{Completer, Pair};
-use rustyline::config::Config;
+use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
@@ -61,6 +61,7 @@ fn run_terminal() -> Result<(), ReadlineError> {
     let config = Config::builder()
         .auto_add_history(true)
         .history_ignore_dups(true)?
+        .completion_type(CompletionType::List)
         .build();
     let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(TraceHelper::default()));
