@@ -139,8 +139,10 @@ impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
     pub fn candidates(&self, before: &str) -> (usize, Vec<String>) {
         let word_start = before
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |k| k + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |(k, c)| k + c.len_utf8());
         // Inside `play("`: the players' names, closing the quote.
         if let Some(open) = before.rfind('"') {
             let head = before[..open].trim_end();
@@ -245,6 +247,7 @@ mod tests {
         assert_eq!(start, 5);
         assert_eq!(words, ["play(", "play_again"]);
         assert_eq!(helper().candidates("r").1, ["redo"]);
+        assert_eq!(helper().candidates("é→un"), (5, vec!["undo".to_string()]));
         assert!(helper().candidates("play(\"Ann\", 1").1.is_empty());
     }
 
