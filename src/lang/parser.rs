@@ -35,7 +35,8 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
     if after.first() != Some(&b'(') {
         return Ok((rest, Some(Event { name, args: None })));
     }
-    let (rest, args) = cut(|i| list(i, b"(", b")", extent)).parse(after)?;
+    let ctx = Ctx { extent, depth: 0 };
+    let (rest, args) = cut(|i| list(i, b"(", b")", ctx)).parse(after)?;
     Ok((
         rest,
         Some(Event {
@@ -46,11 +47,23 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
 }
 
 /// `open arg {"," arg} close`, with at least one argument.
-fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], extent: Extent) -> PResult<'a, Vec<Arg<'a>>> {
+/// Tuples and arrays nest at most this deep: deeper, the opening bracket is
+/// a parse error (instead of exhausting the stack).
+pub const MAX_NESTING: usize = 256;
+
+/// What every argument parser needs to know.
+#[derive(Clone, Copy)]
+struct Ctx {
+    extent: Extent,
+    /// How many tuples or arrays enclose the text being parsed.
+    depth: usize,
+}
+
+fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Vec<Arg<'a>>> {
     let (mut i, _) = tag(open)(i)?;
     let mut args = Vec::new();
     loop {
-        let (rest, a) = arg(blank(i), extent)?;
+        let (rest, a) = arg(blank(i), ctx)?;
         args.push(a);
         i = blank(rest);
         if let Ok((rest, _)) = tag::<_, _, PErr>(&b","[..])(i) {
@@ -67,25 +80,32 @@ fn maybe_empty_list<'a>(
     i: &'a [u8],
     open: &[u8],
     close: &[u8],
-    extent: Extent,
+    ctx: Ctx,
 ) -> PResult<'a, Vec<Arg<'a>>> {
     let (after_open, _) = tag(open)(i)?;
+    if ctx.depth >= MAX_NESTING {
+        return PErr::fatal(i);
+    }
+    let ctx = Ctx {
+        depth: ctx.depth + 1,
+        ..ctx
+    };
     let inner = blank(after_open);
     if let Ok((rest, _)) = tag::<_, _, PErr>(close)(inner) {
         return Ok((rest, Vec::new()));
     }
-    cut(|i| list(i, open, close, extent)).parse(i)
+    cut(|i| list(i, open, close, ctx)).parse(i)
 }
 
 /// One argument, starting at a token (blanks already skipped).
-fn arg(i: &[u8], extent: Extent) -> PResult<'_, Arg<'_>> {
+fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
     let here = |value| Arg {
         value,
         rest: i.len(),
     };
     match i.first() {
         Some(b'"') => {
-            let (rest, s) = string_literal(i, extent)?;
+            let (rest, s) = string_literal(i, ctx.extent)?;
             Ok((rest, here(Value::Str(s))))
         }
         Some(b'\'') => {
@@ -105,11 +125,11 @@ fn arg(i: &[u8], extent: Extent) -> PResult<'_, Arg<'_>> {
             Ok((rest, number(false, int, frac, i)))
         }
         Some(b'[') => {
-            let (rest, items) = maybe_empty_list(i, b"[", b"]", extent)?;
+            let (rest, items) = maybe_empty_list(i, b"[", b"]", ctx)?;
             Ok((rest, here(Value::Tuple(items))))
         }
         Some(b'<') => {
-            let (rest, items) = maybe_empty_list(i, b"<<", b">>", extent)?;
+            let (rest, items) = maybe_empty_list(i, b"<<", b">>", ctx)?;
             Ok((rest, here(Value::Array(items))))
         }
         _ => {
@@ -213,5 +233,13 @@ mod tests {
         assert_eq!(error_at("undo\x0c"), 4);
         // The end of the input.
         assert_eq!(error_at("play(\"a\""), 8);
+    }
+
+    #[test]
+    fn nesting_is_bounded_instead_of_exhausting_the_stack() {
+        let ok = format!("e({}{})", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+        assert!(parse_all(ok.as_bytes()).is_ok());
+        let deep = format!("e({})", "[".repeat(1_000_000));
+        assert_eq!(error_at(&deep), 2 + MAX_NESTING);
     }
 }

@@ -2,6 +2,7 @@
 //! reader of any length in constant memory (the buffer holds a window of
 //! kept lines and grows only for an event that spans more than it holds).
 
+use std::cell::Cell;
 use std::io::{self, BufRead};
 
 use super::ast::Event;
@@ -11,34 +12,49 @@ use super::parser::next_event;
 use super::source::KeptLines;
 
 /// Turns a parser position (bytes left) into a line and column.
+///
+/// Positions are mostly asked for in increasing order (events are checked in
+/// trace order), so the locator remembers its last answer and counts on from
+/// there: a trace full of errors is still located in linear time.
 pub struct Locator<'t> {
     text: &'t [u8],
-    line: usize,
-    column: usize,
+    start: Pos,
+    /// The last position found, and its offset in `text`.
+    last: Cell<(usize, Pos)>,
 }
 
 impl<'t> Locator<'t> {
     /// For a text that starts at line 1, column 1.
     pub fn new(text: &'t [u8]) -> Self {
+        Self::starting_at(text, Pos { line: 1, column: 1 })
+    }
+
+    fn starting_at(text: &'t [u8], start: Pos) -> Self {
         Locator {
             text,
-            line: 1,
-            column: 1,
+            start,
+            last: Cell::new((0, start)),
         }
     }
 
     pub fn pos(&self, rest: usize) -> Pos {
-        let before = &self.text[..self.text.len() - rest];
-        match before.iter().rposition(|&b| b == b'\n') {
-            None => Pos {
-                line: self.line,
-                column: self.column + before.len(),
-            },
-            Some(k) => Pos {
-                line: self.line + before.iter().filter(|&&b| b == b'\n').count(),
-                column: before.len() - k,
-            },
+        let offset = self.text.len() - rest;
+        let (mut from, mut pos) = self.last.get();
+        if offset < from {
+            (from, pos) = (0, self.start);
         }
+        for &b in &self.text[from..offset] {
+            if b == b'\n' {
+                pos = Pos {
+                    line: pos.line + 1,
+                    column: 1,
+                };
+            } else {
+                pos.column += 1;
+            }
+        }
+        self.last.set((offset, pos));
+        pos
     }
 }
 
@@ -124,8 +140,7 @@ pub struct EventStream<R> {
     buf: Vec<u8>,
     /// Where the unvisited text starts in `buf`, and its line and column.
     start: usize,
-    line: usize,
-    column: usize,
+    at: Pos,
     at_end: bool,
 }
 
@@ -135,8 +150,7 @@ impl<R: BufRead> EventStream<R> {
             lines: KeptLines::new(reader),
             buf: Vec::new(),
             start: 0,
-            line: 1,
-            column: 1,
+            at: Pos { line: 1, column: 1 },
             at_end: false,
         }
     }
@@ -154,11 +168,7 @@ impl<R: BufRead> EventStream<R> {
                 Extent::Partial
             };
             let text = &self.buf[self.start..];
-            let locator = Locator {
-                text,
-                line: self.line,
-                column: self.column,
-            };
+            let locator = Locator::starting_at(text, self.at);
             let scanned = scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
             match scanned {
                 Scanned::Done => return Ok(()),
@@ -166,8 +176,7 @@ impl<R: BufRead> EventStream<R> {
                     return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                 }
                 Scanned::NeedMore { consumed } => {
-                    let pos = locator.pos(text.len() - consumed);
-                    (self.line, self.column) = (pos.line, pos.column);
+                    self.at = locator.pos(text.len() - consumed);
                     self.start += consumed;
                     self.refill().map_err(Stop::Read)?;
                 }
@@ -244,6 +253,16 @@ mod tests {
             syntax_pos(b"play(\"open)\nundo\n"),
             Pos { line: 1, column: 6 }
         );
+    }
+
+    #[test]
+    fn the_locator_answers_in_any_order() {
+        let text = b"ab\ncd\nef";
+        let l = Locator::starting_at(text, Pos { line: 4, column: 3 });
+        assert_eq!(l.pos(1), Pos { line: 6, column: 2 });
+        assert_eq!(l.pos(7), Pos { line: 4, column: 4 });
+        assert_eq!(l.pos(4), Pos { line: 5, column: 2 });
+        assert_eq!(l.pos(0), Pos { line: 6, column: 3 });
     }
 
     #[test]
