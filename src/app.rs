@@ -4,12 +4,13 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
-use crate::modes::{Outcome, RunError, batch, create_output, interactive, open_input, window};
+use crate::modes::runner::{self, RunnerError};
+use crate::modes::{Outcome, RunError, create_output, interactive, open_input, run_job};
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
@@ -59,37 +60,27 @@ fn dispatch(
             Ok(Outcome::Ran)
         }
         Invocation::Version => {
-            writeln!(
-                stdout,
-                "{} {}",
-                env!("CARGO_PKG_NAME"),
-                env!("CARGO_PKG_VERSION")
-            )?;
+            writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
             Ok(Outcome::Ran)
         }
-        Invocation::Interactive => {
+        Invocation::Interactive(session) => {
             stdout.flush()?;
-            interactive::run()?;
+            interactive::run(&session)?;
             Ok(Outcome::Ran)
         }
-        Invocation::Batch {
-            input,
-            output: None,
-        } => batch::run_whole(&input, stdout),
-        Invocation::Batch {
-            input,
-            output: Some(output),
-        } => with_output(&input, &output, |out| batch::run_chunks(&input, out)),
-        Invocation::Window {
-            window,
-            input,
-            output: None,
-        } => window::run(window, &input, stdout),
-        Invocation::Window {
-            window,
-            input,
-            output: Some(output),
-        } => with_output(&input, &output, |out| window::run(window, &input, out)),
+        Invocation::Test(options) => {
+            let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            match runner::run(&options, stdout, color) {
+                Ok(report) if report.all_passed() => Ok(Outcome::Ran),
+                Ok(_) => Ok(Outcome::Rejected),
+                Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
+                Err(e) => Err(RunError::Runner(e.to_string())),
+            }
+        }
+        Invocation::Run { job, input, output: None } => run_job(job, &input, stdout),
+        Invocation::Run { job, input, output: Some(output) } => {
+            with_output(&input, &output, |out| run_job(job, &input, out))
+        }
     }
 }
 

@@ -4,6 +4,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
+use crate::modes::{Job, runner};
+
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UsageError {
@@ -23,6 +25,16 @@ pub enum UsageError {
         "Error: when the start of a window is non-positive, its end must be a non-positive number"
     )]
     WindowSign,
+    #[error("Error: unknown option '{0}' for the 'test' mode")]
+    UnknownOption(String),
+    #[error("Error: the option '{0}' needs a value")]
+    MissingValue(String),
+    #[error("Error: -j needs a positive number of jobs, not '{0}'")]
+    Jobs(String),
+    #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
+    BlessWithOracle,
+    #[error("Error: --record works in the '-i' mode only")]
+    RecordOutsideShell,
 }
 
 /// The end of a window: a line number (relative to the end when <= 0) or
@@ -42,21 +54,14 @@ pub struct Window {
 
 impl Window {
     /// The last line alone, with the state before it (`-l`).
-    pub const LAST: Window = Window {
-        start: -1,
-        end: WindowEnd::Line(0),
-    };
+    pub const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
 
     /// The lines to show, `first..end` (1-based), for a trace of `k` kept
     /// lines; `None` when nothing at all is printed.
     pub fn resolve(self, k: usize) -> Option<(usize, usize)> {
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let relative = |n: i32| {
-            if n <= 0 {
-                k + i64::from(n) + 1
-            } else {
-                i64::from(n)
-            }
+            if n <= 0 { k + i64::from(n) + 1 } else { i64::from(n) }
         };
         let first = relative(self.start).max(1);
         let end = match self.end {
@@ -73,16 +78,22 @@ impl Window {
     }
 }
 
+/// Options of a played session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Session {
+    /// Append every line that ran to this file, making the session a trace.
+    pub record: Option<PathBuf>,
+}
+
 /// What the program was asked to do.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Invocation {
-    Interactive,
-    Batch {
-        input: PathBuf,
-        output: Option<PathBuf>,
-    },
-    Window {
-        window: Window,
+    Interactive(Session),
+    /// `tictac test ...`: the acceptance-test runner.
+    Test(runner::Options),
+    /// `-b`, `-w`, `-l`: run a trace file, to standard output or to a new file.
+    Run {
+        job: Job,
         input: PathBuf,
         output: Option<PathBuf>,
     },
@@ -90,8 +101,68 @@ pub enum Invocation {
     Version,
 }
 
-/// Reads the arguments after the program name.
+/// Reads the arguments after the program name: `test ...`, or an ETF mode
+/// with options such as `--record FILE` anywhere on the line.
 pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
+    if args.first().is_some_and(|a| a == "test") {
+        return parse_test(&args[1..]);
+    }
+    let mut session = Session::default();
+    let mut etf = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--record" {
+            let file = args.next().ok_or_else(|| UsageError::MissingValue("--record".into()))?;
+            session.record = Some(PathBuf::from(file));
+        } else {
+            etf.push(arg.clone());
+        }
+    }
+    match parse_etf(&etf)? {
+        Invocation::Interactive(_) => Ok(Invocation::Interactive(session)),
+        _ if session != Session::default() => Err(UsageError::RecordOutsideShell),
+        other => Ok(other),
+    }
+}
+
+/// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [PATH...]`
+fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
+    let mut options = runner::Options {
+        jobs: std::thread::available_parallelism().map_or(1, usize::from),
+        ..runner::Options::default()
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        let mut value = || args.next().ok_or_else(|| UsageError::MissingValue(text.to_string()));
+        match text.as_ref() {
+            "--bless" => options.bless = true,
+            "--program" => options.program = Some(words(value()?)),
+            "--oracle" => options.oracle = Some(words(value()?)),
+            "--log" => options.log = Some(PathBuf::from(value()?)),
+            "-j" | "--jobs" => {
+                let n = value()?.to_string_lossy().into_owned();
+                options.jobs =
+                    n.trim().parse().ok().filter(|&j| j > 0).ok_or(UsageError::Jobs(n))?;
+            }
+            option if option.starts_with('-') && option.len() > 1 => {
+                return Err(UsageError::UnknownOption(option.into()));
+            }
+            _ => options.paths.push(PathBuf::from(arg)),
+        }
+    }
+    if options.bless && options.oracle.is_some() {
+        return Err(UsageError::BlessWithOracle);
+    }
+    Ok(Invocation::Test(options))
+}
+
+/// A command given as one argument (`"python3 ttt.py"`), split into words.
+fn words(command: &OsString) -> Vec<String> {
+    command.to_string_lossy().split_whitespace().map(String::from).collect()
+}
+
+fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
     let Some((mode, rest)) = args.split_first() else {
         return Err(UsageError::NoMode);
     };
@@ -100,25 +171,20 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     let path = |k: usize| PathBuf::from(&rest[k]);
     let optional = |k: usize| rest.get(k).map(PathBuf::from);
     match (mode_text.as_str(), rest.len()) {
-        ("-i", 0) => Ok(Invocation::Interactive),
+        ("-i", 0) => Ok(Invocation::Interactive(Session::default())),
         ("-help", 0) => Ok(Invocation::Help),
         ("-version", 0) => Ok(Invocation::Version),
-        ("-b", 1 | 2) => Ok(Invocation::Batch {
-            input: path(0),
-            output: optional(1),
-        }),
-        ("-l", 1 | 2) => Ok(Invocation::Window {
-            window: Window::LAST,
-            input: path(0),
-            output: optional(1),
-        }),
+        ("-b", 1 | 2) => {
+            let job = if rest.len() == 1 { Job::Whole } else { Job::Chunks };
+            Ok(Invocation::Run { job, input: path(0), output: optional(1) })
+        }
+        ("-l", 1 | 2) => {
+            let job = Job::Window(Window::LAST);
+            Ok(Invocation::Run { job, input: path(0), output: optional(1) })
+        }
         ("-w", 3 | 4) => {
-            let window = parse_window(&rest[0], &rest[1])?;
-            Ok(Invocation::Window {
-                window,
-                input: path(2),
-                output: optional(3),
-            })
+            let job = Job::Window(parse_window(&rest[0], &rest[1])?);
+            Ok(Invocation::Run { job, input: path(2), output: optional(3) })
         }
         ("-i" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
@@ -170,19 +236,39 @@ mod tests {
         assert_eq!(p(&["-x"]), Err(UsageError::BadMode("-x".into())));
         assert_eq!(p(&["-b"]), Err(UsageError::ArgumentCount("-b".into())));
         assert_eq!(p(&["-i", "x"]), Err(UsageError::ArgumentCount("-i".into())));
-        assert_eq!(
-            p(&["-w", "1", "2"]),
-            Err(UsageError::ArgumentCount("-w".into()))
-        );
-        assert_eq!(p(&["-i"]), Ok(Invocation::Interactive));
+        assert_eq!(p(&["-w", "1", "2"]), Err(UsageError::ArgumentCount("-w".into())));
+        assert_eq!(p(&["-i"]), Ok(Invocation::Interactive(Session::default())));
         assert_eq!(
             p(&["-l", "t"]),
-            Ok(Invocation::Window {
-                window: Window::LAST,
-                input: "t".into(),
-                output: None
-            })
+            Ok(Invocation::Run { job: Job::Window(Window::LAST), input: "t".into(), output: None })
         );
+    }
+
+    #[test]
+    fn record_may_stand_before_or_after_the_mode() {
+        let recorded = Ok(Invocation::Interactive(Session { record: Some("s.txt".into()) }));
+        assert_eq!(p(&["--record", "s.txt", "-i"]), recorded);
+        assert_eq!(p(&["-i", "--record", "s.txt"]), recorded);
+        assert_eq!(p(&["-i", "--record"]), Err(UsageError::MissingValue("--record".into())));
+        assert_eq!(p(&["-b", "t", "--record", "s"]), Err(UsageError::RecordOutsideShell));
+        assert_eq!(p(&["--record", "s"]), Err(UsageError::NoMode));
+    }
+
+    #[test]
+    fn test_mode_options() {
+        let Ok(Invocation::Test(o)) =
+            p(&["test", "--program", "python3 t.py", "-j", "3", "--log", "l", "a", "b"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!(o.program, Some(vec!["python3".to_string(), "t.py".to_string()]));
+        assert_eq!((o.jobs, o.log), (3, Some("l".into())));
+        assert_eq!(o.paths, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert!(matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.jobs >= 1 && !o.bless));
+        assert_eq!(p(&["test", "-j", "0"]), Err(UsageError::Jobs("0".into())));
+        assert_eq!(p(&["test", "--x"]), Err(UsageError::UnknownOption("--x".into())));
+        assert_eq!(p(&["test", "--log"]), Err(UsageError::MissingValue("--log".into())));
+        assert_eq!(p(&["test", "--bless", "--oracle", "o"]), Err(UsageError::BlessWithOracle));
     }
 
     #[test]
@@ -192,29 +278,14 @@ mod tests {
         assert_eq!(window("3", "2"), Err(UsageError::WindowOrder));
         assert_eq!(window("0", "2"), Err(UsageError::WindowSign));
         assert_eq!(window("2147483648", "_"), Err(UsageError::WindowStart));
-        assert_eq!(
-            window(" +2 ", "_"),
-            Ok(Window {
-                start: 2,
-                end: WindowEnd::Unbounded
-            })
-        );
-        assert_eq!(
-            window("-3", "-1"),
-            Ok(Window {
-                start: -3,
-                end: WindowEnd::Line(-1)
-            })
-        );
+        assert_eq!(window(" +2 ", "_"), Ok(Window { start: 2, end: WindowEnd::Unbounded }));
+        assert_eq!(window("-3", "-1"), Ok(Window { start: -3, end: WindowEnd::Line(-1) }));
         assert_eq!(window("1", "+-1"), Err(UsageError::WindowEnd));
     }
 
     #[test]
     fn windows_resolve_against_the_trace_length() {
-        let w = |start, end| Window {
-            start,
-            end: WindowEnd::Line(end),
-        };
+        let w = |start, end| Window { start, end: WindowEnd::Line(end) };
         assert_eq!(Window::LAST.resolve(5), Some((5, 6)));
         assert_eq!(Window::LAST.resolve(0), None);
         assert_eq!(w(2, 4).resolve(5), Some((2, 4)));
@@ -222,13 +293,6 @@ mod tests {
         assert_eq!(w(6, 6).resolve(5), Some((6, 6)));
         assert_eq!(w(6, 7).resolve(5), None);
         assert_eq!(w(-100, -50).resolve(5), Some((1, 1)));
-        assert_eq!(
-            Window {
-                start: 1,
-                end: WindowEnd::Unbounded
-            }
-            .resolve(3),
-            Some((1, 4))
-        );
+        assert_eq!(Window { start: 1, end: WindowEnd::Unbounded }.resolve(3), Some((1, 4)));
     }
 }

@@ -9,10 +9,7 @@ pub struct Button(u8);
 
 impl Button {
     pub fn new(n: i64) -> Option<Button> {
-        u8::try_from(n)
-            .ok()
-            .filter(|b| (1..=9).contains(b))
-            .map(Button)
+        u8::try_from(n).ok().filter(|b| (1..=9).contains(b)).map(Button)
     }
 
     pub fn get(self) -> u8 {
@@ -23,14 +20,8 @@ impl Button {
 /// A type-correct event. Names borrow the trace's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command<'a> {
-    NewGame {
-        player1: &'a [u8],
-        player2: &'a [u8],
-    },
-    Play {
-        player: &'a [u8],
-        press: Button,
-    },
+    NewGame { player1: &'a [u8], player2: &'a [u8] },
+    Play { player: &'a [u8], press: Button },
     PlayAgain,
     Undo,
     Redo,
@@ -83,19 +74,10 @@ mod tests {
     fn echoes_are_normalised() {
         let press = Button::new(5).expect("button");
         assert_eq!(
-            echo(Command::NewGame {
-                player1: b"A n",
-                player2: b"B\\\""
-            }),
+            echo(Command::NewGame { player1: b"A n", player2: b"B\\\"" }),
             r#"new_game("A n","B\"")"#
         );
-        assert_eq!(
-            echo(Command::Play {
-                player: b"Ann",
-                press
-            }),
-            r#"play("Ann",5)"#
-        );
+        assert_eq!(echo(Command::Play { player: b"Ann", press }), r#"play("Ann",5)"#);
         assert_eq!(echo(Command::PlayAgain), "play_again");
         assert_eq!(echo(Command::Undo), "undo");
         assert_eq!(echo(Command::Redo), "redo");

@@ -71,10 +71,7 @@ mod tests {
     use crate::game::view::render;
 
     fn play(who: &'static str, n: i64) -> Command<'static> {
-        Command::Play {
-            player: who.as_bytes(),
-            press: Button::new(n).expect("button"),
-        }
+        Command::Play { player: who.as_bytes(), press: Button::new(n).expect("button") }
     }
 
     fn shown(e: &Engine) -> String {
@@ -88,16 +85,10 @@ mod tests {
     #[test]
     fn the_spec_undo_redo_example() {
         let mut e = Engine::new();
-        e.run(&Command::NewGame {
-            player1: b"Ann",
-            player2: b"Bob",
-        });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
         e.run(&play("Ann", 1));
         e.run(&play("Ann", 2));
-        assert_eq!(
-            first_line(&e),
-            "  not this player's turn: => Bob plays next"
-        );
+        assert_eq!(first_line(&e), "  not this player's turn: => Bob plays next");
         e.run(&Command::Undo);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
         assert!(shown(&e).contains("\n  X__\n"));
@@ -107,10 +98,7 @@ mod tests {
         e.run(&Command::Redo);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
         e.run(&Command::Redo);
-        assert_eq!(
-            first_line(&e),
-            "  not this player's turn: => Bob plays next"
-        );
+        assert_eq!(first_line(&e), "  not this player's turn: => Bob plays next");
         e.run(&Command::Redo);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
     }
@@ -118,10 +106,7 @@ mod tests {
     #[test]
     fn undo_brings_back_an_error_message() {
         let mut e = Engine::new();
-        e.run(&Command::NewGame {
-            player1: b"Ann",
-            player2: b"Bob",
-        });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
         e.run(&play("Ann", 1));
         e.run(&play("Bob", 1));
         e.run(&play("Bob", 2));
@@ -134,10 +119,7 @@ mod tests {
         let mut e = Engine::new();
         e.run(&play("Ann", 1));
         assert_eq!(e.history().undoable(), 0);
-        e.run(&Command::NewGame {
-            player1: b"Ann",
-            player2: b"Bob",
-        });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
         for (who, n) in [("Ann", 1), ("Bob", 4), ("Ann", 2), ("Bob", 5), ("Ann", 3)] {
             e.run(&play(who, n));
         }
@@ -156,25 +138,13 @@ mod tests {
     #[test]
     fn failed_new_game_and_play_again_in_play_are_undoable() {
         let mut e = Engine::new();
-        e.run(&Command::NewGame {
-            player1: b"Ann",
-            player2: b"Bob",
-        });
-        e.run(&Command::NewGame {
-            player1: b"Ann",
-            player2: b"Ann",
-        });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Ann" });
         e.run(&Command::PlayAgain);
         assert_eq!(e.history().undoable(), 2);
         e.run(&Command::Undo);
-        assert_eq!(
-            first_line(&e),
-            "  names of players must be different: => Ann plays next"
-        );
-        e.run(&Command::NewGame {
-            player1: b"Cy",
-            player2: b"Di",
-        });
+        assert_eq!(first_line(&e), "  names of players must be different: => Ann plays next");
+        e.run(&Command::NewGame { player1: b"Cy", player2: b"Di" });
         assert_eq!(e.history().undoable(), 0);
         assert_eq!(first_line(&e), "  ok: => Cy plays next");
     }

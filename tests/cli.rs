@@ -10,11 +10,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 const HELP_LINE: &str = "Run 'tictac -help' to see more details\n";
 
 fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run tictac")
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
 }
 
 fn text(o: &Output) -> String {
@@ -46,22 +42,13 @@ fn invocation_errors_name_the_problem_and_exit_2() {
         &["-w", "1", "2"],
         &["-help", "x"],
     ] {
-        usage_error(
-            args,
-            &format!(
-                "Error: wrong number of arguments for the '{}' mode",
-                args[0]
-            ),
-        );
+        usage_error(args, &format!("Error: wrong number of arguments for the '{}' mode", args[0]));
     }
 }
 
 #[test]
 fn window_errors_are_checked_before_files() {
-    usage_error(
-        &["-w", "a", "2", "missing"],
-        "Error: the start of window is not a valid integer",
-    );
+    usage_error(&["-w", "a", "2", "missing"], "Error: the start of window is not a valid integer");
     usage_error(
         &["-w", "1", "x", "missing"],
         "Error: the end of window is neither a valid integer nor '_'",
@@ -110,53 +97,32 @@ fn an_existing_output_file_is_never_touched() {
     let out = dir.path().join("out.txt");
     fs::write(&out, b"precious").expect("write");
     let out_name = out.to_string_lossy().into_owned();
-    for args in [
-        vec!["-b", &t, &out_name],
-        vec!["-l", &t, &out_name],
-        vec!["-w", "1", "_", &t, &out_name],
-    ] {
+    for args in
+        [vec!["-b", &t, &out_name], vec!["-l", &t, &out_name], vec!["-w", "1", "_", &t, &out_name]]
+    {
         let o = tictac(&args);
-        assert_eq!(
-            text(&o),
-            format!("Error: output file {out_name} already exists!\n")
-        );
+        assert_eq!(text(&o), format!("Error: output file {out_name} already exists!\n"));
         assert_eq!(o.status.code(), Some(2));
     }
     assert_eq!(fs::read(&out).expect("read"), b"precious");
     let nowhere = dir.path().join("no/such/dir/out.txt");
     let o = tictac(&["-b", &t, &nowhere.to_string_lossy()]);
-    assert!(text(&o).starts_with(&format!(
-        "error: '{}' cannot be created: ",
-        nowhere.display()
-    )));
+    assert!(text(&o).starts_with(&format!("error: '{}' cannot be created: ", nowhere.display())));
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn exit_status_tells_ran_from_rejected() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let good = trace(
-        dir.path(),
-        "good.txt",
-        b"new_game(\"a\",\"b\")\nplay(\"b\",1)\n",
-    );
+    let good = trace(dir.path(), "good.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1)\n");
     assert_eq!(tictac(&["-b", &good]).status.code(), Some(0));
-    let bad = trace(
-        dir.path(),
-        "bad.txt",
-        b"new_game(\"a\",\"b\")\nplay(\"b\",1\n",
-    );
+    let bad = trace(dir.path(), "bad.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1\n");
     assert_eq!(tictac(&["-b", &bad]).status.code(), Some(1));
     let typed = trace(dir.path(), "typed.txt", b"undo(1)\n");
     assert_eq!(tictac(&["-b", &typed]).status.code(), Some(1));
     assert_eq!(tictac(&["-l", &typed]).status.code(), Some(1));
     let out = dir.path().join("o.txt");
-    assert_eq!(
-        tictac(&["-b", &typed, &out.to_string_lossy()])
-            .status
-            .code(),
-        Some(1)
-    );
+    assert_eq!(tictac(&["-b", &typed, &out.to_string_lossy()]).status.code(), Some(1));
     // An error before the window is not shown, and not counted.
     let early = trace(dir.path(), "early.txt", b"undo(1)\nundo\n");
     let o = tictac(&["-l", &early]);
@@ -207,12 +173,7 @@ fn piped_shell_ends_at_end_of_input_without_quit() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"new_game(\"a\",\"b\")\r\nundo")
-        .expect("type");
+    child.stdin.take().expect("stdin").write_all(b"new_game(\"a\",\"b\")\r\nundo").expect("type");
     let o = child.wait_with_output().expect("wait");
     assert!(o.status.success());
     let out = text(&o);

@@ -39,17 +39,8 @@ pub struct Cell(u8);
 
 impl Cell {
     /// All nine cells in ascending order.
-    pub const ALL: [Cell; 9] = [
-        Cell(1),
-        Cell(2),
-        Cell(3),
-        Cell(4),
-        Cell(5),
-        Cell(6),
-        Cell(7),
-        Cell(8),
-        Cell(9),
-    ];
+    pub const ALL: [Cell; 9] =
+        [Cell(1), Cell(2), Cell(3), Cell(4), Cell(5), Cell(6), Cell(7), Cell(8), Cell(9)];
 
     /// The cell with this number, if it is in 1..=9.
     pub fn new(number: u8) -> Option<Cell> {
@@ -66,16 +57,8 @@ impl Cell {
 }
 
 /// The eight lines of three: rows, columns, diagonals (cell numbers).
-pub const LINES: [[u8; 3]; 8] = [
-    [1, 2, 3],
-    [4, 5, 6],
-    [7, 8, 9],
-    [1, 4, 7],
-    [2, 5, 8],
-    [3, 6, 9],
-    [1, 5, 9],
-    [3, 5, 7],
-];
+pub const LINES: [[u8; 3]; 8] =
+    [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
 
 /// Nine cells; plain data, cheap to copy (undo keeps copies of it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -108,10 +91,7 @@ impl Board {
 
     /// Whether `mark` holds all three cells of some line.
     pub fn has_line(&self, mark: Mark) -> bool {
-        LINES.iter().any(|line| {
-            line.iter()
-                .all(|&n| self.cells[usize::from(n - 1)] == Some(mark))
-        })
+        LINES.iter().any(|line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
     }
 
     /// The three printed rows: `X`, `O` or `_` for each cell.

@@ -92,8 +92,6 @@ impl Game {
 
     /// The mark of the player with this name, if any.
     pub fn mark_of(&self, player: &[u8]) -> Option<Mark> {
-        [Mark::X, Mark::O]
-            .into_iter()
-            .find(|&m| self.name(m) == player)
+        [Mark::X, Mark::O].into_iter().find(|&m| self.name(m) == player)
     }
 }

@@ -17,11 +17,7 @@ pub struct NewGameOp {
 
 impl NewGameOp {
     pub fn new(player1: &[u8], player2: &[u8]) -> Self {
-        NewGameOp {
-            player1: player1.into(),
-            player2: player2.into(),
-            before: None,
-        }
+        NewGameOp { player1: player1.into(), player2: player2.into(), before: None }
     }
 }
 
@@ -47,11 +43,7 @@ pub struct PlayOp {
 
 impl PlayOp {
     pub fn new(player: &[u8], cell: Cell) -> Self {
-        PlayOp {
-            player: player.into(),
-            cell,
-            before: None,
-        }
+        PlayOp { player: player.into(), cell, before: None }
     }
 }
 

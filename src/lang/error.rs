@@ -82,10 +82,7 @@ mod tests {
 
     #[test]
     fn syntax_error_texts() {
-        let pos = Pos {
-            line: 2,
-            column: 10,
-        };
+        let pos = Pos { line: 2, column: 10 };
         let e = |kind| TraceError::Syntax(SyntaxError { kind, pos });
         assert_eq!(
             text(&e(SyntaxKind::Parse)),
@@ -103,9 +100,7 @@ mod tests {
 
     #[test]
     fn type_error_text_lists_each_line_and_displays_the_same() {
-        let e = TraceError::Type(vec![
-            b"undo(1) does not conform to declaration undo".to_vec(),
-        ]);
+        let e = TraceError::Type(vec![b"undo(1) does not conform to declaration undo".to_vec()]);
         let expected = "Type Error: specification of command executions is not type-correct\nundo(1) does not conform to declaration undo\n";
         assert_eq!(text(&e), expected);
         assert_eq!(format!("{e}\n"), expected);

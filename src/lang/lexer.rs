@@ -26,10 +26,7 @@ pub struct PErr {
 
 impl PErr {
     pub fn at(input: &[u8]) -> Self {
-        PErr {
-            halt: Halt::Parse,
-            rest: input.len(),
-        }
+        PErr { halt: Halt::Parse, rest: input.len() }
     }
 
     /// A failure that no other alternative may recover from.
@@ -137,10 +134,7 @@ pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
         (Some(k), _) => k,
         // Every quote so far is escaped: a later line may still close it.
         (None, Extent::Partial) => {
-            return Err(nom::Err::Failure(PErr {
-                halt: Halt::NeedMore,
-                rest: i.len(),
-            }));
+            return Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: i.len() }));
         }
         (None, Extent::Final) => match body.iter().rposition(|&b| b == b'"') {
             Some(k) => k,
@@ -193,10 +187,7 @@ mod tests {
 
     #[test]
     fn identifiers_start_with_a_letter() {
-        assert_eq!(
-            identifier(b"play_again2 x"),
-            Ok((&b" x"[..], &b"play_again2"[..]))
-        );
+        assert_eq!(identifier(b"play_again2 x"), Ok((&b" x"[..], &b"play_again2"[..])));
         assert!(identifier(b"_a").is_err());
         assert!(identifier(b"1a").is_err());
     }
@@ -213,14 +204,8 @@ mod tests {
 
     #[test]
     fn numbers_are_integers_or_reals() {
-        assert_eq!(
-            unsigned_number(b"007,"),
-            Ok((&b","[..], (&b"007"[..], None)))
-        );
-        assert_eq!(
-            unsigned_number(b"1.50)"),
-            Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..]))))
-        );
+        assert_eq!(unsigned_number(b"007,"), Ok((&b","[..], (&b"007"[..], None))));
+        assert_eq!(unsigned_number(b"1.50)"), Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..])))));
         assert_eq!(unsigned_number(b"1.)"), Ok((&b".)"[..], (&b"1"[..], None))));
     }
 
@@ -232,29 +217,17 @@ mod tests {
         // Every later quote escaped: the string runs to the last of them.
         assert_eq!(s(b"\"a\\\" b\\\")"), Ok((&b")"[..], &b"a\\\" b\\"[..])));
         assert_eq!(s(b"\"a\nb\""), Ok((&b""[..], &b"a\nb"[..])));
-        assert_eq!(
-            s(b"\"open"),
-            Err(nom::Err::Failure(PErr {
-                halt: Halt::Parse,
-                rest: 5
-            }))
-        );
+        assert_eq!(s(b"\"open"), Err(nom::Err::Failure(PErr { halt: Halt::Parse, rest: 5 })));
         assert_eq!(
             string_literal(b"\"open\\\"", Extent::Partial),
-            Err(nom::Err::Failure(PErr {
-                halt: Halt::NeedMore,
-                rest: 7
-            }))
+            Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: 7 }))
         );
     }
 
     #[test]
     fn char_literals_hold_exactly_one_character() {
         assert_eq!(char_literal(b"'c')"), Ok((&b")"[..], &b"'c'"[..])));
-        assert_eq!(
-            char_literal("'é'".as_bytes()),
-            Ok((&b""[..], "'é'".as_bytes()))
-        );
+        assert_eq!(char_literal("'é'".as_bytes()), Ok((&b""[..], "'é'".as_bytes())));
         assert!(char_literal(b"''").is_err());
         assert!(char_literal(b"'ab'").is_err());
         assert!(char_literal(b"'\n'").is_err());

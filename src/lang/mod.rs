@@ -35,15 +35,9 @@ mod tests {
     #[test]
     fn a_parse_error_anywhere_wins_over_earlier_soft_errors() {
         let e = check(b"play(Ora, 1) undo(").expect_err("bad");
-        assert_eq!(
-            e.to_string().lines().nth(1),
-            Some("parse error (Line 1, Column 19)")
-        );
+        assert_eq!(e.to_string().lines().nth(1), Some("parse error (Line 1, Column 19)"));
         let e = check(b"play(Ora, 1) jump").expect_err("bad");
-        assert_eq!(
-            e.to_string().lines().nth(1),
-            Some("Unknown identifier Ora (Line 1, Column 6)")
-        );
+        assert_eq!(e.to_string().lines().nth(1), Some("Unknown identifier Ora (Line 1, Column 6)"));
     }
 
     #[test]

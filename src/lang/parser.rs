@@ -37,13 +37,7 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
     }
     let ctx = Ctx { extent, depth: 0 };
     let (rest, args) = cut(|i| list(i, b"(", b")", ctx)).parse(after)?;
-    Ok((
-        rest,
-        Some(Event {
-            name,
-            args: Some(args),
-        }),
-    ))
+    Ok((rest, Some(Event { name, args: Some(args) })))
 }
 
 /// `open arg {"," arg} close`, with at least one argument.
@@ -86,10 +80,7 @@ fn maybe_empty_list<'a>(
     if ctx.depth >= MAX_NESTING {
         return PErr::fatal(i);
     }
-    let ctx = Ctx {
-        depth: ctx.depth + 1,
-        ..ctx
-    };
+    let ctx = Ctx { depth: ctx.depth + 1, ..ctx };
     let inner = blank(after_open);
     if let Ok((rest, _)) = tag::<_, _, PErr>(close)(inner) {
         return Ok((rest, Vec::new()));
@@ -99,10 +90,7 @@ fn maybe_empty_list<'a>(
 
 /// One argument, starting at a token (blanks already skipped).
 fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
-    let here = |value| Arg {
-        value,
-        rest: i.len(),
-    };
+    let here = |value| Arg { value, rest: i.len() };
     match i.first() {
         Some(b'"') => {
             let (rest, s) = string_literal(i, ctx.extent)?;
@@ -146,14 +134,7 @@ fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
 }
 
 fn number<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>, at: &[u8]) -> Arg<'a> {
-    Arg {
-        value: Value::Number {
-            negative,
-            int,
-            frac,
-        },
-        rest: at.len(),
-    }
+    Arg { value: Value::Number { negative, int, frac }, rest: at.len() }
 }
 
 #[cfg(test)]
@@ -194,22 +175,8 @@ mod tests {
         let args = e[0].args.as_ref().expect("args");
         assert_eq!(args.len(), 8);
         assert_eq!(args[0].value, Value::Str(b"s"));
-        assert_eq!(
-            args[1].value,
-            Value::Number {
-                negative: true,
-                int: b"3",
-                frac: None
-            }
-        );
-        assert_eq!(
-            args[2].value,
-            Value::Number {
-                negative: false,
-                int: b"1",
-                frac: Some(b"5")
-            }
-        );
+        assert_eq!(args[1].value, Value::Number { negative: true, int: b"3", frac: None });
+        assert_eq!(args[2].value, Value::Number { negative: false, int: b"1", frac: Some(b"5") });
         assert_eq!(args[3].value, Value::Char(b"'c'"));
         assert_eq!(args[4].value, Value::Bool(b"TRUE"));
         assert_eq!(args[5].value, Value::Ident(b"Ora"));

@@ -72,9 +72,6 @@ mod tests {
         let mut out = Vec::new();
         while lines.next_into(&mut out).expect("read") {}
         assert_eq!(out, b"undo\r\nredo\n");
-        assert_eq!(
-            KeptLines::new(&b"a\n\nb\n--\n"[..]).count().expect("read"),
-            2
-        );
+        assert_eq!(KeptLines::new(&b"a\n\nb\n--\n"[..]).count().expect("read"), 2);
     }
 }

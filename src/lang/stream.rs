@@ -30,11 +30,7 @@ impl<'t> Locator<'t> {
     }
 
     fn starting_at(text: &'t [u8], start: Pos) -> Self {
-        Locator {
-            text,
-            start,
-            last: Cell::new((0, start)),
-        }
+        Locator { text, start, last: Cell::new((0, start)) }
     }
 
     pub fn pos(&self, rest: usize) -> Pos {
@@ -45,10 +41,7 @@ impl<'t> Locator<'t> {
         }
         for &b in &self.text[from..offset] {
             if b == b'\n' {
-                pos = Pos {
-                    line: pos.line + 1,
-                    column: 1,
-                };
+                pos = Pos { line: pos.line + 1, column: 1 };
             } else {
                 pos.column += 1;
             }
@@ -116,10 +109,7 @@ pub fn parse_text(text: &[u8]) -> Result<Vec<Event<'_>>, SyntaxError> {
 }
 
 fn parse_error(pos: Pos) -> SyntaxError {
-    SyntaxError {
-        kind: SyntaxKind::Parse,
-        pos,
-    }
+    SyntaxError { kind: SyntaxKind::Parse, pos }
 }
 
 /// Why a walk over a streamed trace stopped early.
@@ -162,11 +152,7 @@ impl<R: BufRead> EventStream<R> {
         mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
-            let extent = if self.at_end {
-                Extent::Final
-            } else {
-                Extent::Partial
-            };
+            let extent = if self.at_end { Extent::Final } else { Extent::Partial };
             let text = &self.buf[self.start..];
             let locator = Locator::starting_at(text, self.at);
             let scanned = scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
@@ -229,30 +215,15 @@ mod tests {
         let n = names(&text).expect("parses");
         assert_eq!(n.len(), 20_000);
         let long = format!("new_game(\"{}\n\",\n\"b\")\nredo", "a\\\"".repeat(100_000));
-        assert_eq!(
-            names(long.as_bytes()).expect("parses"),
-            ["new_game", "redo"]
-        );
+        assert_eq!(names(long.as_bytes()).expect("parses"), ["new_game", "redo"]);
     }
 
     #[test]
     fn positions_count_kept_lines_and_end_past_the_last() {
-        assert_eq!(
-            syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"),
-            Pos {
-                line: 2,
-                column: 12
-            }
-        );
-        assert_eq!(
-            syntax_pos(b"undo\nplay(\"a\",\n"),
-            Pos { line: 3, column: 1 }
-        );
+        assert_eq!(syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"), Pos { line: 2, column: 12 });
+        assert_eq!(syntax_pos(b"undo\nplay(\"a\",\n"), Pos { line: 3, column: 1 });
         assert_eq!(syntax_pos(b"undo\nplay(\"a\","), Pos { line: 3, column: 1 });
-        assert_eq!(
-            syntax_pos(b"play(\"open)\nundo\n"),
-            Pos { line: 1, column: 6 }
-        );
+        assert_eq!(syntax_pos(b"play(\"open)\nundo\n"), Pos { line: 1, column: 6 });
     }
 
     #[test]
@@ -268,13 +239,7 @@ mod tests {
     #[test]
     fn a_text_in_memory_ends_where_it_ends() {
         let e = parse_text(b"play(\"a\",").expect_err("incomplete");
-        assert_eq!(
-            e.pos,
-            Pos {
-                line: 1,
-                column: 10
-            }
-        );
+        assert_eq!(e.pos, Pos { line: 1, column: 10 });
         assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
     }
 }

@@ -8,14 +8,8 @@ use crate::command::{Button, Command};
 
 /// The declared events, as type errors print them.
 pub const DECLARATIONS: [(&[u8], &str); 5] = [
-    (
-        b"new_game",
-        "new_game(player1: NAME = STRING ; player2: NAME = STRING)",
-    ),
-    (
-        b"play",
-        "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)",
-    ),
+    (b"new_game", "new_game(player1: NAME = STRING ; player2: NAME = STRING)"),
+    (b"play", "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"),
     (b"play_again", "play_again"),
     (b"undo", "undo"),
     (b"redo", "redo"),
@@ -62,10 +56,7 @@ impl Checker {
                 && let Some(Err(normalised)) = button_value(arg)
             {
                 let kind = SyntaxKind::InvalidNumber(normalised);
-                self.soft = Some(SyntaxError {
-                    kind,
-                    pos: locate(arg.rest),
-                });
+                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
             }
             self.find_identifiers(arg, &locate);
         }
@@ -78,10 +69,7 @@ impl Checker {
         match &arg.value {
             Value::Ident(name) => {
                 let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
-                self.soft = Some(SyntaxError {
-                    kind,
-                    pos: locate(arg.rest),
-                });
+                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
             }
             Value::Tuple(items) | Value::Array(items) => {
                 items.iter().for_each(|a| self.find_identifiers(a, locate))
@@ -108,12 +96,7 @@ impl Checker {
 /// For a number argument: its value as a 64-bit integer, or its normalised
 /// text when it is none. `None` for any other argument.
 fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
-    let Value::Number {
-        negative,
-        int,
-        frac,
-    } = arg.value
-    else {
+    let Value::Number { negative, int, frac } = arg.value else {
         return None;
     };
     let int = match int.iter().position(|&b| b != b'0') {
@@ -177,11 +160,7 @@ fn print_arg(arg: &Arg, out: &mut Vec<u8>) {
         Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => {
             out.extend_from_slice(s)
         }
-        Value::Number {
-            negative,
-            int,
-            frac,
-        } => {
+        Value::Number { negative, int, frac } => {
             if *negative {
                 out.push(b'-');
             }
@@ -212,19 +191,15 @@ mod tests {
     fn verdict(text: &str) -> Result<(), TraceError> {
         let mut c = Checker::default();
         let e = event(text);
-        c.event(&e, |rest| Pos {
-            line: 1,
-            column: text.len() - rest + 1,
-        });
+        c.event(&e, |rest| Pos { line: 1, column: text.len() - rest + 1 });
         c.finish()
     }
 
     fn type_lines(text: &str) -> Vec<String> {
         match verdict(text) {
-            Err(TraceError::Type(lines)) => lines
-                .into_iter()
-                .map(|l| String::from_utf8(l).expect("utf8"))
-                .collect(),
+            Err(TraceError::Type(lines)) => {
+                lines.into_iter().map(|l| String::from_utf8(l).expect("utf8")).collect()
+            }
             other => panic!("{text}: expected a type error, got {other:?}"),
         }
     }
@@ -241,10 +216,7 @@ mod tests {
         let press = Button::new(5).expect("button");
         assert_eq!(
             command(&event("play(\"Ann\", 005.00)")),
-            Some(Command::Play {
-                player: b"Ann",
-                press
-            })
+            Some(Command::Play { player: b"Ann", press })
         );
         assert_eq!(command(&event("undo")), Some(Command::Undo));
         assert!(verdict("new_game(\"a b\", \"\")").is_ok());
@@ -270,29 +242,17 @@ mod tests {
                 "play() does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"
             ]
         );
-        assert_eq!(
-            type_lines("undo(1)"),
-            ["undo(1) does not conform to declaration undo"]
-        );
-        assert_eq!(
-            type_lines("play(\"a\", -0)")[0].split(')').next(),
-            Some("play(a, 0")
-        );
+        assert_eq!(type_lines("undo(1)"), ["undo(1) does not conform to declaration undo"]);
+        assert_eq!(type_lines("play(\"a\", -0)")[0].split(')').next(), Some("play(a, 0"));
         assert_eq!(type_lines("jump(1, 2)"), ["Error: unknown event name jump"]);
     }
 
     #[test]
     fn buttons_are_normalised_before_conversion() {
-        assert_eq!(
-            syntax("play(\"a\", 1.50)"),
-            (SyntaxKind::InvalidNumber("1.5".into()), 11)
-        );
+        assert_eq!(syntax("play(\"a\", 1.50)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
         assert_eq!(
             syntax("play(\"a\", - 0099999999999999999999)"),
-            (
-                SyntaxKind::InvalidNumber("-99999999999999999999".into()),
-                13
-            )
+            (SyntaxKind::InvalidNumber("-99999999999999999999".into()), 13)
         );
         // Only play's second argument is converted.
         assert_eq!(type_lines("play(99999999999999999999, 1)").len(), 1);
@@ -300,13 +260,7 @@ mod tests {
 
     #[test]
     fn the_last_unknown_identifier_is_reported() {
-        assert_eq!(
-            syntax("play(Ora, [Bob])"),
-            (SyntaxKind::UnknownIdentifier("Bob".into()), 12)
-        );
-        assert_eq!(
-            syntax("play(Ora, 1.5)"),
-            (SyntaxKind::InvalidNumber("1.5".into()), 11)
-        );
+        assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
+        assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
     }
 }

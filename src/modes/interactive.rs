@@ -4,8 +4,9 @@
 //! predictable byte for byte.
 
 use std::borrow::Cow;
+use std::fs::File;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::config::{CompletionType, Config};
@@ -16,29 +17,63 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
+use super::RunError;
 use super::shell::{Reply, Shell};
+use crate::cli::Session;
 use crate::game::Mark;
 use crate::lang::validate::DECLARATIONS;
 
 const PROMPT: &str = "->";
 
 /// Runs the session on standard input and output.
-pub fn run() -> io::Result<()> {
+pub fn run(session: &Session) -> Result<(), RunError> {
+    let mut recorder = Recorder::open(session.record.as_deref())?;
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        match run_terminal() {
+        match run_terminal(&mut recorder) {
             Ok(()) => return Ok(()),
-            Err(ReadlineError::Io(e)) => return Err(e),
+            Err(ReadlineError::Io(e)) => return Err(e.into()),
             // No usable terminal after all: fall back to plain lines.
             Err(_) => {}
         }
     }
     let mut out = io::stdout().lock();
-    run_plain(io::stdin().lock(), &mut out)
+    Ok(run_recorded(io::stdin().lock(), &mut out, &mut recorder)?)
+}
+
+/// Keeps the lines that ran, so a played session becomes a trace.
+#[derive(Default)]
+pub struct Recorder {
+    file: Option<File>,
+}
+
+impl Recorder {
+    /// Appends to `path` (created if need be); records nothing without one.
+    pub fn open(path: Option<&Path>) -> Result<Recorder, RunError> {
+        let Some(path) = path else { return Ok(Recorder::default()) };
+        let file = File::options().append(true).create(true).open(path);
+        let file = file.map_err(|e| RunError::OutputFailed(path.display().to_string(), e))?;
+        Ok(Recorder { file: Some(file) })
+    }
+
+    fn keep(&mut self, line: &[u8]) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.write_all(&[line, b"\n"].concat()),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The plain protocol: the state, then `->` before each line read.
 /// `quit` or the end of input ends it.
-pub fn run_plain<W: Write + ?Sized>(mut input: impl BufRead, out: &mut W) -> io::Result<()> {
+pub fn run_plain<W: Write + ?Sized>(input: impl BufRead, out: &mut W) -> io::Result<()> {
+    run_recorded(input, out, &mut Recorder::default())
+}
+
+fn run_recorded<W: Write + ?Sized>(
+    mut input: impl BufRead,
+    out: &mut W,
+    recorder: &mut Recorder,
+) -> io::Result<()> {
     let mut shell = Shell::new();
     shell.show(out)?;
     let mut line = Vec::new();
@@ -51,13 +86,15 @@ pub fn run_plain<W: Write + ?Sized>(mut input: impl BufRead, out: &mut W) -> io:
         }
         let text = line.strip_suffix(b"\n").unwrap_or(&line);
         let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if shell.line(text, out)? == Reply::Quit {
-            return Ok(());
+        match shell.line(text, out)? {
+            Reply::Quit => return Ok(()),
+            Reply::Ran => recorder.keep(text)?,
+            Reply::Continue => {}
         }
     }
 }
 
-fn run_terminal() -> Result<(), ReadlineError> {
+fn run_terminal(recorder: &mut Recorder) -> Result<(), ReadlineError> {
     let config = Config::builder()
         .auto_add_history(true)
         .history_ignore_dups(true)?
@@ -76,8 +113,10 @@ fn run_terminal() -> Result<(), ReadlineError> {
     loop {
         match editor.readline(PROMPT) {
             Ok(line) => {
-                if shell.line(line.as_bytes(), &mut out)? == Reply::Quit {
-                    break;
+                match shell.line(line.as_bytes(), &mut out)? {
+                    Reply::Quit => break,
+                    Reply::Ran => recorder.keep(line.as_bytes())?,
+                    Reply::Continue => {}
                 }
                 out.flush()?;
                 if let Some(helper) = editor.helper_mut() {
@@ -125,15 +164,7 @@ pub struct TraceHelper {
 }
 
 /// Words the shell knows, as completed.
-const WORDS: [&str; 7] = [
-    "new_game(",
-    "play(",
-    "play_again",
-    "undo",
-    "redo",
-    "quit",
-    "man",
-];
+const WORDS: [&str; 7] = ["new_game(", "play(", "play_again", "undo", "redo", "quit", "man"];
 
 impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
@@ -172,9 +203,7 @@ impl TraceHelper {
         if name.is_empty() {
             return None;
         }
-        let mut matching = DECLARATIONS
-            .iter()
-            .filter(|(n, _)| n.starts_with(name.as_bytes()));
+        let mut matching = DECLARATIONS.iter().filter(|(n, _)| n.starts_with(name.as_bytes()));
         let (event, declaration) = matching.next()?;
         if after.is_empty() {
             // The name is still being typed: finish it, then its parameters.
@@ -199,13 +228,8 @@ impl Completer for TraceHelper {
         _: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let (start, words) = self.candidates(&line[..pos]);
-        let pairs = words
-            .into_iter()
-            .map(|w| Pair {
-                display: w.clone(),
-                replacement: w,
-            })
-            .collect();
+        let pairs =
+            words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
         Ok((start, pairs))
     }
 }
@@ -214,9 +238,7 @@ impl Hinter for TraceHelper {
     type Hint = String;
 
     fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
-        (pos == line.len())
-            .then(|| self.declaration_hint(line))
-            .flatten()
+        (pos == line.len()).then(|| self.declaration_hint(line)).flatten()
     }
 }
 
@@ -236,9 +258,7 @@ mod tests {
     use super::*;
 
     fn helper() -> TraceHelper {
-        TraceHelper {
-            players: vec!["Ann".into(), "Bob".into(), "Anna".into()],
-        }
+        TraceHelper { players: vec!["Ann".into(), "Bob".into(), "Anna".into()] }
     }
 
     #[test]

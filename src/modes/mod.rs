@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod interactive;
+pub mod runner;
 pub mod shell;
 pub mod window;
 
@@ -38,9 +39,32 @@ pub enum RunError {
     Read(String, io::Error),
     #[error("error: '{0}' changed while it was being run")]
     Changed(String),
+    /// The test runner could not run (no tests, a missing path).
+    #[error("{0}")]
+    Runner(String),
     /// Writing the output failed (a closed pipe among others).
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
+}
+
+/// The ways a trace file can be run into an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// `-b IN`: validate all, then run all.
+    Whole,
+    /// `-b IN OUT`: chunks of 100 lines.
+    Chunks,
+    /// `-w M N IN [OUT]`, `-l IN [OUT]`.
+    Window(crate::cli::Window),
+}
+
+/// Runs a trace file as `job` says, writing the output to `out`.
+pub fn run_job(job: Job, input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
+    match job {
+        Job::Whole => batch::run_whole(input, out),
+        Job::Chunks => batch::run_chunks(input, out),
+        Job::Window(w) => window::run(w, input, out),
+    }
 }
 
 /// Opens a trace for reading, or says why it cannot be read.
@@ -60,14 +84,10 @@ pub fn open_input(path: &Path) -> Result<BufReader<File>, RunError> {
 /// Creates the output file, which must not exist yet.
 pub fn create_output(path: &Path) -> Result<File, RunError> {
     let name = || path.display().to_string();
-    File::options()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
-            _ => RunError::OutputFailed(name(), e),
-        })
+    File::options().write(true).create_new(true).open(path).map_err(|e| match e.kind() {
+        io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
+        _ => RunError::OutputFailed(name(), e),
+    })
 }
 
 /// One transcript step: `->` and the echo, then the state after the command.

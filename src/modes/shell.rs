@@ -24,6 +24,9 @@ redo
 /// What the shell does after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reply {
+    /// The line held commands, and they ran.
+    Ran,
+    /// Anything else: `man`, an empty line, an error message.
     Continue,
     Quit,
 }
@@ -60,6 +63,9 @@ impl Shell {
                 Ok(commands) => {
                     commands.iter().for_each(|c| self.engine.run(c));
                     self.show(out)?;
+                    if !commands.is_empty() {
+                        return Ok(Reply::Ran);
+                    }
                 }
             },
         }
@@ -90,14 +96,16 @@ mod tests {
     #[test]
     fn a_line_runs_all_its_commands_and_shows_the_final_state() {
         let mut s = Shell::new();
-        let (_, text) = say(&mut s, "new_game(\"a\",\"b\") play(\"a\",1)");
+        let (reply, text) = say(&mut s, "new_game(\"a\",\"b\") play(\"a\",1)");
+        assert_eq!(reply, Reply::Ran);
         assert!(text.starts_with("  ok: => b plays next\n  X__\n"), "{text}");
         let (_, text) = say(&mut s, "play(\"b\",2) play(\"b\",");
         assert_eq!(
             text,
             "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 22)\n"
         );
-        let (_, again) = say(&mut s, "");
+        let (reply, again) = say(&mut s, "");
+        assert_eq!(reply, Reply::Continue);
         assert!(again.contains("  X__\n"));
     }
 }

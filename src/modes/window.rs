@@ -13,9 +13,7 @@ use crate::lang::{self, source::KeptLines};
 pub fn run(window: Window, input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
     let name = || input.display().to_string();
     let read_error = |e| RunError::Read(name(), e);
-    let k = KeptLines::new(open_input(input)?)
-        .count()
-        .map_err(read_error)?;
+    let k = KeptLines::new(open_input(input)?).count().map_err(read_error)?;
     let Some((first, end)) = window.resolve(k) else {
         return Ok(Outcome::Ran);
     };

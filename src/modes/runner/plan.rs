@@ -1,0 +1,134 @@
+//! How a test trace is run, and running it: in-process through the engine,
+//! or as any ETF-style executable.
+//!
+//! A trace's first line may say how to run it, as a comment the trace itself
+//! ignores: `-- run: -w 2 4 IN`, `-- run: -b IN OUT` (the test compares what
+//! lands in OUT), `-- run: -i` (the rest of the file is typed into the shell).
+//! Without it a trace runs as `-b IN`.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::cli::{self, Invocation};
+use crate::modes::{interactive, run_job};
+
+/// The arguments a trace runs with, and what is typed in for `-i`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub args: Vec<String>,
+    pub typed: Option<Vec<u8>>,
+}
+
+const DIRECTIVE: &str = "-- run:";
+
+impl Plan {
+    pub fn of(trace: &[u8]) -> Plan {
+        let (first, rest) = match trace.iter().position(|&b| b == b'\n') {
+            Some(k) => (&trace[..k], &trace[k + 1..]),
+            None => (trace, &b""[..]),
+        };
+        let first = String::from_utf8_lossy(first);
+        let Some(args) = first.trim().strip_prefix(DIRECTIVE) else {
+            return Plan { args: vec!["-b".into(), "IN".into()], typed: None };
+        };
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let typed = (args.first().map(String::as_str) == Some("-i")).then(|| rest.to_vec());
+        Plan { args, typed }
+    }
+
+    fn writes_file(&self) -> bool {
+        self.args.iter().any(|a| a == "OUT")
+    }
+
+    fn argv(&self, input: &Path, output: &Path) -> Vec<OsString> {
+        let arg = |a: &String| match a.as_str() {
+            "IN" => input.as_os_str().to_owned(),
+            "OUT" => output.as_os_str().to_owned(),
+            other => OsString::from(other),
+        };
+        self.args.iter().map(arg).collect()
+    }
+}
+
+/// Where an output comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// This program's engine, in this process.
+    InProcess,
+    /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`).
+    Program(&'a [String]),
+}
+
+/// Runs the trace as its plan says and returns what it printed (or wrote
+/// to OUT).
+pub fn produce(source: Source, trace: &Path) -> Result<Vec<u8>, String> {
+    let text = fs::read(trace).map_err(|e| format!("cannot read {}: {e}", trace.display()))?;
+    let plan = Plan::of(&text);
+    match source {
+        Source::InProcess => in_process(&plan, trace),
+        Source::Program(program) => external(program, &plan, trace),
+    }
+}
+
+fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
+    // OUT is never created in-process: its content is what the job writes.
+    let mut out = Vec::new();
+    match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
+        Ok(Invocation::Run { job, input, .. }) => {
+            if let Err(e) = run_job(job, &input, &mut out) {
+                let _ = writeln!(out, "{e}");
+            }
+        }
+        Ok(Invocation::Interactive(_)) => {
+            let typed = plan.typed.as_deref().unwrap_or_default();
+            interactive::run_plain(typed, &mut out).map_err(|e| e.to_string())?;
+        }
+        Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
+        Err(e) => return Err(format!("`{DIRECTIVE} {}`: {e}", plan.args.join(" "))),
+    }
+    Ok(out)
+}
+
+fn external(program: &[String], plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
+    let (exe, first_args) = program.split_first().ok_or("an empty program")?;
+    let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
+    let out_file = scratch.path().join("out.txt");
+    let mut command = Command::new(exe);
+    command.args(first_args).args(plan.argv(trace, &out_file)).stderr(Stdio::inherit());
+    let output = match &plan.typed {
+        None => command.stdin(Stdio::null()).output(),
+        Some(typed) => {
+            command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().and_then(|mut child| {
+                if let Some(mut stdin) = child.stdin.take() {
+                    // A shell that quits early closes its input: not an error.
+                    let _ = stdin.write_all(typed);
+                }
+                child.wait_with_output()
+            })
+        }
+    }
+    .map_err(|e| format!("cannot run {exe}: {e}"))?;
+    if plan.writes_file() {
+        return fs::read(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"));
+    }
+    Ok(output.stdout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_line_may_say_how_to_run() {
+        assert_eq!(Plan::of(b"undo\n").args, ["-b", "IN"]);
+        assert_eq!(Plan::of(b"-- a comment\nundo\n").args, ["-b", "IN"]);
+        let p = Plan::of(b"-- run: -w 2 _ IN OUT\r\nundo\n");
+        assert_eq!(p.args, ["-w", "2", "_", "IN", "OUT"]);
+        assert!(p.writes_file());
+        let p = Plan::of(b"-- run: -i\nundo\nquit\n");
+        assert_eq!(p.typed.as_deref(), Some(&b"undo\nquit\n"[..]));
+    }
+}
