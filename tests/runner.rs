@@ -1,0 +1,183 @@
+//! `tictac test` from outside: verdicts, diffs, bless, external programs and
+//! oracles, logs, recording a session, and the exit statuses.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+fn tictac(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A suite folder with two traces and their (correct) expected outputs.
+fn suite() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
+    fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
+    let o = tictac(&["test", "--bless", &dir.path().to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    dir
+}
+
+fn path(dir: &Path) -> String {
+    dir.to_string_lossy().into_owned()
+}
+
+/// An executable shell script standing in for a student's program.
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+    path(&p)
+}
+
+#[test]
+fn all_pass() {
+    let dir = suite();
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o);
+    assert!(out.starts_with("PASS a ("), "{out}");
+    assert!(out.contains("\nPASS b ("), "{out}");
+    assert!(out.ends_with("\nTest Results: 2/2 passed.\n"), "{out}");
+}
+
+#[test]
+fn a_failure_shows_a_numbered_diff_with_invisible_characters() {
+    let dir = suite();
+    let expected = dir.path().join("b.expected.txt");
+    let good = fs::read_to_string(&expected).expect("read");
+    fs::write(&expected, good.replacen("  ___\n", "  ___ \n", 1)).expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(out.contains("FAIL b ("), "{out}");
+    assert!(out.contains("--- expected\n     +++ actual\n     @@ -1,"), "{out}");
+    assert!(out.contains("-    2       |   ___·\n"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("     +") && l.ends_with("|   ___")), "{out}");
+    assert!(out.ends_with("Test Results: 1/2 passed.\n"), "{out}");
+    assert!(!out.contains('\x1b'), "no colours off a terminal");
+}
+
+#[test]
+fn a_missing_expected_file_fails_until_blessed() {
+    let dir = suite();
+    fs::write(dir.path().join("c.txt"), "redo\n").expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("FAIL c ("));
+    assert!(text(&o).contains("c.expected.txt is missing (run with --bless to create it)"));
+}
+
+#[test]
+fn bless_creates_and_updates_expected_files_but_never_traces() {
+    let dir = suite();
+    fs::write(dir.path().join("c.txt"), "redo\n").expect("write");
+    fs::write(dir.path().join("b.expected.txt"), "stale\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = text(&o);
+    assert!(out.contains("updated ") && out.contains("b.expected.txt"), "{out}");
+    assert!(out.contains("created ") && out.contains("c.expected.txt"), "{out}");
+    assert!(!out.contains("a.expected.txt"), "unchanged files are not reported: {out}");
+    assert_eq!(fs::read_to_string(dir.path().join("c.txt")).expect("read"), "redo\n");
+    assert_eq!(tictac(&["test", &path(dir.path())]).status.code(), Some(0));
+}
+
+#[test]
+fn an_external_program_is_run_with_dash_b() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A program that prints its arguments: it is called as PROGRAM -b TRACE.
+    let echo = script(tools.path(), "echo.sh", "echo \"$@\"");
+    let o = tictac(&["test", "--program", &echo, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(
+        out.contains(&format!("+          1 | -b {}", dir.path().join("a.txt").display())),
+        "{out}"
+    );
+    let o = tictac(&["test", "--program", "/no/such/program", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("cannot run /no/such/program"), "{}", text(&o));
+}
+
+#[test]
+fn an_oracle_program_gives_the_expected_output() {
+    let dir = suite();
+    for f in ["a.expected.txt", "b.expected.txt"] {
+        fs::remove_file(dir.path().join(f)).expect("rm");
+    }
+    let o = tictac(&["test", "--oracle", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let tools = tempfile::tempdir().expect("temp dir");
+    let wrong = script(tools.path(), "wrong.sh", "echo wrong");
+    let o = tictac(&["test", "--program", &wrong, "--oracle", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("+          1 | wrong"), "{}", text(&o));
+}
+
+#[test]
+fn log_saves_every_actual_output() {
+    let dir = suite();
+    let logs = tempfile::tempdir().expect("temp dir");
+    let log_dir = logs.path().join("logs");
+    let o = tictac(&["test", "--log", &path(&log_dir), "-j", "1", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0));
+    let saved = fs::read(log_dir.join("b.actual.txt")).expect("logged");
+    assert_eq!(saved, fs::read(dir.path().join("b.expected.txt")).expect("read"));
+    assert!(log_dir.join("a.actual.txt").is_file());
+}
+
+#[test]
+fn no_tests_and_usage_errors_exit_2() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    let o = tictac(&["test", &path(empty.path())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("error: no tests found"), "{}", text(&o));
+    let o = tictac(&["test", "--frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o),
+        "Error: unknown option '--frobnicate' for the 'test' mode\nRun 'tictac -help' to see more details\n"
+    );
+    let o = tictac(&["test", "/no/such/folder"]);
+    assert_eq!(
+        (o.status.code(), text(&o)),
+        (Some(2), "error: '/no/such/folder' does not exist\n".into())
+    );
+}
+
+#[test]
+fn a_recorded_session_becomes_an_acceptance_test() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let record = dir.path().join("session.txt");
+    let mut child = Command::new(BIN)
+        .args(["-i", "--record", &path(&record)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let typed = "new_game(\"a\",\"b\")\nplay(\"a\"\nman\n\nplay(\"a\",5) undo\nquit\nredo\n";
+    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("type");
+    assert!(child.wait_with_output().expect("wait").status.success());
+    assert_eq!(
+        fs::read_to_string(&record).expect("recorded"),
+        "new_game(\"a\",\"b\")\nplay(\"a\",5) undo\n"
+    );
+    let o = tictac(&["test", "--bless", &path(&record)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let expected = fs::read_to_string(dir.path().join("session.expected.txt")).expect("blessed");
+    assert!(expected.ends_with("->undo\n  ok: => a plays next\n  ___\n  ___\n  ___\n  0: score for \"a\" (as X)\n  0: score for \"b\" (as O)\n"));
+    assert_eq!(tictac(&["test", &path(&record)]).status.code(), Some(0));
+}
