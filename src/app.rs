@@ -100,26 +100,34 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    format!(
-        "{name} {version}: the ETF tic-tac-toe oracle, byte for byte
-
-Usage:
-  {program} -i                  interactive: type commands after the -> prompt
-                                (quit or Ctrl-D ends, man lists the commands)
-  {program} -b IN               batch: validate the trace IN, then print its transcript
-  {program} -b IN OUT           batch into OUT (a new file), in chunks of 100 lines
-  {program} -w M N IN [OUT]     window: only the transcript of lines M to N-1
-                                (M, N <= 0 count from the end; N may be _)
-  {program} -l IN [OUT]         last: the last line, with the state before it
-  {program} -help               this text
-  {program} -version            the name and version
-
-Commands:
-  new_game(\"X player\", \"O player\")   play(\"player\", 1..9)   play_again   undo   redo
-
-Exit status: 0 the trace ran, 1 it had a syntax or type error, 2 invocation or file error.
-",
-        name = env!("CARGO_PKG_NAME"),
-        version = env!("CARGO_PKG_VERSION"),
-    )
+    let rows: [(&str, &str); 12] = [
+        ("-i", "interactive: type commands after the -> prompt"),
+        ("", "(quit or Ctrl-D ends, man lists the commands;"),
+        ("", "--record FILE appends every line that ran to FILE)"),
+        ("-b IN", "batch: validate the trace IN, then print its transcript"),
+        ("-b IN OUT", "batch into OUT (a new file), in chunks of 100 lines"),
+        ("-w M N IN [OUT]", "window: only the transcript of lines M to N-1"),
+        ("", "(M, N <= 0 count from the end; N may be _)"),
+        ("-l IN [OUT]", "last: the last line, with the state before it"),
+        ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
+        ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N)"),
+        ("-help", "this text"),
+        ("-version", "the name and version"),
+    ];
+    let mut text = format!(
+        "{} {}: the ETF tic-tac-toe oracle, byte for byte\n\nUsage:\n",
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_VERSION")
+    );
+    for (usage, what) in rows {
+        let usage = if usage.is_empty() { String::new() } else { format!("{program} {usage}") };
+        text.push_str(&format!("  {usage:<24}  {what}\n"));
+    }
+    text.push_str(
+        "\nCommands:\n  new_game(\"X player\", \"O player\")   play(\"player\", 1..9)   \
+         play_again   undo   redo\n\n\
+         Exit status: 0 the trace ran (or all tests passed), 1 a syntax or type error \
+         (or a failed test),\n2 an invocation or file error.\n",
+    );
+    text
 }
