@@ -4,6 +4,7 @@
 //! `game`, driven by `engine`) → the printed view (`game::view`).
 
 pub mod app;
+pub mod bots;
 pub mod cli;
 pub mod command;
 pub mod engine;

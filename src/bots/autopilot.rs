@@ -1,0 +1,146 @@
+//! Bots in a session: whenever a game is in play and a bot is to move, the
+//! program issues its `play` itself. After an `undo` (`redo`) it goes on
+//! undoing (redoing) until a person is to move, so a person's undo takes back
+//! their own move, as in the Elm game. Every such command goes through the
+//! same transcript step as a typed one, so a session's `->` lines replay as
+//! a plain trace.
+
+use super::Strategy;
+use crate::command::{Button, Command};
+use crate::engine::Engine;
+use crate::game::{Game, Phase};
+
+/// A computer player: the name it plays under and its strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bot {
+    pub name: Vec<u8>,
+    pub strategy: Strategy,
+}
+
+/// The bots of a session and how they choose among allowed moves.
+#[derive(Default)]
+pub struct Autopilot {
+    bots: Vec<Bot>,
+    /// With a seed, a seeded random choice; without, the lowest cell.
+    rng: Option<fastrand::Rng>,
+}
+
+impl Autopilot {
+    pub fn new(bots: Vec<Bot>, seed: Option<u64>) -> Self {
+        Autopilot { bots, rng: seed.map(fastrand::Rng::with_seed) }
+    }
+
+    pub fn is_idle(&self) -> bool {
+        self.bots.is_empty()
+    }
+
+    /// The bot to move, if a game is in play and it is a bot's turn.
+    fn to_move(&self, game: &Game) -> Option<usize> {
+        if game.state.phase != Phase::InPlay {
+            return None;
+        }
+        let name = game.name(game.state.next);
+        self.bots.iter().position(|b| b.name == name)
+    }
+
+    /// Whether a person (not a bot) is to move in a game in play.
+    pub fn person_to_move(&self, game: &Game) -> bool {
+        game.state.phase == Phase::InPlay && self.to_move(game).is_none()
+    }
+
+    /// Does what the bots do after `last` ran, handing each command to
+    /// `step` (which runs and shows it).
+    pub fn follow<E>(
+        &mut self,
+        engine: &mut Engine,
+        last: &Command,
+        mut step: impl FnMut(&mut Engine, &Command) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut walking = matches!(last, Command::Undo | Command::Redo).then_some(*last);
+        while let Some(k) = self.to_move(engine.game()) {
+            let history = engine.history();
+            walking = walking.filter(|w| match w {
+                Command::Undo => history.undoable() > 0,
+                _ => history.redoable() > 0,
+            });
+            if let Some(walk) = walking {
+                step(engine, &walk)?;
+                continue;
+            }
+            let game = engine.game();
+            let moves = self.bots[k].strategy.moves(&game.state.board, game.state.next);
+            let pick = match &mut self.rng {
+                Some(rng) if moves.len() > 1 => moves.iter().nth(rng.usize(..moves.len())),
+                _ => moves.first(),
+            };
+            let Some(press) = pick.and_then(|c| Button::new(i64::from(c.number()))) else {
+                break;
+            };
+            step(engine, &Command::Play { player: &self.bots[k].name, press })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Mark;
+
+    fn run_with_bots(autopilot: &mut Autopilot, engine: &mut Engine, c: Command) -> Vec<String> {
+        let mut issued = Vec::new();
+        engine.run(&c);
+        autopilot
+            .follow(engine, &c, |e, c| {
+                let mut echo = Vec::new();
+                c.write_echo(&mut echo).expect("vec");
+                issued.push(String::from_utf8(echo).expect("utf8"));
+                e.run(c);
+                Ok::<(), ()>(())
+            })
+            .expect("no error");
+        issued
+    }
+
+    fn hal(strategy: Strategy) -> Vec<Bot> {
+        vec![Bot { name: b"Hal".to_vec(), strategy }]
+    }
+
+    #[test]
+    fn a_bot_moves_when_it_is_its_turn() {
+        let mut a = Autopilot::new(hal(Strategy::Elm), None);
+        let mut e = Engine::new();
+        let c = Command::NewGame { player1: b"Hal", player2: b"Ann" };
+        assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",5)"]);
+        let press = Button::new(1).expect("button");
+        let c = Command::Play { player: b"Ann", press };
+        assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",9)"]);
+        assert!(a.person_to_move(e.game()));
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_persons_turn_and_redo_forward() {
+        let mut a = Autopilot::new(hal(Strategy::Elm), None);
+        let mut e = Engine::new();
+        run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Ann", player2: b"Hal" });
+        let press = Button::new(1).expect("button");
+        run_with_bots(&mut a, &mut e, Command::Play { player: b"Ann", press });
+        assert_eq!(e.game().state.board.count(Mark::O), 1);
+        assert_eq!(run_with_bots(&mut a, &mut e, Command::Undo), ["undo"]);
+        assert_eq!(e.game().state.board.count(Mark::X), 0);
+        assert_eq!(run_with_bots(&mut a, &mut e, Command::Redo), ["redo"]);
+        assert_eq!(e.game().state.board.count(Mark::O), 1);
+    }
+
+    #[test]
+    fn two_bots_play_a_whole_round() {
+        let mut bots = hal(Strategy::Perfect);
+        bots.push(Bot { name: b"Eve".to_vec(), strategy: Strategy::Perfect });
+        let mut a = Autopilot::new(bots, Some(7));
+        let mut e = Engine::new();
+        let issued =
+            run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Hal", player2: b"Eve" });
+        assert_eq!(issued.len(), 9, "perfect players draw: {issued:?}");
+        assert_eq!(e.game().state.phase, Phase::Over);
+    }
+}

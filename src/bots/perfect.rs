@@ -1,0 +1,86 @@
+//! The perfect player: minimax over every position, computed once.
+
+use std::sync::OnceLock;
+
+use super::Cells;
+use crate::game::{Board, Cell, Mark};
+
+/// 3^9 boards, each with either mark to move (O may start a round).
+const POSITIONS: usize = 19_683;
+
+/// The value of a position for the mark to move: 1 win, 0 draw, -1 loss.
+fn table() -> &'static [i8] {
+    static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // Every board, reachable or not, so any position a caller has is known.
+        let mut values = vec![i8::MIN; 2 * POSITIONS];
+        for code in 0..POSITIONS {
+            let board = decode(code);
+            value(&board, Mark::X, &mut values);
+            value(&board, Mark::O, &mut values);
+        }
+        values
+    })
+}
+
+fn index(board: &Board, mover: Mark) -> usize {
+    let code = Cell::ALL.iter().fold(0, |code, &c| {
+        code * 3
+            + match board.get(c) {
+                None => 0,
+                Some(Mark::X) => 1,
+                Some(Mark::O) => 2,
+            }
+    });
+    mover.index() * POSITIONS + code
+}
+
+fn decode(mut code: usize) -> Board {
+    let mut board = Board::default();
+    for &cell in Cell::ALL.iter().rev() {
+        match code % 3 {
+            1 => board.set(cell, Mark::X),
+            2 => board.set(cell, Mark::O),
+            _ => {}
+        }
+        code /= 3;
+    }
+    board
+}
+
+fn value(board: &Board, mover: Mark, values: &mut [i8]) -> i8 {
+    let k = index(board, mover);
+    if values[k] != i8::MIN {
+        return values[k];
+    }
+    let v = if board.has_line(mover.other()) {
+        -1
+    } else if board.has_line(mover) {
+        // Only on boards no game reaches: the mover has already won.
+        1
+    } else if board.is_full() {
+        0
+    } else {
+        let mut best = -1;
+        for cell in board.empty_cells() {
+            let mut next = *board;
+            next.set(cell, mover);
+            best = best.max(-value(&next, mover.other(), values));
+        }
+        best
+    };
+    values[k] = v;
+    v
+}
+
+/// Every move that keeps the best value for `mover`.
+pub fn best_moves(board: &Board, mover: Mark) -> Cells {
+    let values = table();
+    let after = |cell: Cell| {
+        let mut next = *board;
+        next.set(cell, mover);
+        -values[index(&next, mover.other())]
+    };
+    let best = board.empty_cells().map(after).max();
+    board.empty_cells().filter(|&c| Some(after(c)) == best).collect()
+}
