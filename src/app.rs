@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
 use crate::modes::runner::{self, RunnerError};
-use crate::modes::{Outcome, RunError, create_output, interactive, open_input, run_job};
+use crate::modes::{Outcome, RunError, create_output, interactive, open_input, run_job, verify};
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
@@ -77,10 +77,13 @@ fn dispatch(
                 Err(e) => Err(RunError::Runner(e.to_string())),
             }
         }
-        Invocation::Run { job, input, output: None } => run_job(job, &input, stdout),
-        Invocation::Run { job, input, output: Some(output) } => {
-            with_output(&input, &output, |out| run_job(job, &input, out))
+        Invocation::Run { job, input, output: None, session } => {
+            run_job(job, &input, stdout, session.autopilot())
         }
+        Invocation::Run { job, input, output: Some(output), session } => {
+            with_output(&input, &output, |out| run_job(job, &input, out, session.autopilot()))
+        }
+        Invocation::Verify(options) => verify::run(&options, stdout),
     }
 }
 

@@ -4,6 +4,8 @@
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
+use crate::bots::{Autopilot, Bot, Strategy};
+use crate::game::Mark;
 use crate::modes::{Job, runner};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
@@ -35,6 +37,22 @@ pub enum UsageError {
     BlessWithOracle,
     #[error("Error: --record works in the '-i' mode only")]
     RecordOutsideShell,
+    #[error("Error: --bot and --seed work in the '-i' and '-b' modes only")]
+    BotsOutsidePlay,
+    #[error(
+        "Error: --bot takes NAME=STRATEGY, with STRATEGY one of tla, elm, perfect, random (not '{0}')"
+    )]
+    BadBot(String),
+    #[error("Error: --seed takes a whole number, not '{0}'")]
+    Seed(String),
+    #[error("Error: unknown strategy '{0}' (tla, elm, perfect or random)")]
+    BadStrategy(String),
+    #[error("Error: --as takes X or O, not '{0}'")]
+    BadMark(String),
+    #[error("Error: unknown option '{0}' for the 'verify' mode")]
+    UnknownVerifyOption(String),
+    #[error("Error: verify needs both --strategy and --as to check one strategy")]
+    VerifyNeedsBoth,
 }
 
 /// The end of a window: a line number (relative to the end when <= 0) or
@@ -78,11 +96,22 @@ impl Window {
     }
 }
 
-/// Options of a played session.
+/// Options of a played session; they may stand anywhere on the line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Session {
     /// Append every line that ran to this file, making the session a trace.
     pub record: Option<PathBuf>,
+    /// `--bot NAME=STRATEGY`: computer players.
+    pub bots: Vec<Bot>,
+    /// `--seed N`: bots choose at random among their allowed moves.
+    pub seed: Option<u64>,
+}
+
+impl Session {
+    /// The bots, ready to play.
+    pub fn autopilot(&self) -> Autopilot {
+        Autopilot::new(self.bots.clone(), self.seed)
+    }
 }
 
 /// What the program was asked to do.
@@ -96,7 +125,10 @@ pub enum Invocation {
         job: Job,
         input: PathBuf,
         output: Option<PathBuf>,
+        session: Session,
     },
+    /// `tictac verify ...`: exhaustive checks of the game and the strategies.
+    Verify(VerifyOptions),
     Help,
     Version,
 }
@@ -107,22 +139,85 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     if args.first().is_some_and(|a| a == "test") {
         return parse_test(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "verify") {
+        return parse_verify(&args[1..]);
+    }
     let mut session = Session::default();
     let mut etf = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
+        let mut value =
+            |name: &str| args.next().ok_or_else(|| UsageError::MissingValue(name.into()));
         if arg == "--record" {
-            let file = args.next().ok_or_else(|| UsageError::MissingValue("--record".into()))?;
-            session.record = Some(PathBuf::from(file));
+            session.record = Some(PathBuf::from(value("--record")?));
+        } else if arg == "--bot" {
+            session.bots.push(parse_bot(value("--bot")?)?);
+        } else if arg == "--seed" {
+            let n = value("--seed")?.to_string_lossy().into_owned();
+            session.seed = Some(n.trim().parse().map_err(|_| UsageError::Seed(n))?);
         } else {
             etf.push(arg.clone());
         }
     }
+    let plays = session.bots.is_empty() && session.seed.is_none();
     match parse_etf(&etf)? {
         Invocation::Interactive(_) => Ok(Invocation::Interactive(session)),
-        _ if session != Session::default() => Err(UsageError::RecordOutsideShell),
+        _ if session.record.is_some() => Err(UsageError::RecordOutsideShell),
+        Invocation::Run { job: Job::Window(_), .. } if !plays => Err(UsageError::BotsOutsidePlay),
+        Invocation::Run { job, input, output, .. } => {
+            Ok(Invocation::Run { job, input, output, session })
+        }
         other => Ok(other),
     }
+}
+
+/// `NAME=STRATEGY`
+fn parse_bot(text: &OsStr) -> Result<Bot, UsageError> {
+    let text = text.to_string_lossy();
+    let error = || UsageError::BadBot(text.to_string());
+    let (name, strategy) = text.rsplit_once('=').ok_or_else(error)?;
+    let strategy = Strategy::from_name(strategy).ok_or_else(error)?;
+    Ok(Bot { name: name.as_bytes().to_vec(), strategy })
+}
+
+/// What `tictac verify` checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// One strategy playing one mark, instead of the whole table.
+    pub one: Option<(Strategy, Mark)>,
+    /// Where to write the first lost game as a trace.
+    pub trace_out: Option<PathBuf>,
+}
+
+/// `verify [--strategy S --as X|O [--trace-out FILE]]`
+fn parse_verify(args: &[OsString]) -> Result<Invocation, UsageError> {
+    let (mut strategy, mut mark, mut trace_out) = (None, None, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        let mut value = || args.next().ok_or_else(|| UsageError::MissingValue(text.to_string()));
+        match text.as_ref() {
+            "--strategy" => {
+                let name = value()?.to_string_lossy().into_owned();
+                strategy = Some(Strategy::from_name(&name).ok_or(UsageError::BadStrategy(name))?);
+            }
+            "--as" => {
+                mark = Some(match value()?.to_str() {
+                    Some("X" | "x") => Mark::X,
+                    Some("O" | "o") => Mark::O,
+                    other => return Err(UsageError::BadMark(other.unwrap_or("?").into())),
+                })
+            }
+            "--trace-out" => trace_out = Some(PathBuf::from(value()?)),
+            other => return Err(UsageError::UnknownVerifyOption(other.into())),
+        }
+    }
+    let one = match (strategy, mark) {
+        (Some(s), Some(m)) => Some((s, m)),
+        (None, None) if trace_out.is_none() => None,
+        _ => return Err(UsageError::VerifyNeedsBoth),
+    };
+    Ok(Invocation::Verify(VerifyOptions { one, trace_out }))
 }
 
 /// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [PATH...]`
@@ -176,19 +271,23 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
         ("-version", 0) => Ok(Invocation::Version),
         ("-b", 1 | 2) => {
             let job = if rest.len() == 1 { Job::Whole } else { Job::Chunks };
-            Ok(Invocation::Run { job, input: path(0), output: optional(1) })
+            Ok(Invocation::Run { job, input: path(0), output: optional(1), session: no_session() })
         }
         ("-l", 1 | 2) => {
             let job = Job::Window(Window::LAST);
-            Ok(Invocation::Run { job, input: path(0), output: optional(1) })
+            Ok(Invocation::Run { job, input: path(0), output: optional(1), session: no_session() })
         }
         ("-w", 3 | 4) => {
             let job = Job::Window(parse_window(&rest[0], &rest[1])?);
-            Ok(Invocation::Run { job, input: path(2), output: optional(3) })
+            Ok(Invocation::Run { job, input: path(2), output: optional(3), session: no_session() })
         }
         ("-i" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
     }
+}
+
+fn no_session() -> Session {
+    Session::default()
 }
 
 fn parse_window(start: &OsStr, end: &OsStr) -> Result<Window, UsageError> {
@@ -240,18 +339,65 @@ mod tests {
         assert_eq!(p(&["-i"]), Ok(Invocation::Interactive(Session::default())));
         assert_eq!(
             p(&["-l", "t"]),
-            Ok(Invocation::Run { job: Job::Window(Window::LAST), input: "t".into(), output: None })
+            Ok(Invocation::Run {
+                job: Job::Window(Window::LAST),
+                input: "t".into(),
+                output: None,
+                session: Session::default()
+            })
         );
     }
 
     #[test]
     fn record_may_stand_before_or_after_the_mode() {
-        let recorded = Ok(Invocation::Interactive(Session { record: Some("s.txt".into()) }));
+        let recorded = Ok(Invocation::Interactive(Session {
+            record: Some("s.txt".into()),
+            ..Session::default()
+        }));
         assert_eq!(p(&["--record", "s.txt", "-i"]), recorded);
         assert_eq!(p(&["-i", "--record", "s.txt"]), recorded);
         assert_eq!(p(&["-i", "--record"]), Err(UsageError::MissingValue("--record".into())));
         assert_eq!(p(&["-b", "t", "--record", "s"]), Err(UsageError::RecordOutsideShell));
         assert_eq!(p(&["--record", "s"]), Err(UsageError::NoMode));
+    }
+
+    #[test]
+    fn bots_and_seed_may_stand_anywhere() {
+        let Ok(Invocation::Run { session, .. }) =
+            p(&["--bot", "Hal=tla", "-b", "t", "--seed", "7", "--bot", "a=b=perfect"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!(session.seed, Some(7));
+        assert_eq!(session.bots[0], Bot { name: b"Hal".to_vec(), strategy: Strategy::Tla });
+        assert_eq!(session.bots[1].name, b"a=b");
+        assert_eq!(p(&["-b", "t", "--bot", "Hal"]), Err(UsageError::BadBot("Hal".into())));
+        assert_eq!(
+            p(&["-b", "t", "--bot", "Hal=smart"]),
+            Err(UsageError::BadBot("Hal=smart".into()))
+        );
+        assert_eq!(p(&["-b", "t", "--seed", "x"]), Err(UsageError::Seed("x".into())));
+        assert_eq!(p(&["-l", "t", "--seed", "1"]), Err(UsageError::BotsOutsidePlay));
+        assert!(
+            matches!(p(&["-i", "--bot", "Hal=elm"]), Ok(Invocation::Interactive(s)) if s.bots.len() == 1)
+        );
+    }
+
+    #[test]
+    fn verify_options() {
+        assert_eq!(p(&["verify"]), Ok(Invocation::Verify(VerifyOptions::default())));
+        assert_eq!(
+            p(&["verify", "--as", "o", "--strategy", "elm", "--trace-out", "f"]),
+            Ok(Invocation::Verify(VerifyOptions {
+                one: Some((Strategy::Elm, Mark::O)),
+                trace_out: Some("f".into())
+            }))
+        );
+        assert_eq!(p(&["verify", "--strategy", "elm"]), Err(UsageError::VerifyNeedsBoth));
+        assert_eq!(p(&["verify", "--trace-out", "f"]), Err(UsageError::VerifyNeedsBoth));
+        assert_eq!(p(&["verify", "--as", "Z"]), Err(UsageError::BadMark("Z".into())));
+        assert_eq!(p(&["verify", "--strategy", "x"]), Err(UsageError::BadStrategy("x".into())));
+        assert_eq!(p(&["verify", "-x"]), Err(UsageError::UnknownVerifyOption("-x".into())));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! them all; a bot picks one).
 
 mod autopilot;
+pub mod explore;
 mod perfect;
 
 pub use autopilot::{Autopilot, Bot};

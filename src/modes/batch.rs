@@ -5,15 +5,18 @@ use std::convert::Infallible;
 use std::io::Write;
 use std::path::Path;
 
-use super::{Outcome, RunError, open_input, step};
-use crate::engine::Engine;
+use super::{Driver, Outcome, RunError, open_input};
 use crate::game::view::write_state;
 use crate::lang::source::KeptLines;
 use crate::lang::{self, Checker, EventStream, Stop, TraceError, command};
 
 /// `-b IN`: all or nothing. The file is read twice (validate, then run), so
 /// memory stays constant however long the trace is.
-pub fn run_whole(input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
+pub fn run_whole(
+    input: &Path,
+    out: &mut dyn Write,
+    driver: &mut Driver,
+) -> Result<Outcome, RunError> {
     let name = || input.display().to_string();
     let mut checker = Checker::default();
     let walked = EventStream::new(open_input(input)?).for_each(|event, locator| {
@@ -31,11 +34,10 @@ pub fn run_whole(input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError>
         return Ok(Outcome::Rejected);
     }
 
-    let mut engine = Engine::new();
-    write_state(out, engine.game())?;
+    write_state(out, driver.engine.game())?;
     let ran = EventStream::new(open_input(input)?).for_each(|event, _| {
         let command = command(event).ok_or_else(|| RunError::Changed(name()))?;
-        Ok::<(), RunError>(step(&mut engine, &command, out)?)
+        Ok::<(), RunError>(driver.step(&command, out)?)
     });
     match ran {
         Ok(()) => Ok(Outcome::Ran),
@@ -52,9 +54,12 @@ pub const CHUNK_LINES: usize = 100;
 /// (an error prints in its place); the model carries over. The initial state
 /// is printed before the first chunk that runs; a last, empty chunk makes
 /// sure it is printed even when no chunk ran.
-pub fn run_chunks(input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
+pub fn run_chunks(
+    input: &Path,
+    out: &mut dyn Write,
+    driver: &mut Driver,
+) -> Result<Outcome, RunError> {
     let mut lines = KeptLines::new(open_input(input)?);
-    let mut engine = Engine::new();
     let mut chunk = Vec::new();
     let mut initial_shown = false;
     let mut outcome = Outcome::Ran;
@@ -75,11 +80,11 @@ pub fn run_chunks(input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError
             }
             Ok(commands) => {
                 if !initial_shown {
-                    write_state(out, engine.game())?;
+                    write_state(out, driver.engine.game())?;
                     initial_shown = true;
                 }
                 for c in &commands {
-                    step(&mut engine, c, out)?;
+                    driver.step(c, out)?;
                 }
             }
         }

@@ -29,7 +29,7 @@ const PROMPT: &str = "->";
 pub fn run(session: &Session) -> Result<(), RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        match run_terminal(&mut recorder) {
+        match run_terminal(Shell::new(session.autopilot()), &mut recorder) {
             Ok(()) => return Ok(()),
             Err(ReadlineError::Io(e)) => return Err(e.into()),
             // No usable terminal after all: fall back to plain lines.
@@ -37,7 +37,8 @@ pub fn run(session: &Session) -> Result<(), RunError> {
         }
     }
     let mut out = io::stdout().lock();
-    Ok(run_recorded(io::stdin().lock(), &mut out, &mut recorder)?)
+    let shell = Shell::new(session.autopilot());
+    Ok(run_plain(shell, io::stdin().lock(), &mut out, &mut recorder)?)
 }
 
 /// Keeps the lines that ran, so a played session becomes a trace.
@@ -55,9 +56,9 @@ impl Recorder {
         Ok(Recorder { file: Some(file) })
     }
 
-    fn keep(&mut self, line: &[u8]) -> io::Result<()> {
+    fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
         match &mut self.file {
-            Some(file) => file.write_all(&[line, b"\n"].concat()),
+            Some(file) => file.write_all(lines),
             None => Ok(()),
         }
     }
@@ -65,16 +66,12 @@ impl Recorder {
 
 /// The plain protocol: the state, then `->` before each line read.
 /// `quit` or the end of input ends it.
-pub fn run_plain<W: Write + ?Sized>(input: impl BufRead, out: &mut W) -> io::Result<()> {
-    run_recorded(input, out, &mut Recorder::default())
-}
-
-fn run_recorded<W: Write + ?Sized>(
+pub fn run_plain<W: Write + ?Sized>(
+    mut shell: Shell,
     mut input: impl BufRead,
     out: &mut W,
     recorder: &mut Recorder,
 ) -> io::Result<()> {
-    let mut shell = Shell::new();
     shell.show(out)?;
     let mut line = Vec::new();
     loop {
@@ -88,13 +85,13 @@ fn run_recorded<W: Write + ?Sized>(
         let text = text.strip_suffix(b"\r").unwrap_or(text);
         match shell.line(text, out)? {
             Reply::Quit => return Ok(()),
-            Reply::Ran => recorder.keep(text)?,
+            Reply::Ran(record) => recorder.keep(&record)?,
             Reply::Continue => {}
         }
     }
 }
 
-fn run_terminal(recorder: &mut Recorder) -> Result<(), ReadlineError> {
+fn run_terminal(mut shell: Shell, recorder: &mut Recorder) -> Result<(), ReadlineError> {
     let config = Config::builder()
         .auto_add_history(true)
         .history_ignore_dups(true)?
@@ -107,7 +104,6 @@ fn run_terminal(recorder: &mut Recorder) -> Result<(), ReadlineError> {
         // A first session has no history yet.
         let _ = editor.load_history(path);
     }
-    let mut shell = Shell::new();
     let mut out = io::stdout();
     shell.show(&mut out)?;
     loop {
@@ -115,7 +111,7 @@ fn run_terminal(recorder: &mut Recorder) -> Result<(), ReadlineError> {
             Ok(line) => {
                 match shell.line(line.as_bytes(), &mut out)? {
                     Reply::Quit => break,
-                    Reply::Ran => recorder.keep(line.as_bytes())?,
+                    Reply::Ran(record) => recorder.keep(&record)?,
                     Reply::Continue => {}
                 }
                 out.flush()?;

@@ -5,12 +5,14 @@ pub mod batch;
 pub mod interactive;
 pub mod runner;
 pub mod shell;
+pub mod verify;
 pub mod window;
 
 use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::Path;
 
+use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
@@ -58,11 +60,18 @@ pub enum Job {
     Window(crate::cli::Window),
 }
 
-/// Runs a trace file as `job` says, writing the output to `out`.
-pub fn run_job(job: Job, input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
+/// Runs a trace file as `job` says, writing the output to `out`; bots (in
+/// the batch jobs) answer as the trace plays.
+pub fn run_job(
+    job: Job,
+    input: &Path,
+    out: &mut dyn Write,
+    autopilot: Autopilot,
+) -> Result<Outcome, RunError> {
+    let mut driver = Driver::new(autopilot);
     match job {
-        Job::Whole => batch::run_whole(input, out),
-        Job::Chunks => batch::run_chunks(input, out),
+        Job::Whole => batch::run_whole(input, out, &mut driver),
+        Job::Chunks => batch::run_chunks(input, out, &mut driver),
         Job::Window(w) => window::run(w, input, out),
     }
 }
@@ -88,6 +97,26 @@ pub fn create_output(path: &Path) -> Result<File, RunError> {
         io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
         _ => RunError::OutputFailed(name(), e),
     })
+}
+
+/// The engine of a run and the bots that play in it.
+#[derive(Default)]
+pub struct Driver {
+    pub engine: Engine,
+    pub autopilot: Autopilot,
+}
+
+impl Driver {
+    pub fn new(autopilot: Autopilot) -> Self {
+        Driver { engine: Engine::new(), autopilot }
+    }
+
+    /// One transcript step (see `step`), then each move the bots make in
+    /// answer, shown the same way.
+    pub fn step<W: Write + ?Sized>(&mut self, command: &Command, out: &mut W) -> io::Result<()> {
+        step(&mut self.engine, command, out)?;
+        self.autopilot.follow(&mut self.engine, command, |engine, c| step(engine, c, out))
+    }
 }
 
 /// One transcript step: `->` and the echo, then the state after the command.

@@ -3,6 +3,9 @@
 
 use std::io::{self, Write};
 
+use super::{Driver, step};
+use crate::bots::Autopilot;
+use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
 use crate::lang;
@@ -22,33 +25,34 @@ redo
 ";
 
 /// What the shell does after a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
-    /// The line held commands, and they ran.
-    Ran,
+    /// The line held commands, and they ran: what a recording keeps of it
+    /// (the line itself, or, when bots answered, every command in order).
+    Ran(Vec<u8>),
     /// Anything else: `man`, an empty line, an error message.
     Continue,
     Quit,
 }
 
-/// One session: the engine and how lines act on it.
+/// One session: the engine, its bots, and how lines act on them.
 #[derive(Default)]
 pub struct Shell {
-    engine: Engine,
+    driver: Driver,
 }
 
 impl Shell {
-    pub fn new() -> Self {
-        Self::default()
+    pub fn new(autopilot: Autopilot) -> Self {
+        Shell { driver: Driver::new(autopilot) }
     }
 
     pub fn engine(&self) -> &Engine {
-        &self.engine
+        &self.driver.engine
     }
 
     /// Prints the current state.
     pub fn show<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
-        write_state(out, self.engine.game())
+        write_state(out, self.driver.engine.game())
     }
 
     /// Acts on one line (without its line end). A trace that does not
@@ -60,16 +64,52 @@ impl Shell {
             b"man" => out.write_all(MAN.as_bytes())?,
             _ => match lang::check(line) {
                 Err(e) => e.write_to(out)?,
-                Ok(commands) => {
-                    commands.iter().for_each(|c| self.engine.run(c));
-                    self.show(out)?;
-                    if !commands.is_empty() {
-                        return Ok(Reply::Ran);
-                    }
-                }
+                Ok(commands) if commands.is_empty() => self.show(out)?,
+                Ok(commands) => return self.run(line, &commands, out),
             },
         }
         Ok(Reply::Continue)
+    }
+}
+
+impl Shell {
+    /// Runs a line's commands. Without bots, only the final state is shown
+    /// (the user just typed the commands). When bots answer, the state
+    /// before their moves is shown, then each move as `->play(...)` and the
+    /// state after it, as in a transcript.
+    fn run<W: Write + ?Sized>(
+        &mut self,
+        line: &[u8],
+        commands: &[Command],
+        out: &mut W,
+    ) -> io::Result<Reply> {
+        let Driver { engine, autopilot } = &mut self.driver;
+        let mut record = Vec::new();
+        let mut bots_moved = false;
+        let mut state_shown = false;
+        for command in commands {
+            engine.run(command);
+            command.write_echo(&mut record)?;
+            record.push(b'\n');
+            state_shown = false;
+            autopilot.follow(engine, command, |engine, bot_command| {
+                if !state_shown {
+                    write_state(out, engine.game())?;
+                }
+                bot_command.write_echo(&mut record)?;
+                record.push(b'\n');
+                bots_moved = true;
+                state_shown = true;
+                step(engine, bot_command, out)
+            })?;
+        }
+        if !state_shown {
+            self.show(out)?;
+        }
+        if !bots_moved {
+            record = [line, b"\n"].concat();
+        }
+        Ok(Reply::Ran(record))
     }
 }
 
@@ -85,7 +125,7 @@ mod tests {
 
     #[test]
     fn quit_and_man_must_be_the_whole_line() {
-        let mut s = Shell::new();
+        let mut s = Shell::default();
         assert_eq!(say(&mut s, "quit").0, Reply::Quit);
         assert_eq!(say(&mut s, "man").1, MAN);
         let (reply, text) = say(&mut s, " quit");
@@ -95,9 +135,10 @@ mod tests {
 
     #[test]
     fn a_line_runs_all_its_commands_and_shows_the_final_state() {
-        let mut s = Shell::new();
-        let (reply, text) = say(&mut s, "new_game(\"a\",\"b\") play(\"a\",1)");
-        assert_eq!(reply, Reply::Ran);
+        let mut s = Shell::default();
+        let line = "new_game(\"a\",\"b\") play(\"a\",1)";
+        let (reply, text) = say(&mut s, line);
+        assert_eq!(reply, Reply::Ran(format!("{line}\n").into_bytes()));
         assert!(text.starts_with("  ok: => b plays next\n  X__\n"), "{text}");
         let (_, text) = say(&mut s, "play(\"b\",2) play(\"b\",");
         assert_eq!(
@@ -107,5 +148,21 @@ mod tests {
         let (reply, again) = say(&mut s, "");
         assert_eq!(reply, Reply::Continue);
         assert!(again.contains("  X__\n"));
+    }
+
+    #[test]
+    fn bots_answer_after_the_state_and_are_recorded_in_order() {
+        use crate::bots::{Bot, Strategy};
+        let hal = Bot { name: b"Hal".to_vec(), strategy: Strategy::Elm };
+        let mut s = Shell::new(Autopilot::new(vec![hal], None));
+        let (reply, text) = say(&mut s, "new_game(\"Ann\",\"Hal\") play(\"Ann\",1)");
+        assert!(text.starts_with("  ok: => Hal plays next\n  X__\n"), "{text}");
+        assert!(
+            text.contains("\n->play(\"Hal\",5)\n  ok: => Ann plays next\n  X__\n  _O_\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("score for \"Ann\"").count(), 2, "{text}");
+        let recorded = "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)\nplay(\"Hal\",5)\n";
+        assert_eq!(reply, Reply::Ran(recorded.as_bytes().to_vec()));
     }
 }

@@ -13,7 +13,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::cli::{self, Invocation};
-use crate::modes::{interactive, run_job};
+use crate::modes::interactive::{self, Recorder};
+use crate::modes::run_job;
+use crate::modes::shell::Shell;
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,14 +79,16 @@ fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
     // OUT is never created in-process: its content is what the job writes.
     let mut out = Vec::new();
     match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
-        Ok(Invocation::Run { job, input, .. }) => {
-            if let Err(e) = run_job(job, &input, &mut out) {
+        Ok(Invocation::Run { job, input, session, .. }) => {
+            if let Err(e) = run_job(job, &input, &mut out, session.autopilot()) {
                 let _ = writeln!(out, "{e}");
             }
         }
-        Ok(Invocation::Interactive(_)) => {
+        Ok(Invocation::Interactive(session)) => {
             let typed = plan.typed.as_deref().unwrap_or_default();
-            interactive::run_plain(typed, &mut out).map_err(|e| e.to_string())?;
+            let shell = Shell::new(session.autopilot());
+            interactive::run_plain(shell, typed, &mut out, &mut Recorder::default())
+                .map_err(|e| e.to_string())?;
         }
         Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
         Err(e) => return Err(format!("`{DIRECTIVE} {}`: {e}", plan.args.join(" "))),

@@ -1,0 +1,115 @@
+//! `tictac verify`: the game's facts and every strategy's record, computed
+//! by exhaustive exploration; or one strategy's record, with its first lost
+//! game written as a trace that replays with `tictac -b`.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::{Outcome, RunError, create_output};
+use crate::bots::Strategy;
+use crate::bots::explore::{GameFacts, Tally, check, game_facts};
+use crate::cli::VerifyOptions;
+use crate::command::{Button, Command};
+use crate::game::{Cell, Mark};
+
+pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Outcome, RunError> {
+    match options.one {
+        None => {
+            print_facts(out, &game_facts())?;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "Each strategy against every sequence of opponent moves (every choice it allows explored):"
+            )?;
+            writeln!(out, "  strategy  as     games     wins    draws   losses")?;
+            for strategy in Strategy::ALL {
+                for mark in [Mark::X, Mark::O] {
+                    let (t, _) = check(strategy, mark);
+                    writeln!(
+                        out,
+                        "  {:<8}  {:?}  {:>8} {:>8} {:>8} {:>8}",
+                        strategy.name(),
+                        mark,
+                        t.games,
+                        t.wins,
+                        t.draws,
+                        t.losses
+                    )?;
+                }
+            }
+        }
+        Some((strategy, mark)) => {
+            let (tally, loss) = check(strategy, mark);
+            let Tally { games, wins, draws, losses } = tally;
+            writeln!(out, "games: {games}, wins: {wins}, draws: {draws}, losses: {losses}")?;
+            if let Some(path) = &options.trace_out {
+                match loss {
+                    Some(moves) => {
+                        write_trace(path, strategy, mark, &moves)?;
+                        writeln!(out, "first lost game written to {}", path.display())?;
+                    }
+                    None => writeln!(out, "no lost game: {} not written", path.display())?,
+                }
+            }
+        }
+    }
+    Ok(Outcome::Ran)
+}
+
+fn print_facts(out: &mut dyn Write, f: &GameFacts) -> std::io::Result<()> {
+    writeln!(out, "Tic-tac-toe from the empty board, X first:")?;
+    let g = f.games;
+    writeln!(
+        out,
+        "  possible games       {:>7}  (won by X {}, won by O {}, drawn {})",
+        g.total(),
+        g.x,
+        g.o,
+        g.drawn
+    )?;
+    writeln!(out, "  reachable positions  {:>7}", f.positions)?;
+    let t = f.terminal;
+    writeln!(
+        out,
+        "  terminal positions   {:>7}  (won by X {}, won by O {}, drawn {})",
+        t.total(),
+        t.x,
+        t.o,
+        t.drawn
+    )
+}
+
+/// The lost game as a trace: `new_game` then the moves, X first.
+fn write_trace(
+    path: &Path,
+    strategy: Strategy,
+    mark: Mark,
+    moves: &[Cell],
+) -> Result<(), RunError> {
+    let bot = match strategy {
+        Strategy::Tla => "Tla",
+        Strategy::Elm => "Elm",
+        Strategy::Perfect => "Perfect",
+        Strategy::Random => "Random",
+    };
+    let names = match mark {
+        Mark::X => [bot, "Rival"],
+        Mark::O => ["Rival", bot],
+    };
+    let mut file = create_output(path)?;
+    let mut text = format!(
+        "-- {} as {mark:?} loses: the first such game found by tictac verify\n",
+        strategy.name()
+    )
+    .into_bytes();
+    let new_game = Command::NewGame { player1: names[0].as_bytes(), player2: names[1].as_bytes() };
+    new_game.write_echo(&mut text)?;
+    text.push(b'\n');
+    for (k, cell) in moves.iter().enumerate() {
+        let Some(press) = Button::new(i64::from(cell.number())) else { continue };
+        Command::Play { player: names[k % 2].as_bytes(), press }.write_echo(&mut text)?;
+        text.push(b'\n');
+    }
+    file.write_all(&text)?;
+    Ok(())
+}
