@@ -103,7 +103,7 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 12] = [
+    let rows: [(&str, &str); 16] = [
         ("-i", "interactive: type commands after the -> prompt"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
         ("", "--record FILE appends every line that ran to FILE)"),
@@ -114,6 +114,10 @@ fn help(program: &str) -> String {
         ("-l IN [OUT]", "last: the last line, with the state before it"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N)"),
+        ("verify", "the game's facts and every strategy's record, exhaustively"),
+        ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
+        ("--bot NAME=S", "with -i or -b: NAME is a computer player (tla, elm, perfect,"),
+        ("", "random); --seed N makes its choices random"),
         ("-help", "this text"),
         ("-version", "the name and version"),
     ];
