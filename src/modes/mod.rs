@@ -111,23 +111,47 @@ impl Driver {
         Driver { engine: Engine::new(), autopilot }
     }
 
-    /// One transcript step (see `step`), then each move the bots make in
-    /// answer, shown the same way.
+    /// Runs a command, then each move the bots make in answer; `after` sees
+    /// every command so run (the person's first) and the game after it.
+    pub fn act<E>(
+        &mut self,
+        command: &Command,
+        mut after: impl FnMut(&Command, &Engine) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.engine.run(command);
+        after(command, &self.engine)?;
+        self.autopilot.follow(&mut self.engine, command, |engine, bot_command| {
+            engine.run(bot_command);
+            after(bot_command, engine)
+        })
+    }
+
+    /// One transcript step (see `show_step`) for the command and for each
+    /// move the bots make in answer.
     pub fn step<W: Write + ?Sized>(&mut self, command: &Command, out: &mut W) -> io::Result<()> {
-        step(&mut self.engine, command, out)?;
-        self.autopilot.follow(&mut self.engine, command, |engine, c| step(engine, c, out))
+        self.act(command, |c, engine| show_step(c, engine, out))
     }
 }
 
-/// One transcript step: `->` and the echo, then the state after the command.
+/// Runs a command and shows it as a transcript step.
 pub fn step<W: Write + ?Sized>(
     engine: &mut Engine,
     command: &Command,
     out: &mut W,
 ) -> io::Result<()> {
+    engine.run(command);
+    show_step(command, engine, out)
+}
+
+/// A transcript step for a command that just ran: `->` and its echo, then
+/// the state after it.
+pub fn show_step<W: Write + ?Sized>(
+    command: &Command,
+    engine: &Engine,
+    out: &mut W,
+) -> io::Result<()> {
     out.write_all(b"->")?;
     command.write_echo(out)?;
     out.write_all(b"\n")?;
-    engine.run(command);
     write_state(out, engine.game())
 }

@@ -3,11 +3,11 @@
 
 use std::io::{self, Write};
 
-use super::{Driver, step};
+use super::{Driver, show_step};
 use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::view::write_state;
+use crate::game::view::{render, write_state};
 use crate::lang;
 
 /// The `man` text: the declared events, one parameter a line.
@@ -83,28 +83,29 @@ impl Shell {
         commands: &[Command],
         out: &mut W,
     ) -> io::Result<Reply> {
-        let Driver { engine, autopilot } = &mut self.driver;
         let mut record = Vec::new();
         let mut bots_moved = false;
-        let mut state_shown = false;
+        // The state after the person's latest command, shown before a bot's
+        // move or at the end of the line.
+        let mut pending: Option<Vec<u8>> = None;
         for command in commands {
-            engine.run(command);
-            command.write_echo(&mut record)?;
-            record.push(b'\n');
-            state_shown = false;
-            autopilot.follow(engine, command, |engine, bot_command| {
-                if !state_shown {
-                    write_state(out, engine.game())?;
-                }
-                bot_command.write_echo(&mut record)?;
+            let mut persons = true;
+            self.driver.act(command, |c, engine| {
+                c.write_echo(&mut record)?;
                 record.push(b'\n');
+                if std::mem::take(&mut persons) {
+                    pending = Some(render(engine.game()));
+                    return Ok(());
+                }
                 bots_moved = true;
-                state_shown = true;
-                step(engine, bot_command, out)
+                if let Some(state) = pending.take() {
+                    out.write_all(&state)?;
+                }
+                show_step(c, engine, out)
             })?;
         }
-        if !state_shown {
-            self.show(out)?;
+        if let Some(state) = pending {
+            out.write_all(&state)?;
         }
         if !bots_moved {
             record = [line, b"\n"].concat();
