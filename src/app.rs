@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
 use crate::modes::runner::{self, RunnerError};
-use crate::modes::{Outcome, RunError, create_output, interactive, open_input, run_job, verify};
+use crate::modes::{
+    Outcome, RunError, create_output, interactive, open_input, run_job, tui, verify,
+};
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
@@ -68,6 +70,11 @@ fn dispatch(
             interactive::run(&session)?;
             Ok(Outcome::Ran)
         }
+        Invocation::Board(session) => {
+            stdout.flush()?;
+            tui::run(&session)?;
+            Ok(Outcome::Ran)
+        }
         Invocation::Test(options) => {
             let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             match runner::run(&options, stdout, color) {
@@ -103,10 +110,11 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 16] = [
+    let rows: [(&str, &str); 17] = [
         ("-i", "interactive: type commands after the -> prompt"),
+        ("-g", "the board on the full terminal: click or press 1-9 to play"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
-        ("", "--record FILE appends every line that ran to FILE)"),
+        ("", "--record FILE, with -i or -g, appends what ran to FILE)"),
         ("-b IN", "batch: validate the trace IN, then print its transcript"),
         ("-b IN OUT", "batch into OUT (a new file), in chunks of 100 lines"),
         ("-w M N IN [OUT]", "window: only the transcript of lines M to N-1"),
@@ -116,7 +124,7 @@ fn help(program: &str) -> String {
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N)"),
         ("verify", "the game's facts and every strategy's record, exhaustively"),
         ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
-        ("--bot NAME=S", "with -i or -b: NAME is a computer player (tla, elm, perfect,"),
+        ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
         ("", "random); --seed N makes its choices random"),
         ("-help", "this text"),
         ("-version", "the name and version"),

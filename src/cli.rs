@@ -35,9 +35,9 @@ pub enum UsageError {
     Jobs(String),
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
-    #[error("Error: --record works in the '-i' mode only")]
+    #[error("Error: --record works in the '-i' and '-g' modes only")]
     RecordOutsideShell,
-    #[error("Error: --bot and --seed work in the '-i' and '-b' modes only")]
+    #[error("Error: --bot and --seed work in the '-i', '-b' and '-g' modes only")]
     BotsOutsidePlay,
     #[error(
         "Error: --bot takes NAME=STRATEGY, with STRATEGY one of tla, elm, perfect, random (not '{0}')"
@@ -118,6 +118,8 @@ impl Session {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Invocation {
     Interactive(Session),
+    /// `-g`: the full-screen terminal board.
+    Board(Session),
     /// `tictac test ...`: the acceptance-test runner.
     Test(runner::Options),
     /// `-b`, `-w`, `-l`: run a trace file, to standard output or to a new file.
@@ -162,6 +164,7 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     let plays = session.bots.is_empty() && session.seed.is_none();
     match parse_etf(&etf)? {
         Invocation::Interactive(_) => Ok(Invocation::Interactive(session)),
+        Invocation::Board(_) => Ok(Invocation::Board(session)),
         _ if session.record.is_some() => Err(UsageError::RecordOutsideShell),
         Invocation::Run { job: Job::Window(_), .. } if !plays => Err(UsageError::BotsOutsidePlay),
         Invocation::Run { job, input, output, .. } => {
@@ -267,6 +270,7 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
     let optional = |k: usize| rest.get(k).map(PathBuf::from);
     match (mode_text.as_str(), rest.len()) {
         ("-i", 0) => Ok(Invocation::Interactive(Session::default())),
+        ("-g", 0) => Ok(Invocation::Board(Session::default())),
         ("-help", 0) => Ok(Invocation::Help),
         ("-version", 0) => Ok(Invocation::Version),
         ("-b", 1 | 2) => {
@@ -281,7 +285,7 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
             let job = Job::Window(parse_window(&rest[0], &rest[1])?);
             Ok(Invocation::Run { job, input: path(2), output: optional(3), session: no_session() })
         }
-        ("-i" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
+        ("-i" | "-g" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
     }
 }

@@ -56,7 +56,7 @@ impl Recorder {
         Ok(Recorder { file: Some(file) })
     }
 
-    fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
+    pub fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
         match &mut self.file {
             Some(file) => file.write_all(lines),
             None => Ok(()),

@@ -1,0 +1,73 @@
+//! `tictac -g`: the game on a full-screen terminal board, by mouse and
+//! keyboard, driving the same engine as every other mode.
+
+pub mod app;
+pub mod view;
+
+use std::io::{self, Stdout};
+use std::time::Duration;
+
+use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+
+use self::app::App;
+use super::interactive::Recorder;
+use super::{Driver, RunError};
+use crate::cli::Session;
+
+/// Puts the terminal back as it was: on quit, on error (by drop) and on
+/// panic (by the hook).
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+fn restore() {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(io::stdout(), event::DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+}
+
+pub fn run(session: &Session) -> Result<(), RunError> {
+    let recorder = Recorder::open(session.record.as_deref())?;
+    let mut app = App::new(Driver::new(session.autopilot()), recorder);
+
+    terminal::enable_raw_mode()?;
+    let _restore = Restore;
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        default_hook(info);
+    }));
+    execute!(io::stdout(), EnterAlternateScreen, event::EnableMouseCapture)?;
+    let mut terminal: Terminal<CrosstermBackend<Stdout>> =
+        Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    while !app.quit {
+        terminal.draw(|frame| view::draw(frame, &app))?;
+        // Wait for input; a resize simply redraws.
+        if !event::poll(Duration::from_millis(500))? {
+            continue;
+        }
+        match event::read()? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key)?,
+            Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+                let size = terminal.size()?;
+                let screen = Rect::new(0, 0, size.width, size.height);
+                if app.prompt.is_none()
+                    && let Some(action) = view::hit(screen, mouse.column, mouse.row)
+                {
+                    app.act(action)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! `tictac -g` end to end in a real terminal: tmux runs it, keys are sent,
+//! the screen is read back. `.ci/run` installs tmux; on a machine without
+//! it the test says so and passes, except under CI, where it fails.
+
+use std::path::Path;
+use std::process::Command;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let out =
+            Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        self.run(&[&["send-keys", "-t", "board"][..], keys].concat());
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "board"])
+    }
+
+    /// Waits until the screen shows `text` (the program redraws on input).
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no {text:?} on screen:\n{screen}");
+            sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+    }
+}
+
+fn tmux_available() -> bool {
+    let found = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(std::env::var_os("CI").is_none(), "tmux is missing under CI: .ci/run installs it");
+        eprintln!("tmux is not installed: the terminal board test is skipped");
+    }
+    found
+}
+
+#[test]
+fn play_a_cell_undo_it_and_quit_by_keys() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = dir.path().join("status");
+    let record = dir.path().join("played.txt");
+    let tmux = Tmux { socket: format!("tictac-test-{}", std::process::id()) };
+    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
+    tmux.run(&["new-session", "-d", "-s", "board", "-x", "80", "-y", "24", &command]);
+    tmux.wait_for("start new game");
+    tmux.keys(&["n"]);
+    tmux.wait_for("Name of X");
+    tmux.keys(&["Ann", "Enter"]);
+    tmux.wait_for("Name of O");
+    tmux.keys(&["Bob", "Enter"]);
+    tmux.wait_for("x's turn");
+    tmux.keys(&["5"]);
+    let screen = tmux.wait_for("o's turn");
+    assert!(screen.contains("│   X   │"), "{screen}");
+    assert!(screen.contains("  ok: => Bob plays next"), "{screen}");
+    tmux.keys(&["u"]);
+    let screen = tmux.wait_for("x's turn");
+    assert!(screen.contains("│   5   │"), "the cell is free again:\n{screen}");
+    assert!(screen.contains("  ok: => Ann plays next"), "{screen}");
+    tmux.keys(&["q"]);
+    let start = Instant::now();
+    while !Path::new(&status).exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "tictac -g did not quit");
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(100));
+    assert_eq!(std::fs::read_to_string(&status).expect("status").trim(), "0");
+    assert_eq!(
+        std::fs::read_to_string(&record).expect("recorded"),
+        "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nundo\n"
+    );
+}
