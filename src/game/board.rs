@@ -96,8 +96,8 @@ impl Board {
 
     /// The three printed rows: `X`, `O` or `_` for each cell.
     pub fn rows(&self) -> [[u8; 3]; 3] {
-        let letter = |i: usize| self.cells[i].map_or(b'_', Mark::letter);
-        [0, 3, 6].map(|r| [letter(r), letter(r + 1), letter(r + 2)])
+        let l = |i: usize| self.cells[i].map_or(b'_', Mark::letter);
+        [[l(0), l(1), l(2)], [l(3), l(4), l(5)], [l(6), l(7), l(8)]]
     }
 }
 

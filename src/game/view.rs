@@ -28,15 +28,18 @@ pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> 
         }
         Phase::Over => w.write_all(b": => play again or start new game\n")?,
     }
-    for row in s.board.rows() {
+    let [r1, r2, r3] = s.board.rows();
+    let board: [u8; 18] = [
+        b' ', b' ', r1[0], r1[1], r1[2], b'\n', b' ', b' ', r2[0], r2[1], r2[2], b'\n', b' ', b' ',
+        r3[0], r3[1], r3[2], b'\n',
+    ];
+    w.write_all(&board)?;
+    let mut digits = itoa::Buffer::new();
+    for (mark, label) in [(Mark::X, b"\" (as X)\n"), (Mark::O, b"\" (as O)\n")] {
         w.write_all(b"  ")?;
-        w.write_all(&row)?;
-        w.write_all(b"\n")?;
-    }
-    for (mark, label) in [(Mark::X, b" (as X)\n"), (Mark::O, b" (as O)\n")] {
-        write!(w, "  {}: score for \"", s.scores[mark.index()])?;
+        w.write_all(digits.format(s.scores[mark.index()]).as_bytes())?;
+        w.write_all(b": score for \"")?;
         w.write_all(game.name(mark))?;
-        w.write_all(b"\"")?;
         w.write_all(label)?;
     }
     Ok(())
@@ -74,6 +77,17 @@ mod tests {
             text,
             "  ok: => Bob plays next\n  ___\n  _X_\n  ___\n  0: score for \"Ann\" (as X)\n  0: score for \"Bob\" (as O)\n"
         );
+    }
+
+    #[test]
+    fn long_names_are_written_whole() {
+        let mut g = Game::default();
+        let a = "A".repeat(2000);
+        g.new_game(a.as_bytes(), b"Bob");
+        let expected = format!(
+            "  ok: => {a} plays next\n  ___\n  ___\n  ___\n  0: score for \"{a}\" (as X)\n  0: score for \"Bob\" (as O)\n"
+        );
+        assert_eq!(String::from_utf8(render(&g)).expect("utf8"), expected);
     }
 
     #[test]

@@ -34,16 +34,20 @@ impl Operation for NewGameOp {
     }
 }
 
+/// A player's name as an operation keeps it: short names (the usual case)
+/// inline, without a heap allocation per move.
+type Name = smallvec::SmallVec<[u8; 16]>;
+
 /// `play(player, press)`.
 pub struct PlayOp {
-    player: Box<[u8]>,
+    player: Name,
     cell: Cell,
     before: Option<State>,
 }
 
 impl PlayOp {
     pub fn new(player: &[u8], cell: Cell) -> Self {
-        PlayOp { player: player.into(), cell, before: None }
+        PlayOp { player: Name::from_slice(player), cell, before: None }
     }
 }
 

@@ -29,10 +29,14 @@ pub struct Arg<'a> {
     pub rest: usize,
 }
 
+/// An event's arguments: most events have two, kept without a heap
+/// allocation (a trace has millions of events).
+pub type Args<'a> = smallvec::SmallVec<[Arg<'a>; 2]>;
+
 /// `name` or `name(arg, ...)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event<'a> {
     pub name: &'a [u8],
     /// `None` without parentheses; never an empty list (`undo()` does not parse).
-    pub args: Option<Vec<Arg<'a>>>,
+    pub args: Option<Args<'a>>,
 }

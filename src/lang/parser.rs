@@ -12,7 +12,7 @@ use nom::Parser;
 use nom::bytes::complete::tag;
 use nom::combinator::cut;
 
-use super::ast::{Arg, Event, Value};
+use super::ast::{Arg, Args, Event, Value};
 use super::lexer::{
     Extent, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
     string_literal, unsigned_number,
@@ -53,9 +53,9 @@ struct Ctx {
     depth: usize,
 }
 
-fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Vec<Arg<'a>>> {
+fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Args<'a>> {
     let (mut i, _) = tag(open)(i)?;
-    let mut args = Vec::new();
+    let mut args = Args::new();
     loop {
         let (rest, a) = arg(blank(i), ctx)?;
         args.push(a);
@@ -85,7 +85,8 @@ fn maybe_empty_list<'a>(
     if let Ok((rest, _)) = tag::<_, _, PErr>(close)(inner) {
         return Ok((rest, Vec::new()));
     }
-    cut(|i| list(i, open, close, ctx)).parse(i)
+    let (rest, items) = cut(|i| list(i, open, close, ctx)).parse(i)?;
+    Ok((rest, items.into_vec()))
 }
 
 /// One argument, starting at a token (blanks already skipped).

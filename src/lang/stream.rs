@@ -39,11 +39,13 @@ impl<'t> Locator<'t> {
         if offset < from {
             (from, pos) = (0, self.start);
         }
-        for &b in &self.text[from..offset] {
-            if b == b'\n' {
-                pos = Pos { line: pos.line + 1, column: 1 };
-            } else {
-                pos.column += 1;
+        let between = &self.text[from..offset];
+        match between.iter().rposition(|&b| b == b'\n') {
+            None => pos.column += between.len(),
+            Some(last) => {
+                // A plain count: the compiler vectorises it.
+                pos.line += between.iter().filter(|&&b| b == b'\n').count();
+                pos.column = between.len() - last;
             }
         }
         self.last.set((offset, pos));

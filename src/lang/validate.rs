@@ -105,15 +105,23 @@ fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
     };
     let frac = frac.unwrap_or_default();
     let frac = &frac[..frac.iter().rposition(|&b| b != b'0').map_or(0, |k| k + 1)];
+    if frac.is_empty() {
+        // The usual case, a small integer: no text needed.
+        let magnitude =
+            int.iter().try_fold(0i64, |n, &d| n.checked_mul(10)?.checked_sub(i64::from(d - b'0')));
+        let value = magnitude.and_then(|m| if negative { Some(m) } else { m.checked_neg() });
+        if let Some(v) = value {
+            return Some(Ok(v));
+        }
+    }
     // Only ASCII digits reach here.
     let mut text = String::from(if negative { "-" } else { "" });
     text.push_str(&String::from_utf8_lossy(int));
     if !frac.is_empty() {
         text.push('.');
         text.push_str(&String::from_utf8_lossy(frac));
-        return Some(Err(text));
     }
-    Some(text.parse::<i64>().map_err(|_| text))
+    Some(Err(text))
 }
 
 /// `play(Ora, 10) does not conform to declaration play(...)` or
@@ -256,6 +264,19 @@ mod tests {
         );
         // Only play's second argument is converted.
         assert_eq!(type_lines("play(99999999999999999999, 1)").len(), 1);
+    }
+
+    #[test]
+    fn the_64_bit_limits_are_exact() {
+        let value = |text: &str| button_value(&event(text).args.expect("args")[1]);
+        assert_eq!(value("play(\"a\", 9223372036854775807)"), Some(Ok(i64::MAX)));
+        assert_eq!(value("play(\"a\", -9223372036854775808)"), Some(Ok(i64::MIN)));
+        assert_eq!(
+            value("play(\"a\", 9223372036854775808)"),
+            Some(Err("9223372036854775808".into()))
+        );
+        assert_eq!(value("play(\"a\", -0.000)"), Some(Ok(0)));
+        assert_eq!(value("play(\"a\", \"5\")"), None);
     }
 
     #[test]

@@ -2,21 +2,16 @@
 //! `-b IN OUT` runs it in chunks of 100 kept lines.
 
 use std::convert::Infallible;
-use std::io::Write;
 use std::path::Path;
 
-use super::{Driver, Outcome, RunError, open_input};
+use super::{Driver, Outcome, RunError, Sink, open_input};
 use crate::game::view::write_state;
 use crate::lang::source::KeptLines;
 use crate::lang::{self, Checker, EventStream, Stop, TraceError, command};
 
 /// `-b IN`: all or nothing. The file is read twice (validate, then run), so
 /// memory stays constant however long the trace is.
-pub fn run_whole(
-    input: &Path,
-    out: &mut dyn Write,
-    driver: &mut Driver,
-) -> Result<Outcome, RunError> {
+pub fn run_whole(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
     let name = || input.display().to_string();
     let mut checker = Checker::default();
     let walked = EventStream::new(open_input(input)?).for_each(|event, locator| {
@@ -54,11 +49,7 @@ pub const CHUNK_LINES: usize = 100;
 /// (an error prints in its place); the model carries over. The initial state
 /// is printed before the first chunk that runs; a last, empty chunk makes
 /// sure it is printed even when no chunk ran.
-pub fn run_chunks(
-    input: &Path,
-    out: &mut dyn Write,
-    driver: &mut Driver,
-) -> Result<Outcome, RunError> {
+pub fn run_chunks(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
     let mut lines = KeptLines::new(open_input(input)?);
     let mut chunk = Vec::new();
     let mut initial_shown = false;

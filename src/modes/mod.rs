@@ -70,11 +70,14 @@ pub fn run_job(
     autopilot: Autopilot,
 ) -> Result<Outcome, RunError> {
     let mut driver = Driver::new(autopilot);
-    match job {
-        Job::Whole => batch::run_whole(input, out, &mut driver),
-        Job::Chunks => batch::run_chunks(input, out, &mut driver),
-        Job::Window(w) => window::run(w, input, out),
-    }
+    let mut sink = Sink::new(out);
+    let outcome = match job {
+        Job::Whole => batch::run_whole(input, &mut sink, &mut driver),
+        Job::Chunks => batch::run_chunks(input, &mut sink, &mut driver),
+        Job::Window(w) => window::run(w, input, &mut sink),
+    }?;
+    sink.flush_block()?;
+    Ok(outcome)
 }
 
 /// Opens a trace for reading, or says why it cannot be read.
@@ -155,4 +158,60 @@ pub fn show_step<W: Write + ?Sized>(
     command.write_echo(out)?;
     out.write_all(b"\n")?;
     write_state(out, engine.game())
+}
+
+/// The transcript's own output buffer. Batch runs write millions of small
+/// pieces; writing them into a concrete `Vec` (inlined copies) and handing
+/// the writer big blocks is much cheaper than a call through `dyn Write`
+/// for each piece.
+pub struct Sink<'w> {
+    out: &'w mut dyn Write,
+    buf: Vec<u8>,
+}
+
+impl<'w> Sink<'w> {
+    const BLOCK: usize = 64 * 1024;
+
+    pub fn new(out: &'w mut dyn Write) -> Self {
+        Sink { out, buf: Vec::with_capacity(Self::BLOCK + 1024) }
+    }
+}
+
+impl Write for Sink<'_> {
+    #[inline]
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= Self::BLOCK {
+            self.flush_block()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.flush_block()?;
+        self.out.flush()
+    }
+}
+
+impl Sink<'_> {
+    #[cold]
+    fn flush_block(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+impl Drop for Sink<'_> {
+    /// Hands on what is left; a failure here was already reported by the
+    /// run's own flush, or the run failed for another reason first.
+    fn drop(&mut self) {
+        let _ = self.flush_block();
+    }
 }

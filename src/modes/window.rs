@@ -1,16 +1,15 @@
 //! Window mode: `-w M N IN [OUT]` and `-l IN [OUT]`. Each kept line is a
 //! trace of its own; only the lines of the window are shown.
 
-use std::io::Write;
 use std::path::Path;
 
-use super::{Outcome, RunError, open_input, step};
+use super::{Outcome, RunError, Sink, open_input, step};
 use crate::cli::Window;
 use crate::engine::Engine;
 use crate::game::view::write_state;
 use crate::lang::{self, source::KeptLines};
 
-pub fn run(window: Window, input: &Path, out: &mut dyn Write) -> Result<Outcome, RunError> {
+pub fn run(window: Window, input: &Path, out: &mut Sink) -> Result<Outcome, RunError> {
     let name = || input.display().to_string();
     let read_error = |e| RunError::Read(name(), e);
     let k = KeptLines::new(open_input(input)?).count().map_err(read_error)?;
