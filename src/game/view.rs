@@ -17,16 +17,10 @@ use super::{Game, Mark, Phase};
 /// ```
 pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> {
     let s = &game.state;
-    w.write_all(b"  ")?;
-    w.write_all(s.message.text().as_bytes())?;
-    match s.phase {
-        Phase::NoGame => w.write_all(b":  => start new game\n")?,
-        Phase::InPlay => {
-            w.write_all(b": => ")?;
-            w.write_all(game.name(s.next))?;
-            w.write_all(b" plays next\n")?;
-        }
-        Phase::Over => w.write_all(b": => play again or start new game\n")?,
+    w.write_all(s.message.status_opening(s.phase).as_bytes())?;
+    if s.phase == Phase::InPlay {
+        w.write_all(game.name(s.next))?;
+        w.write_all(b" plays next\n")?;
     }
     let [r1, r2, r3] = s.board.rows();
     let board: [u8; 18] = [

@@ -43,8 +43,7 @@ impl<'t> Locator<'t> {
         match between.iter().rposition(|&b| b == b'\n') {
             None => pos.column += between.len(),
             Some(last) => {
-                // A plain count: the compiler vectorises it.
-                pos.line += between.iter().filter(|&&b| b == b'\n').count();
+                pos.line += memchr::memchr_iter(b'\n', between).count();
                 pos.column = between.len() - last;
             }
         }
@@ -177,13 +176,8 @@ impl<R: BufRead> EventStream<R> {
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let target = self.buf.len() + REFILL.max(self.buf.len());
-        while self.buf.len() < target {
-            if !self.lines.next_into(&mut self.buf)? {
-                self.at_end = true;
-                break;
-            }
-        }
+        let want = REFILL.max(self.buf.len());
+        self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         Ok(())
     }
 }

@@ -170,7 +170,7 @@ pub struct Sink<'w> {
 }
 
 impl<'w> Sink<'w> {
-    const BLOCK: usize = 64 * 1024;
+    const BLOCK: usize = 256 * 1024;
 
     pub fn new(out: &'w mut dyn Write) -> Self {
         Sink { out, buf: Vec::with_capacity(Self::BLOCK + 1024) }
