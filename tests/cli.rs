@@ -180,3 +180,23 @@ fn piped_shell_ends_at_end_of_input_without_quit() {
     assert!(out.ends_with("  0: score for \"b\" (as O)\n->"), "{out}");
     assert_eq!(out.matches("->").count(), 3);
 }
+
+#[test]
+fn a_trace_too_big_for_the_tape_is_read_again_with_the_same_result() {
+    // 300 distinct names are more than the tape keeps: the run re-reads.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut body = String::from("new_game(\"Ann\",\"Bob\")\n");
+    for k in 0..300 {
+        body.push_str(&format!(
+            "play(\"P{k}\",{})\nplay(\"Ann\",{})\nundo\n",
+            k % 9 + 1,
+            k % 9 + 1
+        ));
+    }
+    let t = trace(dir.path(), "names.txt", body.as_bytes());
+    let whole = tictac(&["-b", &t]);
+    let line_by_line = tictac(&["-w", "1", "_", &t]);
+    assert_eq!(whole.status.code(), Some(0));
+    assert_eq!(text(&whole), text(&line_by_line));
+    assert!(text(&whole).contains("->play(\"P299\",3)\n  no such player: => Ann plays next\n"));
+}

@@ -47,13 +47,17 @@ pub struct Checker {
 }
 
 impl Checker {
-    /// Checks one event; `locate` turns a "bytes left" position into a line
-    /// and column.
-    pub fn event(&mut self, event: &Event, locate: impl Fn(usize) -> Pos) {
+    /// Checks one event, giving its command when it is type-correct;
+    /// `locate` turns a "bytes left" position into a line and column.
+    pub fn event<'a>(
+        &mut self,
+        event: &Event<'a>,
+        locate: impl Fn(usize) -> Pos,
+    ) -> Option<Command<'a>> {
         // A type-correct event holds only strings and a valid button: no
         // identifier, no invalid number. That is nearly every event.
-        if command(event).is_some() {
-            return;
+        if let Some(command) = command(event) {
+            return Some(command);
         }
         for (k, arg) in event.args.iter().flatten().enumerate() {
             if event.name == b"play"
@@ -68,6 +72,7 @@ impl Checker {
         if self.soft.is_none() {
             self.type_errors.push(type_error_line(event));
         }
+        None
     }
 
     fn find_identifiers(&mut self, arg: &Arg, locate: &impl Fn(usize) -> Pos) {

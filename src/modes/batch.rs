@@ -4,18 +4,23 @@
 use std::convert::Infallible;
 use std::path::Path;
 
+use super::tape::Tape;
 use super::{Driver, Outcome, RunError, Sink, open_input};
 use crate::game::view::write_state;
 use crate::lang::source::KeptLines;
 use crate::lang::{self, Checker, EventStream, Stop, TraceError, command};
 
-/// `-b IN`: all or nothing. The file is read twice (validate, then run), so
-/// memory stays constant however long the trace is.
+/// `-b IN`: all or nothing. The validating read keeps the commands on a
+/// bounded tape; a trace whose tape is whole runs from it, a longer one is
+/// read a second time, so memory stays constant however long the trace is.
 pub fn run_whole(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
     let name = || input.display().to_string();
     let mut checker = Checker::default();
+    let mut tape = Tape::default();
     let walked = EventStream::new(open_input(input)?).for_each(|event, locator| {
-        checker.event(event, |rest| locator.pos(rest));
+        if let Some(command) = checker.event(event, |rest| locator.pos(rest)) {
+            tape.push(&command);
+        }
         Ok::<(), Infallible>(())
     });
     let verdict = match walked {
@@ -30,6 +35,11 @@ pub fn run_whole(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Ou
     }
 
     write_state(out, driver.engine.game())?;
+    if tape.is_whole() {
+        tape.replay(|command| driver.step(command, out))?;
+        return Ok(Outcome::Ran);
+    }
+    drop(tape);
     let ran = EventStream::new(open_input(input)?).for_each(|event, _| {
         let command = command(event).ok_or_else(|| RunError::Changed(name()))?;
         Ok::<(), RunError>(driver.step(&command, out)?)

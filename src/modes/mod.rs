@@ -5,6 +5,7 @@ pub mod batch;
 pub mod interactive;
 pub mod runner;
 pub mod shell;
+pub mod tape;
 pub mod tui;
 pub mod verify;
 pub mod window;
