@@ -133,16 +133,25 @@ pub struct EventStream<R> {
     start: usize,
     at: Pos,
     at_end: bool,
+    /// Read at least this much more text when the buffer runs dry.
+    refill: usize,
 }
 
 impl<R: BufRead> EventStream<R> {
     pub fn new(reader: R) -> Self {
+        Self::with_refill(reader, REFILL)
+    }
+
+    /// A stream that reads `refill` bytes at a time (tests use tiny ones to
+    /// put buffer edges everywhere).
+    pub fn with_refill(reader: R, refill: usize) -> Self {
         EventStream {
             lines: KeptLines::new(reader),
             buf: Vec::new(),
             start: 0,
             at: Pos { line: 1, column: 1 },
             at_end: false,
+            refill: refill.max(1),
         }
     }
 
@@ -176,7 +185,7 @@ impl<R: BufRead> EventStream<R> {
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let want = REFILL.max(self.buf.len());
+        let want = self.refill.max(self.buf.len());
         self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         Ok(())
     }

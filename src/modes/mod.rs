@@ -11,7 +11,7 @@ pub mod verify;
 pub mod window;
 
 use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 
 use crate::bots::Autopilot;
@@ -92,7 +92,11 @@ pub fn open_input(path: &Path) -> Result<BufReader<File>, RunError> {
         return Err(RunError::Unreadable(name()));
     }
     let file = File::open(path).map_err(|_| RunError::Unreadable(name()))?;
-    Ok(BufReader::with_capacity(64 * 1024, file))
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    // Opening is not reading: some files open and then fail (a directory on
+    // some systems, /proc files); find out before anything runs.
+    reader.fill_buf().map_err(|_| RunError::Unreadable(name()))?;
+    Ok(reader)
 }
 
 /// Creates the output file, which must not exist yet.
