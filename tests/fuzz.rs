@@ -15,11 +15,52 @@ use tictac::modes::shell::Shell;
 /// Pieces of traces: tokens, their near misses, and raw bytes.
 fn piece() -> impl Strategy<Value = Vec<u8>> {
     let words: Vec<&'static [u8]> = vec![
-        b"new_game", b"play", b"play_again", b"undo", b"redo", b"jump", b"STRING", b"type",
-        b"TRUE", b"false", b"Ora", b"(", b")", b",", b"\"", b"\\", b"\\\"", b"\"Ann\"", b"\"Bob\"",
-        b"'", b"'c'", b"[", b"]", b"<<", b">>", b"-", b"--", b"-- note\n", b".", b"0", b"5", b"9",
-        b"10", b"1.50", b"007", b"99999999999999999999", b" ", b"\t", b"\r", b"\n", b"\r\n", b"?",
-        b"\x00", b"\xff", b"\x0c", b"\xc3\xa9",
+        b"new_game",
+        b"play",
+        b"play_again",
+        b"undo",
+        b"redo",
+        b"jump",
+        b"STRING",
+        b"type",
+        b"TRUE",
+        b"false",
+        b"Ora",
+        b"(",
+        b")",
+        b",",
+        b"\"",
+        b"\\",
+        b"\\\"",
+        b"\"Ann\"",
+        b"\"Bob\"",
+        b"'",
+        b"'c'",
+        b"[",
+        b"]",
+        b"<<",
+        b">>",
+        b"-",
+        b"--",
+        b"-- note\n",
+        b".",
+        b"0",
+        b"5",
+        b"9",
+        b"10",
+        b"1.50",
+        b"007",
+        b"99999999999999999999",
+        b" ",
+        b"\t",
+        b"\r",
+        b"\n",
+        b"\r\n",
+        b"?",
+        b"\x00",
+        b"\xff",
+        b"\x0c",
+        b"\xc3\xa9",
     ];
     prop_oneof![
         8 => prop::sample::select(words).prop_map(|w| w.to_vec()),
@@ -51,13 +92,23 @@ fn value() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(b"TRUE".to_vec()),
     ];
     leaf.prop_recursive(2, 6, 3, |inner| {
-        prop::collection::vec(inner, 0..3).prop_map(|items| [b"[".to_vec(), items.join(&b", "[..]), b"]".to_vec()].concat())
+        prop::collection::vec(inner, 0..3)
+            .prop_map(|items| [b"[".to_vec(), items.join(&b", "[..]), b"]".to_vec()].concat())
     })
 }
 
 /// Well-formed events (mostly), with blanks of every kind between tokens.
 fn structured() -> impl Strategy<Value = Vec<u8>> {
-    let name = prop::sample::select(vec!["new_game", "play", "play", "play", "play_again", "undo", "redo", "jump"]);
+    let name = prop::sample::select(vec![
+        "new_game",
+        "play",
+        "play",
+        "play",
+        "play_again",
+        "undo",
+        "redo",
+        "jump",
+    ]);
     let args = prop::option::weighted(0.6, prop::collection::vec((value(), gap()), 1..4));
     let event = (name, gap(), args, gap()).prop_map(|(name, g1, args, g2)| {
         let mut e = name.as_bytes().to_vec();

@@ -1,0 +1,170 @@
+//! Hostile input, through the executable: each gets its message and exit
+//! status from SPEC §5, never a panic, and costs time linear in its size.
+//! (Invalid UTF-8 names, a directory as input, an output path in a missing
+//! folder, an existing output file and a closed pipe are in `tests/cli.rs`.)
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
+}
+
+fn write(dir: &Path, name: &str, body: &[u8]) -> String {
+    let path = dir.join(name);
+    fs::write(&path, body).expect("write trace");
+    path.to_string_lossy().into_owned()
+}
+
+fn no_panic(o: &Output) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(o.status.code(), Some(101), "{err}");
+}
+
+fn syntax_error_at(o: &Output, line: usize, column: usize) {
+    no_panic(o);
+    assert_eq!(o.status.code(), Some(1));
+    let expected = format!(
+        "Syntax Error: specification of command executions cannot be parsed\nparse error (Line {line}, Column {column})\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), expected);
+}
+
+#[test]
+fn nul_and_invalid_bytes_outside_strings_are_parse_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = write(dir.path(), "nul.txt", b"undo\nredo\x00undo\n");
+    syntax_error_at(&run(&["-b", &t]), 2, 5);
+    let t = write(dir.path(), "ff.txt", b"undo \xff\n");
+    syntax_error_at(&run(&["-b", &t]), 1, 6);
+}
+
+#[test]
+fn a_twenty_megabyte_name_runs_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let name = "N".repeat(20 * 1024 * 1024);
+    let body = format!("new_game(\"{name}\",\"Bob\")\nplay(\"{name}\",5)\n");
+    let t = write(dir.path(), "big-name.txt", body.as_bytes());
+    let o = run(&["-b", &t]);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(0));
+    // Quoted in both echoes and the two states' score lines, and once in a
+    // hint ("=> NNN... plays next").
+    let quoted = o.stdout.windows(64).filter(|w| w[0] == b'"' && w[1..].iter().all(|&b| b == b'N'));
+    assert_eq!(quoted.count(), 4);
+    assert!(o.stdout.len() > 5 * name.len());
+    assert!(o.stdout.len() < 5 * name.len() + 1000);
+}
+
+#[test]
+fn a_line_of_a_million_parentheses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = format!("play{}\n", "(".repeat(1_000_000));
+    let t = write(dir.path(), "parens.txt", body.as_bytes());
+    syntax_error_at(&run(&["-b", &t]), 1, 6);
+    let deep = format!("play(\"a\", {})\n", "[".repeat(1_000_000));
+    let t = write(dir.path(), "brackets.txt", deep.as_bytes());
+    syntax_error_at(&run(&["-b", &t]), 1, 11 + 256);
+}
+
+#[test]
+fn an_unterminated_string_at_the_end_of_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = write(dir.path(), "open.txt", b"new_game(\"Ann\",\"Bob\")\nplay(\"Ann,5)");
+    syntax_error_at(&run(&["-b", &t]), 2, 6);
+    let out = dir.path().join("out.txt");
+    let o = run(&["-b", &t, &out.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(1));
+    let written = fs::read_to_string(&out).expect("chunk output");
+    assert!(written.starts_with("Syntax Error"), "{written}");
+}
+
+#[test]
+fn a_hundred_thousand_commands_on_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = format!("new_game(\"Ann\",\"Bob\") {}\n", "play(\"Ann\",1) undo ".repeat(50_000));
+    let t = write(dir.path(), "one-line.txt", body.as_bytes());
+    let o = run(&["-b", &t]);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout.windows(3).filter(|w| w == b"\n->").count(), 100_001);
+    // In window mode the line is one trace of its own.
+    let o = run(&["-l", &t]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout.windows(3).filter(|w| w == b"\n->").count(), 100_001);
+}
+
+#[test]
+fn crlf_line_ends_everywhere() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let unix = write(dir.path(), "lf.txt", b"new_game(\"Ann\",\"Bob\")\n-- c\n\nplay(\"Ann\",5)\n");
+    let dos = write(
+        dir.path(),
+        "crlf.txt",
+        b"new_game(\"Ann\",\"Bob\")\r\n-- c\r\n\r\nplay(\"Ann\",5)\r\n",
+    );
+    for mode in [&["-b"][..], &["-l"], &["-w", "1", "_"]] {
+        let a = run(&[mode, &[unix.as_str()]].concat());
+        let b = run(&[mode, &[dos.as_str()]].concat());
+        assert_eq!(a.stdout, b.stdout, "{mode:?}");
+    }
+    let bad = write(dir.path(), "bad.txt", b"undo\r\nplay(\"Ann\" 5)\r\n");
+    syntax_error_at(&run(&["-b", &bad]), 2, 12);
+}
+
+#[test]
+fn an_input_that_opens_but_cannot_be_read() {
+    // Reading /proc/self/mem at offset 0 fails; a directory is in tests/cli.rs.
+    if !Path::new("/proc/self/mem").exists() {
+        return;
+    }
+    let o = run(&["-b", "/proc/self/mem"]);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "error: '/proc/self/mem' is not readable\n");
+}
+
+/// The fastest of three runs.
+fn fastest(args: &[&str]) -> Duration {
+    (0..3)
+        .map(|_| {
+            let start = Instant::now();
+            no_panic(&run(args));
+            start.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Pathological inputs of size n and 8n: linear time means about 8× the
+/// time; the bound (20×) is far from the 64× of quadratic time and leaves
+/// room for a noisy machine.
+#[test]
+fn time_stays_linear_in_the_size_of_pathological_inputs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shapes: [(&str, fn(usize) -> String); 5] = [
+        // Every quote escaped: the string runs to the last one (streamed).
+        ("escaped quotes", |n| format!("play(\"{}\n", "a\\\"\n".repeat(n))),
+        // One event spread over many lines.
+        ("one long event", |n| format!("play(\n{}1)\n", "\"x\",\n".repeat(n))),
+        // An unknown identifier on every line: every one is located.
+        ("identifiers", |n| "play(Ora,1)\n".repeat(n)),
+        // A type error on every line: every one is listed.
+        ("type errors", |n| "undo(1)\n".repeat(n)),
+        // Comment and blank lines between every command.
+        ("comments", |n| "-- c\n\n  \nundo\n".repeat(n)),
+    ];
+    for (what, make) in shapes {
+        let small = write(dir.path(), "small.txt", make(60_000).as_bytes());
+        let large = write(dir.path(), "large.txt", make(480_000).as_bytes());
+        let (a, b) = (fastest(&["-b", &small]), fastest(&["-b", &large]));
+        let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-3);
+        eprintln!("{what}: {a:?} for n, {b:?} for 8n ({ratio:.1}×)");
+        assert!(ratio < 20.0, "{what}: {a:?} for n, {b:?} for 8n ({ratio:.1}×)");
+    }
+}
