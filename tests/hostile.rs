@@ -141,13 +141,16 @@ fn fastest(args: &[&str]) -> Duration {
         .unwrap_or_default()
 }
 
+/// Makes a pathological trace of a given size.
+type Shape = fn(usize) -> String;
+
 /// Pathological inputs of size n and 8n: linear time means about 8× the
 /// time; the bound (20×) is far from the 64× of quadratic time and leaves
 /// room for a noisy machine.
 #[test]
 fn time_stays_linear_in_the_size_of_pathological_inputs() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let shapes: [(&str, fn(usize) -> String); 5] = [
+    let shapes: [(&str, Shape); 5] = [
         // Every quote escaped: the string runs to the last one (streamed).
         ("escaped quotes", |n| format!("play(\"{}\n", "a\\\"\n".repeat(n))),
         // One event spread over many lines.
