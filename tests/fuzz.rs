@@ -171,8 +171,13 @@ fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
     })
 }
 
+/// Cases per property: the default here, or `TICTAC_CASES` for a longer run.
+fn cases(default: u32) -> u32 {
+    std::env::var("TICTAC_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
 
     #[test]
     fn streaming_agrees_with_memory_at_any_buffer_edge(bytes in trace(), refill in 1usize..48) {

@@ -141,8 +141,13 @@ fn shown(game: &Game) -> String {
     String::from_utf8(render(game)).expect("names here are UTF-8")
 }
 
+/// Cases per property: the default here, or `TICTAC_CASES` for a longer run.
+fn cases(default: u32) -> u32 {
+    std::env::var("TICTAC_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
 
     #[test]
     fn board_invariants_hold_after_every_command(cmds in session()) {
