@@ -91,7 +91,10 @@ fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
                 .map_err(|e| e.to_string())?;
         }
         Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
-        Err(e) => return Err(format!("`{DIRECTIVE} {}`: {e}", plan.args.join(" "))),
+        // As the executable prints it, so traces can test invocation errors.
+        Err(e) => {
+            let _ = writeln!(out, "{e}\nRun 'tictac -help' to see more details");
+        }
     }
     Ok(out)
 }
