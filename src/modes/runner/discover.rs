@@ -41,7 +41,7 @@ pub const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         let found = DEFAULT_ROOTS.iter().map(PathBuf::from).find(|p| p.is_dir());
-        vec![found.ok_or(RunnerError::NoTests)?]
+        vec![found.ok_or_else(|| RunnerError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
     } else {
         paths.to_vec()
     };
@@ -71,7 +71,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     tests.sort_by(|a, b| a.trace.cmp(&b.trace));
     tests.dedup_by(|a, b| a.trace == b.trace);
     if tests.is_empty() {
-        return Err(RunnerError::NoTests);
+        let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
+        return Err(RunnerError::NoTests(looked.join(", ")));
     }
     Ok(tests)
 }
@@ -108,7 +109,7 @@ mod tests {
         assert_eq!(tests[0].expected_path(), root.join("a.expected.txt"));
         assert!(matches!(discover(&[root.join("nope")]), Err(RunnerError::Missing(_))));
         let empty = tempfile::tempdir().expect("temp dir");
-        assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(RunnerError::NoTests)));
+        assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(RunnerError::NoTests(_))));
     }
 
     #[test]

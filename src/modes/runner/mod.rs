@@ -35,11 +35,11 @@ pub struct Options {
 /// Why the runner could not run the suite.
 #[derive(Debug, thiserror::Error)]
 pub enum RunnerError {
-    #[error("error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {})",
-        if .0.is_empty() { "acceptance/ and tests/acceptance/".to_string() } else { .0.clone() })]
-    NoTestsIn(String),
-    #[error("error: no tests found")]
-    NoTests,
+    /// Nothing to run under the paths named (listed in the message).
+    #[error(
+        "error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {0})"
+    )]
+    NoTests(String),
     #[error("error: '{0}' does not exist")]
     Missing(String),
     #[error("error: '{0}' is not readable")]
@@ -85,14 +85,7 @@ impl Report {
 /// Runs the suite, printing a line per test (in sorted order, as results
 /// come in) and the closing `Test Results: P/T passed.`
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, RunnerError> {
-    let tests = discover(&options.paths).map_err(|e| match e {
-        RunnerError::NoTests => {
-            let looked: Vec<String> =
-                options.paths.iter().map(|p| format!("{}", p.display())).collect();
-            RunnerError::NoTestsIn(looked.join(", "))
-        }
-        other => other,
-    })?;
+    let tests = discover(&options.paths)?;
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir).map_err(|_| RunnerError::Unreadable(dir.display().to_string()))?;
     }
