@@ -4,9 +4,8 @@
 //! predictable byte for byte.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::config::{CompletionType, Config};
@@ -18,6 +17,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
 use super::RunError;
+pub use super::record::Recorder;
 use super::shell::{Reply, Shell};
 use crate::cli::Session;
 use crate::game::Mark;
@@ -39,29 +39,6 @@ pub fn run(session: &Session) -> Result<(), RunError> {
     let mut out = io::stdout().lock();
     let shell = Shell::new(session.autopilot());
     Ok(run_plain(shell, io::stdin().lock(), &mut out, &mut recorder)?)
-}
-
-/// Keeps the lines that ran, so a played session becomes a trace.
-#[derive(Default)]
-pub struct Recorder {
-    file: Option<File>,
-}
-
-impl Recorder {
-    /// Appends to `path` (created if need be); records nothing without one.
-    pub fn open(path: Option<&Path>) -> Result<Recorder, RunError> {
-        let Some(path) = path else { return Ok(Recorder::default()) };
-        let file = File::options().append(true).create(true).open(path);
-        let file = file.map_err(|e| RunError::OutputFailed(path.display().to_string(), e))?;
-        Ok(Recorder { file: Some(file) })
-    }
-
-    pub fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
-        match &mut self.file {
-            Some(file) => file.write_all(lines),
-            None => Ok(()),
-        }
-    }
 }
 
 /// The plain protocol: the state, then `->` before each line read.

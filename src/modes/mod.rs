@@ -5,6 +5,7 @@ pub mod batch;
 mod driver;
 mod files;
 pub mod interactive;
+mod record;
 pub mod runner;
 pub mod shell;
 mod sink;
