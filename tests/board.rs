@@ -1,11 +1,15 @@
-//! `tictac -g` end to end in a real terminal: tmux runs it, keys are sent,
-//! the screen is read back. `.ci/run` installs tmux; on a machine without
+//! `tictac -g` end to end in a real terminal: tmux runs it, keys and mouse
+//! clicks are sent, the screen is read back. `.ci/run` installs tmux; on a machine without
 //! it the test says so and passes, except under CI, where it fails.
 
 use std::path::Path;
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+use ratatui::layout::Rect;
+use tictac::modes::tui::app::Action;
+use tictac::modes::tui::view::areas;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -22,6 +26,15 @@ impl Tmux {
 
     fn keys(&self, keys: &[&str]) {
         self.run(&[&["send-keys", "-t", "board"][..], keys].concat());
+    }
+
+    /// A left click at a 0-based cell of the screen, as the terminal sends it
+    /// with mouse reporting on (SGR encoding, 1-based).
+    fn click(&self, column: u16, row: u16) {
+        for end in ['M', 'm'] {
+            let event = format!("\x1b[<0;{};{}{end}", column + 1, row + 1);
+            self.run(&["send-keys", "-t", "board", "-l", &event]);
+        }
     }
 
     fn screen(&self) -> String {
@@ -58,7 +71,7 @@ fn tmux_available() -> bool {
 }
 
 #[test]
-fn play_a_cell_undo_it_and_quit_by_keys() {
+fn play_by_keys_and_mouse_undo_and_quit() {
     if !tmux_available() {
         return;
     }
@@ -83,7 +96,15 @@ fn play_a_cell_undo_it_and_quit_by_keys() {
     let screen = tmux.wait_for("x's turn");
     assert!(screen.contains("│   5   │"), "the cell is free again:\n{screen}");
     assert!(screen.contains("  ok: => Ann plays next"), "{screen}");
-    tmux.keys(&["q"]);
+
+    // The mouse: a click on cell 4 plays it, a click on Quit quits.
+    let layout = areas(Rect::new(0, 0, 80, 24)).expect("80×24 fits");
+    let cell4 = layout.cells[3];
+    tmux.click(cell4.x + 3, cell4.y + 1);
+    let screen = tmux.wait_for("->play(\"Ann\",4)");
+    assert!(screen.contains("o's turn"), "{screen}");
+    let (quit, _) = layout.buttons.iter().find(|(_, a)| *a == Action::Quit).expect("a Quit button");
+    tmux.click(quit.x + 1, quit.y);
     let start = Instant::now();
     while !Path::new(&status).exists() {
         assert!(start.elapsed() < Duration::from_secs(10), "tictac -g did not quit");
@@ -93,6 +114,6 @@ fn play_a_cell_undo_it_and_quit_by_keys() {
     assert_eq!(std::fs::read_to_string(&status).expect("status").trim(), "0");
     assert_eq!(
         std::fs::read_to_string(&record).expect("recorded"),
-        "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nundo\n"
+        "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nundo\nplay(\"Ann\",4)\n"
     );
 }
