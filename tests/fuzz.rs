@@ -85,6 +85,7 @@ fn value() -> impl Strategy<Value = Vec<u8>> {
             .prop_map(|s| format!("\"{s}\"").into_bytes()),
         3 => (0u8..=11).prop_map(|n| n.to_string().into_bytes()),
         1 => Just(b"- 3".to_vec()),
+        1 => Just(b"-\n3".to_vec()),
         1 => Just(b"5.0".to_vec()),
         1 => Just(b"1.5".to_vec()),
         1 => Just(b"'c'".to_vec()),
@@ -92,8 +93,11 @@ fn value() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(b"TRUE".to_vec()),
     ];
     leaf.prop_recursive(2, 6, 3, |inner| {
-        prop::collection::vec(inner, 0..3)
-            .prop_map(|items| [b"[".to_vec(), items.join(&b", "[..]), b"]".to_vec()].concat())
+        prop::collection::vec((gap(), inner, gap()), 0..3).prop_map(|items| {
+            let items: Vec<Vec<u8>> =
+                items.into_iter().map(|(a, v, b)| [a, v, b].concat()).collect();
+            [b"[".to_vec(), items.join(&b","[..]), b"]".to_vec()].concat()
+        })
     })
 }
 
@@ -109,13 +113,14 @@ fn structured() -> impl Strategy<Value = Vec<u8>> {
         "redo",
         "jump",
     ]);
-    let args = prop::option::weighted(0.6, prop::collection::vec((value(), gap()), 1..4));
+    let args = prop::option::weighted(0.6, prop::collection::vec((gap(), value(), gap()), 1..4));
     let event = (name, gap(), args, gap()).prop_map(|(name, g1, args, g2)| {
         let mut e = name.as_bytes().to_vec();
         e.extend(g1);
         if let Some(args) = args {
             e.push(b'(');
-            let parts: Vec<Vec<u8>> = args.into_iter().map(|(v, g)| [v, g].concat()).collect();
+            let parts: Vec<Vec<u8>> =
+                args.into_iter().map(|(a, v, b)| [a, v, b].concat()).collect();
             e.extend(parts.join(&b","[..]));
             e.push(b')');
         }

@@ -14,7 +14,7 @@ use nom::combinator::cut;
 
 use super::ast::{Arg, Args, Event, Value};
 use super::lexer::{
-    Extent, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
+    Extent, Halt, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
     string_literal, unsigned_number,
 };
 
@@ -40,7 +40,6 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
     Ok((rest, Some(Event { name, args: Some(args) })))
 }
 
-/// `open arg {"," arg} close`, with at least one argument.
 /// Tuples and arrays nest at most this deep: deeper, the opening bracket is
 /// a parse error (instead of exhausting the stack).
 pub const MAX_NESTING: usize = 256;
@@ -53,6 +52,7 @@ struct Ctx {
     depth: usize,
 }
 
+/// `open arg {"," arg} close`, with at least one argument.
 fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Args<'a>> {
     let (mut i, _) = tag(open)(i)?;
     let mut args = Args::new();
@@ -102,10 +102,14 @@ fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
             Ok((rest, here(Value::Char(c))))
         }
         Some(b'-') => {
-            // A minus must be followed by a number; the error is at the minus.
+            // A minus must be followed by a number; the error is at the minus,
+            // unless the text so far ends after it (its number may follow).
             let digits = blank(&i[1..]);
             match unsigned_number(digits) {
                 Ok((rest, (int, frac))) => Ok((rest, number(true, int, frac, digits))),
+                Err(_) if digits.is_empty() && ctx.extent == Extent::Partial => {
+                    Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: i.len() }))
+                }
                 Err(_) => PErr::fatal(i),
             }
         }

@@ -224,6 +224,20 @@ mod tests {
     }
 
     #[test]
+    fn a_minus_at_a_buffer_edge_waits_for_its_number() {
+        let text = b"play(\"a\", -\n\n3)\n";
+        let mut events = 0;
+        EventStream::with_refill(&text[..], 1)
+            .for_each(|e, _| {
+                assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
+                events += 1;
+                Ok::<(), ()>(())
+            })
+            .expect("parses");
+        assert_eq!(events, 1);
+    }
+
+    #[test]
     fn positions_count_kept_lines_and_end_past_the_last() {
         assert_eq!(syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"), Pos { line: 2, column: 12 });
         assert_eq!(syntax_pos(b"undo\nplay(\"a\",\n"), Pos { line: 3, column: 1 });
