@@ -33,6 +33,8 @@ pub enum UsageError {
     MissingValue(String),
     #[error("Error: -j needs a positive number of jobs, not '{0}'")]
     Jobs(String),
+    #[error("Error: --timeout takes a positive number of seconds, not '{0}'")]
+    Timeout(String),
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
     #[error("Error: --record works in the '-i' and '-g' modes only")]
@@ -238,6 +240,12 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
             "--program" => options.program = Some(words(value()?)),
             "--oracle" => options.oracle = Some(words(value()?)),
             "--log" => options.log = Some(PathBuf::from(value()?)),
+            "--timeout" => {
+                let secs = value()?.to_string_lossy().into_owned();
+                let parsed = secs.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+                let parsed = parsed.and_then(|s| std::time::Duration::try_from_secs_f64(s).ok());
+                options.timeout = parsed.ok_or(UsageError::Timeout(secs))?;
+            }
             "-j" | "--jobs" => {
                 let n = value()?.to_string_lossy().into_owned();
                 options.jobs =
@@ -416,6 +424,13 @@ mod tests {
         assert_eq!(o.paths, [PathBuf::from("a"), PathBuf::from("b")]);
         assert!(matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.jobs >= 1 && !o.bless));
         assert_eq!(p(&["test", "-j", "0"]), Err(UsageError::Jobs("0".into())));
+        assert_eq!(p(&["test", "--timeout", "-1"]), Err(UsageError::Timeout("-1".into())));
+        assert_eq!(p(&["test", "--timeout", "inf"]), Err(UsageError::Timeout("inf".into())));
+        assert!(matches!(p(&["test", "--timeout", "0.5"]),
+            Ok(Invocation::Test(o)) if o.timeout == std::time::Duration::from_millis(500)));
+        assert!(
+            matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.timeout == runner::DEFAULT_TIMEOUT)
+        );
         assert_eq!(p(&["test", "--x"]), Err(UsageError::UnknownOption("--x".into())));
         assert_eq!(p(&["test", "--log"]), Err(UsageError::MissingValue("--log".into())));
         assert_eq!(p(&["test", "--bless", "--oracle", "o"]), Err(UsageError::BlessWithOracle));

@@ -181,3 +181,30 @@ fn a_recorded_session_becomes_an_acceptance_test() {
     assert!(expected.ends_with("->undo\n  ok: => a plays next\n  ___\n  ___\n  ___\n  0: score for \"a\" (as X)\n  0: score for \"b\" (as O)\n"));
     assert_eq!(tictac(&["test", &path(&record)]).status.code(), Some(0));
 }
+
+#[test]
+fn a_program_that_hangs_is_stopped_and_fails_its_test() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let hang = script(tools.path(), "hang.sh", "exec sleep 30");
+    let start = std::time::Instant::now();
+    let o = tictac(&["test", "--program", &hang, "--timeout", "0.3", "-j", "2", &path(dir.path())]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "the runner waited for it");
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(out.contains("ran longer than 0.3 s and was stopped"), "{out}");
+    assert!(out.ends_with("Test Results: 0/2 passed.\n"), "{out}");
+}
+
+#[test]
+fn a_shell_session_is_typed_into_an_external_program() {
+    // More output than a pipe holds, before the program has read its input.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut session = String::from("-- run: -i\nnew_game(\"a\",\"b\")\n");
+    session.push_str(&"undo\n".repeat(2000));
+    fs::write(dir.path().join("long.txt"), &session).expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// What `tictac test` was asked to do.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     /// Write each expected file from the actual output.
     pub bless: bool,
@@ -29,7 +29,26 @@ pub struct Options {
     pub log: Option<PathBuf>,
     /// Tests run at once (at least 1).
     pub jobs: usize,
+    /// How long an external program or oracle may take on one trace.
+    pub timeout: Duration,
     pub paths: Vec<PathBuf>,
+}
+
+/// An external program may take this long on one trace by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            bless: false,
+            program: None,
+            oracle: None,
+            log: None,
+            jobs: 1,
+            timeout: DEFAULT_TIMEOUT,
+            paths: Vec::new(),
+        }
+    }
 }
 
 /// Why the runner could not run the suite.
@@ -167,7 +186,11 @@ fn print_outcome(
 pub fn run_one(test: &Test, options: &Options) -> Outcome {
     let start = Instant::now();
     let mut notes = Vec::new();
-    let source = options.program.as_deref().map_or(Source::InProcess, Source::Program);
+    let timeout = options.timeout;
+    let source = options
+        .program
+        .as_deref()
+        .map_or(Source::InProcess, |command| Source::Program { command, timeout });
     let actual = produce(source, &test.trace);
     let verdict = match actual {
         Err(why) => Verdict::CannotRun(why),
@@ -184,7 +207,8 @@ pub fn run_one(test: &Test, options: &Options) -> Outcome {
 fn judge(test: &Test, options: &Options, actual: &[u8], notes: &mut Vec<String>) -> Verdict {
     let expected_path = test.expected_path();
     if let Some(oracle) = &options.oracle {
-        return match produce(Source::Program(oracle), &test.trace) {
+        let source = Source::Program { command: oracle, timeout: options.timeout };
+        return match produce(source, &test.trace) {
             Err(why) => Verdict::CannotRun(format!("oracle: {why}")),
             Ok(expected) => compare(&expected, actual),
         };

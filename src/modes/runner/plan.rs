@@ -8,9 +8,11 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::cli::{self, Invocation};
 use crate::modes::interactive::{self, Recorder};
@@ -60,8 +62,9 @@ impl Plan {
 pub enum Source<'a> {
     /// This program's engine, in this process.
     InProcess,
-    /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`).
-    Program(&'a [String]),
+    /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
+    /// stopped if it runs longer than `timeout`.
+    Program { command: &'a [String], timeout: Duration },
 }
 
 /// Runs the trace as its plan says and returns what it printed (or wrote
@@ -71,7 +74,7 @@ pub fn produce(source: Source, trace: &Path) -> Result<Vec<u8>, String> {
     let plan = Plan::of(&text);
     match source {
         Source::InProcess => in_process(&plan, trace),
-        Source::Program(program) => external(program, &plan, trace),
+        Source::Program { command, timeout } => external(command, timeout, &plan, trace),
     }
 }
 
@@ -99,29 +102,66 @@ fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-fn external(program: &[String], plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
+fn external(
+    program: &[String],
+    timeout: Duration,
+    plan: &Plan,
+    trace: &Path,
+) -> Result<Vec<u8>, String> {
     let (exe, first_args) = program.split_first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join("out.txt");
-    let mut command = Command::new(exe);
-    command.args(first_args).args(plan.argv(trace, &out_file)).stderr(Stdio::inherit());
-    let output = match &plan.typed {
-        None => command.stdin(Stdio::null()).output(),
-        Some(typed) => {
-            command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().and_then(|mut child| {
-                if let Some(mut stdin) = child.stdin.take() {
-                    // A shell that quits early closes its input: not an error.
-                    let _ = stdin.write_all(typed);
-                }
-                child.wait_with_output()
-            })
+    let stdin = if plan.typed.is_some() { Stdio::piped() } else { Stdio::null() };
+    let mut child = Command::new(exe)
+        .args(first_args)
+        .args(plan.argv(trace, &out_file))
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot run {exe}: {e}"))?;
+    // Type and read at once, each on its own thread: a program may answer
+    // before it has read all its input, and a full pipe must not deadlock.
+    if let (Some(mut stdin), Some(typed)) = (child.stdin.take(), plan.typed.clone()) {
+        thread::spawn(move || {
+            // A shell that quits early closes its input: not an error.
+            let _ = stdin.write_all(&typed);
+        });
+    }
+    let mut stdout = child.stdout.take().ok_or("no standard output")?;
+    let reader = thread::spawn(move || {
+        let mut printed = Vec::new();
+        stdout.read_to_end(&mut printed).map(|_| printed)
+    });
+    let deadline = Instant::now() + timeout;
+    let mut pause = Duration::from_micros(100);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => {
+                thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{exe} ran longer than {} s and was stopped",
+                    timeout.as_secs_f64()
+                ));
+            }
+            Err(e) => return Err(format!("waiting for {exe}: {e}")),
         }
     }
-    .map_err(|e| format!("cannot run {exe}: {e}"))?;
+    let printed = match reader.join() {
+        Ok(Ok(printed)) => printed,
+        Ok(Err(e)) => return Err(format!("reading what {exe} printed: {e}")),
+        Err(_) => return Err(format!("reading what {exe} printed failed")),
+    };
     if plan.writes_file() {
         return fs::read(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"));
     }
-    Ok(output.stdout)
+    Ok(printed)
 }
 
 #[cfg(test)]
