@@ -121,7 +121,7 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 17] = [
+    let rows: [(&str, &str); 18] = [
         ("-i", "interactive: type commands after the -> prompt"),
         ("-g", "the board on the full terminal: click or press 1-9 to play"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
@@ -132,7 +132,8 @@ fn help(program: &str) -> String {
         ("", "(M, N <= 0 count from the end; N may be _)"),
         ("-l IN [OUT]", "last: the last line, with the state before it"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
-        ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N, --timeout S)"),
+        ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
+        ("", "--timeout S)"),
         ("verify", "the game's facts and every strategy's record, exhaustively"),
         ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
         ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
