@@ -2,6 +2,20 @@
 //! oracle. Data flows one way: trace text → parsed events (`lang`) →
 //! validated commands (`command`) → operations on the model (`history`,
 //! `game`, driven by `engine`) → the printed view (`game::view`).
+//!
+//! ```
+//! use tictac::engine::Engine;
+//! use tictac::game::view::render;
+//!
+//! let mut engine = Engine::new();
+//! for command in tictac::lang::check(b"new_game(\"Ann\",\"Bob\") play(\"Ann\", 5) undo redo")
+//!     .expect("a valid trace")
+//! {
+//!     engine.run(&command);
+//! }
+//! let view = render(engine.game());
+//! assert!(view.starts_with(b"  ok: => Bob plays next\n  ___\n  _X_\n  ___\n"));
+//! ```
 
 pub mod app;
 pub mod bots;
