@@ -200,3 +200,10 @@ fn a_trace_too_big_for_the_tape_is_read_again_with_the_same_result() {
     assert_eq!(text(&whole), text(&line_by_line));
     assert!(text(&whole).contains("->play(\"P299\",3)\n  no such player: => Ann plays next\n"));
 }
+
+#[test]
+fn the_board_needs_a_terminal() {
+    let o = tictac(&["-g"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o), "error: the board (-g) needs a terminal; -i and -b work without one\n");
+}

@@ -47,6 +47,9 @@ pub enum RunError {
     Read(String, io::Error),
     #[error("error: '{0}' changed while it was being run")]
     Changed(String),
+    /// `-g` without a terminal to draw on.
+    #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
+    NoTerminal,
     /// The test runner could not run (no tests, a missing path).
     #[error("{0}")]
     Runner(String),

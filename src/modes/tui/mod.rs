@@ -4,7 +4,7 @@
 pub mod app;
 pub mod view;
 
-use std::io::{self, Stdout};
+use std::io::{self, IsTerminal, Stdout};
 use std::time::Duration;
 
 use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
@@ -35,6 +35,9 @@ fn restore() {
 }
 
 pub fn run(session: &Session) -> Result<(), RunError> {
+    if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
+        return Err(RunError::NoTerminal);
+    }
     let recorder = Recorder::open(session.record.as_deref())?;
     let mut app = App::new(Driver::new(session.autopilot()), recorder);
 
