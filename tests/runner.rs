@@ -208,3 +208,12 @@ fn a_shell_session_is_typed_into_an_external_program() {
     let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+#[test]
+fn a_log_folder_that_cannot_be_made_is_a_usage_error() {
+    let dir = suite();
+    let file = dir.path().join("a.txt");
+    let o = tictac(&["test", "--log", &path(&file.join("logs")), &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("error: the log folder '"), "{}", text(&o));
+}

@@ -63,6 +63,8 @@ pub enum RunnerError {
     Missing(String),
     #[error("error: '{0}' is not readable")]
     Unreadable(String),
+    #[error("error: the log folder '{0}' cannot be created: {1}")]
+    LogFolder(String, io::Error),
     #[error(transparent)]
     Write(#[from] io::Error),
 }
@@ -106,7 +108,8 @@ impl Report {
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, RunnerError> {
     let tests = discover(&options.paths)?;
     if let Some(dir) = &options.log {
-        fs::create_dir_all(dir).map_err(|_| RunnerError::Unreadable(dir.display().to_string()))?;
+        fs::create_dir_all(dir)
+            .map_err(|e| RunnerError::LogFolder(dir.display().to_string(), e))?;
     }
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
