@@ -70,9 +70,7 @@ impl Shell {
         }
         Ok(Reply::Continue)
     }
-}
 
-impl Shell {
     /// Runs a line's commands. Without bots, only the final state is shown
     /// (the user just typed the commands). When bots answer, the state
     /// before their moves is shown, then each move as `->play(...)` and the
