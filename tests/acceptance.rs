@@ -87,6 +87,10 @@ fn every_message_of_the_spec_is_covered() {
         " does not conform to declaration undo\n",
         " does not conform to declaration redo\n",
         "Error: unknown event name ",
+        "Error: a window [start, end) should be such that start <= end\n",
+        "Error: when the start of a window is non-positive, its end must be a non-positive number\n",
+        "Error: the end of window is neither a valid integer nor '_'\n",
+        "\nRun 'tictac -help' to see more details\n",
         "\n->",
     ];
     let missing: Vec<&&str> = needed.iter().filter(|m| !all.contains(**m)).collect();
