@@ -283,23 +283,34 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
         ("-version", 0) => Ok(Invocation::Version),
         ("-b", 1 | 2) => {
             let job = if rest.len() == 1 { Job::Whole } else { Job::Chunks };
-            Ok(Invocation::Run { job, input: path(0), output: optional(1), session: no_session() })
+            Ok(Invocation::Run {
+                job,
+                input: path(0),
+                output: optional(1),
+                session: Session::default(),
+            })
         }
         ("-l", 1 | 2) => {
             let job = Job::Window(Window::LAST);
-            Ok(Invocation::Run { job, input: path(0), output: optional(1), session: no_session() })
+            Ok(Invocation::Run {
+                job,
+                input: path(0),
+                output: optional(1),
+                session: Session::default(),
+            })
         }
         ("-w", 3 | 4) => {
             let job = Job::Window(parse_window(&rest[0], &rest[1])?);
-            Ok(Invocation::Run { job, input: path(2), output: optional(3), session: no_session() })
+            Ok(Invocation::Run {
+                job,
+                input: path(2),
+                output: optional(3),
+                session: Session::default(),
+            })
         }
         ("-i" | "-g" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
     }
-}
-
-fn no_session() -> Session {
-    Session::default()
 }
 
 fn parse_window(start: &OsStr, end: &OsStr) -> Result<Window, UsageError> {

@@ -30,10 +30,6 @@ impl Autopilot {
         Autopilot { bots, rng: seed.map(fastrand::Rng::with_seed) }
     }
 
-    pub fn is_idle(&self) -> bool {
-        self.bots.is_empty()
-    }
-
     /// The bot to move, if a game is in play and it is a bot's turn.
     fn to_move(&self, game: &Game) -> Option<usize> {
         if game.state.phase != Phase::InPlay {
@@ -41,11 +37,6 @@ impl Autopilot {
         }
         let name = game.name(game.state.next);
         self.bots.iter().position(|b| b.name == name)
-    }
-
-    /// Whether a person (not a bot) is to move in a game in play.
-    pub fn person_to_move(&self, game: &Game) -> bool {
-        game.state.phase == Phase::InPlay && self.to_move(game).is_none()
     }
 
     /// Does what the bots do after `last` ran, handing each command to
@@ -115,7 +106,7 @@ mod tests {
         let press = Button::new(1).expect("button");
         let c = Command::Play { player: b"Ann", press };
         assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",9)"]);
-        assert!(a.person_to_move(e.game()));
+        assert_eq!(e.game().state.next, crate::game::Mark::O, "Ann, a person, is to move");
     }
 
     #[test]

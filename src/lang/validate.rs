@@ -88,11 +88,6 @@ impl Checker {
         }
     }
 
-    /// Whether everything checked so far is type-correct and parses.
-    pub fn is_clean(&self) -> bool {
-        self.soft.is_none() && self.type_errors.is_empty()
-    }
-
     /// The verdict once every event has been checked.
     pub fn finish(self) -> Result<(), TraceError> {
         match self.soft {

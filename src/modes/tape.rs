@@ -31,28 +31,22 @@ impl Tape {
             return;
         }
         let start = self.bytes.len();
-        let fits = match *command {
-            Command::Undo => self.put(UNDO),
-            Command::Redo => self.put(REDO),
-            Command::PlayAgain => self.put(PLAY_AGAIN),
-            Command::NewGame { player1, player2 } => {
-                self.put(NEW_GAME) && self.put_name(player1) && self.put_name(player2)
-            }
-            Command::Play { player, press } => {
-                self.put(PLAY + press.get()) && self.put_name(player)
-            }
+        let none: &[u8] = &[];
+        let (op, names, n) = match *command {
+            Command::Undo => (UNDO, [none, none], 0),
+            Command::Redo => (REDO, [none, none], 0),
+            Command::PlayAgain => (PLAY_AGAIN, [none, none], 0),
+            Command::NewGame { player1, player2 } => (NEW_GAME, [player1, player2], 2),
+            Command::Play { player, press } => (PLAY + press.get(), [player, none], 1),
         };
+        self.bytes.push(op);
+        let fits = names[..n].iter().all(|name| self.put_name(name));
         if !fits || self.bytes.len() > LIMIT {
             self.gave_up = true;
             self.bytes.truncate(start);
             self.bytes.shrink_to_fit();
             self.names = Vec::new();
         }
-    }
-
-    fn put(&mut self, byte: u8) -> bool {
-        self.bytes.push(byte);
-        true
     }
 
     fn put_name(&mut self, name: &[u8]) -> bool {
@@ -63,7 +57,9 @@ impl Tape {
                 self.names.len() - 1
             }
         };
-        u8::try_from(index).is_ok_and(|k| self.put(k))
+        let Ok(k) = u8::try_from(index) else { return false };
+        self.bytes.push(k);
+        true
     }
 
     /// Whether every command pushed is on the tape.

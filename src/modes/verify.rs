@@ -86,12 +86,9 @@ fn write_trace(
     mark: Mark,
     moves: &[Cell],
 ) -> Result<(), RunError> {
-    let bot = match strategy {
-        Strategy::Tla => "Tla",
-        Strategy::Elm => "Elm",
-        Strategy::Perfect => "Perfect",
-        Strategy::Random => "Random",
-    };
+    // The strategy's name with a capital: names must start with a letter.
+    let name = strategy.name();
+    let bot = &format!("{}{}", name[..1].to_ascii_uppercase(), &name[1..]);
     let names = match mark {
         Mark::X => [bot, "Rival"],
         Mark::O => ["Rival", bot],

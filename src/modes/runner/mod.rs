@@ -9,6 +9,7 @@ pub use diff::unified;
 pub use discover::{Test, discover};
 pub use plan::{Source, produce};
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -157,15 +158,15 @@ fn print_outcome(
     let ms = outcome.elapsed.as_secs_f64() * 1000.0;
     let (word, detail) = match &outcome.verdict {
         Verdict::Pass => ("PASS", None),
-        Verdict::Differs(diff) => ("FAIL", Some(diff.clone())),
+        Verdict::Differs(diff) => ("FAIL", Some(Cow::Borrowed(diff.as_str()))),
         Verdict::NoExpected(path) => (
             "FAIL",
-            Some(format!(
-                "no expected output: {} is missing (run with --bless to create it)\n",
+            Some(Cow::Owned(format!(
+                "no expected output: {} is missing (run with --bless to create it)",
                 path.display()
-            )),
+            ))),
         ),
-        Verdict::CannotRun(why) => ("FAIL", Some(format!("{why}\n"))),
+        Verdict::CannotRun(why) => ("FAIL", Some(Cow::Borrowed(why.as_str()))),
     };
     let word = match (color, word) {
         (false, w) => w.to_string(),
