@@ -124,7 +124,7 @@ fn help(program: &str) -> String {
     let rows: [(&str, &str); 18] = [
         ("-i", "interactive: type commands after the -> prompt"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
-        ("", "--record FILE, with -i or -g, appends what ran to FILE)"),
+        ("", "--record FILE, with -i or -g, writes what ran to the new FILE)"),
         ("-g", "the board on the full terminal: click or press 1-9 to play"),
         ("-b IN", "batch: validate the trace IN, then print its transcript"),
         ("-b IN OUT", "batch into OUT (a new file), in chunks of 100 lines"),

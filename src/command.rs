@@ -27,7 +27,17 @@ pub enum Command<'a> {
     Redo,
 }
 
-impl Command<'_> {
+impl<'a> Command<'a> {
+    /// The names it carries, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'a [u8]> {
+        let names = match *self {
+            Command::NewGame { player1, player2 } => [Some(player1), Some(player2)],
+            Command::Play { player, .. } => [Some(player), None],
+            _ => [None, None],
+        };
+        names.into_iter().flatten()
+    }
+
     /// Writes the normalised echo: `new_game("Ann","Bob")`, `play("Ann",5)`,
     /// `play_again`, `undo`, `redo` (no newline).
     pub fn write_echo<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {

@@ -117,3 +117,39 @@ fn play_by_keys_and_mouse_undo_and_quit() {
         "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nundo\nplay(\"Ann\",4)\n"
     );
 }
+
+#[test]
+fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = dir.path().join("status");
+    let record = dir.path().join("played.txt");
+    let tmux = Tmux { socket: format!("tictac-test-name-{}", std::process::id()) };
+    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
+    tmux.run(&["new-session", "-d", "-s", "board", "-x", "80", "-y", "24", &command]);
+    tmux.wait_for("start new game");
+    tmux.keys(&["n"]);
+    tmux.wait_for("Name of X");
+    tmux.run(&["send-keys", "-t", "board", "-l", "Zed\\"]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("Not a name a trace can hold: a name may not end with a backslash");
+    assert!(screen.contains("Name of X (moves first): Zed\\"), "still asking X:\n{screen}");
+    tmux.keys(&["BSpace", "Enter"]);
+    tmux.wait_for("Name of O");
+    tmux.run(&["send-keys", "-t", "board", "-l", "O\"Neil"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("a \" in a name needs a backslash before it");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("start new game");
+    tmux.keys(&["q"]);
+    let start = Instant::now();
+    while !Path::new(&status).exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "tictac -g did not quit");
+        sleep(Duration::from_millis(50));
+    }
+    sleep(Duration::from_millis(100));
+    assert_eq!(std::fs::read_to_string(&status).expect("status").trim(), "0");
+    assert_eq!(std::fs::read_to_string(&record).expect("recorded"), "", "nothing ran");
+}

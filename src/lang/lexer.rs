@@ -152,6 +152,55 @@ pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
     Ok((&body[end + 1..], &body[..end]))
 }
 
+/// Why a string value cannot be written between quotes in a trace file so
+/// that it reads back as the same value wherever it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unwritable {
+    /// A `"` with no backslash before it would close the string early.
+    Quote,
+    /// A final backslash escapes the closing quote, so the string would run
+    /// on to the next quote of the file (a shell line has none after it).
+    TrailingBackslash,
+    /// Line breaks split a file into lines, and blank or comment lines are
+    /// dropped even inside a string.
+    LineBreak,
+}
+
+impl Unwritable {
+    /// The rule broken, for a person.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Unwritable::Quote => "a \" in a name needs a backslash before it",
+            Unwritable::TrailingBackslash => "a name may not end with a backslash",
+            Unwritable::LineBreak => "a name may not hold a line break",
+        }
+    }
+
+    /// What would happen in a trace file.
+    pub fn because(self) -> &'static str {
+        match self {
+            Unwritable::Quote => "it would end the string",
+            Unwritable::TrailingBackslash => "it would escape the closing quote",
+            Unwritable::LineBreak => "the line would split",
+        }
+    }
+}
+
+/// Whether `"value"` reads back as `value` in a trace file, whatever
+/// follows it: every `"` in it escaped, no final backslash, no line break.
+pub fn writable(value: &[u8]) -> Result<(), Unwritable> {
+    if value.contains(&b'\n') {
+        return Err(Unwritable::LineBreak);
+    }
+    if value.iter().enumerate().any(|(k, &b)| b == b'"' && (k == 0 || value[k - 1] != b'\\')) {
+        return Err(Unwritable::Quote);
+    }
+    if value.last() == Some(&b'\\') {
+        return Err(Unwritable::TrailingBackslash);
+    }
+    Ok(())
+}
+
 /// A character literal: one character other than a newline between single
 /// quotes. Returns the whole literal, quotes included, as it is printed.
 pub fn char_literal(i: &[u8]) -> PResult<'_, &[u8]> {
@@ -230,6 +279,22 @@ mod tests {
             string_literal(b"\"open\\\"", Extent::Partial),
             Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: 7 }))
         );
+    }
+
+    #[test]
+    fn writable_strings_read_back_whatever_follows() {
+        for value in [&b"Ann"[..], b"", b"a\\\"b", b"a\\\\\"b", b"\\x", b" -- ?"] {
+            assert_eq!(writable(value), Ok(()), "{value:?}");
+            let text = [&b"\""[..], value, b"\",1)\nplay(\"B\",2)\n"].concat();
+            assert_eq!(string_literal(&text, Extent::Partial).map(|(_, v)| v), Ok(value));
+        }
+        assert_eq!(writable(b"Zed\\"), Err(Unwritable::TrailingBackslash));
+        assert_eq!(writable(b"a\"b"), Err(Unwritable::Quote));
+        assert_eq!(writable(b"\"b"), Err(Unwritable::Quote));
+        assert_eq!(writable(b"a\nb"), Err(Unwritable::LineBreak));
+        // What a shell line may hold but a file may not.
+        let (_, zed) = string_literal(b"\"Zed\\\")", Extent::Final).expect("a string");
+        assert_eq!(writable(zed), Err(Unwritable::TrailingBackslash));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod stream;
 pub mod validate;
 
 pub use error::{Pos, SyntaxError, SyntaxKind, TraceError};
+pub use lexer::{Unwritable, writable};
 pub use stream::{EventStream, Locator, Stop};
 pub use validate::{Checker, command};
 
@@ -28,6 +29,12 @@ pub fn check(text: &[u8]) -> Result<Vec<Command<'_>>, TraceError> {
     Ok(events.iter().filter_map(command).collect())
 }
 
+/// The first name in these commands that a trace file cannot hold as it
+/// stands (see `writable`), and why.
+pub fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
+    commands.iter().flat_map(Command::names).find_map(|n| writable(n).err().map(|why| (n, why)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +45,14 @@ mod tests {
         assert_eq!(e.to_string().lines().nth(1), Some("parse error (Line 1, Column 19)"));
         let e = check(b"play(Ora, 1) jump").expect_err("bad");
         assert_eq!(e.to_string().lines().nth(1), Some("Unknown identifier Ora (Line 1, Column 6)"));
+    }
+
+    #[test]
+    fn a_name_ending_in_a_backslash_is_the_one_a_file_cannot_hold() {
+        let commands = check(b"new_game(\"A\",\"B\") play(\"A\\\",1)").expect("valid");
+        assert_eq!(unwritable_name(&commands), Some((&b"A\\"[..], Unwritable::TrailingBackslash)));
+        let commands = check(b"new_game(\"A\\\"b\",\"B\") undo").expect("valid");
+        assert_eq!(unwritable_name(&commands), None);
     }
 
     #[test]

@@ -28,8 +28,10 @@ const PROMPT: &str = "->";
 /// Runs the session on standard input and output.
 pub fn run(session: &Session) -> Result<(), RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
+    let recording = recorder.is_on();
+    let shell = || Shell::new(session.autopilot()).recording(recording);
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        match run_terminal(Shell::new(session.autopilot()), &mut recorder) {
+        match run_terminal(shell(), &mut recorder) {
             Ok(()) => return Ok(()),
             Err(ReadlineError::Io(e)) => return Err(e.into()),
             // No usable terminal after all: fall back to plain lines.
@@ -37,8 +39,7 @@ pub fn run(session: &Session) -> Result<(), RunError> {
         }
     }
     let mut out = io::stdout().lock();
-    let shell = Shell::new(session.autopilot());
-    Ok(run_plain(shell, io::stdin().lock(), &mut out, &mut recorder)?)
+    Ok(run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder)?)
 }
 
 /// The plain protocol: the state, then `->` before each line read.

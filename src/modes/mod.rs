@@ -41,6 +41,8 @@ pub enum RunError {
     Unreadable(String),
     #[error("Error: output file {0} already exists!")]
     OutputExists(String),
+    #[error("Error: recording file {0} already exists! --record makes a new file")]
+    RecordingExists(String),
     #[error("error: '{0}' cannot be created: {1}")]
     OutputFailed(String, io::Error),
     #[error("error: reading '{0}' failed: {1}")]

@@ -39,11 +39,20 @@ pub enum Reply {
 #[derive(Default)]
 pub struct Shell {
     driver: Driver,
+    /// With `--record`: refuse lines a trace file could not replay.
+    recording: bool,
 }
 
 impl Shell {
     pub fn new(autopilot: Autopilot) -> Self {
-        Shell { driver: Driver::new(autopilot) }
+        Shell { driver: Driver::new(autopilot), recording: false }
+    }
+
+    /// A shell whose lines are recorded: a line whose names a trace file
+    /// cannot hold as typed is refused, and nothing of it runs.
+    pub fn recording(mut self, on: bool) -> Self {
+        self.recording = on;
+        self
     }
 
     pub fn engine(&self) -> &Engine {
@@ -65,7 +74,10 @@ impl Shell {
             _ => match lang::check(line) {
                 Err(e) => e.write_to(out)?,
                 Ok(commands) if commands.is_empty() => self.show(out)?,
-                Ok(commands) => return self.run(line, &commands, out),
+                Ok(commands) => match self.recording.then(|| lang::unwritable_name(&commands)) {
+                    Some(Some((name, why))) => refuse(name, why, out)?,
+                    _ => return self.run(line, &commands, out),
+                },
             },
         }
         Ok(Reply::Continue)
@@ -112,6 +124,13 @@ impl Shell {
     }
 }
 
+/// Why a line was not run under `--record`, on one line.
+fn refuse<W: Write + ?Sized>(name: &[u8], why: lang::Unwritable, out: &mut W) -> io::Result<()> {
+    out.write_all(b"Not run: --record cannot write \"")?;
+    out.write_all(name)?;
+    writeln!(out, "\" to a trace file: {} ({})", why.rule(), why.because())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +166,24 @@ mod tests {
         let (reply, again) = say(&mut s, "");
         assert_eq!(reply, Reply::Continue);
         assert!(again.contains("  X__\n"));
+    }
+
+    #[test]
+    fn a_recorded_shell_refuses_a_line_a_file_cannot_replay() {
+        let line = "new_game(\"Ann\",\"Zed\\\")";
+        let (reply, text) = say(&mut Shell::default(), line);
+        assert_eq!(reply, Reply::Ran(format!("{line}\n").into_bytes()));
+        assert!(text.starts_with("  ok: => Ann plays next"), "{text}");
+        let mut s = Shell::default().recording(true);
+        let (reply, text) = say(&mut s, line);
+        assert_eq!(reply, Reply::Continue);
+        assert_eq!(
+            text,
+            "Not run: --record cannot write \"Zed\\\" to a trace file: a name may not end with a backslash (it would escape the closing quote)\n"
+        );
+        assert_eq!(s.engine().game().state.phase, crate::game::Phase::NoGame);
+        let (reply, _) = say(&mut s, "new_game(\"Ann\",\"Zed\\\"s\") undo");
+        assert!(matches!(reply, Reply::Ran(_)));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crate::command::{Button, Command};
 use crate::engine::Engine;
 use crate::game::{Cell, Mark, Phase};
+use crate::lang::{Unwritable, writable};
 use crate::modes::Driver;
 use crate::modes::interactive::Recorder;
 
@@ -42,6 +43,8 @@ pub struct Prompt {
     /// X's name, once given.
     pub x_name: Option<String>,
     pub text: String,
+    /// Why the name typed was refused, until the next key.
+    pub refused: Option<Unwritable>,
 }
 
 impl Prompt {
@@ -74,6 +77,7 @@ impl App {
             return Ok(());
         }
         if let Some(prompt) = &mut self.prompt {
+            prompt.refused = None;
             match key.code {
                 KeyCode::Esc => self.prompt = None,
                 KeyCode::Backspace => {
@@ -126,10 +130,18 @@ impl App {
     }
 
     fn confirm_name(&mut self) -> io::Result<()> {
+        let Some(prompt) = self.prompt.as_mut() else { return Ok(()) };
+        // The name goes into the echo and the recording as `"name"`: one
+        // the trace language cannot read back is refused here.
+        if let Err(why) = writable(prompt.text.as_bytes()) {
+            prompt.refused = Some(why);
+            return Ok(());
+        }
         let Some(prompt) = self.prompt.take() else { return Ok(()) };
         match prompt.x_name {
             None => {
-                self.prompt = Some(Prompt { x_name: Some(prompt.text), text: String::new() });
+                let text = String::new();
+                self.prompt = Some(Prompt { x_name: Some(prompt.text), text, refused: None });
                 Ok(())
             }
             Some(x) => self
@@ -183,6 +195,29 @@ mod tests {
         assert_eq!(app.engine().game().state.message, crate::game::Message::ButtonTaken);
         press(&mut app, KeyCode::Char('q'));
         assert!(app.quit);
+    }
+
+    #[test]
+    fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
+        let mut app = App::new(Driver::default(), Recorder::default());
+        press(&mut app, KeyCode::Char('n'));
+        typed(&mut app, "Zed\\");
+        let prompt = app.prompt.clone().expect("still asking");
+        assert_eq!(
+            (prompt.asking(), prompt.refused),
+            (Mark::X, Some(Unwritable::TrailingBackslash))
+        );
+        press(&mut app, KeyCode::Backspace);
+        assert_eq!(app.prompt.as_ref().and_then(|p| p.refused), None);
+        press(&mut app, KeyCode::Enter);
+        typed(&mut app, "O\"Neil");
+        assert_eq!(app.prompt.as_ref().and_then(|p| p.refused), Some(Unwritable::Quote));
+        for _ in 0..5 {
+            press(&mut app, KeyCode::Backspace);
+        }
+        typed(&mut app, "\\\"Neil");
+        assert_eq!(app.engine().game().names, [b"Zed".to_vec(), b"O\\\"Neil".to_vec()]);
+        assert_eq!(app.last.as_deref(), Some("->new_game(\"Zed\",\"O\\\"Neil\")"));
     }
 
     #[test]

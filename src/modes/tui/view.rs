@@ -175,10 +175,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
             Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
         ]);
         frame.render_widget(Paragraph::new(field), a.last);
-        frame.render_widget(
-            Paragraph::new("Enter confirms, Esc cancels").style(Style::new().fg(Color::DarkGray)),
-            a.help,
-        );
+        let help = match prompt.refused {
+            Some(why) => Paragraph::new(format!("Not a name a trace can hold: {}", why.rule()))
+                .style(Style::new().fg(Color::Red)),
+            None => Paragraph::new("Enter confirms, Esc cancels")
+                .style(Style::new().fg(Color::DarkGray)),
+        };
+        frame.render_widget(help, a.help);
     } else {
         if let Some(last) = &app.last {
             frame.render_widget(
@@ -275,6 +278,16 @@ mod tests {
         assert!(s.contains("Name of X (moves first): An"), "{s}");
         let s = screen_of(&app_after("nAnn\nB"), 80, 24);
         assert!(s.contains("Name of O: B"), "{s}");
+    }
+
+    #[test]
+    fn a_refused_name_says_why_on_a_narrow_board() {
+        let s = screen_of(&app_after("nAnn\\\n"), 72, 24);
+        assert!(s.contains("Name of X (moves first): Ann\\"), "{s}");
+        assert!(
+            s.contains("Not a name a trace can hold: a name may not end with a backslash"),
+            "{s}"
+        );
     }
 
     #[test]
