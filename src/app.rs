@@ -3,16 +3,13 @@
 //! file error. Messages go to standard output, as ETF prints them.
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
 use crate::modes::runner::{self, RunnerError};
-use crate::modes::{
-    Outcome, RunError, create_output, interactive, open_input, run_job, tui, verify,
-};
+use crate::modes::{Outcome, OutputFile, RunError, interactive, open_input, run_job, tui, verify};
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
@@ -105,19 +102,24 @@ fn dispatch(
     }
 }
 
-/// Checks the input first, then creates the output (never over an existing
-/// file), runs, and flushes.
+/// Checks the input first, then writes the output whole or not at all: it
+/// appears, never over an existing file, only once the run is complete.
 fn with_output(
     input: &Path,
     output: &Path,
     run: impl FnOnce(&mut dyn Write) -> Result<Outcome, RunError>,
 ) -> Result<Outcome, RunError> {
     open_input(input)?;
-    let file: File = create_output(output)?;
-    let mut out = BufWriter::with_capacity(OUTPUT_BUFFER, file);
-    let outcome = run(&mut out)?;
-    out.flush()?;
-    Ok(outcome)
+    let mut file = OutputFile::create(output)?;
+    match run(&mut file) {
+        Ok(outcome) => {
+            file.persist_noclobber()?;
+            Ok(outcome)
+        }
+        // Everything this run writes goes to the file.
+        Err(RunError::Write(e)) => Err(file.write_failed(e).into()),
+        Err(e) => Err(e),
+    }
 }
 
 fn help(program: &str) -> String {

@@ -1,4 +1,4 @@
-//! Opening the input and creating the output, with the SPEC's messages.
+//! Opening the input, with the SPEC's messages (output files: `output_file`).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -22,13 +22,4 @@ pub fn open_input(path: &Path) -> Result<BufReader<File>, RunError> {
     // some systems, /proc files); find out before anything runs.
     reader.fill_buf().map_err(|_| RunError::Unreadable(name()))?;
     Ok(reader)
-}
-
-/// Creates the output file, which must not exist yet.
-pub fn create_output(path: &Path) -> Result<File, RunError> {
-    let name = || path.display().to_string();
-    File::options().write(true).create_new(true).open(path).map_err(|e| match e.kind() {
-        io::ErrorKind::AlreadyExists => RunError::OutputExists(name()),
-        _ => RunError::OutputFailed(name(), e),
-    })
 }

@@ -5,9 +5,11 @@ pub mod batch;
 mod driver;
 mod files;
 pub mod interactive;
+mod output_file;
 mod record;
 pub mod runner;
 pub mod shell;
+mod signals;
 mod sink;
 pub mod tape;
 pub mod tui;
@@ -18,7 +20,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub use driver::{Driver, show_step, step};
-pub use files::{create_output, open_input};
+pub use files::open_input;
+pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 
 use crate::bots::Autopilot;
@@ -45,6 +48,8 @@ pub enum RunError {
     RecordingExists(String),
     #[error("error: '{0}' cannot be created: {1}")]
     OutputFailed(String, io::Error),
+    #[error("error: writing '{0}' failed, so it was not created: {1}")]
+    OutputWrite(String, io::Error),
     #[error("error: reading '{0}' failed: {1}")]
     Read(String, io::Error),
     #[error("error: '{0}' changed while it was being run")]
@@ -58,6 +63,16 @@ pub enum RunError {
     /// Writing the output failed (a closed pipe among others).
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
+}
+
+impl From<OutputError> for RunError {
+    fn from(e: OutputError) -> RunError {
+        match e {
+            OutputError::Exists(name) => RunError::OutputExists(name),
+            OutputError::Create(name, e) => RunError::OutputFailed(name, e),
+            OutputError::Write(name, e) => RunError::OutputWrite(name, e),
+        }
+    }
 }
 
 /// The ways a trace file can be run into an output.

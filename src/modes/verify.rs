@@ -3,9 +3,8 @@
 //! game written as a trace that replays with `tictac -b`.
 
 use std::io::Write;
-use std::path::Path;
 
-use super::{Outcome, RunError, create_output};
+use super::{Outcome, OutputFile, RunError};
 use crate::bots::Strategy;
 use crate::bots::explore::{GameFacts, Tally, check, game_facts};
 use crate::cli::VerifyOptions;
@@ -39,15 +38,21 @@ pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Outcome, RunE
             }
         }
         Some((strategy, mark)) => {
+            // The file is checked before exploring, as in the other modes.
+            let trace_out = match &options.trace_out {
+                Some(path) => Some((path, OutputFile::create(path)?)),
+                None => None,
+            };
             let (tally, loss) = check(strategy, mark);
             let Tally { games, wins, draws, losses } = tally;
             writeln!(out, "games: {games}, wins: {wins}, draws: {draws}, losses: {losses}")?;
-            if let Some(path) = &options.trace_out {
+            if let Some((path, file)) = trace_out {
                 match loss {
                     Some(moves) => {
-                        write_trace(path, strategy, mark, &moves)?;
+                        write_trace(file, strategy, mark, &moves)?;
                         writeln!(out, "first lost game written to {}", path.display())?;
                     }
+                    // Dropping the unfinished file removes it.
                     None => writeln!(out, "no lost game: {} not written", path.display())?,
                 }
             }
@@ -81,7 +86,7 @@ fn print_facts(out: &mut dyn Write, f: &GameFacts) -> std::io::Result<()> {
 
 /// The lost game as a trace: `new_game` then the moves, X first.
 fn write_trace(
-    path: &Path,
+    mut file: OutputFile,
     strategy: Strategy,
     mark: Mark,
     moves: &[Cell],
@@ -93,7 +98,6 @@ fn write_trace(
         Mark::X => [bot, "Rival"],
         Mark::O => ["Rival", bot],
     };
-    let mut file = create_output(path)?;
     let mut text = format!(
         "-- {} as {mark:?} loses: the first such game found by tictac verify\n",
         strategy.name()
@@ -107,6 +111,8 @@ fn write_trace(
         Command::Play { player: names[k % 2].as_bytes(), press }.write_echo(&mut text)?;
         text.push(b'\n');
     }
-    file.write_all(&text)?;
-    Ok(())
+    match file.write_all(&text) {
+        Ok(()) => Ok(file.persist_noclobber()?),
+        Err(e) => Err(file.write_failed(e).into()),
+    }
 }

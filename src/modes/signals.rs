@@ -1,0 +1,145 @@
+//! Dying of a signal cleanly. On SIGINT, SIGTERM or SIGHUP the registered
+//! cleanups run (removing half-written temporary files, stopping children),
+//! then the process ends by that same signal with its default action, so the
+//! shell sees how it ended. A signal ignored at start (`nohup`) stays ignored.
+//! Nothing is installed until the first cleanup is registered, so the modes
+//! that never need one keep the default dispositions.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// The signals after which a run is abandoned.
+const FATAL: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+
+type Cleanup = Box<dyn FnMut() + Send>;
+
+struct Cleanups {
+    next: u64,
+    actions: BTreeMap<u64, Cleanup>,
+}
+
+static CLEANUPS: Mutex<Cleanups> = Mutex::new(Cleanups { next: 0, actions: BTreeMap::new() });
+static INSTALL: Once = Once::new();
+
+fn cleanups() -> MutexGuard<'static, Cleanups> {
+    // A cleanup that panicked must not stop the others from running.
+    CLEANUPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A cleanup waiting for a fatal signal; dropping it withdraws it.
+#[must_use = "the cleanup is withdrawn when this is dropped"]
+pub(crate) struct Registration(u64);
+
+/// Runs `action` if a fatal signal arrives while the returned registration
+/// lives, then dies of that signal.
+pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registration {
+    INSTALL.call_once(install);
+    let mut c = cleanups();
+    let id = c.next;
+    c.next += 1;
+    c.actions.insert(id, Box::new(action));
+    Registration(id)
+}
+
+impl Registration {
+    /// Runs `step` and withdraws the cleanup as one: a signal arriving
+    /// meanwhile is handled after both, so it never finds the step half done
+    /// (a file moved into place, then removed by its cleanup).
+    pub(crate) fn retire_after<T>(self, step: impl FnOnce() -> T) -> T {
+        let mut c = cleanups();
+        let result = step();
+        c.actions.remove(&self.0);
+        result
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        cleanups().actions.remove(&self.0);
+    }
+}
+
+/// Handles the fatal signals that are not ignored, on a thread of their own
+/// (not in a signal handler, so a cleanup may do anything).
+fn install() {
+    let ignored = ignored_at_start();
+    let wanted: Vec<i32> = FATAL.into_iter().filter(|&s| !is_set(ignored, s)).collect();
+    let (ready, registered) = std::sync::mpsc::channel();
+    // Registered on the thread that waits, so that without a thread nothing
+    // is registered: the default actions stay in force, and a signal leaves
+    // the hidden temporary file, never a partial output.
+    let spawned = std::thread::Builder::new().name("signals".into()).spawn(move || {
+        let signals = Signals::new(&wanted);
+        let _ = ready.send(());
+        if let Some(signal) = signals.ok().and_then(|mut s| s.forever().next()) {
+            die(signal)
+        }
+    });
+    if spawned.is_ok() {
+        // Handlers in place before the first cleanup is registered.
+        let _ = registered.recv();
+    }
+}
+
+/// Runs every cleanup, then dies of `signal`. The lock is held to the end so
+/// no file is moved into place after its cleanup ran.
+fn die(signal: i32) -> ! {
+    let mut c = cleanups();
+    for action in c.actions.values_mut() {
+        action();
+    }
+    let _ = signal_hook::low_level::emulate_default_handler(signal);
+    // Only if the signal could not be raised again: the shell's convention.
+    std::process::exit(128 + signal)
+}
+
+/// The signals ignored when the program started (`nohup`, `trap '' HUP`),
+/// as a mask whose bit `s - 1` stands for signal `s`. Read from Linux's
+/// /proc (no `unsafe` needed); elsewhere none are taken as ignored.
+fn ignored_at_start() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| parse_mask(&status, "SigIgn:"))
+        .unwrap_or(0)
+}
+
+fn parse_mask(status: &str, field: &str) -> Option<u64> {
+    let hex = status.lines().find_map(|line| line.strip_prefix(field))?;
+    u64::from_str_radix(hex.trim(), 16).ok()
+}
+
+fn is_set(mask: u64, signal: i32) -> bool {
+    (1..=64).contains(&signal) && mask >> (signal - 1) & 1 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ignored_mask_is_read_from_the_status_lines() {
+        let status = "Name:\ttictac\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000001\n";
+        let mask = parse_mask(status, "SigIgn:").expect("a mask");
+        assert!(is_set(mask, SIGHUP));
+        assert!(!is_set(mask, SIGINT));
+        assert!(!is_set(mask, SIGTERM));
+        assert_eq!(parse_mask("Name:\tx\n", "SigIgn:"), None);
+        assert!(!is_set(u64::MAX, 0));
+    }
+
+    #[test]
+    fn a_withdrawn_cleanup_is_gone() {
+        let registered = |id| cleanups().actions.contains_key(&id);
+        let kept = on_fatal_signal(|| {});
+        let retired = on_fatal_signal(|| {});
+        let (kept_id, retired_id) = (kept.0, retired.0);
+        assert!(registered(kept_id) && registered(retired_id));
+        assert_eq!(retired.retire_after(|| 7), 7);
+        assert!(!registered(retired_id));
+        drop(kept);
+        assert!(!registered(kept_id));
+    }
+}
