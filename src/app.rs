@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
 use crate::modes::runner::{self, RunnerError};
-use crate::modes::{Outcome, OutputFile, RunError, interactive, open_input, run_job, tui, verify};
+use crate::modes::{
+    Outcome, OutputFile, RunError, interactive, open_input, run_job, serve, tui, verify,
+};
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
@@ -99,6 +101,7 @@ fn dispatch(
             with_output(&input, &output, |out| run_job(job, &input, out, session.autopilot()))
         }
         Invocation::Verify(options) => verify::run(&options, stdout),
+        Invocation::Serve(options) => serve::run(&options, stdout),
     }
 }
 
@@ -123,7 +126,7 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 18] = [
+    let rows: [(&str, &str); 20] = [
         ("-i", "interactive: type commands after the -> prompt"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
         ("", "--record FILE, with -i or -g, writes what ran to the new FILE)"),
@@ -138,6 +141,8 @@ fn help(program: &str) -> String {
         ("", "--timeout S)"),
         ("verify", "the game's facts and every strategy's record, exhaustively"),
         ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
+        ("serve", "the game and the oracle in a web browser, and a JSON API"),
+        ("", "(--port N (8080; 0 any free), --bind ADDR (127.0.0.1), --timeout S)"),
         ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
         ("", "random); --seed N makes its choices random"),
         ("-help", "this text"),

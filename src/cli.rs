@@ -2,7 +2,9 @@
 //! mode, then a fixed number of arguments for that mode.
 
 use std::ffi::{OsStr, OsString};
+use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
@@ -55,6 +57,12 @@ pub enum UsageError {
     UnknownVerifyOption(String),
     #[error("Error: verify needs both --strategy and --as to check one strategy")]
     VerifyNeedsBoth,
+    #[error("Error: unknown option '{0}' for the 'serve' mode")]
+    UnknownServeOption(String),
+    #[error("Error: --port takes a port number from 0 to 65535, not '{0}'")]
+    Port(String),
+    #[error("Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not '{0}'")]
+    Bind(String),
 }
 
 /// The end of a window: a line number (relative to the end when <= 0) or
@@ -73,6 +81,20 @@ pub struct Window {
 }
 
 impl Window {
+    /// A window as `-w` and the web API take it, checked as SPEC says:
+    /// `start <= end`, and a non-positive start with a non-positive end.
+    pub fn new(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
+        if let WindowEnd::Line(n) = end {
+            if start > n {
+                return Err(UsageError::WindowOrder);
+            }
+            if start <= 0 && n > 0 {
+                return Err(UsageError::WindowSign);
+            }
+        }
+        Ok(Window { start, end })
+    }
+
     /// The last line alone, with the state before it (`-l`).
     pub const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
 
@@ -133,6 +155,8 @@ pub enum Invocation {
     },
     /// `tictac verify ...`: exhaustive checks of the game and the strategies.
     Verify(VerifyOptions),
+    /// `tictac serve ...`: the game and the oracle in a web browser.
+    Serve(ServeOptions),
     Help,
     Version,
 }
@@ -145,6 +169,9 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
     if args.first().is_some_and(|a| a == "verify") {
         return parse_verify(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "serve") {
+        return parse_serve(&args[1..]);
     }
     let mut session = Session::default();
     let mut etf = Vec::new();
@@ -223,6 +250,60 @@ fn parse_verify(args: &[OsString]) -> Result<Invocation, UsageError> {
         _ => return Err(UsageError::VerifyNeedsBoth),
     };
     Ok(Invocation::Verify(VerifyOptions { one, trace_out }))
+}
+
+/// Where `tictac serve` listens, and how long a request may run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServeOptions {
+    pub bind: IpAddr,
+    /// 0 picks a free port.
+    pub port: u16,
+    /// A request still running after this answers 503.
+    pub timeout: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            bind: IpAddr::from([127, 0, 0, 1]),
+            port: 8080,
+            timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// `serve [--port N] [--bind ADDR] [--timeout S]`
+fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
+    let mut options = ServeOptions::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        let mut value = || {
+            let v = args.next().ok_or_else(|| UsageError::MissingValue(text.to_string()))?;
+            Ok::<String, UsageError>(v.to_string_lossy().trim().to_string())
+        };
+        match text.as_ref() {
+            "--port" => {
+                let n = value()?;
+                options.port = n.parse().map_err(|_| UsageError::Port(n))?;
+            }
+            "--bind" => {
+                let a = value()?;
+                options.bind = match a.as_str() {
+                    "localhost" => IpAddr::from([127, 0, 0, 1]),
+                    _ => a.parse().map_err(|_| UsageError::Bind(a))?,
+                };
+            }
+            "--timeout" => {
+                let secs = value()?;
+                let parsed = secs.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
+                let parsed = parsed.and_then(|s| Duration::try_from_secs_f64(s).ok());
+                options.timeout = parsed.ok_or(UsageError::Timeout(secs))?;
+            }
+            other => return Err(UsageError::UnknownServeOption(other.into())),
+        }
+    }
+    Ok(Invocation::Serve(options))
 }
 
 /// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [PATH...]`
@@ -319,15 +400,7 @@ fn parse_window(start: &OsStr, end: &OsStr) -> Result<Window, UsageError> {
         Some("_") => WindowEnd::Unbounded,
         _ => WindowEnd::Line(integer(end).ok_or(UsageError::WindowEnd)?),
     };
-    if let WindowEnd::Line(n) = end {
-        if start > n {
-            return Err(UsageError::WindowOrder);
-        }
-        if start <= 0 && n > 0 {
-            return Err(UsageError::WindowSign);
-        }
-    }
-    Ok(Window { start, end })
+    Window::new(start, end)
 }
 
 /// A 32-bit integer, with an optional sign and surrounding spaces.
@@ -445,6 +518,23 @@ mod tests {
         assert_eq!(p(&["test", "--x"]), Err(UsageError::UnknownOption("--x".into())));
         assert_eq!(p(&["test", "--log"]), Err(UsageError::MissingValue("--log".into())));
         assert_eq!(p(&["test", "--bless", "--oracle", "o"]), Err(UsageError::BlessWithOracle));
+    }
+
+    #[test]
+    fn serve_options() {
+        assert_eq!(p(&["serve"]), Ok(Invocation::Serve(ServeOptions::default())));
+        let Ok(Invocation::Serve(o)) =
+            p(&["serve", "--port", "0", "--bind", "::1", "--timeout", "0.25"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!((o.port, o.bind.to_string()), (0, "::1".to_string()));
+        assert_eq!(o.timeout, Duration::from_millis(250));
+        assert_eq!(p(&["serve", "--port", "65536"]), Err(UsageError::Port("65536".into())));
+        assert_eq!(p(&["serve", "--bind", "example"]), Err(UsageError::Bind("example".into())));
+        assert_eq!(p(&["serve", "--port"]), Err(UsageError::MissingValue("--port".into())));
+        assert_eq!(p(&["serve", "-x"]), Err(UsageError::UnknownServeOption("-x".into())));
+        assert_eq!(p(&["serve", "--timeout", "0"]), Err(UsageError::Timeout("0".into())));
     }
 
     #[test]

@@ -39,6 +39,20 @@ pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> 
     Ok(())
 }
 
+/// The banner of the click-driven seeds (`x's turn`, `cat got it`): who
+/// is to move, or how the round ended. The boards (`-g`, the web page) show it.
+pub fn banner(game: &Game) -> &'static str {
+    let board = &game.state.board;
+    match game.state.phase {
+        Phase::NoGame => "start new game",
+        Phase::InPlay if game.state.next == Mark::X => "x's turn",
+        Phase::InPlay => "o's turn",
+        Phase::Over if board.has_line(Mark::X) => "x won",
+        Phase::Over if board.has_line(Mark::O) => "o won",
+        Phase::Over => "cat got it",
+    }
+}
+
 /// The view as a byte vector (for tests and small front ends).
 pub fn render(game: &Game) -> Vec<u8> {
     let mut out = Vec::with_capacity(128);

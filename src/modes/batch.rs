@@ -1,23 +1,21 @@
 //! Batch mode: `-b IN` validates the whole trace, then runs it;
 //! `-b IN OUT` runs it in chunks of 100 kept lines.
 
-use std::convert::Infallible;
-use std::path::Path;
-
 use super::tape::Tape;
-use super::{Driver, Outcome, RunError, Sink, open_input};
+use super::{Driver, Input, Outcome, RunError, Sink};
 use crate::game::view::write_state;
 use crate::lang::source::KeptLines;
 use crate::lang::{self, Checker, EventStream, Stop, TraceError, command};
+use std::convert::Infallible;
 
 /// `-b IN`: all or nothing. The validating read keeps the commands on a
 /// bounded tape; a trace whose tape is whole runs from it, a longer one is
 /// read a second time, so memory stays constant however long the trace is.
-pub fn run_whole(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
-    let name = || input.display().to_string();
+pub fn run_whole(input: Input, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
+    let name = || input.name();
     let mut checker = Checker::default();
     let mut tape = Tape::default();
-    let walked = EventStream::new(open_input(input)?).for_each(|event, locator| {
+    let walked = EventStream::new(input.open()?).for_each(|event, locator| {
         if let Some(command) = checker.event(event, |rest| locator.pos(rest)) {
             tape.push(&command);
         }
@@ -40,7 +38,7 @@ pub fn run_whole(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Ou
         return Ok(Outcome::Ran);
     }
     drop(tape);
-    let ran = EventStream::new(open_input(input)?).for_each(|event, _| {
+    let ran = EventStream::new(input.open()?).for_each(|event, _| {
         let command = command(event).ok_or_else(|| RunError::Changed(name()))?;
         Ok::<(), RunError>(driver.step(&command, out)?)
     });
@@ -59,8 +57,8 @@ pub const CHUNK_LINES: usize = 100;
 /// (an error prints in its place); the model carries over. The initial state
 /// is printed before the first chunk that runs; a last, empty chunk makes
 /// sure it is printed even when no chunk ran.
-pub fn run_chunks(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
-    let mut lines = KeptLines::new(open_input(input)?);
+pub fn run_chunks(input: Input, out: &mut Sink, driver: &mut Driver) -> Result<Outcome, RunError> {
+    let mut lines = KeptLines::new(input.open()?);
     let mut chunk = Vec::new();
     let mut initial_shown = false;
     let mut outcome = Outcome::Ran;
@@ -68,9 +66,7 @@ pub fn run_chunks(input: &Path, out: &mut Sink, driver: &mut Driver) -> Result<O
         chunk.clear();
         let mut n = 0;
         while n < CHUNK_LINES
-            && lines
-                .next_into(&mut chunk)
-                .map_err(|e| RunError::Read(input.display().to_string(), e))?
+            && lines.next_into(&mut chunk).map_err(|e| RunError::Read(input.name(), e))?
         {
             n += 1;
         }

@@ -4,10 +4,12 @@
 pub mod batch;
 mod driver;
 mod files;
+mod input;
 pub mod interactive;
 mod output_file;
 mod record;
 pub mod runner;
+pub mod serve;
 pub mod shell;
 mod signals;
 mod sink;
@@ -21,6 +23,7 @@ use std::path::Path;
 
 pub use driver::{Driver, show_step, step};
 pub use files::open_input;
+pub use input::{Input, Reader};
 pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 
@@ -57,6 +60,9 @@ pub enum RunError {
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
+    /// The web server could not start or serve.
+    #[error("error: {0}")]
+    Serve(String),
     /// The test runner could not run (no tests, a missing path).
     #[error("{0}")]
     Runner(String),
@@ -91,6 +97,17 @@ pub enum Job {
 pub fn run_job(
     job: Job,
     input: &Path,
+    out: &mut dyn Write,
+    autopilot: Autopilot,
+) -> Result<Outcome, RunError> {
+    run_input(job, Input::File(input), out, autopilot)
+}
+
+/// Runs a trace from a file or from memory as `job` says: the one place
+/// batch and window runs are made, for the command line and the web server.
+pub fn run_input(
+    job: Job,
+    input: Input,
     out: &mut dyn Write,
     autopilot: Autopilot,
 ) -> Result<Outcome, RunError> {

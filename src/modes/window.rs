@@ -1,23 +1,21 @@
 //! Window mode: `-w M N IN [OUT]` and `-l IN [OUT]`. Each kept line is a
 //! trace of its own; only the lines of the window are shown.
 
-use std::path::Path;
-
-use super::{Outcome, RunError, Sink, open_input, step};
+use super::{Input, Outcome, RunError, Sink, step};
 use crate::cli::Window;
 use crate::engine::Engine;
 use crate::game::view::write_state;
 use crate::lang::{self, source::KeptLines};
 
-pub fn run(window: Window, input: &Path, out: &mut Sink) -> Result<Outcome, RunError> {
-    let name = || input.display().to_string();
+pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+    let name = || input.name();
     let read_error = |e| RunError::Read(name(), e);
-    let k = KeptLines::new(open_input(input)?).count().map_err(read_error)?;
+    let k = KeptLines::new(input.open()?).count().map_err(read_error)?;
     let Some((first, end)) = window.resolve(k) else {
         return Ok(Outcome::Ran);
     };
 
-    let mut lines = KeptLines::new(open_input(input)?);
+    let mut lines = KeptLines::new(input.open()?);
     let mut engine = Engine::new();
     let mut line = Vec::new();
     // The state before the window: at line `first`, or, for a window from

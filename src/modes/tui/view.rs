@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::app::{Action, App, BUTTONS};
-use crate::game::view::render;
-use crate::game::{Board, Cell, Game, Mark, Phase};
+use crate::game::view::{banner, render};
+use crate::game::{Board, Cell, Mark};
 
 /// The smallest screen the board fits on.
 pub const WIDTH: u16 = 72;
@@ -81,19 +81,6 @@ pub fn hit(screen: Rect, column: u16, row: u16) -> Option<Action> {
         return Some(Action::Play(Cell::ALL[k]));
     }
     areas.buttons.iter().find(|(r, _)| inside(r)).map(|(_, a)| *a)
-}
-
-/// The seed's banner: who is to move, or how the round ended.
-pub fn banner(game: &Game) -> &'static str {
-    let board = &game.state.board;
-    match game.state.phase {
-        Phase::NoGame => "start new game",
-        Phase::InPlay if game.state.next == Mark::X => "x's turn",
-        Phase::InPlay => "o's turn",
-        Phase::Over if board.has_line(Mark::X) => "x won",
-        Phase::Over if board.has_line(Mark::O) => "o won",
-        Phase::Over => "cat got it",
-    }
 }
 
 fn mark_style(mark: Mark) -> Style {

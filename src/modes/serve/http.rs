@@ -1,0 +1,146 @@
+//! The routes, and what every response carries: security headers, and for
+//! the API a time bound and a bound on how many requests run at once.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::{get, post};
+use tokio::sync::Semaphore;
+
+use super::error::ApiError;
+use super::limits::{BODY_LIMIT, INLINE_TRACE};
+use super::request::{RunRequest, StateRequest, parse};
+use super::work::{self, Budget};
+
+/// What every handler shares: the bounds. The server keeps no session.
+pub(crate) struct Server {
+    timeout: Duration,
+    /// API requests being read or run; past this, requests wait (and time out).
+    admitted: Semaphore,
+    /// Long traces running on the blocking pool.
+    long_runs: Semaphore,
+}
+
+/// API requests admitted at once: each holds at most a 1 MiB body.
+const ADMITTED: usize = 256;
+
+type Shared = Arc<Server>;
+
+pub(crate) fn router(timeout: Duration) -> Router {
+    let cores = std::thread::available_parallelism().map_or(2, usize::from);
+    let server = Arc::new(Server {
+        timeout,
+        admitted: Semaphore::new(ADMITTED),
+        long_runs: Semaphore::new(cores),
+    });
+    let api = Router::new()
+        .route("/api/run", post(api_run))
+        .route("/api/state", post(api_state))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(server.clone(), bounded));
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .merge(super::pages::routes())
+        .merge(api)
+        .fallback(|| async { ApiError::NotFound })
+        .layer(middleware::from_fn(security_headers))
+        .with_state(server)
+}
+
+/// Every response: no framing, no sniffing, scripts and styles from this
+/// server only (none inline), no referrer.
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let fixed = [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+             connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    headers.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    response
+}
+
+/// An API request waits for admission, then must be read and answered
+/// within the time bound: past it, 503 (a slow client included).
+async fn bounded(State(server): State<Shared>, request: Request, next: Next) -> Response {
+    let answer = async {
+        let Ok(_admitted) = server.admitted.acquire().await else {
+            return ApiError::Internal("the server is stopping".into()).into_response();
+        };
+        next.run(request).await
+    };
+    match tokio::time::timeout(server.timeout, answer).await {
+        Ok(response) => response,
+        Err(_) => ApiError::TooSlow(server.timeout).into_response(),
+    }
+}
+
+async fn api_run(
+    State(server): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(ApiError::from_body)?;
+    let request: RunRequest = parse(&body)?;
+    let (job, autopilot) = request.job()?;
+    let budget = Budget::starting_now(server.timeout);
+    let reply = server
+        .compute(request.trace.len(), move || work::run(&request.trace, job, autopilot, budget))
+        .await?;
+    Ok(Json(reply).into_response())
+}
+
+async fn api_state(
+    State(server): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(ApiError::from_body)?;
+    let request: StateRequest = parse(&body)?;
+    let autopilot = request.autopilot()?;
+    let budget = Budget::starting_now(server.timeout);
+    let reply = server
+        .compute(request.trace.len(), move || work::state(&request.trace, autopilot, budget))
+        .await?;
+    Ok(match reply {
+        Ok(state) => Json(state).into_response(),
+        Err(rejected) => Json(rejected).into_response(),
+    })
+}
+
+impl Server {
+    /// Runs `work`: a short trace at once (it takes microseconds), a long
+    /// one on the blocking pool, a few at a time, so the server's own
+    /// threads keep answering.
+    async fn compute<T: Send + 'static>(
+        &self,
+        size: usize,
+        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if size <= INLINE_TRACE {
+            return work();
+        }
+        let _running = self
+            .long_runs
+            .acquire()
+            .await
+            .map_err(|_| ApiError::Internal("the server is stopping".into()))?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|e| ApiError::Internal(format!("the run failed: {e}")))?
+    }
+}

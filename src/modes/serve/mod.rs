@@ -1,0 +1,85 @@
+//! `tictac serve`: the game (`/`) and the oracle playground (`/oracle`) in
+//! a web browser, and the JSON API they use (`/api/run`, `/api/state`).
+//! The server keeps no session: each request carries the whole trace.
+
+mod error;
+mod http;
+mod limits;
+mod pages;
+mod request;
+mod work;
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use super::{Outcome, RunError};
+use crate::cli::ServeOptions;
+
+/// How long requests still running at Ctrl-C or SIGTERM may take to end
+/// (beyond the request time bound).
+const GRACE: Duration = Duration::from_secs(1);
+
+/// Serves until Ctrl-C or SIGTERM; the first line printed is
+/// `tictac: serving on http://ADDR:PORT/`.
+pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<Outcome, RunError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RunError::Serve(e.to_string()))?;
+    runtime.block_on(serve(options, out))?;
+    // Requests past the grace period are dropped with the runtime.
+    runtime.shutdown_background();
+    Ok(Outcome::Ran)
+}
+
+async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), RunError> {
+    let wanted = SocketAddr::new(options.bind, options.port);
+    let listener = tokio::net::TcpListener::bind(wanted)
+        .await
+        .map_err(|e| RunError::Serve(format!("cannot listen on {wanted}: {e}")))?;
+    let address = listener.local_addr().map_err(|e| RunError::Serve(e.to_string()))?;
+    writeln!(out, "tictac: serving on http://{address}/")?;
+    out.flush()?;
+
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
+    let app = http::router(options.timeout);
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        stop_signal().await;
+        let _ = stopping.send(true);
+    });
+    let mut server = std::pin::pin!(server.into_future());
+    let mut stopped = stopped;
+    let limit = options.timeout + GRACE;
+    tokio::select! {
+        done = &mut server => done.map_err(|e| RunError::Serve(e.to_string()))?,
+        _ = async {
+            let _ = stopped.wait_for(|s| *s).await;
+            tokio::time::sleep(limit).await;
+        } => {}
+    }
+    writeln!(out, "tictac: stopped")?;
+    Ok(())
+}
+
+/// Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}

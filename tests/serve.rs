@@ -1,0 +1,416 @@
+//! `tictac serve` end to end: the binary started with `--port 0`, spoken to
+//! over loopback. The API's output must be byte-identical to the command
+//! line's for every acceptance trace; bad input gets its status and a JSON
+//! message; bounds hold; SIGTERM stops it cleanly.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+/// A running `tictac serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    stdout: BufReader<ChildStdout>,
+    base: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("tictac serve starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("the first line");
+        let base = line
+            .strip_prefix("tictac: serving on http://")
+            .and_then(|rest| rest.strip_suffix("/\n"))
+            .unwrap_or_else(|| panic!("first line: {line:?}"))
+            .to_string();
+        let agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        Server { child, stdout, base, agent }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.base)
+    }
+
+    /// POSTs a body; the status and the body as JSON.
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        let mut response = self
+            .agent
+            .post(&self.url(path))
+            .header("content-type", "application/json")
+            .send(body)
+            .expect("the request is answered");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().expect("a body");
+        let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        (status, value)
+    }
+
+    fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.post(path, &body.to_string())
+    }
+
+    fn get(&self, path: &str) -> (u16, String, ureq::http::HeaderMap) {
+        let mut response = self.agent.get(&self.url(path)).call().expect("answered");
+        let headers = response.headers().clone();
+        let text = response.body_mut().read_to_string().expect("a body");
+        (response.status().as_u16(), text, headers)
+    }
+
+    fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+    }
+
+    /// Waits for the server to exit; its exit code and the rest of its output.
+    fn wait(&mut self, limit: Duration) -> (Option<i32>, String) {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                let mut rest = String::new();
+                self.stdout.read_to_string(&mut rest).expect("output");
+                return (status.code(), rest);
+            }
+            assert!(start.elapsed() < limit, "the server did not stop in {limit:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a trace's `-- run:` line asks for, as command-line arguments and as
+/// the API's request fields; `None` for the interactive shell.
+fn run_line(trace: &Path) -> Option<(Vec<String>, Value)> {
+    let text = std::fs::read_to_string(trace).expect("trace");
+    let words: Vec<&str> = match text.lines().next().and_then(|l| l.strip_prefix("-- run:")) {
+        Some(line) => line.split_whitespace().collect(),
+        None => vec!["-b", "IN"],
+    };
+    let mut request = json!({ "trace": text });
+    let mut bots = serde_json::Map::new();
+    let mut args = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "-i" => return None,
+            "--bot" => {
+                let (name, strategy) = words[i + 1].split_once('=').expect("NAME=S");
+                bots.insert(name.into(), strategy.into());
+                args.extend(["--bot".to_string(), words[i + 1].to_string()]);
+                i += 1;
+            }
+            "--seed" => {
+                request["seed"] = json!(words[i + 1].parse::<u64>().expect("seed"));
+                args.extend(["--seed".to_string(), words[i + 1].to_string()]);
+                i += 1;
+            }
+            word => args.push(word.to_string()),
+        }
+        i += 1;
+    }
+    if !bots.is_empty() {
+        request["bots"] = Value::Object(bots);
+    }
+    let files = args.iter().filter(|a| *a == "IN" || *a == "OUT").count();
+    match args[0].as_str() {
+        "-b" if files == 2 => request["mode"] = json!("chunks"),
+        "-b" => request["mode"] = json!("b"),
+        "-l" => {
+            request["mode"] = json!("window");
+            request["start"] = json!(-1);
+            request["end"] = json!(0);
+        }
+        "-w" => {
+            request["mode"] = json!("window");
+            request["start"] = json!(args[1].parse::<i32>().expect("M"));
+            request["end"] = match args[2].parse::<i32>() {
+                Ok(n) => json!(n),
+                Err(_) => json!(args[2]),
+            };
+        }
+        other => panic!("{}: unknown mode {other}", trace.display()),
+    }
+    Some((args, request))
+}
+
+/// The command line's output for a trace (from OUT when it writes one) and
+/// its exit status.
+fn command_line(trace: &Path, args: &[String]) -> (String, i32) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.txt");
+    let args: Vec<PathBuf> = args
+        .iter()
+        .map(|a| match a.as_str() {
+            "IN" => trace.to_path_buf(),
+            "OUT" => out.clone(),
+            _ => PathBuf::from(a),
+        })
+        .collect();
+    let run = Command::new(BIN).args(&args).output().expect("tictac runs");
+    let printed = if out.exists() {
+        std::fs::read_to_string(&out).expect("OUT")
+    } else {
+        String::from_utf8(run.stdout).expect("utf8")
+    };
+    (printed, run.status.code().expect("an exit code"))
+}
+
+fn traces_in(dir: &Path) -> Vec<PathBuf> {
+    let mut traces: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".txt") && !name.ends_with(".expected.txt")
+        })
+        .collect();
+    traces.sort();
+    traces
+}
+
+fn assert_api_matches_command_line(server: &Server, traces: &[PathBuf]) -> usize {
+    let mut compared = 0;
+    for trace in traces {
+        let Some((args, request)) = run_line(trace) else { continue };
+        let (expected, code) = command_line(trace, &args);
+        let (status, reply) = server.post_json("/api/run", &request);
+        if code == 2 {
+            // An invocation error (a window out of order): 400, same words.
+            let first = expected.lines().next().unwrap_or_default();
+            assert_eq!(
+                (status, reply["error"].as_str()),
+                (400, Some(first)),
+                "{}",
+                trace.display()
+            );
+            compared += 1;
+            continue;
+        }
+        assert_eq!(status, 200, "{}: {reply}", trace.display());
+        assert_eq!(reply["output"].as_str(), Some(expected.as_str()), "{}", trace.display());
+        assert_eq!(reply["status"], json!(code), "{}", trace.display());
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn the_api_prints_what_the_command_line_prints_for_every_acceptance_trace() {
+    let server = Server::start(&[]);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
+    let compared = assert_api_matches_command_line(&server, &traces_in(&dir));
+    assert!(compared >= 35, "only {compared} traces compared");
+}
+
+#[test]
+fn the_api_prints_what_the_command_line_prints_for_the_customers_examples() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle");
+    if !dir.is_dir() {
+        assert!(std::env::var_os("CI").is_none(), "{} is missing", dir.display());
+        eprintln!("no {}: skipped", dir.display());
+        return;
+    }
+    let server = Server::start(&[]);
+    assert!(assert_api_matches_command_line(&server, &traces_in(&dir)) >= 2);
+}
+
+#[test]
+fn seeded_random_bots_choose_as_on_the_command_line() {
+    let server = Server::start(&[]);
+    let dir = tempfile::tempdir().expect("dir");
+    let trace = dir.path().join("t.txt");
+    let text = "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",5)\nplay(\"Ann\",1)\n";
+    std::fs::write(&trace, text).expect("write");
+    for seed in [1, 7, 12345] {
+        let args: Vec<String> = ["-b", "IN", "--bot", "Hal=random", "--seed", &seed.to_string()]
+            .map(String::from)
+            .into();
+        let (expected, _) = command_line(&trace, &args);
+        let request = json!({"trace": text, "bots": {"Hal": "random"}, "seed": seed});
+        let (status, reply) = server.post_json("/api/run", &request);
+        assert_eq!((status, reply["output"].as_str()), (200, Some(expected.as_str())));
+    }
+}
+
+#[test]
+fn the_state_is_what_the_transcript_shows_and_bots_answer_once() {
+    let server = Server::start(&[]);
+    let bots = json!({"Hal": "perfect"});
+    let (status, s) = server.post_json(
+        "/api/state",
+        &json!({"trace": "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)", "bots": bots}),
+    );
+    assert_eq!(status, 200, "{s}");
+    assert_eq!(s["status"], 0);
+    assert_eq!(s["banner"], "x's turn");
+    assert_eq!(s["next"], "Ann");
+    assert_eq!(s["cells"].as_array().map(|c| c.iter().filter(|c| *c == "O").count()), Some(1));
+    assert_eq!(s["players"][1], json!({"name": "Hal", "mark": "O", "score": 0}));
+    assert_eq!(s["status_line"], "  ok: => Ann plays next");
+    let trace = s["trace"].as_str().expect("trace").to_string();
+    assert!(trace.lines().last().is_some_and(|l| l.starts_with("play(\"Hal\",")), "{trace}");
+
+    // The transcript is what `tictac -b` prints for the returned trace.
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("t.txt");
+    std::fs::write(&file, &trace).expect("write");
+    let (printed, _) = command_line(&file, &["-b".into(), "IN".into()]);
+    assert_eq!(s["transcript"].as_str(), Some(printed.as_str()));
+
+    // Sending it back with an undo takes back Ann's move and Hal's answer.
+    let (_, undone) =
+        server.post_json("/api/state", &json!({"trace": format!("{trace}undo"), "bots": bots}));
+    assert_eq!(undone["cells"], json!(["", "", "", "", "", "", "", "", ""]));
+    assert_eq!(
+        (undone["can_undo"].clone(), undone["can_redo"].clone()),
+        (json!(false), json!(true))
+    );
+    assert!(undone["trace"].as_str().is_some_and(|t| t.ends_with("undo\nundo\n")));
+}
+
+#[test]
+fn a_trace_with_an_error_answers_the_message_with_status_1() {
+    let server = Server::start(&[]);
+    let (status, reply) = server.post_json("/api/state", &json!({"trace": "play(\"Ann\", 10)"}));
+    assert_eq!(status, 200);
+    assert_eq!(reply["status"], 1);
+    assert!(reply["error"].as_str().is_some_and(|e| e.starts_with("Type Error")), "{reply}");
+    let (status, reply) = server.post_json("/api/run", &json!({"trace": "undo("}));
+    assert_eq!((status, reply["status"].clone()), (200, json!(1)));
+    assert!(reply["output"].as_str().is_some_and(|e| e.starts_with("Syntax Error")), "{reply}");
+}
+
+#[test]
+fn bad_requests_answer_400_saying_what_is_wrong() {
+    let server = Server::start(&[]);
+    let cases = [
+        ("/api/run", "{\"trace\": ", "invalid request"),
+        ("/api/run", "[]", "invalid request"),
+        ("/api/run", r#"{"trace": "", "colour": "red"}"#, "unknown field `colour`"),
+        ("/api/run", r#"{"trace": "", "mode": "fast"}"#, "unknown variant `fast`"),
+        ("/api/run", r#"{"trace": 12}"#, "invalid type: integer"),
+        ("/api/run", r#"{"trace": "", "bots": {"Hal": "genius"}}"#, "unknown strategy 'genius'"),
+        (
+            "/api/run",
+            r#"{"trace": "", "mode": "window", "start": 1, "end": 2, "bots": {"H": "elm"}}"#,
+            "bots play",
+        ),
+        ("/api/run", r#"{"trace": "", "mode": "window", "start": 0, "end": 2}"#, "non-positive"),
+        ("/api/run", r#"{"trace": "", "mode": "window"}"#, "needs \"start\" and \"end\""),
+        ("/api/state", r#"{"trace": "", "mode": "b"}"#, "unknown field `mode`"),
+        ("/api/state", r#"{"trace": "", "bots": {"Hal": 3}}"#, "invalid type"),
+        ("/api/state", r#"{"trace": "", "seed": 1}"#, "with bots"),
+    ];
+    for (path, body, says) in cases {
+        let (status, reply) = server.post(path, body);
+        assert_eq!(status, 400, "{body}: {reply}");
+        let error = reply["error"].as_str().unwrap_or_default();
+        assert!(error.contains(says), "{body}: {error}");
+    }
+}
+
+#[test]
+fn bodies_and_transcripts_past_their_limits_answer_413() {
+    let server = Server::start(&[]);
+    let big = json!({"trace": "-".repeat(1 << 20)});
+    let (status, reply) = server.post_json("/api/run", &big);
+    assert_eq!(status, 413, "{reply}");
+    assert!(reply["error"].as_str().is_some_and(|e| e.contains("1 MiB")), "{reply}");
+    // 200,000 undos fit in a megabyte but print 20 MB.
+    let long = json!({"trace": "undo\n".repeat(200_000)});
+    for path in ["/api/run", "/api/state"] {
+        let (status, reply) = server.post_json(path, &long);
+        assert_eq!(status, 413, "{reply}");
+        assert!(reply["error"].as_str().is_some_and(|e| e.contains("command line")), "{reply}");
+    }
+    assert_eq!(server.get("/healthz").1, "ok", "still serving");
+}
+
+/// A request whose body never comes is answered 503 when the time bound
+/// passes, and holds nothing after.
+#[test]
+fn a_request_past_the_time_bound_answers_503() {
+    let server = Server::start(&["--timeout", "0.3"]);
+    let mut stream = TcpStream::connect(&server.base).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    write!(stream, "POST /api/run HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{")
+        .expect("w");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("longer than 0.3 s"), "{answer}");
+}
+
+#[test]
+fn healthz_unknown_paths_and_methods() {
+    let server = Server::start(&[]);
+    let (status, body, headers) = server.get("/healthz");
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    let csp = headers.get("content-security-policy").expect("CSP").to_str().expect("text");
+    assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"));
+    assert_eq!(headers.get("x-content-type-options").map(|v| v.as_bytes()), Some(&b"nosniff"[..]));
+    assert_eq!(headers.get("x-frame-options").map(|v| v.as_bytes()), Some(&b"DENY"[..]));
+    let (status, body, _) = server.get("/nowhere");
+    assert_eq!(status, 404);
+    assert!(body.contains("no such page"));
+    assert_eq!(server.get("/api/run").0, 405);
+    let (status, _) =
+        (server.agent.post(&server.url("/healthz")).send("").expect("sent").status(), ());
+    assert_eq!(status.as_u16(), 405);
+}
+
+#[test]
+fn sigterm_lets_a_request_in_flight_finish_then_stops() {
+    let mut server = Server::start(&[]);
+    let body = json!({"trace": "new_game(\"Ann\",\"Bob\")"}).to_string();
+    let mut stream = TcpStream::connect(&server.base).expect("connect");
+    write!(stream, "POST /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", body.len())
+        .expect("headers");
+    stream.write_all(&body.as_bytes()[..5]).expect("part of the body");
+    std::thread::sleep(Duration::from_millis(200));
+    server.terminate();
+    std::thread::sleep(Duration::from_millis(200));
+    stream.write_all(&body.as_bytes()[5..]).expect("the rest");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"next\":\"Ann\""), "{answer}");
+    let (code, rest) = server.wait(Duration::from_secs(10));
+    assert_eq!(code, Some(0));
+    assert_eq!(rest, "tictac: stopped\n");
+}
+
+#[test]
+fn a_port_in_use_and_bad_options_exit_2() {
+    let server = Server::start(&[]);
+    let port = server.base.rsplit(':').next().expect("port");
+    let taken = Command::new(BIN).args(["serve", "--port", port]).output().expect("runs");
+    assert_eq!(taken.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&taken.stdout).contains("cannot listen on 127.0.0.1:"));
+    let bad = Command::new(BIN).args(["serve", "--port", "x"]).output().expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stdout).starts_with("Error: --port takes"));
+}
