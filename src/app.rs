@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use crate::cli::{self, Invocation};
 use crate::modes::runner::{self, RunnerError};
 use crate::modes::{
-    Outcome, OutputFile, RunError, interactive, open_input, run_job, serve, tui, verify,
+    Outcome, OutputFile, RunError, interactive, open_input, run_input, run_job, serve, tui, verify,
 };
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
@@ -32,10 +32,13 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         Ok(invocation) => match dispatch(invocation, &program, &mut stdout) {
             Ok(Outcome::Ran) => ExitCode::SUCCESS,
             Ok(Outcome::Rejected) => ExitCode::from(1),
-            // The reader went away (`tictac -b big | head`): stop quietly.
+            // The reader went away (`tictac -b big | head`): stop quietly,
+            // with the status the run had already earned.
             Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
                 return ExitCode::SUCCESS;
             }
+            Err(RunError::Closed(Outcome::Ran)) => return ExitCode::SUCCESS,
+            Err(RunError::Closed(Outcome::Rejected)) => return ExitCode::from(1),
             Err(e) => {
                 let _ = writeln!(stdout, "{e}");
                 ExitCode::from(2)
@@ -98,21 +101,22 @@ fn dispatch(
             run_job(job, &input, stdout, session.autopilot())
         }
         Invocation::Run { job, input, output: Some(output), session } => {
-            with_output(&input, &output, |out| run_job(job, &input, out, session.autopilot()))
+            // The input is checked (opened) before the output is created.
+            let input = open_input(&input)?;
+            with_output(&output, |out| run_input(job, input, out, session.autopilot()))
         }
         Invocation::Verify(options) => verify::run(&options, stdout),
         Invocation::Serve(options) => serve::run(&options, stdout),
     }
 }
 
-/// Checks the input first, then writes the output whole or not at all: it
-/// appears, never over an existing file, only once the run is complete.
+/// Writes the output whole or not at all: it appears, never over an
+/// existing file, only once the run is complete. (The input was opened,
+/// and so checked, before.)
 fn with_output(
-    input: &Path,
     output: &Path,
     run: impl FnOnce(&mut dyn Write) -> Result<Outcome, RunError>,
 ) -> Result<Outcome, RunError> {
-    open_input(input)?;
     let mut file = OutputFile::create(output)?;
     match run(&mut file) {
         Ok(outcome) => {

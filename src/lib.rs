@@ -26,3 +26,4 @@ pub mod game;
 pub mod history;
 pub mod lang;
 pub mod modes;
+pub mod spool;

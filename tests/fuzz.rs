@@ -159,7 +159,8 @@ fn in_memory(text: &[u8]) -> Vec<u8> {
 fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
     let mut checker = Checker::default();
     let mut echoes = Vec::new();
-    let walked = EventStream::with_refill(bytes, refill).for_each(|event, locator| {
+    let reader = std::io::BufReader::with_capacity(refill, bytes);
+    let walked = EventStream::with_long_line(reader, refill).for_each(|event, locator| {
         if let Some(c) = checker.event(event, |rest| locator.pos(rest)) {
             let mut echo = Vec::new();
             c.write_echo(&mut echo).expect("vec");

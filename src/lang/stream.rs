@@ -9,7 +9,7 @@ use super::ast::Event;
 use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::lexer::{Extent, Halt, blank};
 use super::parser::next_event;
-use super::source::KeptLines;
+use super::source::{KeptLines, LONG_LINE};
 
 /// Turns a parser position (bytes left) into a line and column.
 ///
@@ -63,6 +63,12 @@ enum Scanned {
     Failed { rest: usize },
 }
 
+/// A token is never longer than this without being able to tell, from its
+/// start, that it goes on (strings and blanks say so; a character literal
+/// is at most six bytes): an error this close to the end of a text that
+/// stops in the middle of a line may move once more text comes.
+const LOOKAHEAD: usize = 8;
+
 /// Visits the events of `text` in order.
 fn scan<'a, E>(
     text: &'a [u8],
@@ -70,14 +76,18 @@ fn scan<'a, E>(
     visit: &mut impl FnMut(&Event<'a>) -> Result<(), E>,
 ) -> Result<Scanned, E> {
     let partial = extent == Extent::Partial;
+    // Kept lines end with a newline: a text without one at its end stops
+    // in the middle of a (long) line, possibly in the middle of a token.
+    let mid_line = partial && text.last().is_some_and(|&b| b != b'\n');
     let mut rest = text;
     loop {
         let consumed = text.len() - rest.len();
         match next_event(rest, extent) {
             Ok((_, None)) if partial => return Ok(Scanned::NeedMore { consumed }),
             Ok((_, None)) => return Ok(Scanned::Done),
-            // `undo` at the very end might still take `(...)` from the next line.
-            Ok((after, Some(_))) if partial && blank(after).is_empty() => {
+            // `undo` at the very end might still take `(...)` from the next
+            // line (or a `-` there start a comment).
+            Ok((after, Some(_))) if partial && blank(after).len() < 2 => {
                 return Ok(Scanned::NeedMore { consumed });
             }
             Ok((after, Some(event))) => {
@@ -85,7 +95,8 @@ fn scan<'a, E>(
                 rest = after;
             }
             Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                if partial && (e.halt == Halt::NeedMore || e.rest == 0) {
+                let near_the_end = if mid_line { e.rest < LOOKAHEAD } else { e.rest == 0 };
+                if partial && (e.halt == Halt::NeedMore || near_the_end) {
                     return Ok(Scanned::NeedMore { consumed });
                 }
                 return Ok(Scanned::Failed { rest: e.rest });
@@ -122,9 +133,6 @@ pub enum Stop<E> {
     Visit(E),
 }
 
-/// Read at least this much more text when the buffer runs dry.
-const REFILL: usize = 64 * 1024;
-
 /// The events of a trace read from a reader, kept lines only.
 pub struct EventStream<R> {
     lines: KeptLines<R>,
@@ -133,25 +141,23 @@ pub struct EventStream<R> {
     start: usize,
     at: Pos,
     at_end: bool,
-    /// Read at least this much more text when the buffer runs dry.
-    refill: usize,
 }
 
 impl<R: BufRead> EventStream<R> {
     pub fn new(reader: R) -> Self {
-        Self::with_refill(reader, REFILL)
+        Self::with_long_line(reader, LONG_LINE)
     }
 
-    /// A stream that reads `refill` bytes at a time (tests use tiny ones to
-    /// put buffer edges everywhere).
-    pub fn with_refill(reader: R, refill: usize) -> Self {
+    /// A stream that hands on lines longer than `long_line` in pieces (tests
+    /// use tiny ones, and readers with tiny buffers, to put buffer edges
+    /// everywhere, in the middle of tokens too).
+    pub fn with_long_line(reader: R, long_line: usize) -> Self {
         EventStream {
-            lines: KeptLines::new(reader),
+            lines: KeptLines::with_long_line(reader, long_line),
             buf: Vec::new(),
             start: 0,
             at: Pos { line: 1, column: 1 },
             at_end: false,
-            refill: refill.max(1),
         }
     }
 
@@ -182,10 +188,12 @@ impl<R: BufRead> EventStream<R> {
 
     /// Drops the visited text and reads at least as much again as is left
     /// (so an event spanning many lines costs linear time), or to the end.
+    /// Between events, what the reader has at hand is enough: an answer
+    /// that does not need the rest of the input does not wait for it.
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let want = self.refill.max(self.buf.len());
+        let want = self.buf.len().max(1);
         self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         Ok(())
     }
@@ -227,7 +235,7 @@ mod tests {
     fn a_minus_at_a_buffer_edge_waits_for_its_number() {
         let text = b"play(\"a\", -\n\n3)\n";
         let mut events = 0;
-        EventStream::with_refill(&text[..], 1)
+        EventStream::with_long_line(io::BufReader::with_capacity(1, &text[..]), 1)
             .for_each(|e, _| {
                 assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
                 events += 1;

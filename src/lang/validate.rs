@@ -88,6 +88,11 @@ impl Checker {
         }
     }
 
+    /// Whether no event checked so far had anything wrong.
+    pub fn is_clean(&self) -> bool {
+        self.soft.is_none() && self.type_errors.is_empty()
+    }
+
     /// The verdict once every event has been checked.
     pub fn finish(self) -> Result<(), TraceError> {
         match self.soft {

@@ -1,66 +1,58 @@
-//! Where a trace comes from: a file named on the command line, or bytes
-//! already in memory (a request to the web server). Batch and window mode
-//! read either the same way, so their outputs agree byte for byte.
+//! Where a trace comes from: a file named on the command line (a regular
+//! file, a pipe, a FIFO, standard input), or bytes already in memory (a
+//! request to the web server). Every run reads its input exactly once, the
+//! same way whatever it is, so their outputs agree byte for byte.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+use std::io::{self, BufRead, Read};
 
-use super::{RunError, open_input};
+use super::RunError;
 
-/// A trace to run.
-#[derive(Clone, Copy, Debug)]
-pub enum Input<'a> {
-    File(&'a Path),
-    Memory(&'a [u8]),
+/// A trace opened for its one read.
+pub struct Input<'a> {
+    name: String,
+    reader: Box<dyn BufRead + 'a>,
 }
 
 impl<'a> Input<'a> {
-    /// Opens the trace for a reading pass.
-    pub fn open(self) -> Result<Reader<'a>, RunError> {
-        match self {
-            Input::File(path) => open_input(path).map(Reader::File),
-            Input::Memory(bytes) => Ok(Reader::Memory(bytes)),
-        }
+    pub fn new(name: String, reader: Box<dyn BufRead + 'a>) -> Self {
+        Input { name, reader }
+    }
+
+    /// A trace already in memory.
+    pub fn memory(bytes: &'a [u8]) -> Self {
+        Input::new("the trace".into(), Box::new(bytes))
     }
 
     /// The name messages give the trace.
-    pub fn name(self) -> String {
-        match self {
-            Input::File(path) => path.display().to_string(),
-            Input::Memory(_) => "the trace".into(),
-        }
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A reading failure, as a run reports it.
+    pub fn read_error(&self, e: io::Error) -> RunError {
+        RunError::Read(self.name.clone(), e)
+    }
+
+    /// The name, once the input is no longer needed.
+    pub fn into_name(self) -> String {
+        self.name
     }
 }
 
-/// A reading pass over an `Input` (an enum, not a `dyn`: the lexer asks
-/// for every buffer).
-pub enum Reader<'a> {
-    File(BufReader<File>),
-    Memory(&'a [u8]),
-}
-
-impl Read for Reader<'_> {
+impl Read for Input<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Reader::File(r) => r.read(buf),
-            Reader::Memory(r) => r.read(buf),
-        }
+        self.reader.read(buf)
     }
 }
 
-impl BufRead for Reader<'_> {
+impl BufRead for Input<'_> {
+    #[inline]
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        match self {
-            Reader::File(r) => r.fill_buf(),
-            Reader::Memory(r) => r.fill_buf(),
-        }
+        self.reader.fill_buf()
     }
 
-    fn consume(&mut self, amount: usize) {
-        match self {
-            Reader::File(r) => r.consume(amount),
-            Reader::Memory(r) => r.consume(amount),
-        }
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        self.reader.consume(n)
     }
 }

@@ -22,8 +22,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub use driver::{Driver, show_step, step};
-pub use files::open_input;
-pub use input::{Input, Reader};
+pub use files::{STDIN, open_input};
+pub use input::Input;
 pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 
@@ -55,8 +55,14 @@ pub enum RunError {
     OutputWrite(String, io::Error),
     #[error("error: reading '{0}' failed: {1}")]
     Read(String, io::Error),
-    #[error("error: '{0}' changed while it was being run")]
-    Changed(String),
+    /// The spool that keeps what a run needs between reading and printing
+    /// could not be written or read back (a full disk, among others).
+    #[error("error: keeping the trace in a temporary file failed: {0}")]
+    Spool(io::Error),
+    /// The output went away (a closed pipe) after the run had earned this
+    /// outcome; the program ends quietly with its exit status.
+    #[error("the output was closed")]
+    Closed(Outcome),
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
@@ -100,11 +106,12 @@ pub fn run_job(
     out: &mut dyn Write,
     autopilot: Autopilot,
 ) -> Result<Outcome, RunError> {
-    run_input(job, Input::File(input), out, autopilot)
+    run_input(job, open_input(input)?, out, autopilot)
 }
 
-/// Runs a trace from a file or from memory as `job` says: the one place
-/// batch and window runs are made, for the command line and the web server.
+/// Runs a trace opened for its one read (a file, standard input, or bytes
+/// in memory) as `job` says: the one place batch and window runs are made,
+/// for the command line and the web server.
 pub fn run_input(
     job: Job,
     input: Input,
@@ -113,11 +120,16 @@ pub fn run_input(
 ) -> Result<Outcome, RunError> {
     let mut driver = Driver::new(autopilot);
     let mut sink = Sink::new(out);
-    let outcome = match job {
+    let ran = match job {
         Job::Whole => batch::run_whole(input, &mut sink, &mut driver),
         Job::Chunks => batch::run_chunks(input, &mut sink, &mut driver),
         Job::Window(w) => window::run(w, input, &mut sink),
-    }?;
-    sink.finish()?;
-    Ok(outcome)
+    };
+    let finished = ran.and_then(|outcome| Ok(sink.finish().map(|()| outcome)?));
+    match finished {
+        Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Err(RunError::Closed(sink.outcome()))
+        }
+        other => other,
+    }
 }

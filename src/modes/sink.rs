@@ -2,6 +2,9 @@
 
 use std::io::{self, Write};
 
+use super::Outcome;
+use crate::lang::TraceError;
+
 /// The transcript's own output buffer. Batch runs write millions of small
 /// pieces; writing them into a concrete `Vec` (inlined copies) and handing
 /// the writer big blocks is much cheaper than a call through `dyn Write`
@@ -9,13 +12,16 @@ use std::io::{self, Write};
 pub struct Sink<'w> {
     out: &'w mut dyn Write,
     buf: Vec<u8>,
+    /// Whether a syntax or type error message was written: the run has
+    /// earned exit status 1 even if the reader goes away later.
+    rejected: bool,
 }
 
 impl<'w> Sink<'w> {
     const BLOCK: usize = 256 * 1024;
 
     pub fn new(out: &'w mut dyn Write) -> Self {
-        Sink { out, buf: Vec::with_capacity(Self::BLOCK + 1024) }
+        Sink { out, buf: Vec::with_capacity(Self::BLOCK + 1024), rejected: false }
     }
 }
 
@@ -42,8 +48,24 @@ impl Write for Sink<'_> {
 }
 
 impl Sink<'_> {
+    /// Writes a trace's error message.
+    pub fn write_error(&mut self, e: &TraceError) -> io::Result<()> {
+        self.mark_rejected();
+        e.write_to(self)
+    }
+
+    /// Notes that an error message is being written.
+    pub fn mark_rejected(&mut self) {
+        self.rejected = true;
+    }
+
+    /// What the run has earned so far.
+    pub fn outcome(&self) -> Outcome {
+        if self.rejected { Outcome::Rejected } else { Outcome::Ran }
+    }
+
     /// Hands on what is left, reporting a failure (drop cannot).
-    pub fn finish(mut self) -> io::Result<()> {
+    pub fn finish(&mut self) -> io::Result<()> {
         self.flush_block()
     }
 

@@ -1,97 +1,190 @@
-//! Validated commands kept in a compact form during the validating read of
-//! `-b IN`, so the run need not read and parse the trace a second time.
-//! The tape is bounded: past `LIMIT` bytes, or 256 distinct names, it gives
-//! up and the run reads the trace again, so memory stays constant for a
-//! trace of any length.
+//! Validated commands kept in a compact form between the validating read of
+//! a trace and its run, so the input is read once: 1–3 bytes a command for
+//! the usual names, on a spool (memory up to a bound, then a temporary
+//! file), so a trace of any length costs constant memory.
+//!
+//! A name is an index into a dictionary that both sides fill the same way
+//! (the first `DICTIONARY` short names, in order of first use), or else
+//! written inline.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Read, Write};
 
 use crate::command::{Button, Command};
-
-/// The most bytes a tape holds (about 1.5 million commands).
-pub const LIMIT: usize = 3 * 1024 * 1024;
+use crate::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
 
 const UNDO: u8 = 0;
 const REDO: u8 = 1;
 const PLAY_AGAIN: u8 = 2;
-/// Followed by two name indexes.
+/// Followed by two names.
 const NEW_GAME: u8 = 3;
-/// `PLAY + button`, followed by a name index.
+/// `PLAY + button`, followed by a name.
 const PLAY: u8 = 0x10;
+/// Bytes from here on are free for the users of the tape (see `Entry::Mark`).
+pub const FIRST_MARK: u8 = 0x20;
+
+/// Names get a one-byte index up to this many; the byte `INLINE` says a
+/// name follows in full.
+const DICTIONARY: usize = 255;
+const INLINE: u8 = 0xFF;
+/// Longer names are always written inline (the dictionary stays small).
+const LONGEST_INDEXED: usize = 256;
+
+fn indexed(name: &[u8], entries: usize) -> bool {
+    entries < DICTIONARY && name.len() <= LONGEST_INDEXED
+}
 
 #[derive(Default)]
 pub struct Tape {
-    bytes: Vec<u8>,
-    names: Vec<Vec<u8>>,
-    gave_up: bool,
+    spool: Spool,
+    names: HashMap<Vec<u8>, u8>,
+    /// The last name written and its index: most commands repeat a recent
+    /// name, and a comparison is cheaper than a hash.
+    last: Option<(Vec<u8>, u8)>,
 }
 
 impl Tape {
-    /// Appends a command, unless the tape is full.
-    pub fn push(&mut self, command: &Command) {
-        if self.gave_up {
-            return;
-        }
-        let start = self.bytes.len();
-        let none: &[u8] = &[];
-        let (op, names, n) = match *command {
-            Command::Undo => (UNDO, [none, none], 0),
-            Command::Redo => (REDO, [none, none], 0),
-            Command::PlayAgain => (PLAY_AGAIN, [none, none], 0),
-            Command::NewGame { player1, player2 } => (NEW_GAME, [player1, player2], 2),
-            Command::Play { player, press } => (PLAY + press.get(), [player, none], 1),
-        };
-        self.bytes.push(op);
-        let fits = names[..n].iter().all(|name| self.put_name(name));
-        if !fits || self.bytes.len() > LIMIT {
-            self.gave_up = true;
-            self.bytes.truncate(start);
-            self.bytes.shrink_to_fit();
-            self.names = Vec::new();
-        }
+    /// A tape whose spool moves to a file past `bound` bytes.
+    pub fn with_bound(bound: usize) -> Self {
+        Tape { spool: Spool::with_bound(bound), ..Tape::default() }
     }
 
-    fn put_name(&mut self, name: &[u8]) -> bool {
-        let index = match self.names.iter().position(|n| n == name) {
-            Some(k) => k,
-            None => {
-                self.names.push(name.to_vec());
-                self.names.len() - 1
+    /// Appends a command.
+    pub fn push(&mut self, command: &Command) -> io::Result<()> {
+        match *command {
+            Command::Undo => self.spool.write_all(&[UNDO]),
+            Command::Redo => self.spool.write_all(&[REDO]),
+            Command::PlayAgain => self.spool.write_all(&[PLAY_AGAIN]),
+            Command::NewGame { player1, player2 } => {
+                self.spool.write_all(&[NEW_GAME])?;
+                self.put_name(player1)?;
+                self.put_name(player2)
             }
-        };
-        let Ok(k) = u8::try_from(index) else { return false };
-        self.bytes.push(k);
-        true
+            Command::Play { player, press } => {
+                self.spool.write_all(&[PLAY + press.get()])?;
+                self.put_name(player)
+            }
+        }
     }
 
-    /// Whether every command pushed is on the tape.
-    pub fn is_whole(&self) -> bool {
-        !self.gave_up
+    /// Appends a byte of the user's own (`FIRST_MARK` or more).
+    pub fn mark(&mut self, mark: u8) -> io::Result<()> {
+        debug_assert!(mark >= FIRST_MARK && mark != INLINE);
+        self.spool.write_all(&[mark])
     }
 
-    /// Hands each command on the tape to `f`, in order.
-    pub fn replay<E>(&self, mut f: impl FnMut(&Command) -> Result<(), E>) -> Result<(), E> {
-        let name = |k: Option<&u8>| {
-            self.names.get(usize::from(*k.unwrap_or(&0))).map_or(&[][..], Vec::as_slice)
-        };
-        let mut bytes = self.bytes.iter();
-        while let Some(&op) = bytes.next() {
-            let command = match op {
-                UNDO => Command::Undo,
-                REDO => Command::Redo,
-                PLAY_AGAIN => Command::PlayAgain,
-                NEW_GAME => {
-                    let player1 = name(bytes.next());
-                    Command::NewGame { player1, player2: name(bytes.next()) }
-                }
-                _ => {
-                    let Some(press) = Button::new(i64::from(op.wrapping_sub(PLAY))) else {
-                        continue;
-                    };
-                    Command::Play { player: name(bytes.next()), press }
-                }
-            };
-            f(&command)?;
+    /// Appends raw bytes (after a mark that says how to read them).
+    pub fn raw(&mut self) -> &mut Spool {
+        &mut self.spool
+    }
+
+    fn put_name(&mut self, name: &[u8]) -> io::Result<()> {
+        if let Some((last, k)) = &self.last
+            && last == name
+        {
+            return self.spool.write_all(&[*k]);
+        }
+        if let Some(&k) = self.names.get(name) {
+            self.last = Some((name.to_vec(), k));
+            return self.spool.write_all(&[k]);
+        }
+        self.spool.write_all(&[INLINE])?;
+        write_varint(&mut self.spool, name.len() as u64)?;
+        self.spool.write_all(name)?;
+        if indexed(name, self.names.len()) {
+            let k = self.names.len() as u8;
+            self.names.insert(name.to_vec(), k);
+            self.last = Some((name.to_vec(), k));
         }
         Ok(())
+    }
+
+    /// The bytes written so far.
+    pub fn len(&self) -> u64 {
+        self.spool.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spool.is_empty()
+    }
+
+    /// Reads the tape back from its start.
+    pub fn reader(self) -> io::Result<TapeReader> {
+        Ok(TapeReader {
+            input: self.spool.reader()?,
+            names: Vec::new(),
+            inline: [Vec::new(), Vec::new()],
+        })
+    }
+}
+
+/// What comes next on a tape.
+pub enum Entry<'t> {
+    Command(Command<'t>),
+    Mark(u8),
+}
+
+pub struct TapeReader {
+    input: SpoolReader,
+    names: Vec<Vec<u8>>,
+    /// Inline names of the command being read.
+    inline: [Vec<u8>; 2],
+}
+
+impl TapeReader {
+    /// The next entry, or `None` at the end of the tape.
+    pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
+        let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
+        let command = match op {
+            UNDO => Command::Undo,
+            REDO => Command::Redo,
+            PLAY_AGAIN => Command::PlayAgain,
+            NEW_GAME => {
+                let first = self.read_name(0)?;
+                let second = self.read_name(1)?;
+                Command::NewGame { player1: self.name(first, 0), player2: self.name(second, 1) }
+            }
+            _ if op >= FIRST_MARK => return Ok(Some(Entry::Mark(op))),
+            _ => {
+                let press = Button::new(i64::from(op.wrapping_sub(PLAY))).ok_or_else(truncated)?;
+                let name = self.read_name(0)?;
+                Command::Play { player: self.name(name, 0), press }
+            }
+        };
+        Ok(Some(Entry::Command(command)))
+    }
+
+    /// Reads a name: its dictionary index, or `None` when it was inline
+    /// (then it is in `inline[slot]`).
+    fn read_name(&mut self, slot: usize) -> io::Result<Option<usize>> {
+        let k = read_byte(&mut self.input)?.ok_or_else(truncated)?;
+        if k != INLINE {
+            return Ok(Some(usize::from(k)));
+        }
+        let len = usize::try_from(read_varint(&mut self.input)?).map_err(|_| truncated())?;
+        let buf = &mut self.inline[slot];
+        buf.clear();
+        (&mut self.input).take(len as u64).read_to_end(buf)?;
+        if buf.len() != len {
+            return Err(truncated());
+        }
+        if indexed(buf, self.names.len()) {
+            self.names.push(buf.clone());
+            return Ok(Some(self.names.len() - 1));
+        }
+        Ok(None)
+    }
+
+    fn name(&self, index: Option<usize>, slot: usize) -> &[u8] {
+        match index {
+            Some(k) => self.names.get(k).map_or(&[][..], Vec::as_slice),
+            None => &self.inline[slot],
+        }
+    }
+
+    /// The spool itself, to read what follows a mark.
+    pub fn raw(&mut self) -> &mut impl BufRead {
+        &mut self.input
     }
 }
 
@@ -99,9 +192,28 @@ impl Tape {
 mod tests {
     use super::*;
 
-    fn commands() -> Vec<Command<'static>> {
+    fn echoes_of(commands: &[Command], bound: usize) -> (Vec<u8>, Vec<u8>) {
+        let mut tape = Tape::with_bound(bound);
+        let mut pushed = Vec::new();
+        for c in commands {
+            tape.push(c).expect("push");
+            c.write_echo(&mut pushed).expect("vec");
+        }
+        let mut replayed = Vec::new();
+        let mut reader = tape.reader().expect("reader");
+        while let Some(entry) = reader.next_entry().expect("read") {
+            match entry {
+                Entry::Command(c) => c.write_echo(&mut replayed).expect("vec"),
+                Entry::Mark(_) => panic!("no marks were written"),
+            }
+        }
+        (pushed, replayed)
+    }
+
+    #[test]
+    fn a_tape_replays_what_was_pushed() {
         let press = |n| Button::new(n).expect("button");
-        vec![
+        let commands = [
             Command::NewGame { player1: b"Ann", player2: b"B\"ob" },
             Command::Play { player: b"Ann", press: press(5) },
             Command::Play { player: b"Zed", press: press(9) },
@@ -109,41 +221,25 @@ mod tests {
             Command::Redo,
             Command::PlayAgain,
             Command::Play { player: b"", press: press(1) },
-        ]
-    }
-
-    #[test]
-    fn a_tape_replays_what_was_pushed() {
-        let mut tape = Tape::default();
-        commands().iter().for_each(|c| tape.push(c));
-        assert!(tape.is_whole());
-        let echoes = |each: &mut dyn FnMut(&mut Vec<u8>)| {
-            let mut text = Vec::new();
-            each(&mut text);
-            String::from_utf8(text).expect("utf8")
-        };
-        let replayed = echoes(&mut |text| {
-            tape.replay(|c| c.write_echo(text)).expect("replay");
-        });
-        let pushed = echoes(&mut |text| {
-            commands().iter().for_each(|c| c.write_echo(text).expect("vec"));
-        });
+            Command::Play { player: b"Ann", press: press(2) },
+        ];
+        let (pushed, replayed) = echoes_of(&commands, 1 << 20);
         assert_eq!(replayed, pushed);
-        assert!(replayed.starts_with("new_game(\"Ann\",\"B\"ob\")play(\"Ann\",5)"));
+        assert!(replayed.starts_with(b"new_game(\"Ann\",\"B\"ob\")play(\"Ann\",5)"));
     }
 
     #[test]
-    fn too_many_names_or_bytes_give_up() {
-        let mut tape = Tape::default();
-        let names: Vec<Vec<u8>> = (0..300).map(|k| format!("P{k}").into_bytes()).collect();
-        for n in &names {
-            tape.push(&Command::Play { player: n, press: Button::new(1).expect("button") });
-        }
-        assert!(!tape.is_whole());
-        let mut tape = Tape::default();
-        for _ in 0..=LIMIT {
-            tape.push(&Command::Undo);
-        }
-        assert!(!tape.is_whole());
+    fn many_and_long_names_and_a_tape_on_disk_replay_too() {
+        let names: Vec<Vec<u8>> = (0..1000)
+            .map(|k| if k % 7 == 0 { vec![b'L'; 300 + k] } else { format!("P{k}").into_bytes() })
+            .collect();
+        let press = Button::new(3).expect("button");
+        let commands: Vec<Command> = names
+            .iter()
+            .chain(names.iter().rev())
+            .map(|n| Command::Play { player: n, press })
+            .collect();
+        let (pushed, replayed) = echoes_of(&commands, 64);
+        assert_eq!(replayed, pushed);
     }
 }

@@ -1,57 +1,227 @@
 //! Window mode: `-w M N IN [OUT]` and `-l IN [OUT]`. Each kept line is a
 //! trace of its own; only the lines of the window are shown.
+//!
+//! The input is read once. Each line is checked as it is read and its
+//! outcome (its commands, or its error message) is kept on a tape; once the
+//! number of lines is known, the window is resolved and the tape is played.
+//! A window counted from the start needs no more lines than its end, so
+//! reading stops there.
 
+use std::io::{self, BufRead, Read, Write};
+
+use super::tape::{Entry, FIRST_MARK, Tape, TapeReader};
 use super::{Input, Outcome, RunError, Sink, step};
-use crate::cli::Window;
+use crate::cli::{Window, WindowEnd};
+use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
-use crate::lang::{self, source::KeptLines};
+use crate::lang::{self, TraceError, source::KeptLines};
+use crate::spool::{read_varint, truncated, write_varint};
 
-pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
-    let name = || input.name();
-    let read_error = |e| RunError::Read(name(), e);
-    let k = KeptLines::new(input.open()?).count().map_err(read_error)?;
+/// Ends the commands of a line that ran.
+const LINE_END: u8 = FIRST_MARK;
+/// A line with an error: its message follows in pieces (a length, the
+/// bytes), ending with an empty piece.
+const LINE_ERROR: u8 = FIRST_MARK + 1;
+/// A run of valid lines without commands (`?`, say): the count follows.
+/// Such lines are counted, not stored one by one.
+const EMPTY_LINES: u8 = FIRST_MARK + 2;
+
+pub fn run(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+    let name = input.name().to_owned();
+    let read_error = |e| RunError::Read(name.clone(), e);
+    let needed = lines_needed(window);
+    let mut lines = KeptLines::new(&mut input);
+    let mut tape = LineTape::default();
+    let mut line = Vec::new();
+    let mut k = 0;
+    while needed.is_none_or(|n| k < n) {
+        line.clear();
+        if !lines.next_into(&mut line).map_err(read_error)? {
+            break;
+        }
+        k += 1;
+        match lang::check(&line) {
+            Ok(commands) => tape.line(&commands),
+            Err(e) => tape.error(&e),
+        }
+        .map_err(RunError::Spool)?;
+    }
     let Some((first, end)) = window.resolve(k) else {
         return Ok(Outcome::Ran);
     };
+    play(tape, first, end, out)
+}
 
-    let mut lines = KeptLines::new(input.open()?);
+/// For a window counted from the start, the lines that decide the output:
+/// up to its end (and at least one, to tell an empty trace).
+fn lines_needed(window: Window) -> Option<usize> {
+    match window.end {
+        WindowEnd::Line(end) if window.start > 0 && end > 0 => {
+            Some(usize::try_from(end).unwrap_or(usize::MAX).saturating_sub(1).max(1))
+        }
+        _ => None,
+    }
+}
+
+/// Plays lines `1..end` of the tape, showing `first..end`.
+fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<Outcome, RunError> {
+    let mut tape = tape.reader().map_err(RunError::Spool)?;
     let mut engine = Engine::new();
-    let mut line = Vec::new();
     // The state before the window: at line `first`, or, for a window from
     // line 1, before the first line that runs.
     let mut context_shown = false;
     let mut outcome = Outcome::Ran;
     for i in 1..end {
-        line.clear();
-        if !lines.next_into(&mut line).map_err(read_error)? {
-            return Err(RunError::Changed(name()));
-        }
         let shown = i >= first;
         if i == first && first > 1 {
             write_state(out, engine.game())?;
             context_shown = true;
         }
-        match lang::check(&line) {
-            Err(e) if shown => {
-                e.write_to(out)?;
+        let kind = tape.begin_line().map_err(RunError::Spool)?;
+        if kind == Line::Failed {
+            if shown {
+                out.mark_rejected();
                 outcome = Outcome::Rejected;
+                tape.message(out)?;
+            } else {
+                tape.message(&mut io::sink())?;
             }
-            Err(_) => {}
-            Ok(commands) if shown => {
-                if !context_shown {
-                    write_state(out, engine.game())?;
-                    context_shown = true;
+            continue;
+        }
+        if shown && !context_shown {
+            write_state(out, engine.game())?;
+            context_shown = true;
+        }
+        if kind == Line::Ran {
+            tape.commands(|command| {
+                if shown {
+                    step(&mut engine, command, out)
+                } else {
+                    engine.run(command);
+                    Ok(())
                 }
-                for c in &commands {
-                    step(&mut engine, c, out)?;
-                }
-            }
-            Ok(commands) => commands.iter().for_each(|c| engine.run(c)),
+            })?;
         }
     }
     if first == end {
         write_state(out, engine.game())?;
     }
     Ok(outcome)
+}
+
+/// What a line of the tape holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// No commands, and no error.
+    Empty,
+    /// Commands, up to `LINE_END`.
+    Ran,
+    /// An error message.
+    Failed,
+}
+
+/// The outcome of each line, in order.
+#[derive(Default)]
+struct LineTape {
+    tape: Tape,
+    /// Valid lines without commands not yet written.
+    empty: u64,
+}
+
+impl LineTape {
+    fn line(&mut self, commands: &[Command]) -> io::Result<()> {
+        if commands.is_empty() {
+            self.empty += 1;
+            return Ok(());
+        }
+        self.flush_empty()?;
+        for c in commands {
+            self.tape.push(c)?;
+        }
+        self.tape.mark(LINE_END)
+    }
+
+    fn error(&mut self, e: &TraceError) -> io::Result<()> {
+        self.flush_empty()?;
+        self.tape.mark(LINE_ERROR)?;
+        let mut message = Vec::new();
+        e.write_to(&mut message)?;
+        let spool = self.tape.raw();
+        write_varint(spool, message.len() as u64)?;
+        spool.write_all(&message)?;
+        write_varint(spool, 0)
+    }
+
+    fn flush_empty(&mut self) -> io::Result<()> {
+        if self.empty > 0 {
+            self.tape.mark(EMPTY_LINES)?;
+            write_varint(self.tape.raw(), std::mem::take(&mut self.empty))?;
+        }
+        Ok(())
+    }
+
+    fn reader(mut self) -> io::Result<LineReader> {
+        self.flush_empty()?;
+        Ok(LineReader { tape: self.tape.reader()?, empty_left: 0 })
+    }
+}
+
+struct LineReader {
+    tape: TapeReader,
+    /// Lines left in the current run of empty lines.
+    empty_left: u64,
+}
+
+impl LineReader {
+    /// Starts reading the next line.
+    fn begin_line(&mut self) -> io::Result<Line> {
+        if self.empty_left > 0 {
+            self.empty_left -= 1;
+            return Ok(Line::Empty);
+        }
+        let raw = self.tape.raw();
+        let first = *raw.fill_buf()?.first().ok_or_else(truncated)?;
+        match first {
+            EMPTY_LINES => {
+                raw.consume(1);
+                self.empty_left = read_varint(raw)?.checked_sub(1).ok_or_else(truncated)?;
+                Ok(Line::Empty)
+            }
+            LINE_ERROR => {
+                raw.consume(1);
+                Ok(Line::Failed)
+            }
+            _ => Ok(Line::Ran),
+        }
+    }
+
+    /// Hands each command of a line that ran to `each`.
+    fn commands(
+        &mut self,
+        mut each: impl FnMut(&Command) -> io::Result<()>,
+    ) -> Result<(), RunError> {
+        loop {
+            match self.tape.next_entry().map_err(RunError::Spool)? {
+                Some(Entry::Command(c)) => each(&c)?,
+                Some(Entry::Mark(LINE_END)) => return Ok(()),
+                _ => return Err(RunError::Spool(truncated())),
+            }
+        }
+    }
+
+    /// Copies the message of a line that failed to `out`.
+    fn message(&mut self, out: &mut dyn Write) -> Result<(), RunError> {
+        let raw = self.tape.raw();
+        loop {
+            let len = read_varint(raw).map_err(RunError::Spool)?;
+            if len == 0 {
+                return Ok(());
+            }
+            let copied = io::copy(&mut raw.take(len), out)?;
+            if copied != len {
+                return Err(RunError::Spool(truncated()));
+            }
+        }
+    }
 }

@@ -42,7 +42,7 @@ pub(crate) fn run(
     budget: Budget,
 ) -> Result<RunReply, ApiError> {
     let mut out = Capped::new(budget.deadline);
-    let outcome = match run_input(job, Input::Memory(trace.as_bytes()), &mut out, autopilot) {
+    let outcome = match run_input(job, Input::memory(trace.as_bytes()), &mut out, autopilot) {
         Ok(outcome) => outcome,
         Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),

@@ -1,0 +1,206 @@
+//! A byte store written once and read back once: in memory up to a fixed
+//! bound, then in an anonymous temporary file, so whatever a run must keep
+//! between reading its input and printing (the commands of a trace, its
+//! type errors, the outcome of each window line) costs constant memory.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Cursor, Seek, SeekFrom, Write};
+
+/// Bytes kept in memory before the spool moves to a temporary file.
+pub const MEMORY_BOUND: usize = 1024 * 1024;
+
+/// Buffer size for the temporary file, both ways.
+const FILE_BUFFER: usize = 64 * 1024;
+
+pub struct Spool {
+    memory: Vec<u8>,
+    file: Option<BufWriter<File>>,
+    bound: usize,
+    len: u64,
+}
+
+impl Default for Spool {
+    fn default() -> Self {
+        Spool::with_bound(MEMORY_BOUND)
+    }
+}
+
+impl Spool {
+    /// A spool that moves to a file past `bound` bytes (tests use small ones).
+    pub fn with_bound(bound: usize) -> Self {
+        Spool { memory: Vec::new(), file: None, bound, len: 0 }
+    }
+
+    /// How many bytes were written.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the spool has moved to a temporary file.
+    pub fn on_disk(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Everything written, from the start.
+    pub fn reader(self) -> io::Result<SpoolReader> {
+        match self.file {
+            None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
+            Some(writer) => {
+                let mut file = writer.into_inner().map_err(|e| e.into_error())?;
+                file.seek(SeekFrom::Start(0))?;
+                Ok(SpoolReader::File(BufReader::with_capacity(FILE_BUFFER, file)))
+            }
+        }
+    }
+
+    #[cold]
+    fn move_to_file(&mut self) -> io::Result<()> {
+        let mut file = BufWriter::with_capacity(FILE_BUFFER, tempfile::tempfile()?);
+        file.write_all(&self.memory)?;
+        self.memory = Vec::new();
+        self.file = Some(file);
+        Ok(())
+    }
+}
+
+impl Write for Spool {
+    #[inline]
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        self.len += data.len() as u64;
+        if let Some(file) = &mut self.file {
+            return file.write_all(data);
+        }
+        self.memory.extend_from_slice(data);
+        if self.memory.len() > self.bound {
+            self.move_to_file()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.as_mut().map_or(Ok(()), Write::flush)
+    }
+}
+
+/// Reads a spool back.
+pub enum SpoolReader {
+    Memory(Cursor<Vec<u8>>),
+    File(BufReader<File>),
+}
+
+impl io::Read for SpoolReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            SpoolReader::Memory(c) => c.read(buf),
+            SpoolReader::File(f) => f.read(buf),
+        }
+    }
+}
+
+impl BufRead for SpoolReader {
+    #[inline]
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            SpoolReader::Memory(c) => c.fill_buf(),
+            SpoolReader::File(f) => f.fill_buf(),
+        }
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        match self {
+            SpoolReader::Memory(c) => c.consume(n),
+            SpoolReader::File(f) => f.consume(n),
+        }
+    }
+}
+
+/// Writes `n` in 7-bit groups, low first (LEB128).
+pub fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
+    let mut bytes = [0u8; 10];
+    let mut k = 0;
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            bytes[k] = low;
+            return out.write_all(&bytes[..=k]);
+        }
+        bytes[k] = low | 0x80;
+        k += 1;
+    }
+}
+
+/// Reads what `write_varint` wrote.
+pub fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
+    let mut n = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = read_byte(input)?.ok_or_else(truncated)?;
+        n |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Ok(n);
+        }
+    }
+    Err(truncated())
+}
+
+/// The next byte, or `None` at the end.
+#[inline]
+pub fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
+    let b = input.fill_buf()?.first().copied();
+    if b.is_some() {
+        input.consume(1);
+    }
+    Ok(b)
+}
+
+/// A spool that ends in the middle of a record: only a failed write does that.
+pub fn truncated() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn a_spool_reads_back_what_was_written_in_memory_or_on_disk() {
+        for bound in [0, 10, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..1000u32 {
+                let piece = k.to_string();
+                spool.write_all(piece.as_bytes()).expect("write");
+                expected.extend_from_slice(piece.as_bytes());
+            }
+            assert_eq!(spool.on_disk(), bound < expected.len());
+            assert_eq!(spool.len(), expected.len() as u64);
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert_eq!(back, expected);
+        }
+    }
+
+    #[test]
+    fn varints_round_trip() {
+        let values = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut bytes = Vec::new();
+        values.iter().for_each(|&v| write_varint(&mut bytes, v).expect("vec"));
+        let mut input = &bytes[..];
+        for v in values {
+            assert_eq!(read_varint(&mut input).expect("read"), v);
+        }
+        assert!(read_varint(&mut &[0x80u8][..]).is_err());
+    }
+}

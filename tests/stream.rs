@@ -1,0 +1,262 @@
+//! The input is read exactly once, whatever it is: a regular file, a pipe,
+//! a FIFO, `/dev/stdin`, process substitution or `-` give the same output in
+//! every mode; a closed output pipe keeps the exit status already earned;
+//! an answer that does not need the end of the input comes at once.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+/// Stops a run that hangs (a FIFO read twice hangs for ever).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A trace with every kind of line, a string across lines, and more than
+/// 256 distinct names (past what was ever kept in memory for a run).
+fn trace_text() -> Vec<u8> {
+    let mut t =
+        String::from("-- a game\nnew_game(\"Ann\",\n\"Bob\")\n\n  ?\nplay(\"Ann\", 5) undo redo\n");
+    for k in 0..300 {
+        t.push_str(&format!("new_game(\"P{k}\",\"Q{k}\") play(\"P{k}\", {})\n", k % 9 + 1));
+    }
+    t.push_str("play_again\nundo\n");
+    t.into_bytes()
+}
+
+fn write_trace(dir: &Path) -> PathBuf {
+    let path = dir.join("trace.txt");
+    fs::write(&path, trace_text()).expect("write trace");
+    path
+}
+
+/// Waits for a child, killing it past `PATIENCE`.
+fn finish(mut child: Child) -> Output {
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > PATIENCE {
+            let _ = child.kill();
+            panic!("tictac still running after {PATIENCE:?}");
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// Runs tictac with `stdin` as its standard input.
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let mut input = child.stdin.take().expect("stdin");
+    let bytes = stdin.to_vec();
+    let feeder = thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = finish(child);
+    feeder.join().expect("feeder");
+    out
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with_stdin(args, b"")
+}
+
+/// The modes, with `IN` (and `OUT`) to fill in.
+const MODES: [&[&str]; 5] = [
+    &["-b", "IN"],
+    &["-b", "IN", "OUT"],
+    &["-l", "IN"],
+    &["-w", "3", "7", "IN"],
+    &["-w", "-4", "_", "IN", "OUT"],
+];
+
+/// What a mode prints (or writes to OUT) with `input` as IN.
+fn output_of(mode: &[&str], input: &str, dir: &Path, feed: impl FnOnce() -> Output) -> Vec<u8> {
+    let out = dir.join("out.txt");
+    let _ = fs::remove_file(&out);
+    let o = feed();
+    assert!(o.status.success(), "{mode:?} with {input}: {:?}", o.status);
+    if mode.contains(&"OUT") { fs::read(&out).expect("OUT written") } else { o.stdout }
+}
+
+fn argv(mode: &[&str], input: &str, dir: &Path) -> Vec<String> {
+    let out = dir.join("out.txt").to_string_lossy().into_owned();
+    mode.iter()
+        .map(|a| match *a {
+            "IN" => input.to_string(),
+            "OUT" => out.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+fn expected(mode: &[&str], dir: &Path) -> Vec<u8> {
+    let file = write_trace(dir);
+    let file = file.to_string_lossy().into_owned();
+    let args = argv(mode, &file, dir);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let bytes = output_of(mode, &file, dir, || run(&args));
+    assert!(bytes.len() > 200, "{mode:?}: {}", String::from_utf8_lossy(&bytes));
+    bytes
+}
+
+#[test]
+fn a_pipe_as_dev_stdin_or_dash_gives_what_the_file_gives() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for mode in MODES {
+        let want = expected(mode, dir.path());
+        for input in ["/dev/stdin", "-"] {
+            let args = argv(mode, input, dir.path());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let got = output_of(mode, input, dir.path(), || run_with_stdin(&args, &trace_text()));
+            assert!(got == want, "{mode:?} with {input}:\n{}", String::from_utf8_lossy(&got));
+        }
+    }
+}
+
+#[test]
+fn a_fifo_is_read_once_without_hanging() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let fifo_name = fifo.to_string_lossy().into_owned();
+    for mode in MODES {
+        let want = expected(mode, dir.path());
+        let args = argv(mode, &fifo_name, dir.path());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let got = output_of(mode, &fifo_name, dir.path(), || {
+            let child =
+                Command::new(BIN).args(&args).stdout(Stdio::piped()).spawn().expect("run tictac");
+            let path = fifo.clone();
+            // Written once, as a program writes into a FIFO, then closed.
+            let writer = thread::spawn(move || {
+                if let Ok(mut f) = fs::OpenOptions::new().write(true).open(path) {
+                    let _ = f.write_all(&trace_text());
+                }
+            });
+            let out = finish(child);
+            writer.join().expect("writer");
+            out
+        });
+        assert!(got == want, "{mode:?} with a FIFO:\n{}", String::from_utf8_lossy(&got));
+    }
+}
+
+#[test]
+fn process_substitution_gives_what_the_file_gives() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for mode in MODES {
+        let want = expected(mode, dir.path());
+        let file = dir.path().join("trace.txt").to_string_lossy().into_owned();
+        let substituted = format!("<(cat '{file}')");
+        let args = argv(mode, &substituted, dir.path());
+        let got = output_of(mode, &substituted, dir.path(), || {
+            let script = format!("exec '{BIN}' {}", args.join(" "));
+            finish(
+                Command::new("bash")
+                    .arg("-c")
+                    .arg(script)
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("bash"),
+            )
+        });
+        assert!(got == want, "{mode:?} with <(cat):\n{}", String::from_utf8_lossy(&got));
+    }
+}
+
+/// A second read of the input would see something else (here: nothing, as
+/// a pipe gives once it is read, or a file truncated after its first read);
+/// the run must not depend on it.
+#[test]
+fn what_the_input_holds_after_its_first_read_changes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let want = expected(&["-b", "IN"], dir.path());
+    let o = run_with_stdin(&["-b", "/dev/stdin"], &trace_text());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout == want, "{}", String::from_utf8_lossy(&o.stdout));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("changed while"));
+}
+
+#[test]
+fn dash_is_standard_input_and_a_missing_file_is_still_missing() {
+    let o = run_with_stdin(&["-b", "-"], b"new_game(\"Ann\",\"Bob\")\n");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("->new_game(\"Ann\",\"Bob\")\n"));
+    let o = run(&["-b", "./-"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "error: './-' does not exist\n");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Reads one line of tictac's output, then closes the pipe.
+fn read_one_line_then_close(args: &[&str]) -> (String, Option<i32>) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    BufReader::new(stdout).read_line(&mut first).expect("a line");
+    let out = finish(child);
+    (first, out.status.code())
+}
+
+#[test]
+fn a_closed_pipe_keeps_the_exit_status_already_earned() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Megabytes of type errors: the pipe closes while they are written.
+    let bad = dir.path().join("bad.txt");
+    fs::write(&bad, "undo(1)\n".repeat(200_000)).expect("write");
+    let bad = bad.to_string_lossy().into_owned();
+    let (first, status) = read_one_line_then_close(&["-b", &bad]);
+    assert!(first.starts_with("Type Error"), "{first}");
+    assert_eq!(status, Some(1));
+    // A window whose first line fails, then megabytes of transcript.
+    let window = dir.path().join("window.txt");
+    let mut text = String::from("play(\"a\")\nnew_game(\"Ann\",\"Bob\")\n");
+    text.push_str(&"undo\n".repeat(200_000));
+    fs::write(&window, text).expect("write");
+    let window = window.to_string_lossy().into_owned();
+    let (first, status) = read_one_line_then_close(&["-w", "1", "_", &window]);
+    assert!(first.starts_with("Type Error"), "{first}");
+    assert_eq!(status, Some(1));
+    // A good run stays 0.
+    let good = dir.path().join("good.txt");
+    fs::write(&good, "undo\n".repeat(200_000)).expect("write");
+    let (_, status) = read_one_line_then_close(&["-b", &good.to_string_lossy()]);
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn an_endless_input_gets_its_parse_error_at_once() {
+    let o = run(&["-b", "/dev/zero"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 1)\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    // The answer does not wait for the end of the input.
+    let mut child = Command::new(BIN)
+        .args(["-b", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(b"undo\nplay(\"a\" 1)\n").expect("write");
+    let mut answer = String::new();
+    child.stdout.take().expect("stdout").read_to_string(&mut answer).expect("read");
+    assert!(answer.ends_with("parse error (Line 2, Column 10)\n"), "{answer}");
+    drop(input);
+    assert_eq!(finish(child).status.code(), Some(1));
+}
