@@ -139,7 +139,7 @@ fn help(program: &str) -> String {
         ("-b IN OUT", "batch into OUT (a new file), in chunks of 100 lines"),
         ("-w M N IN [OUT]", "window: only the transcript of lines M to N-1"),
         ("", "(M, N <= 0 count from the end; N may be _)"),
-        ("-l IN [OUT]", "last: the last line, with the state before it"),
+        ("-l IN [OUT]", "last: the last line, with the state before and after it"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
         ("", "--timeout S)"),
@@ -149,8 +149,8 @@ fn help(program: &str) -> String {
         ("", "(--port N (8080; 0 any free), --bind ADDR (127.0.0.1), --timeout S)"),
         ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
         ("", "random); --seed N makes its choices random"),
-        ("-help", "this text"),
-        ("-version", "the name and version"),
+        ("-help", "this text (also --help, -h)"),
+        ("-version", "the name and version (also --version)"),
     ];
     let mut text = format!(
         "{} {}: the ETF tic-tac-toe oracle, byte for byte\n\nUsage:\n",

@@ -47,6 +47,12 @@ pub enum UsageError {
         "Error: --bot takes NAME=STRATEGY, with STRATEGY one of tla, elm, perfect, random (not '{0}')"
     )]
     BadBot(String),
+    #[error("Error: the bot name '{0}' can never play: names start with A-Z or a-z")]
+    BotCannotPlay(String),
+    #[error("Error: two bots are named '{0}'")]
+    SameBotTwice(String),
+    #[error("Error: --seed makes the bots' choices random, so it needs a --bot")]
+    SeedWithoutBot,
     #[error("Error: --seed takes a whole number, not '{0}'")]
     Seed(String),
     #[error("Error: unknown strategy '{0}' (tla, elm, perfect or random)")]
@@ -192,15 +198,33 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
     let plays = session.bots.is_empty() && session.seed.is_none();
     match parse_etf(&etf)? {
-        Invocation::Interactive(_) => Ok(Invocation::Interactive(session)),
-        Invocation::Board(_) => Ok(Invocation::Board(session)),
+        Invocation::Interactive(_) => Ok(Invocation::Interactive(check_bots(session)?)),
+        Invocation::Board(_) => Ok(Invocation::Board(check_bots(session)?)),
         _ if session.record.is_some() => Err(UsageError::RecordOutsideShell),
         Invocation::Run { job: Job::Window(_), .. } if !plays => Err(UsageError::BotsOutsidePlay),
         Invocation::Run { job, input, output, .. } => {
-            Ok(Invocation::Run { job, input, output, session })
+            Ok(Invocation::Run { job, input, output, session: check_bots(session)? })
         }
         other => Ok(other),
     }
+}
+
+/// Bots that could never move are mistakes of the command line, not of the
+/// trace: a name the game refuses, a name given twice, a seed with no bot.
+fn check_bots(session: Session) -> Result<Session, UsageError> {
+    for (k, bot) in session.bots.iter().enumerate() {
+        let name = || String::from_utf8_lossy(&bot.name).into_owned();
+        if !bot.name.first().is_some_and(u8::is_ascii_alphabetic) {
+            return Err(UsageError::BotCannotPlay(name()));
+        }
+        if session.bots[..k].iter().any(|b| b.name == bot.name) {
+            return Err(UsageError::SameBotTwice(name()));
+        }
+    }
+    if session.seed.is_some() && session.bots.is_empty() {
+        return Err(UsageError::SeedWithoutBot);
+    }
+    Ok(session)
 }
 
 /// `NAME=STRATEGY`
@@ -360,8 +384,9 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
     match (mode_text.as_str(), rest.len()) {
         ("-i", 0) => Ok(Invocation::Interactive(Session::default())),
         ("-g", 0) => Ok(Invocation::Board(Session::default())),
-        ("-help", 0) => Ok(Invocation::Help),
-        ("-version", 0) => Ok(Invocation::Version),
+        // ETF knows only the single-dash forms; people type these first.
+        ("-help" | "--help" | "-h", 0) => Ok(Invocation::Help),
+        ("-version" | "--version", 0) => Ok(Invocation::Version),
         ("-b", 1 | 2) => {
             let job = if rest.len() == 1 { Job::Whole } else { Job::Chunks };
             Ok(Invocation::Run {
@@ -389,7 +414,10 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
                 session: Session::default(),
             })
         }
-        ("-i" | "-g" | "-help" | "-version" | "-b" | "-l" | "-w", _) => Err(count_error()),
+        (
+            "-i" | "-g" | "-help" | "--help" | "-h" | "-version" | "--version" | "-b" | "-l" | "-w",
+            _,
+        ) => Err(count_error()),
         _ => Err(UsageError::BadMode(mode_text)),
     }
 }
@@ -433,6 +461,12 @@ mod tests {
         assert_eq!(p(&["-i", "x"]), Err(UsageError::ArgumentCount("-i".into())));
         assert_eq!(p(&["-w", "1", "2"]), Err(UsageError::ArgumentCount("-w".into())));
         assert_eq!(p(&["-i"]), Ok(Invocation::Interactive(Session::default())));
+        for help in ["-help", "--help", "-h"] {
+            assert_eq!(p(&[help]), Ok(Invocation::Help));
+            assert_eq!(p(&[help, "x"]), Err(UsageError::ArgumentCount(help.into())));
+        }
+        assert_eq!(p(&["--version"]), Ok(Invocation::Version));
+        assert_eq!(p(&["-v"]), Err(UsageError::BadMode("-v".into())));
         assert_eq!(
             p(&["-l", "t"]),
             Ok(Invocation::Run {
@@ -473,6 +507,18 @@ mod tests {
             Err(UsageError::BadBot("Hal=smart".into()))
         );
         assert_eq!(p(&["-b", "t", "--seed", "x"]), Err(UsageError::Seed("x".into())));
+        assert_eq!(p(&["-b", "t", "--seed", "1"]), Err(UsageError::SeedWithoutBot));
+        assert_eq!(p(&["-i", "--seed", "1"]), Err(UsageError::SeedWithoutBot));
+        for name in ["", "1Hal", " Hal", "_x", "é"] {
+            let bot = format!("{name}=tla");
+            assert_eq!(p(&["-b", "t", "--bot", &bot]), Err(UsageError::BotCannotPlay(name.into())));
+        }
+        assert_eq!(
+            p(&["-g", "--bot", "Hal=tla", "--bot", "Hal=elm"]),
+            Err(UsageError::SameBotTwice("Hal".into()))
+        );
+        // Names are case-sensitive, as in the game.
+        assert!(p(&["-b", "t", "--bot", "Hal=tla", "--bot", "hal=elm"]).is_ok());
         assert_eq!(p(&["-l", "t", "--seed", "1"]), Err(UsageError::BotsOutsidePlay));
         assert!(
             matches!(p(&["-i", "--bot", "Hal=elm"]), Ok(Invocation::Interactive(s)) if s.bots.len() == 1)

@@ -207,3 +207,41 @@ fn the_board_needs_a_terminal() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o), "error: the board (-g) needs a terminal; -i and -b work without one\n");
 }
+
+#[test]
+fn help_and_version_take_the_usual_forms_too() {
+    let help = text(&tictac(&["-help"]));
+    for form in ["--help", "-h"] {
+        let o = tictac(&[form]);
+        assert_eq!(text(&o), help, "{form}");
+        assert!(o.status.success());
+    }
+    assert!(help.contains("the last line, with the state before and after it"), "{help}");
+    let o = tictac(&["--version"]);
+    assert_eq!(text(&o), format!("tictac {}\n", env!("CARGO_PKG_VERSION")));
+    usage_error(&["--help", "x"], "Error: wrong number of arguments for the '--help' mode");
+}
+
+#[test]
+fn bots_that_could_never_play_are_usage_errors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = trace(dir.path(), "t.txt", b"new_game(\"Hal\",\"Ann\")\n");
+    let never = |name: &str| {
+        format!("Error: the bot name '{name}' can never play: names start with A-Z or a-z")
+    };
+    usage_error(&["-b", &t, "--bot", "=perfect"], &never(""));
+    usage_error(&["-b", &t, "--bot", "9Hal=perfect"], &never("9Hal"));
+    usage_error(&["--bot", "_Hal=tla", "-i"], &never("_Hal"));
+    usage_error(
+        &["-b", &t, "--bot", "Hal=perfect", "--bot", "Hal=elm"],
+        "Error: two bots are named 'Hal'",
+    );
+    usage_error(
+        &["-b", &t, "--seed", "7"],
+        "Error: --seed makes the bots' choices random, so it needs a --bot",
+    );
+    // The same with a bot runs.
+    let o = tictac(&["-b", &t, "--seed", "7", "--bot", "Hal=random"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("->play(\"Hal\","), "{}", text(&o));
+}

@@ -176,11 +176,18 @@ mod tests {
 
     #[test]
     fn perfect_wins_when_it_can_and_blocks_otherwise() {
-        // Both win for O: 6 at once, 3 by a double threat.
-        assert_eq!(numbers(Strategy::Perfect.moves(&board("XX_ OO_ ___"), Mark::O)), [3, 6]);
+        // Both win for O, 6 at once and 3 by a double threat: the quickest.
+        assert_eq!(numbers(Strategy::Perfect.moves(&board("XX_ OO_ ___"), Mark::O)), [6]);
         assert_eq!(numbers(Strategy::Perfect.moves(&board("XX_ _O_ ___"), Mark::O)), [3]);
         // Every first move draws with best play.
         assert_eq!(Strategy::Perfect.moves(&Board::default(), Mark::X).len(), 9);
+    }
+
+    #[test]
+    fn perfect_loses_as_late_as_it_can() {
+        // O is lost whatever it does (X forks next), but blocking at 3 puts
+        // the loss off, where any other cell loses at once.
+        assert_eq!(numbers(Strategy::Perfect.moves(&board("XX_ O__ ___"), Mark::O)), [3]);
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! The perfect player: minimax over every position, computed once.
+//! The perfect player: minimax over every position, computed once. Among
+//! moves of equal outcome it keeps the quickest win and the slowest loss
+//! (a win now rather than a win later, which people read as a blunder).
 
 use std::sync::OnceLock;
 
@@ -8,7 +10,12 @@ use crate::game::{Board, Cell, Mark};
 /// 3^9 boards, each with either mark to move (O may start a round).
 const POSITIONS: usize = 19_683;
 
-/// The value of a position for the mark to move: 1 win, 0 draw, -1 loss.
+/// A lost position's value; each move back shrinks a win or a loss by one,
+/// so a sooner win is worth more and a later loss less.
+const LOST: i8 = -100;
+
+/// The value of a position for the mark to move: positive a win (the
+/// larger, the sooner), 0 a draw, negative a loss (the nearer 0, the later).
 fn table() -> &'static [i8] {
     static TABLE: OnceLock<Vec<i8>> = OnceLock::new();
     TABLE.get_or_init(|| {
@@ -54,26 +61,28 @@ fn value(board: &Board, mover: Mark, values: &mut [i8]) -> i8 {
         return values[k];
     }
     let v = if board.has_line(mover.other()) {
-        -1
+        LOST
     } else if board.has_line(mover) {
         // Only on boards no game reaches: the mover has already won.
-        1
+        -LOST
     } else if board.is_full() {
         0
     } else {
-        let mut best = -1;
+        let mut best = i8::MIN;
         for cell in board.empty_cells() {
             let mut next = *board;
             next.set(cell, mover);
             best = best.max(-value(&next, mover.other(), values));
         }
-        best
+        // One move further from the end.
+        best - best.signum()
     };
     values[k] = v;
     v
 }
 
-/// Every move that keeps the best value for `mover`.
+/// Every move that keeps the best value for `mover`: the best outcome,
+/// soonest if a win, latest if a loss.
 pub fn best_moves(board: &Board, mover: Mark) -> Cells {
     let values = table();
     let after = |cell: Cell| {
