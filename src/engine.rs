@@ -34,19 +34,19 @@ impl Engine {
             Command::NewGame { player1, player2 } => self.perform(NewGameOp::new(player1, player2)),
             Command::Play { player, press } => {
                 let cell = Cell::ALL[usize::from(press.get() - 1)];
-                self.perform(PlayOp::new(player, cell))
+                self.perform(PlayOp::new(self.game.mark_of(player), cell))
             }
             Command::PlayAgain => self.perform(PlayAgainOp::default()),
         }
     }
 
-    /// Executes an operation; keeps it in the history when it was given in
-    /// play and did not start a round. (Only a kept operation is boxed.)
-    fn perform<O: Operation + 'static>(&mut self, mut op: O) {
+    /// Executes an operation; keeps what undo and redo need of it when it
+    /// was given in play and did not start a round.
+    fn perform(&mut self, mut op: impl Operation) {
         let in_play = self.game.state.phase == Phase::InPlay;
         match op.execute(&mut self.game) {
             Step::NewRound => self.history.clear(),
-            Step::Moved | Step::Rejected if in_play => self.history.record(Box::new(op)),
+            Step::Moved | Step::Rejected if in_play => self.history.record(op.kept()),
             Step::Moved | Step::Rejected => {}
         }
     }

@@ -60,7 +60,7 @@ impl Cell {
 pub const LINES: [[u8; 3]; 8] =
     [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
 
-/// Nine cells; plain data, cheap to copy (undo keeps copies of it).
+/// Nine cells; plain data, cheap to copy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
     cells: [Option<Mark>; 9],
@@ -73,6 +73,10 @@ impl Board {
 
     pub fn set(&mut self, cell: Cell, mark: Mark) {
         self.cells[cell.slot()] = Some(mark);
+    }
+
+    pub fn clear(&mut self, cell: Cell) {
+        self.cells[cell.slot()] = None;
     }
 
     pub fn is_full(&self) -> bool {

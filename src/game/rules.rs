@@ -46,12 +46,17 @@ impl Game {
 
     /// `play(player, cell)`: the first rule that applies decides.
     pub fn play(&mut self, player: &[u8], cell: Cell) -> Step {
+        self.play_as(self.mark_of(player), cell)
+    }
+
+    /// `play` by the player with this mark (`None`: no player has the name).
+    pub fn play_as(&mut self, player: Option<Mark>, cell: Cell) -> Step {
         match self.state.phase {
             Phase::NoGame => return self.reject(Message::NoSuchPlayer),
             Phase::Over => return self.reject(Message::GameIsFinished),
             Phase::InPlay => {}
         }
-        let Some(mark) = self.mark_of(player) else {
+        let Some(mark) = player else {
             return self.reject(Message::NoSuchPlayer);
         };
         if mark != self.state.next {
@@ -74,6 +79,21 @@ impl Game {
             s.message = Message::Ok;
         }
         Step::Moved
+    }
+
+    /// Takes back the move `mark` just made on `cell` (`play_as` said
+    /// `Moved`): the cell emptied, `mark` to move in a round in play, the
+    /// point of a win taken back, and `message` (what the move found) shown.
+    pub fn take_back(&mut self, mark: Mark, cell: Cell, message: Message) {
+        let s = &mut self.state;
+        // The round was in play before the move, so a line of `mark` is its doing.
+        if s.board.has_line(mark) {
+            s.scores[mark.index()] -= 1;
+        }
+        s.board.clear(cell);
+        s.next = mark;
+        s.phase = Phase::InPlay;
+        s.message = message;
     }
 
     /// `play_again`: after a finished round, the other player starts the next.
@@ -143,6 +163,21 @@ mod tests {
         assert_eq!(g.state.scores, [1, 0]);
         g.play(b"Bob", cell(9));
         assert_eq!(g.state.message, Message::GameIsFinished);
+    }
+
+    #[test]
+    fn take_back_undoes_any_move() {
+        let mut g = started();
+        for (i, c) in [1, 4, 2, 5, 3].into_iter().enumerate() {
+            let mark = if i % 2 == 0 { Mark::X } else { Mark::O };
+            let before = g.clone();
+            assert_eq!(g.play_as(Some(mark), cell(c)), Step::Moved);
+            let after = g.clone();
+            g.take_back(mark, cell(c), before.state.message);
+            assert_eq!(g, before, "move {i}");
+            g = after;
+        }
+        assert_eq!((g.state.message, g.state.scores), (Message::Winner, [1, 0]));
     }
 
     #[test]

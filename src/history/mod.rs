@@ -1,12 +1,14 @@
 //! The undo/redo history of the ETF design (after OOSC2): a list of
 //! executed operations with a cursor. It knows nothing of particular
-//! operations, so a new command needs no change here.
+//! operations, so a new command needs no change here. Each entry is a
+//! small `Copy` value with no names (`Op`), so a round of any length costs
+//! a few bytes a command.
 
 mod operation;
 mod ops;
 
 pub use operation::Operation;
-pub use ops::{NewGameOp, PlayAgainOp, PlayOp};
+pub use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
 
 use crate::game::Game;
 
@@ -14,7 +16,7 @@ use crate::game::Game;
 /// those after it were undone and may be redone.
 #[derive(Default)]
 pub struct History {
-    ops: Vec<Box<dyn Operation>>,
+    ops: Vec<Op>,
     cursor: usize,
 }
 
@@ -26,7 +28,7 @@ impl History {
     }
 
     /// Keeps an executed operation at the cursor, dropping what was undone.
-    pub fn record(&mut self, op: Box<dyn Operation>) {
+    pub fn record(&mut self, op: Op) {
         self.ops.truncate(self.cursor);
         self.ops.push(op);
         self.cursor += 1;
@@ -69,9 +71,9 @@ mod tests {
     use crate::game::{Cell, Message};
 
     fn play(game: &mut Game, history: &mut History, who: &[u8], n: u8) {
-        let mut op: Box<dyn Operation> = Box::new(PlayOp::new(who, Cell::new(n).expect("cell")));
+        let mut op = PlayOp::new(game.mark_of(who), Cell::new(n).expect("cell"));
         op.execute(game);
-        history.record(op);
+        history.record(op.kept());
     }
 
     #[test]

@@ -1,19 +1,17 @@
-//! The command pattern's operation: executes itself and undoes itself.
+//! The command pattern's operation: it executes itself, and what it leaves
+//! in the history undoes and redoes it.
 
+use super::Op;
 use crate::game::Game;
 use crate::game::rules::Step;
 
-/// One recorded command. `execute` must remember whatever `undo` needs to
-/// put the game back exactly as `execute` found it.
+/// One command. `execute` remembers what `kept` needs; `kept` is what the
+/// history holds of it: small, `Copy`, never a name.
 pub trait Operation {
     /// Runs the command on the game and says what it did to the round.
     fn execute(&mut self, game: &mut Game) -> Step;
 
-    /// Restores the game as it was just before the last `execute`.
-    fn undo(&mut self, game: &mut Game);
-
-    /// By default a redo is a new execution on the current state.
-    fn redo(&mut self, game: &mut Game) {
-        self.execute(game);
-    }
+    /// What the history keeps of the command once it ran inside a round
+    /// (it did not start one): enough to undo and redo it.
+    fn kept(&self) -> Op;
 }

@@ -1,115 +1,206 @@
-//! The three recorded operations of the ETF design.
+//! The commands that can be recorded, and what the history keeps of each.
 //!
-//! Each keeps a copy of what it may change, taken as it executes. A play or
-//! play_again only changes the `State` (a small `Copy` value); a new game may
-//! also change the names, so it keeps the whole game.
+//! Only a play changes more than the message inside a round: `new_game` and
+//! `play_again` either start a new round (whose history starts empty) or
+//! fail. So the history keeps two kinds of entry, a few bytes each and no
+//! names, whatever the command: a move, or a failure (its two messages).
 
 use super::Operation;
 use crate::game::rules::Step;
-use crate::game::{Cell, Game, State};
+use crate::game::{Cell, Game, Mark, Message};
 
-/// `new_game(player1, player2)`.
-pub struct NewGameOp {
-    player1: Box<[u8]>,
-    player2: Box<[u8]>,
-    before: Option<Game>,
+/// An executed command as the history keeps it; it undoes and redoes itself,
+/// restoring exactly the state it found when it last ran (SPEC §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A mark was placed.
+    Move { mark: Mark, cell: Cell, found: Message },
+    /// The command failed: only the message changed, from `found` to `shown`.
+    /// Run again on the state its undo restores, it fails the same way.
+    Failed { found: Message, shown: Message },
 }
 
-impl NewGameOp {
-    pub fn new(player1: &[u8], player2: &[u8]) -> Self {
-        NewGameOp { player1: player1.into(), player2: player2.into(), before: None }
-    }
-}
-
-impl Operation for NewGameOp {
-    fn execute(&mut self, game: &mut Game) -> Step {
-        self.before = Some(game.clone());
-        game.new_game(&self.player1, &self.player2)
+impl Op {
+    /// Restores the game as it was just before the command ran.
+    pub fn undo(self, game: &mut Game) {
+        match self {
+            Op::Move { mark, cell, found } => game.take_back(mark, cell, found),
+            Op::Failed { found, .. } => game.state.message = found,
+        }
     }
 
-    fn undo(&mut self, game: &mut Game) {
-        if let Some(before) = self.before.take() {
-            *game = before;
+    /// Runs the command again on the state its undo restored. That state
+    /// may show another message (a no-op undo or redo sets `ok`): the next
+    /// undo restores the one found now.
+    pub fn redo(&mut self, game: &mut Game) {
+        match self {
+            Op::Move { mark, cell, found } => {
+                *found = game.state.message;
+                game.play_as(Some(*mark), *cell);
+            }
+            Op::Failed { found, shown } => {
+                *found = game.state.message;
+                game.state.message = *shown;
+            }
         }
     }
 }
 
-/// A player's name as an operation keeps it: short names (the usual case)
-/// inline, without a heap allocation per move.
-type Name = smallvec::SmallVec<[u8; 16]>;
+/// What every command remembers as it runs: the message it found and the
+/// step it made; a failure is kept as such.
+#[derive(Clone, Copy, Debug)]
+struct Ran {
+    found: Message,
+    shown: Message,
+    step: Step,
+}
 
-/// `play(player, press)`.
+impl Ran {
+    fn new(game: &mut Game, run: impl FnOnce(&mut Game) -> Step) -> Ran {
+        let found = game.state.message;
+        let step = run(game);
+        Ran { found, shown: game.state.message, step }
+    }
+
+    fn failed(self) -> Op {
+        Op::Failed { found: self.found, shown: self.shown }
+    }
+}
+
+/// Nothing ran yet: a command kept before it ran would undo to `ok`.
+const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, step: Step::Rejected };
+
+/// `new_game(player1, player2)`. The names are borrowed for the run only:
+/// a new game that starts is never undone, and one that fails keeps its
+/// messages, not its names.
+pub struct NewGameOp<'a> {
+    names: [&'a [u8]; 2],
+    ran: Ran,
+}
+
+impl<'a> NewGameOp<'a> {
+    pub fn new(player1: &'a [u8], player2: &'a [u8]) -> Self {
+        NewGameOp { names: [player1, player2], ran: NOT_RUN }
+    }
+}
+
+impl Operation for NewGameOp<'_> {
+    fn execute(&mut self, game: &mut Game) -> Step {
+        let [p1, p2] = self.names;
+        self.ran = Ran::new(game, |g| g.new_game(p1, p2));
+        self.ran.step
+    }
+
+    fn kept(&self) -> Op {
+        self.ran.failed()
+    }
+}
+
+/// `play(player, press)`, the player found by name as the command comes in
+/// (the names do not change within a round).
 pub struct PlayOp {
-    player: Name,
+    player: Option<Mark>,
     cell: Cell,
-    before: Option<State>,
+    ran: Ran,
 }
 
 impl PlayOp {
-    pub fn new(player: &[u8], cell: Cell) -> Self {
-        PlayOp { player: Name::from_slice(player), cell, before: None }
+    pub fn new(player: Option<Mark>, cell: Cell) -> Self {
+        PlayOp { player, cell, ran: NOT_RUN }
     }
 }
 
 impl Operation for PlayOp {
     fn execute(&mut self, game: &mut Game) -> Step {
-        self.before = Some(game.state);
-        game.play(&self.player, self.cell)
+        let (player, cell) = (self.player, self.cell);
+        self.ran = Ran::new(game, |g| g.play_as(player, cell));
+        self.ran.step
     }
 
-    fn undo(&mut self, game: &mut Game) {
-        if let Some(before) = self.before.take() {
-            game.state = before;
+    fn kept(&self) -> Op {
+        match (self.ran.step, self.player) {
+            (Step::Moved, Some(mark)) => Op::Move { mark, cell: self.cell, found: self.ran.found },
+            _ => self.ran.failed(),
         }
     }
 }
 
 /// `play_again`.
-#[derive(Default)]
 pub struct PlayAgainOp {
-    before: Option<State>,
+    ran: Ran,
+}
+
+impl Default for PlayAgainOp {
+    fn default() -> Self {
+        PlayAgainOp { ran: NOT_RUN }
+    }
 }
 
 impl Operation for PlayAgainOp {
     fn execute(&mut self, game: &mut Game) -> Step {
-        self.before = Some(game.state);
-        game.play_again()
+        self.ran = Ran::new(game, Game::play_again);
+        self.ran.step
     }
 
-    fn undo(&mut self, game: &mut Game) {
-        if let Some(before) = self.before.take() {
-            game.state = before;
-        }
+    fn kept(&self) -> Op {
+        self.ran.failed()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Message, Phase};
+    use crate::game::Phase;
+
+    /// The bound a history entry must keep (docs/RELIABILITY.md: at most 64
+    /// bytes a command, with room for the vector's spare capacity).
+    const _: () = assert!(size_of::<Op>() <= 4);
+
+    fn kept_after(op: &mut impl Operation, game: &mut Game) -> (Step, Op) {
+        let step = op.execute(game);
+        (step, op.kept())
+    }
 
     #[test]
-    fn each_operation_undoes_to_what_it_found() {
+    fn what_is_kept_undoes_to_what_the_command_found_and_redoes_it() {
         let mut g = Game::default();
-        let fresh = g.clone();
-        let mut ng = NewGameOp::new(b"Ann", b"Bob");
-        assert_eq!(ng.execute(&mut g), Step::NewRound);
+        assert_eq!(NewGameOp::new(b"Ann", b"Bob").execute(&mut g), Step::NewRound);
         let started = g.clone();
-        ng.undo(&mut g);
-        assert_eq!(g, fresh);
-        ng.redo(&mut g);
-        assert_eq!(g, started);
 
-        let mut p = PlayOp::new(b"Ann", Cell::new(3).expect("cell"));
-        assert_eq!(p.execute(&mut g), Step::Moved);
-        p.undo(&mut g);
+        let (step, mut kept) = kept_after(&mut NewGameOp::new(b"Ann", b"Ann"), &mut g);
+        assert_eq!(step, Step::Rejected);
+        assert_eq!(kept, Op::Failed { found: Message::Ok, shown: Message::NamesMustDiffer });
+        let failed = g.clone();
+        kept.undo(&mut g);
         assert_eq!(g, started);
+        kept.redo(&mut g);
+        assert_eq!(g, failed);
 
-        let mut again = PlayAgainOp::default();
-        assert_eq!(again.execute(&mut g), Step::Rejected);
-        assert_eq!(g.state.message, Message::FinishThisGameFirst);
-        again.undo(&mut g);
-        assert_eq!(g, started);
+        let (step, mut kept) = kept_after(&mut PlayOp::new(Some(Mark::X), Cell::ALL[2]), &mut g);
+        assert_eq!(step, Step::Moved);
+        let moved = g.clone();
+        kept.undo(&mut g);
+        assert_eq!(g, failed);
+        kept.redo(&mut g);
+        assert_eq!(g, moved);
+
+        let (step, kept) = kept_after(&mut PlayAgainOp::default(), &mut g);
+        assert_eq!((step, g.state.message), (Step::Rejected, Message::FinishThisGameFirst));
+        kept.undo(&mut g);
+        assert_eq!(g, moved);
         assert_eq!(g.state.phase, Phase::InPlay);
+
+        // Redone on a state with another message, a move undoes to that one.
+        let (_, mut kept) = kept_after(&mut PlayOp::new(Some(Mark::O), Cell::ALL[4]), &mut g);
+        kept.undo(&mut g);
+        g.state.message = Message::NotThisPlayersTurn;
+        let found = g.clone();
+        kept.redo(&mut g);
+        kept.undo(&mut g);
+        assert_eq!(g, found);
+
+        let (_, kept) = kept_after(&mut PlayOp::new(None, Cell::ALL[0]), &mut g);
+        let shown = Message::NoSuchPlayer;
+        assert_eq!(kept, Op::Failed { found: Message::NotThisPlayersTurn, shown });
     }
 }
