@@ -64,6 +64,17 @@ fn widen_pipe() {
     }
 }
 
+/// Whether standard output is a pipe whose reader has gone.
+fn stdout_closed() -> bool {
+    let stdout = io::stdout();
+    let mut fds = [rustix::event::PollFd::new(&stdout, rustix::event::PollFlags::empty())];
+    let now = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
+    rustix::event::poll(&mut fds, Some(&now)).is_ok()
+        && fds[0]
+            .revents()
+            .intersects(rustix::event::PollFlags::ERR | rustix::event::PollFlags::HUP)
+}
+
 fn dispatch(
     invocation: Invocation,
     program: &str,
@@ -90,9 +101,12 @@ fn dispatch(
         }
         Invocation::Test(options) => {
             let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            match runner::run(&options, stdout, color) {
+            match runner::run_watching(&options, stdout, color, &stdout_closed) {
                 Ok(report) if report.all_passed() => Ok(Outcome::Ran),
                 Ok(_) => Ok(Outcome::Rejected),
+                // The reader went away: end quietly, with the status earned.
+                Err(RunnerError::OutputClosed { failed: true }) => Ok(Outcome::Rejected),
+                Err(RunnerError::OutputClosed { failed: false }) => Ok(Outcome::Ran),
                 Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
                 Err(e) => Err(RunError::Runner(e.to_string())),
             }

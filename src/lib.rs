@@ -26,4 +26,5 @@ pub mod game;
 pub mod history;
 pub mod lang;
 pub mod modes;
+pub mod process;
 pub mod spool;

@@ -107,9 +107,33 @@ fn an_external_program_is_run_with_dash_b() {
         out.contains(&format!("+          1 | -b {}", dir.path().join("a.txt").display())),
         "{out}"
     );
-    let o = tictac(&["test", "--program", "/no/such/program", &path(dir.path())]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).contains("cannot run /no/such/program"), "{}", text(&o));
+}
+
+#[test]
+fn a_program_that_cannot_start_is_one_error_before_any_test() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let plain = tools.path().join("plain.sh");
+    fs::write(&plain, "echo hi\n").expect("write");
+    let cases = [
+        ("/no/such/program".to_string(), "error: cannot run '/no/such/program': no such file\n"),
+        (
+            "no-such-program-on-path".to_string(),
+            "error: cannot run 'no-such-program-on-path': not found on PATH\n",
+        ),
+        (path(&plain), ""),
+    ];
+    for (program, message) in cases {
+        for option in ["--program", "--oracle"] {
+            let o = tictac(&["test", option, &program, &path(dir.path())]);
+            assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+            if message.is_empty() {
+                assert!(text(&o).ends_with("': not an executable file\n"), "{}", text(&o));
+            } else {
+                assert_eq!(text(&o), message);
+            }
+        }
+    }
 }
 
 #[test]

@@ -3,46 +3,213 @@
 //! returns (`␍`), other control bytes (`\xNN`) and a missing final newline.
 
 use std::fmt::Write as _;
+use std::io::{self, BufRead, BufReader, Read};
+use std::time::{Duration, Instant};
 
 use crossterm::style::Stylize;
 use similar::{ChangeTag, TextDiff};
 
+use crate::process::Capture;
+
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
 
-/// The diff as plain text (see `paint` for colours).
+/// Lines of a diff printed; the rest are counted.
+pub const MAX_LINES: usize = 200;
+
+/// Outputs larger than this are not diffed line by line (memory and time).
+pub const MAX_DIFFED: u64 = 1 << 20;
+
+/// How long a line-by-line diff may take before the plain report is used.
+pub const TIME_BOUND: Duration = Duration::from_millis(500);
+
+/// Bytes of a line shown when reporting the first difference.
+const LINE_SHOWN: usize = 200;
+
+/// The two sides' names in the headers.
+#[derive(Clone, Copy, Debug)]
+pub struct Labels {
+    pub expected: &'static str,
+    pub actual: &'static str,
+}
+
+impl Default for Labels {
+    fn default() -> Self {
+        Labels { expected: "expected", actual: "actual" }
+    }
+}
+
+/// Compares two outputs that may be large: None when equal; otherwise a
+/// line-by-line diff when both are small enough and it comes within the time
+/// bound, else the first differing line of each.
+pub fn describe(
+    expected: &mut Capture,
+    actual: &mut Capture,
+    labels: Labels,
+) -> io::Result<Option<String>> {
+    let Some(first) = first_difference(&mut *expected.reader()?, &mut *actual.reader()?)? else {
+        return Ok(None);
+    };
+    if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
+        && let Some(text) = bounded(&e, &a, labels, Instant::now() + TIME_BOUND)
+    {
+        return Ok(Some(text));
+    }
+    Ok(Some(first.render(labels)))
+}
+
+/// The diff as plain text (see `paint` for colours), at most `MAX_LINES`.
 pub fn unified(expected: &[u8], actual: &[u8]) -> String {
-    let diff = TextDiff::from_lines(expected, actual);
-    let mut text = String::from("--- expected\n+++ actual\n");
+    render(&TextDiff::from_lines(expected, actual), Labels::default())
+}
+
+/// The diff, or None if it was not found by `deadline`.
+fn bounded(expected: &[u8], actual: &[u8], labels: Labels, deadline: Instant) -> Option<String> {
+    let diff = TextDiff::configure().deadline(deadline).diff_lines(expected, actual);
+    (Instant::now() < deadline).then(|| render(&diff, labels))
+}
+
+fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels) -> String {
+    let mut text = format!("--- {}\n+++ {}\n", labels.expected, labels.actual);
+    let mut shown = 0;
+    let mut more = 0;
     for group in diff.grouped_ops(CONTEXT) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
+        if shown >= MAX_LINES {
+            more += group.iter().flat_map(|op| diff.iter_changes(op)).filter(is_change).count();
+            continue;
+        }
         let old = first.old_range().start..last.old_range().end;
         let new = first.new_range().start..last.new_range().end;
         let header =
             format!("@@ -{},{} +{},{} @@", old.start + 1, old.len(), new.start + 1, new.len());
         let _ = writeln!(text, "{header}");
-        for op in &group {
-            for change in diff.iter_changes(op) {
-                let sign = match change.tag() {
-                    ChangeTag::Equal => ' ',
-                    ChangeTag::Delete => '-',
-                    ChangeTag::Insert => '+',
-                };
-                let number = |n: Option<usize>| n.map_or(String::new(), |n| (n + 1).to_string());
-                let line = format!(
-                    "{sign}{:>5} {:>5} | {}",
-                    number(change.old_index()),
-                    number(change.new_index()),
-                    visible(change.value())
-                );
-                let _ = writeln!(text, "{line}");
-                if change.missing_newline() {
-                    text.push_str("\\ no newline at end\n");
-                }
+        shown += 1;
+        for change in group.iter().flat_map(|op| diff.iter_changes(op)) {
+            if shown >= MAX_LINES {
+                more += usize::from(is_change(&change));
+                continue;
+            }
+            let sign = match change.tag() {
+                ChangeTag::Equal => ' ',
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+            };
+            let number = |n: Option<usize>| n.map_or(String::new(), |n| (n + 1).to_string());
+            let line = format!(
+                "{sign}{:>5} {:>5} | {}",
+                number(change.old_index()),
+                number(change.new_index()),
+                visible(change.value())
+            );
+            let _ = writeln!(text, "{line}");
+            shown += 1;
+            if change.missing_newline() {
+                text.push_str("\\ no newline at end\n");
             }
         }
     }
+    if more > 0 {
+        let _ = writeln!(text, "... and {more} more lines differ");
+    }
     text
+}
+
+fn is_change(change: &similar::Change<&[u8]>) -> bool {
+    change.tag() != ChangeTag::Equal
+}
+
+/// Where two outputs first differ: the line number and the start of that
+/// line on each side (None where that side has ended).
+#[derive(Debug, PartialEq, Eq)]
+pub struct FirstDifference {
+    pub line: u64,
+    pub expected: Option<Vec<u8>>,
+    pub actual: Option<Vec<u8>>,
+}
+
+impl FirstDifference {
+    fn render(&self, labels: Labels) -> String {
+        let mut text = format!("--- {}\n+++ {}\n", labels.expected, labels.actual);
+        let _ = writeln!(text, "outputs differ from line {}", self.line);
+        for (sign, side, label) in
+            [('-', &self.expected, labels.expected), ('+', &self.actual, labels.actual)]
+        {
+            match side {
+                Some(line) => {
+                    let _ = writeln!(text, "{sign}{:>5} | {}", self.line, visible(line));
+                }
+                None => {
+                    let _ = writeln!(text, "{sign}      | (the {label} output ends here)");
+                }
+            }
+        }
+        text
+    }
+}
+
+/// Streams both outputs in constant memory to their first difference.
+pub fn first_difference(
+    expected: &mut dyn Read,
+    actual: &mut dyn Read,
+) -> io::Result<Option<FirstDifference>> {
+    let mut e = BufReader::with_capacity(64 * 1024, expected);
+    let mut a = BufReader::with_capacity(64 * 1024, actual);
+    let mut line = 1u64;
+    // The start of the current line, which both sides share so far.
+    let mut start: Vec<u8> = Vec::new();
+    loop {
+        let (eb, ab) = (e.fill_buf()?, a.fill_buf()?);
+        if eb.is_empty() && ab.is_empty() {
+            return Ok(None);
+        }
+        let n = eb.len().min(ab.len());
+        let same = eb[..n].iter().zip(&ab[..n]).take_while(|(x, y)| x == y).count();
+        let equal = &eb[..same];
+        match memchr::memrchr(b'\n', equal) {
+            Some(k) => {
+                line += memchr::memchr_iter(b'\n', equal).count() as u64;
+                start.clear();
+                keep(&mut start, &equal[k + 1..]);
+            }
+            None => keep(&mut start, equal),
+        }
+        let differs = same < n || n == 0;
+        e.consume(same);
+        a.consume(same);
+        if differs {
+            let expected = rest_of_line(&mut e, &start)?;
+            let actual = rest_of_line(&mut a, &start)?;
+            return Ok(Some(FirstDifference { line, expected, actual }));
+        }
+    }
+}
+
+fn keep(start: &mut Vec<u8>, bytes: &[u8]) {
+    let room = LINE_SHOWN.saturating_sub(start.len());
+    start.extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+/// The line from `start` on, up to `LINE_SHOWN` bytes; None at the end.
+fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Vec<u8>>> {
+    let mut line = start.to_vec();
+    let mut read_any = false;
+    while line.len() < LINE_SHOWN {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        read_any = true;
+        let end = memchr::memchr(b'\n', buf).unwrap_or(buf.len());
+        let take = end.min(LINE_SHOWN - line.len());
+        line.extend_from_slice(&buf[..take]);
+        let ended = take == end && end < buf.len();
+        r.consume(take);
+        if ended {
+            break;
+        }
+    }
+    Ok((read_any || !start.is_empty()).then_some(line))
 }
 
 /// A line of the diff in its colour: removed red, added green, hunks cyan.
@@ -95,6 +262,65 @@ mod tests {
         assert!(d.contains("\n+          2 | B·\n"), "{d}");
         assert!(d.contains("\n+          3 | c\n\\ no newline at end\n"), "{d}");
         assert!(d.contains("\n     1     1 | a\n"), "{d}");
+    }
+
+    #[test]
+    fn long_diffs_stop_at_the_line_limit_and_count_the_rest() {
+        let expected: String = (0..1000).map(|k| format!("{k}\n")).collect();
+        let actual: String = (0..1000).map(|k| format!("{}\n", k * 7)).collect();
+        let d = unified(expected.as_bytes(), actual.as_bytes());
+        assert_eq!(d.lines().count(), 2 + MAX_LINES + 1, "{d}");
+        assert!(d.ends_with(" more lines differ\n"), "{d}");
+        let shown = d.lines().filter(|l| l.starts_with(['-', '+'])).count() - 2;
+        let more: usize = d
+            .lines()
+            .last()
+            .and_then(|l| l.split(' ').nth(2))
+            .and_then(|n| n.parse().ok())
+            .expect("a count");
+        assert_eq!(shown + more, 1000 + 1000 - 143 * 2, "{d}");
+    }
+
+    #[test]
+    fn the_first_difference_is_found_by_streaming() {
+        let first = |a: &[u8], b: &[u8]| first_difference(&mut &a[..], &mut &b[..]).expect("read");
+        assert_eq!(first(b"a\nb\n", b"a\nb\n"), None);
+        let d = first(b"a\nbxc\nd\n", b"a\nbyc\n").expect("differs");
+        assert_eq!(
+            d,
+            FirstDifference {
+                line: 2,
+                expected: Some(b"bxc".to_vec()),
+                actual: Some(b"byc".to_vec())
+            }
+        );
+        let d = first(b"a\n", b"a\nmore\n").expect("differs");
+        assert_eq!((d.line, d.expected, d.actual), (2, None, Some(b"more".to_vec())));
+        let long = vec![b'x'; 10 * LINE_SHOWN];
+        let d = first(&long, b"xxy").expect("differs");
+        assert_eq!(d.expected.map(|l| l.len()), Some(LINE_SHOWN));
+        let text = first(b"1\n2\n", b"1\n3\n").expect("differs").render(Labels::default());
+        assert_eq!(
+            text,
+            "--- expected\n+++ actual\noutputs differ from line 2\n-    2 | 2\n+    2 | 3\n"
+        );
+    }
+
+    #[test]
+    fn a_diff_past_its_deadline_is_not_used() {
+        let past = Instant::now() - Duration::from_millis(1);
+        assert_eq!(bounded(b"a\n", b"b\n", Labels::default(), past), None);
+        let mut e = Capture::of(b"1\n2\n".to_vec());
+        let mut a = Capture::of(b"1\n3\n".to_vec());
+        let d = describe(&mut e, &mut a, Labels { expected: "oracle", actual: "program" })
+            .expect("read");
+        assert!(d.expect("differs").starts_with("--- oracle\n+++ program\n@@ -1,2 +1,2 @@\n"));
+        let mut same = Capture::of(b"1\n".to_vec());
+        assert_eq!(
+            describe(&mut same, &mut Capture::of(b"1\n".to_vec()), Labels::default())
+                .expect("read"),
+            None
+        );
     }
 
     #[test]

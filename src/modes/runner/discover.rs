@@ -1,7 +1,11 @@
 //! Finding the tests: traces `NAME.txt` with `NAME.expected.txt` beside them.
 
+use std::collections::HashSet;
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
 
 use super::RunnerError;
 
@@ -36,8 +40,11 @@ fn is_output(name: &str) -> bool {
 pub const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 
 /// The tests under the given paths (each a trace or a folder searched
-/// recursively), sorted by path; with no path, the first default folder that
-/// exists.
+/// recursively, following symbolic links), sorted by path; with no path,
+/// the first default folder that exists. A file reached by several paths
+/// (links, loops, a folder named twice) is one test, named by the first path
+/// in sorted order; a folder reached again is not searched again, so links
+/// can neither loop nor multiply the search.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         let found = DEFAULT_ROOTS.iter().map(PathBuf::from).find(|p| p.is_dir());
@@ -45,21 +52,20 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     } else {
         paths.to_vec()
     };
+    let mut seen = Seen::default();
     let mut tests = Vec::new();
     for root in &roots {
         if root.is_dir() {
-            let mut traces = Vec::new();
-            walk(root, &mut traces)?;
-            for trace in traces {
+            for trace in walk(root, &mut seen)? {
                 let relative = trace.strip_prefix(root).unwrap_or(&trace);
                 let name = relative.to_string_lossy();
                 let name = name.strip_suffix(".txt").unwrap_or(&name).to_string();
                 tests.push(Test { trace, name });
             }
-        } else if root.is_file() {
+        } else if fs::symlink_metadata(root).is_ok() {
             let file =
                 root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            if is_output(&file) {
+            if is_output(&file) || !seen.first(root) {
                 continue;
             }
             let name = file.strip_suffix(".txt").unwrap_or(&file).to_string();
@@ -77,18 +83,47 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     Ok(tests)
 }
 
-fn walk(dir: &Path, traces: &mut Vec<PathBuf>) -> Result<(), RunnerError> {
-    let unreadable = |_| RunnerError::Unreadable(dir.display().to_string());
-    for entry in fs::read_dir(dir).map_err(unreadable)? {
-        let path = entry.map_err(unreadable)?.path();
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if path.is_dir() {
-            walk(&path, traces)?;
-        } else if name.ends_with(".txt") && !is_output(&name) {
-            traces.push(path);
+/// Files and folders met so far, by device and inode.
+#[derive(Default)]
+struct Seen(HashSet<(u64, u64)>);
+
+impl Seen {
+    /// Whether `path` is met for the first time (a path that cannot be
+    /// looked at counts as new: its test will say what is wrong).
+    fn first(&mut self, path: &Path) -> bool {
+        fs::metadata(path).map_or(true, |m| self.0.insert((m.dev(), m.ino())))
+    }
+}
+
+/// The traces under `root`, in sorted order, each file and folder once.
+fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, RunnerError> {
+    let mut traces = Vec::new();
+    let mut folders = Seen::default();
+    let entries = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !e.file_type().is_dir() || folders.first(e.path()));
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A loop back to a folder above: already being searched.
+            Err(e) if e.loop_ancestor().is_some() => continue,
+            Err(e) => {
+                let at = e.path().unwrap_or(root);
+                return Err(RunnerError::Unreadable(at.display().to_string()));
+            }
+        };
+        let name = entry.file_name().to_string_lossy();
+        if !entry.file_type().is_dir()
+            && name.ends_with(".txt")
+            && !is_output(&name)
+            && seen.first(entry.path())
+        {
+            traces.push(entry.into_path());
         }
     }
-    Ok(())
+    Ok(traces)
 }
 
 #[cfg(test)]
@@ -110,6 +145,24 @@ mod tests {
         assert!(matches!(discover(&[root.join("nope")]), Err(RunnerError::Missing(_))));
         let empty = tempfile::tempdir().expect("temp dir");
         assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(RunnerError::NoTests(_))));
+    }
+
+    #[test]
+    fn links_and_loops_give_each_file_once_under_its_first_name() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        fs::create_dir(root.join("sub")).expect("mkdir");
+        fs::write(root.join("sub/t.txt"), "undo\n").expect("write");
+        fs::write(root.join("z.txt"), "undo\n").expect("write");
+        symlink(root, root.join("sub/loop")).expect("symlink");
+        symlink(root, root.join("sub/loop2")).expect("symlink");
+        symlink(root.join("sub"), root.join("a-link")).expect("symlink");
+        symlink(root.join("sub"), root.join("b-link")).expect("symlink");
+        symlink(root.join("z.txt"), root.join("y.txt")).expect("symlink");
+        let tests = discover(&[root.to_path_buf(), root.join("z.txt")]).expect("found");
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a-link/t", "y"]);
     }
 
     #[test]

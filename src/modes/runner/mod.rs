@@ -1,21 +1,25 @@
 //! `tictac test`: runs acceptance traces and compares their output with the
 //! expected output, byte for byte, as ETF's regression scripts do.
 
+mod bless;
 mod diff;
 mod discover;
+mod files;
 mod plan;
 
-pub use diff::unified;
+pub use diff::{Labels, first_difference, unified};
 pub use discover::{Test, discover};
-pub use plan::{Source, produce};
+pub use plan::{Produced, Source, produce};
 
 use std::borrow::Cow;
 use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use crate::process::Capture;
 
 /// What `tictac test` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +70,15 @@ pub enum RunnerError {
     Unreadable(String),
     #[error("error: the log folder '{0}' cannot be created: {1}")]
     LogFolder(String, io::Error),
+    /// `--program` or `--oracle` names nothing that can run.
+    #[error("error: cannot run '{0}': {1}")]
+    Program(String, String),
+    #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
+    Threads(io::Error),
+    /// Standard output was closed (`tictac test | head -1`); `failed` says
+    /// whether a failure was known by then.
+    #[error("standard output was closed")]
+    OutputClosed { failed: bool },
     #[error(transparent)]
     Write(#[from] io::Error),
 }
@@ -104,48 +117,171 @@ impl Report {
     }
 }
 
-/// Runs the suite, printing a line per test (in sorted order, as results
-/// come in) and the closing `Test Results: P/T passed.`
+/// Tests never run at once beyond this, whatever `-j` says.
+pub const MAX_JOBS: usize = 256;
+
+/// Captured output never stops below this many bytes.
+pub const MIN_CAP: u64 = 16 << 20;
+
+/// An oracle's output is kept up to this many bytes (on disk past 1 MiB).
+pub const ORACLE_CAP: u64 = 256 << 20;
+
+/// Runs the suite, printing a line per test (in sorted order, each as soon
+/// as it and every test before it are done) and the closing
+/// `Test Results: P/T passed.` Every program started is stopped before it
+/// returns.
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, RunnerError> {
+    run_watching(options, out, color, &|| false)
+}
+
+/// `run`, asking `closed` now and then whether the reader of `out` has gone
+/// (`tictac test | head -1`): then the running programs are stopped and the
+/// run ends at once.
+pub fn run_watching(
+    options: &Options,
+    out: &mut dyn Write,
+    color: bool,
+    closed: &(dyn Fn() -> bool + Sync),
+) -> Result<Report, RunnerError> {
     let tests = discover(&options.paths)?;
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir)
             .map_err(|e| RunnerError::LogFolder(dir.display().to_string(), e))?;
     }
+    for command in options.program.iter().chain(&options.oracle) {
+        check_program(command)?;
+    }
+    let stop = AtomicBool::new(false);
+    // Each program run stops all it started before it returns (see
+    // `process`); a signal stops them all.
+    let printed = run_all(&tests, options, Printer { out, color, closed }, &stop);
+    let report = printed?;
+    writeln!(out, "Test Results: {}/{} passed.", report.passed, report.total)
+        .and_then(|()| out.flush())
+        .map_err(|e| write_failed(e, !report.all_passed()))?;
+    Ok(report)
+}
+
+/// A write error; a closed pipe carries what the run had earned.
+fn write_failed(e: io::Error, failed: bool) -> RunnerError {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        RunnerError::OutputClosed { failed }
+    } else {
+        RunnerError::Write(e)
+    }
+}
+
+/// Where results go, and how to tell that nobody reads them any more.
+struct Printer<'a> {
+    out: &'a mut dyn Write,
+    color: bool,
+    closed: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// How often the closed-output check runs while results are awaited.
+const LOOK_AT_OUTPUT: Duration = Duration::from_millis(100);
+
+fn run_all(
+    tests: &[Test],
+    options: &Options,
+    printer: Printer,
+    stop: &AtomicBool,
+) -> Result<Report, RunnerError> {
+    let Printer { out, color, closed } = printer;
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
-    let mut passed = 0;
+    let mut report = Report { passed: 0, total: tests.len() };
     std::thread::scope(|scope| -> Result<(), RunnerError> {
-        for _ in 0..options.jobs.clamp(1, tests.len()) {
+        for _ in 0..options.jobs.clamp(1, MAX_JOBS).min(tests.len()) {
             let sender = sender.clone();
-            let (tests, next) = (&tests, &next);
-            scope.spawn(move || {
-                loop {
+            let next = &next;
+            let worker = move || {
+                while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(test) = tests.get(k) else { break };
-                    if sender.send((k, run_one(test, options))).is_err() {
+                    if sender.send((k, guarded_run(test, options, stop))).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            if let Err(e) =
+                std::thread::Builder::new().name("test".into()).spawn_scoped(scope, worker)
+            {
+                stop.store(true, Ordering::Relaxed);
+                return Err(RunnerError::Threads(e));
+            }
         }
         drop(sender);
         // Print in sorted order: hold results that arrive early.
         let mut waiting: Vec<Option<Outcome>> = tests.iter().map(|_| None).collect();
+        let mut failed_early = false;
         let mut printed = 0;
-        for (k, outcome) in results {
+        loop {
+            let (k, outcome) = match results.recv_timeout(LOOK_AT_OUTPUT) {
+                Ok(result) => result,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(RunnerError::OutputClosed { failed: failed_early });
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            };
+            failed_early |= outcome.verdict != Verdict::Pass;
             waiting[k] = Some(outcome);
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
-                passed += usize::from(outcome.verdict == Verdict::Pass);
-                print_outcome(out, &tests[printed], &outcome, color)?;
+                report.passed += usize::from(outcome.verdict == Verdict::Pass);
+                let shown =
+                    print_outcome(out, &tests[printed], &outcome, color).and_then(|()| out.flush());
+                if let Err(e) = shown {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(write_failed(e, failed_early));
+                }
                 printed += 1;
             }
         }
         Ok(())
     })?;
-    let report = Report { passed, total: tests.len() };
-    writeln!(out, "Test Results: {}/{} passed.", report.passed, report.total)?;
     Ok(report)
+}
+
+/// Runs one test; a bug that panics fails that test, not the suite.
+fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> Outcome {
+    let start = Instant::now();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(test, options, Some(stop))))
+        .unwrap_or_else(|_| Outcome {
+            verdict: Verdict::CannotRun(
+                "the runner failed on this test (a bug: it panicked)".into(),
+            ),
+            elapsed: start.elapsed(),
+            notes: Vec::new(),
+        })
+}
+
+/// A program that cannot be started at all is one error before any test:
+/// its name must be an executable file, found on PATH if it has no slash.
+fn check_program(command: &[String]) -> Result<(), RunnerError> {
+    let Some(exe) = command.first() else {
+        return Err(RunnerError::Program(String::new(), "an empty command".into()));
+    };
+    let runnable =
+        |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
+    let found = if exe.contains('/') {
+        runnable(Path::new(exe))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(exe))))
+    };
+    if found {
+        return Ok(());
+    }
+    let why = if exe.contains('/') && !Path::new(exe).exists() {
+        "no such file"
+    } else if exe.contains('/') {
+        "not an executable file"
+    } else {
+        "not found on PATH"
+    };
+    Err(RunnerError::Program(exe.clone(), why.into()))
 }
 
 fn print_outcome(
@@ -186,72 +322,109 @@ fn print_outcome(
     Ok(())
 }
 
+/// Lines of a failing program's standard error shown under its result.
+const STDERR_LINES: usize = 10;
+
 /// Runs one test: its actual output, its expected output, the verdict.
-pub fn run_one(test: &Test, options: &Options) -> Outcome {
+pub fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> Outcome {
     let start = Instant::now();
     let mut notes = Vec::new();
+    let mut stderr = Vec::new();
+    let verdict = verdict(test, options, stop, &mut notes, &mut stderr);
+    if verdict != Verdict::Pass {
+        show_stderr(&stderr, &mut notes);
+    }
+    Outcome { verdict, elapsed: start.elapsed(), notes }
+}
+
+fn verdict(
+    test: &Test,
+    options: &Options,
+    stop: Option<&AtomicBool>,
+    notes: &mut Vec<String>,
+    stderr: &mut Vec<u8>,
+) -> Verdict {
     let timeout = options.timeout;
+    let expected_path = test.expected_path();
+    // The expected output first: its size sets the cap on the actual one.
+    let mut labels = Labels::default();
+    let mut expected = match &options.oracle {
+        Some(oracle) => {
+            labels = Labels { expected: "oracle", actual: "program" };
+            let source = Source::Program { command: oracle, timeout };
+            match produce(source, &test.trace, ORACLE_CAP, stop) {
+                Ok(produced) => Some(produced.output),
+                Err(why) => return Verdict::CannotRun(format!("oracle: {why}")),
+            }
+        }
+        None => match fs::symlink_metadata(&expected_path) {
+            Err(_) => None,
+            Ok(_) => match files::open_regular(&expected_path).and_then(|f| {
+                Capture::of_file(f)
+                    .map_err(|e| format!("cannot read {}: {e}", expected_path.display()))
+            }) {
+                Ok(capture) => Some(capture),
+                Err(why) if !options.bless => return Verdict::CannotRun(why),
+                Err(_) => None,
+            },
+        },
+    };
+    let cap = expected.as_ref().map_or(0, Capture::len).saturating_add(1 << 20).max(MIN_CAP);
     let source = options
         .program
         .as_deref()
         .map_or(Source::InProcess, |command| Source::Program { command, timeout });
-    let actual = produce(source, &test.trace);
-    let verdict = match actual {
-        Err(why) => Verdict::CannotRun(why),
-        Ok(actual) => {
-            if let Some(dir) = &options.log {
-                notes.extend(log(dir, test, &actual));
-            }
-            judge(test, options, &actual, &mut notes)
+    let mut actual = match produce(source, &test.trace, cap, stop) {
+        Err(why) => return Verdict::CannotRun(why),
+        Ok(produced) => {
+            *stderr = produced.stderr;
+            produced.output
         }
     };
-    Outcome { verdict, elapsed: start.elapsed(), notes }
-}
-
-fn judge(test: &Test, options: &Options, actual: &[u8], notes: &mut Vec<String>) -> Verdict {
-    let expected_path = test.expected_path();
-    if let Some(oracle) = &options.oracle {
-        let source = Source::Program { command: oracle, timeout: options.timeout };
-        return match produce(source, &test.trace) {
-            Err(why) => Verdict::CannotRun(format!("oracle: {why}")),
-            Ok(expected) => compare(&expected, actual),
+    if let Some(dir) = &options.log {
+        notes.extend(log(dir, test, &mut actual));
+    }
+    if options.bless {
+        return match bless::bless(&expected_path, &mut actual) {
+            Ok(note) => {
+                notes.extend(note);
+                Verdict::Pass
+            }
+            Err(why) => Verdict::CannotRun(why),
         };
     }
-    let expected = fs::read(&expected_path).ok();
-    if options.bless {
-        if expected.as_deref() != Some(actual) {
-            let verb = if expected.is_some() { "updated" } else { "created" };
-            match fs::write(&expected_path, actual) {
-                Ok(()) => notes.push(format!("{verb} {}", expected_path.display())),
-                Err(e) => {
-                    return Verdict::CannotRun(format!(
-                        "cannot write {}: {e}",
-                        expected_path.display()
-                    ));
-                }
-            }
-        }
-        return Verdict::Pass;
-    }
-    match expected {
-        None => Verdict::NoExpected(expected_path),
-        Some(expected) => compare(&expected, actual),
+    let Some(expected) = expected.as_mut() else {
+        return Verdict::NoExpected(expected_path);
+    };
+    match diff::describe(expected, &mut actual, labels) {
+        Ok(None) => Verdict::Pass,
+        Ok(Some(diff)) => Verdict::Differs(diff),
+        Err(e) => Verdict::CannotRun(format!("comparing the outputs: {e}")),
     }
 }
 
-fn compare(expected: &[u8], actual: &[u8]) -> Verdict {
-    if expected == actual {
-        Verdict::Pass
-    } else {
-        // The diff is rendered plain here and coloured when printed, if at all.
-        Verdict::Differs(unified(expected, actual))
+/// The first lines of a program's standard error, under its result.
+fn show_stderr(stderr: &[u8], notes: &mut Vec<String>) {
+    if stderr.is_empty() {
+        return;
+    }
+    notes.push("standard error:".into());
+    let lines: Vec<&[u8]> = stderr.split(|&b| b == b'\n').collect();
+    let lines = lines.strip_suffix(&[&b""[..]]).unwrap_or(&lines);
+    for line in lines.iter().take(STDERR_LINES) {
+        notes.push(format!("  {}", diff::visible(line)));
+    }
+    if lines.len() > STDERR_LINES {
+        notes.push(format!("  ... and {} more lines", lines.len() - STDERR_LINES));
     }
 }
 
 /// Saves the actual output as `DIR/NAME.actual.txt`.
-fn log(dir: &std::path::Path, test: &Test, actual: &[u8]) -> Option<String> {
+fn log(dir: &Path, test: &Test, actual: &mut Capture) -> Option<String> {
     let path = dir.join(format!("{}.actual.txt", test.name));
-    let saved =
-        path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| fs::write(&path, actual));
+    let saved = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| {
+        let mut file = fs::File::create(&path)?;
+        io::copy(&mut actual.reader()?, &mut file).map(drop)
+    });
     saved.err().map(|e| format!("cannot log to {}: {e}", path.display()))
 }

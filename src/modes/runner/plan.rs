@@ -8,16 +8,18 @@
 
 use std::ffi::OsString;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::cli::{self, Invocation};
 use crate::modes::interactive::{self, Recorder};
 use crate::modes::run_job;
 use crate::modes::shell::Shell;
+use crate::process::{self, Capture, Ending};
+
+use super::files;
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,31 +69,64 @@ pub enum Source<'a> {
     Program { command: &'a [String], timeout: Duration },
 }
 
+/// An output, and the start of what the program wrote to standard error.
+#[derive(Debug)]
+pub struct Produced {
+    pub output: Capture,
+    pub stderr: Vec<u8>,
+}
+
+/// The longest `-- run: -i` session typed in (it is held in memory).
+const MAX_TYPED: u64 = 16 << 20;
+
 /// Runs the trace as its plan says and returns what it printed (or wrote
-/// to OUT).
-pub fn produce(source: Source, trace: &Path) -> Result<Vec<u8>, String> {
-    let text = fs::read(trace).map_err(|e| format!("cannot read {}: {e}", trace.display()))?;
+/// to OUT), at most `cap` bytes; `stop` ends an external program at once.
+pub fn produce(
+    source: Source,
+    trace: &Path,
+    cap: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<Produced, String> {
+    let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::of(&text);
+    drop(text);
     match source {
-        Source::InProcess => in_process(&plan, trace),
-        Source::Program { command, timeout } => external(command, timeout, &plan, trace),
+        Source::InProcess => {
+            in_process(&plan, trace, cap).map(|output| Produced { output, stderr: Vec::new() })
+        }
+        Source::Program { command, timeout } => external(
+            command,
+            &plan,
+            trace,
+            process::Spec { argv: &[], input: None, timeout, cap, stop },
+        ),
     }
 }
 
-fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
+fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
     // OUT is never created in-process: its content is what the job writes.
-    let mut out = Vec::new();
+    let mut out = Capture::new(cap);
+    let too_much = |out: &Capture| format!("printed more than {} bytes", out.cap());
     match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
         Ok(Invocation::Run { job, input, session, .. }) => {
+            if input != trace {
+                refuse_special(&input)?;
+            }
             if let Err(e) = run_job(job, &input, &mut out, session.autopilot()) {
+                if out.overflowed() {
+                    return Err(too_much(&out));
+                }
                 let _ = writeln!(out, "{e}");
             }
         }
         Ok(Invocation::Interactive(session)) => {
             let typed = plan.typed.as_deref().unwrap_or_default();
             let shell = Shell::new(session.autopilot());
-            interactive::run_plain(shell, typed, &mut out, &mut Recorder::default())
-                .map_err(|e| e.to_string())?;
+            let ran = interactive::run_plain(shell, typed, &mut out, &mut Recorder::default());
+            if out.overflowed() {
+                return Err(too_much(&out));
+            }
+            ran.map_err(|e| e.to_string())?;
         }
         Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
         // As the executable prints it, so traces can test invocation errors.
@@ -102,66 +137,57 @@ fn in_process(plan: &Plan, trace: &Path) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// A file a directive names instead of IN must not be a FIFO or a device:
+/// reading it could wait or go on forever.
+fn refuse_special(input: &Path) -> Result<(), String> {
+    match fs::metadata(input) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(format!(
+            "`{DIRECTIVE}` names {}, which is {}, not a regular file",
+            input.display(),
+            files::describe(m.file_type())
+        )),
+        // Missing files and folders get the executable's own message.
+        _ => Ok(()),
+    }
+}
+
 fn external(
     program: &[String],
-    timeout: Duration,
     plan: &Plan,
     trace: &Path,
-) -> Result<Vec<u8>, String> {
-    let (exe, first_args) = program.split_first().ok_or("an empty program")?;
+    spec: process::Spec,
+) -> Result<Produced, String> {
+    let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join("out.txt");
-    let stdin = if plan.typed.is_some() { Stdio::piped() } else { Stdio::null() };
-    let mut child = Command::new(exe)
-        .args(first_args)
-        .args(plan.argv(trace, &out_file))
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot run {exe}: {e}"))?;
-    // Type and read at once, each on its own thread: a program may answer
-    // before it has read all its input, and a full pipe must not deadlock.
-    if let (Some(mut stdin), Some(typed)) = (child.stdin.take(), plan.typed.clone()) {
-        thread::spawn(move || {
-            // A shell that quits early closes its input: not an error.
-            let _ = stdin.write_all(&typed);
-        });
-    }
-    let mut stdout = child.stdout.take().ok_or("no standard output")?;
-    let reader = thread::spawn(move || {
-        let mut printed = Vec::new();
-        stdout.read_to_end(&mut printed).map(|_| printed)
-    });
-    let deadline = Instant::now() + timeout;
-    let mut pause = Duration::from_micros(100);
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if Instant::now() < deadline => {
-                thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(10));
-            }
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "{exe} ran longer than {} s and was stopped",
-                    timeout.as_secs_f64()
-                ));
-            }
-            Err(e) => return Err(format!("waiting for {exe}: {e}")),
+    let argv: Vec<OsString> =
+        program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
+    let spec = process::Spec { argv: &argv, input: plan.typed.as_deref(), ..spec };
+    let finished = process::run(&spec).map_err(|e| format!("cannot run {exe}: {e}"))?;
+    match finished.ending {
+        Ending::Exited(_) => {}
+        Ending::TimedOut => {
+            return Err(format!(
+                "{exe} ran longer than {} s and was stopped",
+                spec.timeout.as_secs_f64()
+            ));
         }
+        Ending::PrintedTooMuch => {
+            return Err(format!("{exe} printed more than {} bytes and was stopped", spec.cap));
+        }
+        Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short")),
     }
-    let printed = match reader.join() {
-        Ok(Ok(printed)) => printed,
-        Ok(Err(e)) => return Err(format!("reading what {exe} printed: {e}")),
-        Err(_) => return Err(format!("reading what {exe} printed failed")),
-    };
     if plan.writes_file() {
-        return fs::read(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"));
+        let file =
+            files::open_regular(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"))?;
+        let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
+        if written.len() > spec.cap {
+            return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
+        }
+        // The scratch folder goes, the open file stays readable.
+        return Ok(Produced { output: written, stderr: finished.stderr });
     }
-    Ok(printed)
+    Ok(Produced { output: finished.stdout, stderr: finished.stderr })
 }
 
 #[cfg(test)]

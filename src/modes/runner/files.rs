@@ -1,0 +1,83 @@
+//! Opening traces, expected files and OUT files without trusting them: a
+//! FIFO, a device or a folder fails its test with a message, and is never
+//! opened in a way that could block.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Opens `path` for reading if it is a regular file (after symlinks);
+/// otherwise a message saying what it is.
+pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
+    let shown = path.display();
+    // O_NONBLOCK: opening a FIFO never waits for a writer.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => format!("{shown} does not exist"),
+            _ => format!("cannot read {shown}: {e}"),
+        })?;
+    let kind = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.file_type();
+    if !kind.is_file() {
+        return Err(format!("{shown} is {}, not a regular file", describe(kind)));
+    }
+    // Back to blocking reads for a regular file (O_NONBLOCK is moot there).
+    let _ = rustix::io::ioctl_fionbio(&file, false);
+    Ok(file)
+}
+
+/// What a file that is not regular is, for messages.
+pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    }
+}
+
+/// Reads at most `limit` bytes of a regular file; an error past it.
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{} is larger than {limit} bytes", path.display()));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("f.txt");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600))
+            .expect("mkfifo");
+        let e = open_regular(&fifo).expect_err("a FIFO");
+        assert!(e.ends_with("f.txt is a FIFO, not a regular file"), "{e}");
+        let e = open_regular(dir.path()).expect_err("a folder");
+        assert!(e.ends_with("is a folder, not a regular file"), "{e}");
+        let e = open_regular(Path::new("/dev/zero")).expect_err("a device");
+        assert_eq!(e, "/dev/zero is a device, not a regular file");
+        assert!(open_regular(&dir.path().join("none")).expect_err("").ends_with("does not exist"));
+        std::fs::write(dir.path().join("r.txt"), "abc").expect("write");
+        assert_eq!(read_bounded(&dir.path().join("r.txt"), 3).expect("read"), b"abc");
+        assert!(read_bounded(&dir.path().join("r.txt"), 2).is_err());
+    }
+}

@@ -1,0 +1,209 @@
+//! Running a program that cannot be trusted (a student's, an oracle): in a
+//! process group of its own, what it prints captured up to a cap, stopped at
+//! a deadline or on request, and nothing it started left running afterwards
+//! (see `guard`). Any front end may use it; it knows nothing of tests.
+
+mod capture;
+mod guard;
+
+pub use capture::Capture;
+pub use guard::{TAG_VAR, stop_all};
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
+use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec};
+
+/// Bytes of standard error kept; the rest is read and dropped.
+pub const STDERR_KEPT: usize = 64 * 1024;
+
+/// The longest wait between looks at the child, the clock and the stop flag.
+const TICK: Duration = Duration::from_millis(20);
+
+/// One run of a program.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<'a> {
+    /// The program, then its arguments.
+    pub argv: &'a [OsString],
+    /// Typed into its standard input (then closed); without it, /dev/null.
+    pub input: Option<&'a [u8]>,
+    pub timeout: Duration,
+    /// Bytes of standard output kept; past them the program is stopped.
+    pub cap: u64,
+    /// Raised by the caller to stop the program at once.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited and its output is complete.
+    Exited(ExitStatus),
+    /// Still running, or its output still open, at the deadline.
+    TimedOut,
+    /// It printed more than the cap.
+    PrintedTooMuch,
+    /// The caller asked it to stop.
+    Stopped,
+}
+
+/// What a run left: how it ended, its output, the start of its errors.
+#[derive(Debug)]
+pub struct Finished {
+    pub ending: Ending,
+    pub stdout: Capture,
+    pub stderr: Vec<u8>,
+}
+
+/// Runs the program to its end (or the deadline, the cap, a stop); an error
+/// only when it could not be started or watched. When this returns, its
+/// process group and every tagged descendant have been stopped.
+pub fn run(spec: &Spec) -> io::Result<Finished> {
+    let (program, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(if spec.input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut started = guard::spawn(&mut command)?;
+    let pipes = Pipes {
+        stdin: started.child.stdin.take(),
+        stdout: started.child.stdout.take(),
+        stderr: started.child.stderr.take(),
+    };
+    let watched = watch(&mut started, pipes, spec);
+    let status = guard::finish(&mut started);
+    let (ending, stdout, stderr) = watched?;
+    let ending = match ending {
+        Ending::Exited(_) => Ending::Exited(status?),
+        other => other,
+    };
+    Ok(Finished { ending, stdout, stderr })
+}
+
+struct Pipes {
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
+/// Types, reads and waits at once on this one thread: a program may answer
+/// before it has read its input, so neither side may block the other.
+fn watch(
+    started: &mut guard::Started,
+    mut pipes: Pipes,
+    spec: &Spec,
+) -> io::Result<(Ending, Capture, Vec<u8>)> {
+    let deadline = Instant::now().checked_add(spec.timeout);
+    let mut typed = spec.input.unwrap_or_default();
+    if typed.is_empty() {
+        pipes.stdin = None;
+    }
+    for fd in [pipes.stdin.as_ref().map(|p| p.as_fd()), pipes.stdout.as_ref().map(|p| p.as_fd())]
+        .into_iter()
+        .chain([pipes.stderr.as_ref().map(|p| p.as_fd())])
+        .flatten()
+    {
+        rustix::io::ioctl_fionbio(fd, true)?;
+    }
+    let mut out = Capture::new(spec.cap);
+    let mut err = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut exited = false;
+    let mut pause = Duration::from_micros(100);
+    loop {
+        if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok((Ending::Stopped, out, err));
+        }
+        let now = Instant::now();
+        let left = match deadline {
+            Some(d) if now >= d => return Ok((Ending::TimedOut, out, err)),
+            Some(d) => d - now,
+            None => TICK,
+        };
+        if !exited && let Some(status) = started.child.try_wait()? {
+            exited = true;
+            // Whatever it left behind must not hold its pipes open.
+            guard::stop_descendants(started);
+            if pipes.stdout.is_none() && pipes.stderr.is_none() {
+                return Ok((Ending::Exited(status), out, err));
+            }
+        }
+        if pipes.stdout.is_none() && pipes.stderr.is_none() {
+            if exited {
+                let status = started.child.try_wait()?.ok_or(io::ErrorKind::Other)?;
+                return Ok((Ending::Exited(status), out, err));
+            }
+            // Output closed, exit not seen yet: look again soon.
+            std::thread::sleep(pause.min(left));
+            pause = (pause * 2).min(Duration::from_millis(10));
+            continue;
+        }
+        wait_for_pipes(&pipes, !typed.is_empty(), left.min(TICK))?;
+        if let Some(stdin) = &mut pipes.stdin {
+            match stdin.write(typed) {
+                Ok(n) => typed = &typed[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // It closed its input (a shell that quit early): not an error.
+                Err(_) => typed = &[],
+            }
+            if typed.is_empty() {
+                pipes.stdin = None;
+            }
+        }
+        if let Some(stdout) = &mut pipes.stdout {
+            match read_some(stdout, &mut buf) {
+                Some(0) => pipes.stdout = None,
+                // Kept as read; past the cap, the run ends.
+                Some(n) if !out.push(&buf[..n])? => return Ok((Ending::PrintedTooMuch, out, err)),
+                _ => {}
+            }
+        }
+        if let Some(stderr) = &mut pipes.stderr {
+            match read_some(stderr, &mut buf) {
+                Some(0) => pipes.stderr = None,
+                Some(n) => {
+                    let room = STDERR_KEPT - err.len();
+                    err.extend_from_slice(&buf[..n.min(room)]);
+                }
+                None => {}
+            }
+        }
+    }
+}
+
+/// Bytes read (0 at the end), or None when nothing is ready now.
+fn read_some(pipe: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
+    match pipe.read(buf) {
+        Ok(n) => Some(n),
+        Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {
+            None
+        }
+        // A broken pipe is an end.
+        Err(_) => Some(0),
+    }
+}
+
+fn wait_for_pipes(pipes: &Pipes, typing: bool, wait: Duration) -> io::Result<()> {
+    let mut fds = Vec::with_capacity(3);
+    if let (Some(stdin), true) = (&pipes.stdin, typing) {
+        fds.push(PollFd::new(stdin, PollFlags::OUT));
+    }
+    if let Some(stdout) = &pipes.stdout {
+        fds.push(PollFd::new(stdout, PollFlags::IN));
+    }
+    if let Some(stderr) = &pipes.stderr {
+        fds.push(PollFd::new(stderr, PollFlags::IN));
+    }
+    let timeout = Timespec { tv_sec: 0, tv_nsec: wait.subsec_nanos().into() };
+    match rustix::event::poll(&mut fds, Some(&timeout)) {
+        Ok(_) | Err(rustix::io::Errno::INTR) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}

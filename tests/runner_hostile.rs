@@ -1,0 +1,355 @@
+//! `tictac test` against programs and suites built to break it: programs
+//! that print forever, leave children holding the pipe, escape with
+//! `setsid`, fork; FIFOs and devices among the traces; symlink loops; a
+//! reader that goes away. Leftover processes are looked for in /proc by a
+//! marker unique to each test (the temporary folder of its scripts).
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+fn tictac(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// A folder of tests `a` and `b` with correct expected outputs.
+fn suite() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    dir
+}
+
+/// An executable shell script in `dir`. Called with `child` it sleeps (in a
+/// shell whose command line names the script, so it can be found).
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let p = dir.join(name);
+    let text =
+        format!("#!/bin/sh\nif [ \"$1\" = child ]; then sleep 1000; exit; fi\nme=\"$0\"\n{body}\n");
+    fs::write(&p, text).expect("write script");
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
+    path(&p)
+}
+
+/// Live processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        if pid == std::process::id() {
+            continue;
+        }
+        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else { continue };
+        if String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Fails if any process with `marker` is still alive shortly after.
+fn assert_none_left(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(2);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > until {
+            for &pid in &left {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+            panic!("processes left running: {left:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_background_child_holding_the_pipe_cannot_hold_the_suite() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let marker = path(tools.path());
+    let bg = script(tools.path(), "bg.sh", "\"$me\" child &\nexec \"$TICTAC\" \"$@\"");
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args(["test", "--program", &bg, "--timeout", "20", &path(dir.path())])
+        .env("TICTAC", BIN)
+        .output()
+        .expect("run");
+    assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the child");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_none_left(&marker);
+}
+
+#[test]
+fn descendants_that_leave_the_group_are_stopped_too() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let marker = path(tools.path());
+    // Escapes by setsid, at once and from a grandchild, then exits.
+    let body =
+        "setsid \"$me\" child &\n(setsid \"$me\" child &) &\nsleep 0.1\nexec \"$TICTAC\" \"$@\"";
+    let esc = script(tools.path(), "esc.sh", body);
+    let o = Command::new(BIN)
+        .args(["test", "--program", &esc, "-j", "2", &path(dir.path())])
+        .env("TICTAC", BIN)
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_none_left(&marker);
+}
+
+#[test]
+fn on_timeout_the_whole_tree_is_stopped_even_a_bounded_fork_flood() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let marker = path(tools.path());
+    let body = "for k in 1 2 3 4 5 6 7 8 9 10; do \"$me\" child & setsid \"$me\" child & done\n\"$me\" child";
+    let flood = script(tools.path(), "flood.sh", body);
+    let start = Instant::now();
+    let o =
+        tictac(&["test", "--program", &flood, "--timeout", "0.5", "-j", "2", &path(dir.path())]);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("ran longer than 0.5 s and was stopped"), "{}", text(&o));
+    assert_none_left(&marker);
+}
+
+#[test]
+fn a_program_that_prints_forever_is_stopped_at_the_cap() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let yes = script(tools.path(), "yes.sh", "exec yes");
+    let start = Instant::now();
+    let o = tictac(&["test", "--program", &yes, "-j", "2", &path(dir.path())]);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(out.contains("yes.sh printed more than 16777216 bytes and was stopped"), "{out}");
+    assert!(out.ends_with("Test Results: 0/2 passed.\n"), "{out}");
+}
+
+#[test]
+fn a_signal_to_the_runner_stops_every_program_first() {
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = suite();
+        let tools = tempfile::tempdir().expect("temp dir");
+        let marker = path(tools.path());
+        let hang = script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
+        let mut runner = Command::new(BIN)
+            .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let until = Instant::now() + Duration::from_secs(10);
+        while processes_with(&marker).len() < 4 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &runner.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let start = Instant::now();
+        let ended = runner.wait().expect("wait");
+        assert!(start.elapsed() < Duration::from_secs(5), "SIG{signal}");
+        assert!(!ended.success(), "SIG{signal}");
+        assert_none_left(&marker);
+    }
+}
+
+#[test]
+fn traces_and_expected_files_that_are_not_regular_files_fail_their_test() {
+    let dir = suite();
+    let mkfifo =
+        |p: &Path| assert!(Command::new("mkfifo").arg(p).status().expect("mkfifo").success());
+    mkfifo(&dir.path().join("c.txt"));
+    fs::write(dir.path().join("d.txt"), "undo\n").expect("write");
+    mkfifo(&dir.path().join("d.expected.txt"));
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("e.txt")).expect("symlink");
+    fs::write(dir.path().join("f.txt"), "-- run: -b /dev/zero\nundo\n").expect("write");
+    let tools = tempfile::tempdir().expect("temp dir");
+    for program in [None, Some(script(tools.path(), "p.sh", "exec \"$TICTAC\" \"$@\""))] {
+        let mut args = vec!["test".to_string(), "--timeout".into(), "2".into()];
+        if let Some(p) = &program {
+            args.extend(["--program".to_string(), p.clone()]);
+        }
+        args.push(path(dir.path()));
+        let start = Instant::now();
+        let o = Command::new(BIN).args(&args).env("TICTAC", BIN).output().expect("run");
+        assert!(start.elapsed() < Duration::from_secs(20));
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains("c.txt is a FIFO, not a regular file"), "{out}");
+        assert!(out.contains("d.expected.txt is a FIFO, not a regular file"), "{out}");
+        assert!(out.contains("e.txt is a device, not a regular file"), "{out}");
+        if program.is_none() {
+            assert!(out.contains("`-- run:` names /dev/zero, which is a device"), "{out}");
+            assert!(out.ends_with("Test Results: 2/6 passed.\n"), "{out}");
+        } else {
+            // The program reads /dev/zero as it likes; the runner survives it.
+            let f = out.split("FAIL f (").nth(1).unwrap_or_default();
+            assert!(f.contains("ran longer than") || f.contains("Line 1"), "{out}");
+            assert!(out.ends_with("Test Results: 2/6 passed.\n"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn symlink_loops_and_shared_folders_run_each_test_once() {
+    let dir = suite();
+    let root = dir.path();
+    fs::create_dir(root.join("sub")).expect("mkdir");
+    fs::rename(root.join("b.txt"), root.join("sub/b.txt")).expect("mv");
+    fs::rename(root.join("b.expected.txt"), root.join("sub/b.expected.txt")).expect("mv");
+    for k in 0..8 {
+        std::os::unix::fs::symlink(root, root.join(format!("sub/up{k}"))).expect("symlink");
+        std::os::unix::fs::symlink(root.join("sub"), root.join(format!("link{k}"))).expect("link");
+    }
+    let start = Instant::now();
+    let o = tictac(&["test", &path(root)]);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("PASS link0/b ("), "{out}");
+    assert!(out.ends_with("Test Results: 2/2 passed.\n"), "{out}");
+}
+
+#[test]
+fn bless_never_writes_through_a_symlink() {
+    let dir = suite();
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let target = elsewhere.path().join("precious");
+    fs::write(&target, "keep me\n").expect("write");
+    let expected = dir.path().join("b.expected.txt");
+    fs::remove_file(&expected).expect("rm");
+    std::os::unix::fs::symlink(&target, &expected).expect("symlink");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("b.expected.txt is a symbolic link (--bless never writes through one)")
+    );
+    assert_eq!(fs::read_to_string(&target).expect("read"), "keep me\n");
+}
+
+#[test]
+fn many_jobs_are_capped_and_threads_that_cannot_start_are_an_error() {
+    let dir = suite();
+    for k in 0..300 {
+        fs::write(dir.path().join(format!("t{k}.txt")), "undo\n").expect("write");
+        fs::copy(dir.path().join("b.expected.txt"), dir.path().join(format!("t{k}.expected.txt")))
+            .expect("copy");
+    }
+    let o = tictac(&["test", "-j", "1000", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Little address space: most of 256 thread stacks cannot be mapped.
+    let o = Command::new("sh")
+        .args(["-c", "ulimit -v 200000 && exec \"$0\" test -j 1000 \"$1\"", BIN, &path(dir.path())])
+        .output()
+        .expect("run");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("error: cannot start the test threads:"), "{out}");
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+}
+
+#[test]
+fn each_result_is_printed_as_soon_as_it_is_known() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let slow = script(
+        tools.path(),
+        "slow.sh",
+        "case \"$2\" in *b.txt) sleep 3;; esac\nexec \"$TICTAC\" \"$@\"",
+    );
+    let start = Instant::now();
+    let mut runner = Command::new(BIN)
+        .args(["test", "--program", &slow, "-j", "1", &path(dir.path())])
+        .env("TICTAC", BIN)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(runner.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("read");
+    assert!(first.starts_with("PASS a ("), "{first}");
+    assert!(start.elapsed() < Duration::from_secs(2), "the first result waited for the second");
+    assert!(runner.wait().expect("wait").success());
+}
+
+#[test]
+fn a_closed_output_stops_the_programs_and_keeps_the_status_earned() {
+    let dir = suite();
+    fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
+    fs::write(dir.path().join("c.txt"), "undo\n").expect("write");
+    let tools = tempfile::tempdir().expect("temp dir");
+    let marker = path(tools.path());
+    let body = "case \"$2\" in *a.txt) exec \"$TICTAC\" \"$@\";; esac\n\"$me\" child";
+    let prog = script(tools.path(), "p.sh", body);
+    let start = Instant::now();
+    let mut runner = Command::new(BIN)
+        .args(["test", "--program", &prog, "-j", "1", &path(dir.path())])
+        .env("TICTAC", BIN)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(runner.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a line").expect("read");
+    assert!(first.starts_with("FAIL a ("), "{first}");
+    drop(lines); // as `| head -1` does
+    let status = runner.wait().expect("wait");
+    assert!(start.elapsed() < Duration::from_secs(5), "the runner went on after its reader left");
+    assert_eq!(status.code(), Some(1));
+    assert_none_left(&marker);
+}
+
+#[test]
+fn large_failures_give_a_bounded_diff_in_bounded_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tools = tempfile::tempdir().expect("temp dir");
+    // A shuffled 60,000-line output (under the line-diff limit), and a
+    // 200,000-line one (over it).
+    let lines: Vec<String> = (0..60_000).map(|k| format!("line {k}")).collect();
+    let mut shuffled = lines.clone();
+    let mut rng = fastrand::Rng::with_seed(7);
+    rng.shuffle(&mut shuffled);
+    fs::write(dir.path().join("s.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("s.expected.txt"), lines.join("\n") + "\n").expect("write");
+    fs::write(tools.path().join("s.out"), shuffled.join("\n") + "\n").expect("write");
+    let big: String = (0..200_000).map(|k| format!("row {k}\n")).collect();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), &big).expect("write");
+    fs::write(tools.path().join("t.out"), big.replace("row 5", "ROW 5")).expect("write");
+    let out_dir = path(tools.path());
+    let cat = script(
+        tools.path(),
+        "cat.sh",
+        &format!("n=$(basename \"$2\" .txt)\nexec cat \"{out_dir}/$n.out\""),
+    );
+    let start = Instant::now();
+    let o = tictac(&["test", "--program", &cat, "-j", "2", &path(dir.path())]);
+    assert!(start.elapsed() < Duration::from_secs(15), "took {:?}", start.elapsed());
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out.lines().count() < 2 * 210, "{} lines", out.lines().count());
+    assert!(
+        out.contains("     --- expected\n     +++ actual\n     outputs differ from line 6\n"),
+        "{out}"
+    );
+    assert!(out.contains("     -    6 | row 5\n     +    6 | ROW 5\n"), "{out}");
+}
