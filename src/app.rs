@@ -101,7 +101,10 @@ fn dispatch(
         }
         Invocation::Test(options) => {
             let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            match runner::run_watching(&options, stdout, color, &stdout_closed) {
+            let ran = runner::run_watching(&options, stdout, color, &stdout_closed);
+            // Nothing a test started outlives the suite, even untagged.
+            crate::process::stop_all();
+            match ran {
                 Ok(report) if report.all_passed() => Ok(Outcome::Ran),
                 Ok(_) => Ok(Outcome::Rejected),
                 // The reader went away: end quietly, with the status earned.

@@ -27,4 +27,5 @@ pub mod history;
 pub mod lang;
 pub mod modes;
 pub mod process;
+mod signals;
 pub mod spool;

@@ -102,9 +102,9 @@ fn descendants_that_leave_the_group_are_stopped_too() {
     let dir = suite();
     let tools = tempfile::tempdir().expect("temp dir");
     let marker = path(tools.path());
-    // Escapes by setsid, at once and from a grandchild, then exits.
-    let body =
-        "setsid \"$me\" child &\n(setsid \"$me\" child &) &\nsleep 0.1\nexec \"$TICTAC\" \"$@\"";
+    // Escapes by setsid, at once and from a grandchild, then exits; the last
+    // also sheds its tag, so the runner (its subreaper) stops it at the end.
+    let body = "setsid \"$me\" child &\n(setsid \"$me\" child &) &\n(setsid env -i /bin/sh \"$me\" child >/dev/null 2>&1 &) &\nsleep 0.1\nexec \"$TICTAC\" \"$@\"";
     let esc = script(tools.path(), "esc.sh", body);
     let o = Command::new(BIN)
         .args(["test", "--program", &esc, "-j", "2", &path(dir.path())])

@@ -11,7 +11,6 @@ mod record;
 pub mod runner;
 pub mod serve;
 pub mod shell;
-mod signals;
 mod sink;
 pub mod tape;
 pub mod tui;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::{NamedTempFile, TempPath};
 
-use super::signals::{self, Registration};
+use crate::signals::{self, Registration};
 
 const BUFFER: usize = 64 * 1024;
 

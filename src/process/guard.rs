@@ -4,13 +4,13 @@
 //! on Linux this process is also a child subreaper, so descendants that leave
 //! the group (`setsid`) and lose their parent become its children and can be
 //! reaped. SIGINT, SIGTERM and SIGHUP stop every group and tagged process
-//! first, then end this process as the signal would have.
+//! first, then end this process as the signal would have (`crate::signals`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, Once};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 
 use rustix::process::{Pid, Signal};
 
@@ -33,6 +33,7 @@ static REGISTRY: Mutex<Registry> =
     Mutex::new(Registry { running: BTreeMap::new(), orphans: BTreeSet::new() });
 static SETUP: Once = Once::new();
 static NEXT_TAG: AtomicU64 = AtomicU64::new(0);
+static ON_SIGNAL: OnceLock<crate::signals::Registration> = OnceLock::new();
 
 fn registry() -> MutexGuard<'static, Registry> {
     // A panic elsewhere while holding the lock leaves plain data behind.
@@ -83,8 +84,9 @@ pub fn stop_descendants(started: &Started) {
     registry().orphans.extend(stopped);
 }
 
-/// Stops everything this process started through `spawn` (the suite ended,
-/// or was interrupted).
+/// Stops everything this process started through `spawn`, and every child
+/// it adopted as a subreaper (the suite ended, or was interrupted). Only for
+/// the end of a process whose children all came through `spawn`.
 pub fn stop_all() {
     let mut registry = registry();
     for &pid in registry.running.keys() {
@@ -92,6 +94,16 @@ pub fn stop_all() {
     }
     let stopped = stop_tagged(&format!("{}.", std::process::id()));
     registry.orphans.extend(stopped);
+    // Adopted descendants that shed their tag (a cleared environment).
+    let me = std::process::id() as i32;
+    for pid in processes() {
+        if parent_of(pid) == Some(me) && !registry.running.contains_key(&pid) {
+            if let Some(p) = Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(p, Signal::KILL);
+            }
+            registry.orphans.insert(pid);
+        }
+    }
     reap_orphans(&mut registry);
 }
 
@@ -101,16 +113,8 @@ fn setup() {
         // Without it (other kernels, sandboxes) groups and tags still work.
         let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
     }
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
-            if let Some(signal) = signals.forever().next() {
-                stop_all();
-                let _ = signal_hook::low_level::emulate_default_handler(signal);
-                std::process::exit(128 + signal);
-            }
-        });
-    }
+    // Kept for the life of the process: any run may be interrupted.
+    let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(stop_all));
 }
 
 fn stop_group(pgid: i32) {
