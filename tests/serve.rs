@@ -414,3 +414,35 @@ fn a_port_in_use_and_bad_options_exit_2() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stdout).starts_with("Error: --port takes"));
 }
+
+#[test]
+fn the_pages_and_their_assets_are_served_from_the_binary() {
+    let server = Server::start(&[]);
+    for (page, script) in [("/", "/assets/game.js"), ("/oracle", "/assets/oracle.js")] {
+        let (status, html, headers) = server.get(page);
+        assert_eq!(status, 200);
+        assert_eq!(
+            headers.get("content-type").map(|v| v.as_bytes()),
+            Some(&b"text/html; charset=utf-8"[..])
+        );
+        assert!(html.contains(&format!("<script src=\"{script}\" defer></script>")), "{page}");
+        // Nothing inline (the CSP forbids it) and nothing from elsewhere.
+        assert!(
+            !html.contains("<script>") && !html.contains("style=") && !html.contains("onclick")
+        );
+        for asset in html.split("\"/assets/").skip(1).filter_map(|s| s.split('"').next()) {
+            let (status, body, headers) = server.get(&format!("/assets/{asset}"));
+            assert_eq!(status, 200, "{asset}");
+            // (An SVG names its XML namespace with a URL; it fetches nothing.)
+            let body = body.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+            assert!(!body.contains("http://") && !body.contains("https://"), "{asset} fetches");
+            let kind = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+            assert!(
+                ["text/css", "text/javascript", "image/svg+xml"]
+                    .iter()
+                    .any(|k| kind.starts_with(k))
+            );
+        }
+    }
+    assert_eq!(server.get("/assets/nothing.js").0, 404);
+}

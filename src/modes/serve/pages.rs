@@ -4,7 +4,7 @@
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 
 use super::error::ApiError;
@@ -12,11 +12,23 @@ use super::http::Server;
 
 type Shared = std::sync::Arc<Server>;
 
-/// The files under `/assets/`, with their content types.
-const ASSETS: [(&str, &str, &str); 0] = [];
+const GAME: &str = include_str!("assets/game.html");
+const ORACLE: &str = include_str!("assets/oracle.html");
+
+/// The files under `/assets/`: name, content type, text.
+const ASSETS: [(&str, &str, &str); 5] = [
+    ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
+    ("common.js", "text/javascript; charset=utf-8", include_str!("assets/common.js")),
+    ("game.js", "text/javascript; charset=utf-8", include_str!("assets/game.js")),
+    ("oracle.js", "text/javascript; charset=utf-8", include_str!("assets/oracle.js")),
+    ("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")),
+];
 
 pub(crate) fn routes() -> Router<Shared> {
-    Router::new().route("/assets/{file}", get(asset))
+    Router::new()
+        .route("/", get(|| async { Html(GAME) }))
+        .route("/oracle", get(|| async { Html(ORACLE) }))
+        .route("/assets/{file}", get(asset))
 }
 
 async fn asset(Path(file): Path<String>) -> Response {

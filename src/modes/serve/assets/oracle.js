@@ -1,0 +1,204 @@
+"use strict";
+// The playground: a trace, a mode, Run; the transcript, and a diff against
+// an expected output shown as `tictac test` shows it. The trace and mode
+// live in the address's fragment, so a link reproduces them.
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+
+  function readAddress() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    if (p.has("trace")) $("trace").value = p.get("trace");
+    if (p.has("mode")) $("mode").value = p.get("mode");
+    if (!$("mode").value) $("mode").value = "b";
+    if (p.has("start")) $("start").value = p.get("start");
+    if (p.has("end")) $("end").value = p.get("end");
+    showBounds();
+  }
+
+  function writeAddress() {
+    const p = new URLSearchParams({ trace: $("trace").value, mode: $("mode").value });
+    if ($("mode").value === "window") {
+      p.set("start", $("start").value);
+      p.set("end", $("end").value);
+    }
+    history.replaceState(null, "", "#" + p.toString());
+  }
+
+  function showBounds() {
+    $("window-bounds").hidden = $("mode").value !== "window";
+  }
+
+  /** A window bound: a number when it reads as one, else the text (the server says why). */
+  const bound = (text) => (/^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text.trim());
+
+  function request() {
+    const body = { trace: $("trace").value };
+    switch ($("mode").value) {
+      case "chunks":
+        body.mode = "chunks";
+        break;
+      case "window":
+        Object.assign(body, { mode: "window", start: bound($("start").value), end: bound($("end").value) });
+        break;
+      case "last":
+        Object.assign(body, { mode: "window", start: -1, end: 0 });
+        break;
+      default:
+        body.mode = "b";
+    }
+    return body;
+  }
+
+  let actual = null;
+
+  async function run() {
+    writeAddress();
+    $("run").disabled = true;
+    const { status, data } = await tictac.post("/api/run", request());
+    $("run").disabled = false;
+    if (status === 200) {
+      actual = data.output;
+      $("problem").hidden = true;
+      $("output").textContent = data.output;
+      $("status").textContent = data.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)";
+      $("status").classList.toggle("bad", data.status !== 0);
+    } else {
+      actual = null;
+      $("problem").textContent = data.error || "the server answered " + status;
+      $("problem").hidden = false;
+      $("output").textContent = "";
+      $("status").textContent = "";
+    }
+    compare();
+  }
+
+  // --- The diff: Myers' algorithm over lines, printed as `tictac test` does.
+
+  function lines(text) {
+    const parts = text.split("\n");
+    const missingNewline = parts[parts.length - 1] !== "";
+    if (!missingNewline) parts.pop();
+    return { parts, missingNewline };
+  }
+
+  /** The edit script from a to b: [tag, aIndex, bIndex] with tag " ", "-", "+". */
+  function editScript(a, b) {
+    const n = a.length, m = b.length, max = n + m, offset = max + 1;
+    const v = new Int32Array(2 * max + 3);
+    const trace = [];
+    let found = -1;
+    for (let d = 0; d <= max && found < 0; d++) {
+      if (d > 2000) return null;
+      // Only diagonals -d..d can be read back at step d: keep just those.
+      trace.push(v.slice(offset - d - 1, offset + d + 2));
+      for (let k = -d; k <= d; k += 2) {
+        let x = (k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]))
+          ? v[offset + k + 1] : v[offset + k - 1] + 1;
+        let y = x - k;
+        while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+        v[offset + k] = x;
+        if (x >= n && y >= m) { found = d; break; }
+      }
+    }
+    const script = [];
+    let x = n, y = m;
+    for (let d = found; d > 0; d--) {
+      const prev = trace[d], at = d + 1;
+      const k = x - y;
+      const down = k === -d || (k !== d && prev[at + k - 1] < prev[at + k + 1]);
+      const pk = down ? k + 1 : k - 1;
+      const px = prev[at + pk], py = px - pk;
+      while (x > px && y > py) { x--; y--; script.push([" ", x, y]); }
+      if (down) { y--; script.push(["+", -1, y]); } else { x--; script.push(["-", x, -1]); }
+      x = px; y = py;
+    }
+    while (x > 0 && y > 0) { x--; y--; script.push([" ", x, y]); }
+    return script.reverse();
+  }
+
+  function visible(line) {
+    const body = line.replace(/ +$/, "");
+    return body.replace(/\t/g, "→").replace(/\r/g, "␍")
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\x00-\x1f\x7f]/g, (c) => "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0")) +
+      "·".repeat(line.length - body.length);
+  }
+
+  function compare() {
+    const expectedText = $("expected").value;
+    $("diff-box").hidden = expectedText === "" || actual === null;
+    if ($("diff-box").hidden) return;
+    const expected = lines(expectedText), got = lines(actual);
+    const diff = $("diff");
+    diff.textContent = "";
+    if (expectedText === actual) {
+      $("verdict").textContent = "PASS: the transcript is the expected output, byte for byte";
+      $("verdict").className = "pass";
+      return;
+    }
+    $("verdict").textContent = "FAIL: the transcript differs from the expected output";
+    $("verdict").className = "fail";
+    const script = editScript(expected.parts, got.parts);
+    if (!script) {
+      diff.textContent = "(too different to show a diff)";
+      return;
+    }
+    const context = 3;
+    const changed = script.map((s) => s[0] !== " ");
+    const near = (i) => changed.slice(Math.max(0, i - context), i + context + 1).some(Boolean);
+    const add = (cls, text) => {
+      const span = document.createElement("span");
+      if (cls) span.className = cls;
+      span.textContent = text + "\n";
+      diff.append(span);
+    };
+    add("mark", "--- expected\n+++ actual");
+    const num = (i) => (i < 0 ? "" : String(i + 1)).padStart(5, " ");
+    let inHunk = false;
+    script.forEach(([tag, i, j], at) => {
+      if (!near(at)) { inHunk = false; return; }
+      if (!inHunk) { add("hunk", "@@ -" + (i < 0 ? "" : i + 1) + " +" + (j < 0 ? "" : j + 1) + " @@"); inHunk = true; }
+      const text = tag === "+" ? got.parts[j] : expected.parts[i];
+      add(tag === "-" ? "del" : tag === "+" ? "add" : "", `${tag}${num(i)} ${num(j)} | ${visible(text)}`);
+      const last = tag === "+" ? j === got.parts.length - 1 && got.missingNewline
+        : i === expected.parts.length - 1 && expected.missingNewline;
+      if (last) add("mark", "\\ no newline at end");
+    });
+  }
+
+  // --- Expected output from a file, chosen or dropped.
+
+  function loadExpected(file) {
+    if (!file) return;
+    if (file.size > 4 << 20) {
+      $("problem").textContent = "that file is over 4 MiB; compare it with tictac test";
+      $("problem").hidden = false;
+      return;
+    }
+    file.text().then((text) => { $("expected").value = text; compare(); });
+  }
+  $("expected-file").addEventListener("change", (e) => loadExpected(e.target.files[0]));
+  const drop = $("expected");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("dropping"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dropping"));
+  drop.addEventListener("drop", (e) => {
+    drop.classList.remove("dropping");
+    if (e.dataTransfer.files.length) {
+      e.preventDefault();
+      loadExpected(e.dataTransfer.files[0]);
+    }
+  });
+
+  $("run").addEventListener("click", run);
+  $("mode").addEventListener("change", () => { showBounds(); writeAddress(); });
+  for (const id of ["trace", "start", "end"]) $(id).addEventListener("input", writeAddress);
+  $("expected").addEventListener("input", compare);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
+  });
+  window.addEventListener("hashchange", readAddress);
+
+  readAddress();
+  if (location.hash) run();
+})();
