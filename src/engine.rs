@@ -1,16 +1,32 @@
 //! One model and its history: runs a command and reports the state.
 //! Every front end drives the game through this type.
 
+use crate::behaviour::{self, Behaviour, Coverage};
 use crate::command::Command;
 use crate::game::rules::Step;
 use crate::game::{Cell, Game, Message, Phase};
 use crate::history::{History, NewGameOp, Operation, PlayAgainOp, PlayOp};
 
-/// The ETF "singleton": the game and the history of its current round.
-#[derive(Default)]
+/// The ETF "singleton": the game and the history of its current round,
+/// and the behaviours (see `behaviour`) its commands showed.
 pub struct Engine {
     game: Game,
     history: History,
+    last: Behaviour,
+    seen: Coverage,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        let mut seen = Coverage::default();
+        seen.insert(Behaviour::InitialState);
+        Engine {
+            game: Game::default(),
+            history: History::default(),
+            last: Behaviour::InitialState,
+            seen,
+        }
+    }
 }
 
 impl Engine {
@@ -26,9 +42,20 @@ impl Engine {
         &self.history
     }
 
-    /// Runs one command.
+    /// The behaviour the last command showed (`initial-state` before any).
+    pub fn last(&self) -> Behaviour {
+        self.last
+    }
+
+    /// Every behaviour shown so far, the initial state included.
+    pub fn seen(&self) -> Coverage {
+        self.seen
+    }
+
+    /// Runs one command, noting the behaviour it showed.
     pub fn run(&mut self, command: &Command) {
-        match *command {
+        let before = self.game.state;
+        let walked = match *command {
             Command::Undo => self.walk(History::undo),
             Command::Redo => self.walk(History::redo),
             Command::NewGame { player1, player2 } => self.perform(NewGameOp::new(player1, player2)),
@@ -37,28 +64,32 @@ impl Engine {
                 self.perform(PlayOp::new(self.game.mark_of(player), cell))
             }
             Command::PlayAgain => self.perform(PlayAgainOp::default()),
-        }
+        };
+        self.last = behaviour::of_command(command, &before, &self.game, walked);
+        self.seen.insert(self.last);
     }
 
     /// Executes an operation; keeps what undo and redo need of it when it
-    /// was given in play and did not start a round.
-    fn perform(&mut self, mut op: impl Operation) {
+    /// was given in play and did not start a round. False: no walk.
+    fn perform(&mut self, mut op: impl Operation) -> bool {
         let in_play = self.game.state.phase == Phase::InPlay;
         match op.execute(&mut self.game) {
             Step::NewRound => self.history.clear(),
             Step::Moved | Step::Rejected if in_play => self.history.record(op.kept()),
             Step::Moved | Step::Rejected => {}
         }
+        false
     }
 
     /// Undo or redo; outside play, or with nothing to walk to, only the
-    /// message changes, to `ok`.
-    fn walk(&mut self, step: fn(&mut History, &mut Game) -> bool) {
+    /// message changes, to `ok`. True when the cursor moved.
+    fn walk(&mut self, step: fn(&mut History, &mut Game) -> bool) -> bool {
         let moved =
             self.game.state.phase == Phase::InPlay && step(&mut self.history, &mut self.game);
         if !moved {
             self.game.state.message = Message::Ok;
         }
+        moved
     }
 }
 
@@ -131,6 +162,27 @@ mod tests {
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
         e.run(&Command::Undo);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
+    }
+
+    #[test]
+    fn the_engine_notes_each_behaviour() {
+        let mut e = Engine::new();
+        assert_eq!(e.last(), Behaviour::InitialState);
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&play("Bob", 1));
+        assert_eq!(e.last(), Behaviour::PlayWrongTurn);
+        e.run(&Command::Undo);
+        assert_eq!(e.last(), Behaviour::UndoError);
+        let seen: Vec<_> = e.seen().iter().collect();
+        assert_eq!(
+            seen,
+            [
+                Behaviour::InitialState,
+                Behaviour::NewGameFirst,
+                Behaviour::PlayWrongTurn,
+                Behaviour::UndoError
+            ]
+        );
     }
 
     #[test]

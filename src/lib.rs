@@ -18,6 +18,7 @@
 //! ```
 
 pub mod app;
+pub mod behaviour;
 pub mod bots;
 pub mod cli;
 pub mod command;

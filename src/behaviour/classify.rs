@@ -1,0 +1,324 @@
+//! Which behaviour a command showed, and which a rejected trace showed.
+
+use super::Behaviour;
+use crate::command::Command;
+use crate::game::board::LINES;
+use crate::game::{Cell, Game, Mark, Message, Phase, State};
+use crate::lang::ast::{Event, Value};
+use crate::lang::lexer::{is_boolean, is_reserved};
+use crate::lang::source::is_kept;
+use crate::lang::stream::parse_text;
+use crate::lang::validate::{DECLARATIONS, command};
+use crate::lang::{SyntaxKind, TraceError};
+
+/// The behaviour a command showed: `before` is the state it found, `game`
+/// the model after it, `walked` whether an undo or redo moved the cursor.
+pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) -> Behaviour {
+    use Behaviour as B;
+    let after = &game.state;
+    match *command {
+        Command::NewGame { player1, player2 } => match (after.message, before.phase) {
+            (Message::Ok, Phase::NoGame) => B::NewGameFirst,
+            (Message::Ok, Phase::InPlay) => B::NewGameInPlay,
+            (Message::Ok, Phase::Over) => B::NewGameAfterRound,
+            (Message::NamesMustDiffer, _) if !starts_with_letter(player1) => B::NewGameSameBadNames,
+            (Message::NamesMustDiffer, _) => B::NewGameSameNames,
+            _ if player1.is_empty() || player2.is_empty() => B::NewGameEmptyName,
+            _ if !starts_with_letter(player1) => B::NewGameBadFirstName,
+            _ => B::NewGameBadSecondName,
+        },
+        Command::Play { player, press } => {
+            let cell = Cell::ALL[usize::from(press.get() - 1)];
+            match (before.phase, after.message) {
+                (Phase::NoGame, _) => B::PlayBeforeGame,
+                (Phase::Over, _) if game.mark_of(player).is_none() => B::PlayUnknownAfterRound,
+                (Phase::Over, _) => B::PlayAfterRound,
+                (_, Message::NoSuchPlayer) => B::PlayUnknownPlayer,
+                (_, Message::NotThisPlayersTurn) if before.board.get(cell).is_some() => {
+                    B::PlayWrongTurnTaken
+                }
+                (_, Message::NotThisPlayersTurn) => B::PlayWrongTurn,
+                (_, Message::ButtonTaken) => B::PlayTaken,
+                (_, Message::Tie) => B::Tie,
+                (_, Message::Winner) => win(after, cell),
+                _ => B::PlayMove,
+            }
+        }
+        Command::PlayAgain => match before.phase {
+            Phase::NoGame => B::PlayAgainBeforeGame,
+            Phase::InPlay => B::PlayAgainInPlay,
+            Phase::Over if after.starter == Mark::O => B::PlayAgainOStarts,
+            Phase::Over => B::PlayAgainXStarts,
+        },
+        Command::Undo => match before.phase {
+            Phase::NoGame => B::UndoBeforeGame,
+            Phase::Over => B::UndoAfterRound,
+            Phase::InPlay if !walked => B::UndoAtStart,
+            Phase::InPlay if after.board != before.board => B::UndoMove,
+            Phase::InPlay => B::UndoError,
+        },
+        Command::Redo => match before.phase {
+            Phase::NoGame => B::RedoBeforeGame,
+            Phase::Over => B::RedoAfterRound,
+            Phase::InPlay if !walked => B::RedoNothing,
+            Phase::InPlay if after.board != before.board => B::RedoMove,
+            Phase::InPlay => B::RedoError,
+        },
+    }
+}
+
+fn starts_with_letter(name: &[u8]) -> bool {
+    name.first().is_some_and(u8::is_ascii_alphabetic)
+}
+
+/// A winning move on `cell`: which line, by which mark (or the special cases).
+fn win(after: &State, cell: Cell) -> Behaviour {
+    let Some(mark) = after.board.get(cell) else {
+        return Behaviour::PlayMove;
+    };
+    let mut won = LINES.iter().enumerate().filter(|(_, line)| {
+        line.contains(&cell.number())
+            && line.iter().all(|&n| Cell::new(n).is_some_and(|c| after.board.get(c) == Some(mark)))
+    });
+    let first = won.next().map_or(0, |(k, _)| k);
+    if won.next().is_some() {
+        return Behaviour::WinTwoLines;
+    }
+    if after.board.is_full() {
+        return Behaviour::WinFullBoard;
+    }
+    let base = match mark {
+        Mark::X => Behaviour::WinX123 as usize,
+        Mark::O => Behaviour::WinO123 as usize,
+    };
+    Behaviour::ALL[base + first]
+}
+
+/// The behaviours a trace that runs nothing showed, in trace order: its
+/// syntax error, or the kind of each event that is not type-correct.
+/// `kept` is the trace's kept lines (see `kept_lines`), which the error's
+/// position counts in.
+pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
+    match error {
+        TraceError::Syntax(e) => vec![match &e.kind {
+            SyntaxKind::UnknownIdentifier(_) => Behaviour::SyntaxUnknownIdentifier,
+            SyntaxKind::InvalidNumber(_) => Behaviour::SyntaxInvalidNumber,
+            SyntaxKind::Parse => parse_error_at(kept, e.pos.line, e.pos.column),
+        }],
+        TraceError::Type(_) => parse_text(kept)
+            .map(|events| events.iter().filter_map(type_error).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// The lines of a whole trace that count, each with a newline: the text
+/// `-b` validates, and error positions count in.
+pub fn kept_lines(text: &[u8]) -> Vec<u8> {
+    let mut kept = Vec::with_capacity(text.len() + 1);
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    for line in text.split(|&b| b == b'\n') {
+        if is_kept(line) {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+        }
+    }
+    kept
+}
+
+/// What stands at a parse error's position in the kept text.
+fn parse_error_at(kept: &[u8], line: usize, column: usize) -> Behaviour {
+    let Some(text) = kept.split(|&b| b == b'\n').nth(line - 1).filter(|_| line > 0) else {
+        return Behaviour::SyntaxEndOfInput;
+    };
+    let at = text.get(column.saturating_sub(1)..).unwrap_or_default();
+    let word_end = at.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
+    let word = &at[..word_end.unwrap_or(at.len())];
+    // A file's kept lines end with a newline: past the last one is the end.
+    if line > kept.iter().filter(|&&b| b == b'\n').count() {
+        Behaviour::SyntaxEndOfInput
+    } else if at.first() == Some(&b'"') {
+        Behaviour::SyntaxUnterminatedString
+    } else if is_reserved(word) || is_boolean(word) {
+        Behaviour::SyntaxReservedWord
+    } else {
+        Behaviour::SyntaxParse
+    }
+}
+
+/// The kind of type error an event shows, if it is not type-correct.
+fn type_error(event: &Event) -> Option<Behaviour> {
+    if command(event).is_some() {
+        return None;
+    }
+    let args = event.args.as_deref().unwrap_or_default();
+    Some(match event.name {
+        b"play_again" | b"undo" | b"redo" => Behaviour::TypeArgumentsOnBare,
+        name if !DECLARATIONS.iter().any(|(n, _)| *n == name) => Behaviour::TypeUnknownEvent,
+        _ if args.len() != 2 => Behaviour::TypeArity,
+        b"play" => match (&args[0].value, &args[1].value) {
+            (Value::Str(_), Value::Number { .. }) => Behaviour::TypeButtonRange,
+            _ => Behaviour::TypeArgumentType,
+        },
+        _ => Behaviour::TypeArgumentType,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+    use crate::lang::check;
+
+    /// The behaviour of each command of a valid trace.
+    fn shown(trace: &str) -> Vec<&'static str> {
+        let mut engine = Engine::new();
+        check(trace.as_bytes())
+            .expect("valid trace")
+            .iter()
+            .map(|c| {
+                engine.run(c);
+                engine.last().id()
+            })
+            .collect()
+    }
+
+    fn rejected(trace: &str) -> Vec<&'static str> {
+        let kept = kept_lines(trace.as_bytes());
+        let e = check(&kept).expect_err("rejected trace");
+        of_rejected(&kept, &e).into_iter().map(Behaviour::id).collect()
+    }
+
+    const START: &str = "new_game(\"A\",\"B\")\n";
+
+    #[test]
+    fn new_game_cases() {
+        let t = "new_game(\"1\",\"1\") new_game(\"A\",\"A\") new_game(\"\",\"B\") new_game(\"A\",\"\")
+                 new_game(\"1\",\"B\") new_game(\"A\",\"_\") new_game(\"A\",\"B\") new_game(\"A\",\"B\")";
+        assert_eq!(
+            shown(t),
+            [
+                "new-game-same-bad-names",
+                "new-game-same-names",
+                "new-game-empty-name",
+                "new-game-empty-name",
+                "new-game-bad-first-name",
+                "new-game-bad-second-name",
+                "new-game-first",
+                "new-game-in-play"
+            ]
+        );
+    }
+
+    #[test]
+    fn play_errors_and_their_precedence() {
+        let t = format!(
+            "play(\"A\",1) {START} play(\"C\",1) play(\"B\",1) play(\"A\",1) play(\"A\",1) play(\"B\",1) play(\"B\",2)"
+        );
+        assert_eq!(
+            shown(&t),
+            [
+                "play-before-game",
+                "new-game-first",
+                "play-unknown-player",
+                "play-wrong-turn",
+                "play-move",
+                "play-wrong-turn-taken",
+                "play-taken",
+                "play-move"
+            ]
+        );
+    }
+
+    #[test]
+    fn every_line_by_each_mark_and_the_special_wins() {
+        let x = |a: u8, b: u8, c: u8| {
+            let others: Vec<u8> = (1..=9).filter(|n| ![a, b, c].contains(n)).collect();
+            // X on the line, O on two cells off it (two marks make no line).
+            format!(
+                "{START}play(\"A\",{a}) play(\"B\",{}) play(\"A\",{b}) play(\"B\",{}) play(\"A\",{c}) play(\"A\",1)",
+                others[0], others[1]
+            )
+        };
+        for (k, line) in LINES.iter().enumerate() {
+            let got = shown(&x(line[0], line[1], line[2]));
+            assert_eq!(got[5], Behaviour::ALL[Behaviour::WinX123 as usize + k].id());
+            assert_eq!(got[6], "play-after-round");
+        }
+        let o = format!(
+            "{START}play(\"A\",4) play(\"B\",1) play(\"A\",5) play(\"B\",2) play(\"A\",9) play(\"B\",3) play(\"C\",1)"
+        );
+        assert_eq!(shown(&o)[6..], ["win-o-123", "play-unknown-after-round"]);
+        let two = format!(
+            "{START}play(\"A\",1) play(\"B\",2) play(\"A\",3) play(\"B\",4) play(\"A\",7) play(\"B\",6) play(\"A\",9) play(\"B\",8) play(\"A\",5)"
+        );
+        assert_eq!(shown(&two).last(), Some(&"win-two-lines"));
+        let full = format!(
+            "{START}play(\"A\",1) play(\"B\",2) play(\"A\",3) play(\"B\",5) play(\"A\",4) play(\"B\",7) play(\"A\",6) play(\"B\",9) play(\"A\",8)"
+        );
+        assert_eq!(shown(&full).last(), Some(&"tie"));
+        let full_win = format!(
+            "{START}play(\"A\",1) play(\"B\",3) play(\"A\",2) play(\"B\",4) play(\"A\",6) play(\"B\",7) play(\"A\",9) play(\"B\",8) play(\"A\",5)"
+        );
+        assert_eq!(shown(&full_win).last(), Some(&"win-full-board"));
+    }
+
+    #[test]
+    fn play_again_starters_and_history_walks() {
+        let win = "play(\"A\",1) play(\"B\",4) play(\"A\",2) play(\"B\",5) play(\"A\",3)";
+        let win_o =
+            "play(\"B\",1) play(\"A\",4) play(\"B\",2) play(\"A\",5) play(\"B\",7) play(\"A\",6)";
+        let t = format!(
+            "undo redo play_again {START} undo redo play_again {win} undo redo play_again {win_o} play_again"
+        );
+        let got = shown(&t);
+        assert_eq!(
+            got[..7],
+            [
+                "undo-before-game",
+                "redo-before-game",
+                "play-again-before-game",
+                "new-game-first",
+                "undo-at-start",
+                "redo-nothing",
+                "play-again-in-play"
+            ]
+        );
+        assert_eq!(
+            got[11..15],
+            ["win-x-123", "undo-after-round", "redo-after-round", "play-again-o-starts"]
+        );
+        assert_eq!(got.last(), Some(&"play-again-x-starts"));
+        let t = format!("{START}play(\"A\",1) play(\"A\",2) undo undo redo redo redo");
+        assert_eq!(
+            shown(&t)[3..],
+            ["undo-error", "undo-move", "redo-move", "redo-error", "redo-nothing"]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_by_what_stands_at_the_position() {
+        assert_eq!(rejected("undo(\n"), ["syntax-end-of-input"]);
+        assert_eq!(rejected("-- c\n\nplay(\"A\n"), ["syntax-unterminated-string"]);
+        assert_eq!(rejected("undo ( )"), ["syntax-parse"]);
+        assert_eq!(rejected("play(INT, 1)"), ["syntax-reserved-word"]);
+        assert_eq!(rejected("true"), ["syntax-reserved-word"]);
+        assert_eq!(rejected("play(A, 1)"), ["syntax-unknown-identifier"]);
+        assert_eq!(rejected("play(\"A\", 1.5)"), ["syntax-invalid-number"]);
+    }
+
+    #[test]
+    fn type_errors_each_event_in_order() {
+        let t = "jump undo(1) play(\"A\") play(\"A\", 10) play(1, 1) new_game(\"A\", 'c') play_again undo";
+        assert_eq!(
+            rejected(t),
+            [
+                "type-unknown-event",
+                "type-arguments-on-bare",
+                "type-arity",
+                "type-button-range",
+                "type-argument-type",
+                "type-argument-type"
+            ]
+        );
+    }
+}
