@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{self, Invocation};
+use crate::modes::fuzz::{self, FuzzError};
 use crate::modes::runner::{self, RunnerError};
 use crate::modes::{
     Outcome, OutputFile, RunError, interactive, open_input, run_input, run_job, serve, tui, verify,
@@ -124,6 +125,14 @@ fn dispatch(
         }
         Invocation::Verify(options) => verify::run(&options, stdout),
         Invocation::Serve(options) => serve::run(&options, stdout),
+        Invocation::Fuzz(options) => {
+            match fuzz::run(&options, stdout, io::stdout().is_terminal()) {
+                Ok(report) if report.divergences == 0 => Ok(Outcome::Ran),
+                Ok(_) => Ok(Outcome::Rejected),
+                Err(FuzzError::Write(e)) => Err(RunError::Write(e)),
+                Err(e) => Err(RunError::Runner(e.to_string())),
+            }
+        }
     }
 }
 
@@ -147,7 +156,7 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 20] = [
+    let rows: [(&str, &str); 24] = [
         ("-i", "interactive: type commands after the -> prompt"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
         ("", "--record FILE, with -i or -g, writes what ran to the new FILE)"),
@@ -160,6 +169,10 @@ fn help(program: &str) -> String {
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
         ("", "--timeout S)"),
+        ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
+        ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
+        ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),
+        ("", "--max-lines L, --exclude ID..., --check-status)"),
         ("verify", "the game's facts and every strategy's record, exhaustively"),
         ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
         ("serve", "the game and the oracle in a web browser, and a JSON API"),

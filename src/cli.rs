@@ -6,9 +6,10 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::behaviour::Behaviour;
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
-use crate::modes::{Job, runner};
+use crate::modes::{Job, fuzz, runner};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,6 +70,16 @@ pub enum UsageError {
     Port(String),
     #[error("Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not '{0}'")]
     Bind(String),
+    #[error("Error: unknown option '{0}' for the 'fuzz' mode")]
+    UnknownFuzzOption(String),
+    #[error("Error: fuzz needs --program CMD, the program to test")]
+    FuzzNeedsProgram,
+    #[error("Error: {0} takes a positive whole number, not '{1}'")]
+    Count(String, String),
+    #[error("Error: --time takes a positive number of seconds, not '{0}'")]
+    Time(String),
+    #[error("Error: unknown behaviour '{0}' (tictac test --coverage lists them)")]
+    BadBehaviour(String),
 }
 
 /// The end of a window: a line number (relative to the end when <= 0) or
@@ -163,6 +174,8 @@ pub enum Invocation {
     Verify(VerifyOptions),
     /// `tictac serve ...`: the game and the oracle in a web browser.
     Serve(ServeOptions),
+    /// `tictac fuzz ...`: a program against the engine on generated traces.
+    Fuzz(fuzz::Options),
     Help,
     Version,
 }
@@ -178,6 +191,9 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
     if args.first().is_some_and(|a| a == "serve") {
         return parse_serve(&args[1..]);
+    }
+    if args.first().is_some_and(|a| a == "fuzz") {
+        return parse_fuzz(&args[1..]);
     }
     let mut session = Session::default();
     let mut etf = Vec::new();
@@ -366,6 +382,78 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
         return Err(UsageError::BlessWithOracle);
     }
     Ok(Invocation::Test(options))
+}
+
+/// `fuzz --program CMD [--oracle CMD] [--runs N] [--time S] [--seed N] [--out DIR]
+/// [-j N] [--timeout S] [--max-lines L] [--exclude ID...] [--check-status]`
+fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
+    let mut options = fuzz::Options {
+        jobs: std::thread::available_parallelism().map_or(1, usize::from),
+        ..fuzz::Options::default()
+    };
+    let mut args = args.iter().peekable();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy().into_owned();
+        let mut value = || {
+            args.next()
+                .map(|v| v.to_string_lossy().into_owned())
+                .ok_or_else(|| UsageError::MissingValue(text.clone()))
+        };
+        let count = |name: &str, v: String| {
+            v.trim().parse::<u64>().ok().filter(|&n| n > 0).ok_or(UsageError::Count(name.into(), v))
+        };
+        match text.as_str() {
+            "--program" => options.program = words(&value()?.into()),
+            "--oracle" => options.oracle = Some(words(&value()?.into())),
+            "--runs" => options.runs = count("--runs", value()?)?,
+            "--time" => {
+                let v = value()?;
+                options.time = Some(positive_seconds(&v).ok_or(UsageError::Time(v))?);
+            }
+            "--seed" => {
+                let v = value()?;
+                options.seed = Some(v.trim().parse().map_err(|_| UsageError::Seed(v))?);
+            }
+            "--out" => options.out = PathBuf::from(value()?),
+            "-j" | "--jobs" => {
+                let v = value()?;
+                let n = count("-j", v.clone()).map_err(|_| UsageError::Jobs(v))?;
+                options.jobs = usize::try_from(n).unwrap_or(usize::MAX).min(256);
+            }
+            "--timeout" => {
+                let v = value()?;
+                options.timeout = positive_seconds(&v).ok_or(UsageError::Timeout(v))?;
+            }
+            "--max-lines" => {
+                let n = count("--max-lines", value()?)?;
+                options.max_lines = usize::try_from(n).unwrap_or(usize::MAX).min(100_000);
+            }
+            "--exclude" => {
+                let first = value()?;
+                let mut ids = vec![first];
+                while let Some(next) = args.next_if(|a| !a.to_string_lossy().starts_with('-')) {
+                    ids.push(next.to_string_lossy().into_owned());
+                }
+                for id in ids {
+                    let b = Behaviour::from_id(id.trim()).ok_or(UsageError::BadBehaviour(id))?;
+                    options.exclude.push(b);
+                }
+            }
+            "--check-status" => options.check_status = true,
+            "--spawn-only" => options.spawn_only = true,
+            other => return Err(UsageError::UnknownFuzzOption(other.into())),
+        }
+    }
+    if options.program.is_empty() {
+        return Err(UsageError::FuzzNeedsProgram);
+    }
+    Ok(Invocation::Fuzz(options))
+}
+
+/// A positive, finite number of seconds.
+fn positive_seconds(text: &str) -> Option<std::time::Duration> {
+    let secs = text.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0)?;
+    std::time::Duration::try_from_secs_f64(secs).ok()
 }
 
 /// A command given as one argument (`"python3 ttt.py"`), split into words.

@@ -4,6 +4,7 @@
 pub mod batch;
 mod driver;
 mod files;
+pub mod fuzz;
 mod input;
 pub mod interactive;
 mod output_file;

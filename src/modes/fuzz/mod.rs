@@ -1,0 +1,385 @@
+//! `tictac fuzz`: differential testing of any ETF-style program against the
+//! engine (or another oracle), with traces generated to reach every
+//! behaviour, and each new kind of divergence shrunk to a small trace
+//! written as a ready acceptance test.
+
+mod expect;
+mod generate;
+mod program;
+mod shrink;
+mod trace;
+
+use std::collections::HashSet;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use crate::behaviour::{Behaviour, Coverage};
+use expect::{Expected, Kind, first_difference};
+use generate::{Settings, generate, rng_for};
+use program::{Launched, Launcher, Limits, Spawner};
+use trace::Trace;
+
+/// What `tictac fuzz` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Run as `PROGRAM... -b TRACE`.
+    pub program: Vec<String>,
+    /// Take the expected output from `ORACLE... -b TRACE`, not the engine.
+    pub oracle: Option<Vec<String>>,
+    pub runs: u64,
+    pub time: Option<Duration>,
+    pub seed: Option<u64>,
+    pub out: PathBuf,
+    pub jobs: usize,
+    pub timeout: Duration,
+    pub max_lines: usize,
+    pub exclude: Vec<Behaviour>,
+    /// Compare exit statuses too.
+    pub check_status: bool,
+    /// Measure only: start the program on each trace, compare nothing.
+    pub spawn_only: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            program: Vec::new(),
+            oracle: None,
+            runs: 10_000,
+            time: None,
+            seed: None,
+            out: PathBuf::from("fuzz-found"),
+            jobs: 1,
+            timeout: Duration::from_secs(10),
+            max_lines: 60,
+            exclude: Vec::new(),
+            check_status: false,
+            spawn_only: false,
+        }
+    }
+}
+
+/// Why the fuzzer could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum FuzzError {
+    #[error("error: the program cannot be started: {0}")]
+    Program(String),
+    #[error("error: the oracle cannot be started: {0}")]
+    Oracle(String),
+    #[error("error: no scratch folder: {0}")]
+    Scratch(io::Error),
+    #[error(transparent)]
+    Write(#[from] io::Error),
+}
+
+/// The tally of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub runs: u64,
+    pub divergences: usize,
+}
+
+/// Output past this size (beyond the expected one) is a divergence of its own.
+const MIN_CAP: usize = 16 << 20;
+
+/// What the workers share.
+struct Shared {
+    covered: Mutex<Coverage>,
+    kinds: Mutex<HashSet<Kind>>,
+    runs: AtomicU64,
+    next: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// Runs a session, printing progress and each divergence found, then the
+/// closing `Fuzz Results: ...` line.
+pub fn run(options: &Options, out: &mut dyn Write, terminal: bool) -> Result<Report, FuzzError> {
+    let seed = options.seed.unwrap_or_else(|| fastrand::u64(..));
+    let mut exclude: Coverage = options.exclude.iter().copied().collect();
+    if options.oracle.is_some() {
+        exclude = exclude
+            .union(Behaviour::ALL.iter().copied().filter(|b| b.departs_from_etf()).collect());
+    }
+    let settings = Settings { max_lines: options.max_lines, exclude };
+    let scratch = tempfile::tempdir().map_err(FuzzError::Scratch)?;
+    let limits = Limits { timeout: options.timeout, cap: MIN_CAP };
+    probe(&options.program, scratch.path(), limits).map_err(FuzzError::Program)?;
+    if let Some(oracle) = &options.oracle {
+        probe(oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
+    }
+    let against =
+        options.oracle.as_ref().map_or("the engine".to_string(), |o| format!("'{}'", o.join(" ")));
+    writeln!(
+        out,
+        "Fuzzing '{}' against {against}: seed {seed}, up to {} runs, {} jobs",
+        options.program.join(" "),
+        options.runs,
+        options.jobs
+    )?;
+    out.flush()?;
+    if options.spawn_only {
+        return spawn_only(options, &settings, seed, scratch.path(), out);
+    }
+
+    let shared = Shared {
+        covered: Mutex::new(Coverage::default()),
+        kinds: Mutex::new(HashSet::new()),
+        runs: AtomicU64::new(0),
+        next: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+    };
+    let start = Instant::now();
+    let (sender, found) = mpsc::channel::<String>();
+    let total = Behaviour::ALL.len() - exclude.len();
+    let mut divergences = 0;
+    std::thread::scope(|scope| -> Result<(), FuzzError> {
+        for worker in 0..options.jobs.max(1) {
+            let sender = sender.clone();
+            let (shared, settings) = (&shared, &settings);
+            let file = scratch.path().join(format!("trace-{worker}.txt"));
+            scope.spawn(move || {
+                let job = Job { options, settings, shared, file, seed, start };
+                job.work(&sender);
+            });
+        }
+        drop(sender);
+        let mut last_line = Instant::now();
+        loop {
+            match found.recv_timeout(Duration::from_millis(250)) {
+                Ok(message) => {
+                    divergences += 1;
+                    if terminal {
+                        write!(out, "\r\x1b[2K")?;
+                    }
+                    writeln!(out, "{message}")?;
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            let every = if terminal { Duration::ZERO } else { Duration::from_secs(10) };
+            if last_line.elapsed() >= every {
+                last_line = Instant::now();
+                let runs = shared.runs.load(Ordering::Relaxed);
+                let rate = runs as f64 / start.elapsed().as_secs_f64().max(1e-9);
+                let covered = lock(&shared.covered).len();
+                let line = format!(
+                    "{runs} runs, {rate:.0} runs/s, {covered}/{total} behaviours covered, {divergences} divergences"
+                );
+                if terminal {
+                    write!(out, "\r\x1b[2K{line}")?;
+                } else {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            out.flush()?;
+        }
+        Ok(())
+    })
+    .inspect_err(|_| shared.stop.store(true, Ordering::Relaxed))?;
+    if terminal {
+        write!(out, "\r\x1b[2K")?;
+    }
+    let runs = shared.runs.load(Ordering::Relaxed);
+    let covered = lock(&shared.covered).iter().filter(|b| !exclude.contains(*b)).count();
+    writeln!(
+        out,
+        "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found."
+    )?;
+    Ok(Report { runs, divergences })
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Fails when the program cannot be started at all.
+fn probe(command: &[String], scratch: &Path, limits: Limits) -> Result<(), String> {
+    let file = scratch.join("probe.txt");
+    fs::write(&file, b"").map_err(|e| e.to_string())?;
+    match Spawner.launch(command, &file, limits) {
+        Launched::CannotStart(why) => Err(why),
+        _ => Ok(()),
+    }
+}
+
+/// One worker's view of the session.
+struct Job<'a> {
+    options: &'a Options,
+    settings: &'a Settings,
+    shared: &'a Shared,
+    /// The worker's own trace file, rewritten for every run.
+    file: PathBuf,
+    seed: u64,
+    start: Instant,
+}
+
+impl Job<'_> {
+    fn work(&self, found: &mpsc::Sender<String>) {
+        let shared = self.shared;
+        loop {
+            let run = shared.next.fetch_add(1, Ordering::Relaxed);
+            let out_of_time = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+            if run >= self.options.runs || out_of_time || shared.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let uncovered = Coverage::from_bits(!lock(&shared.covered).bits());
+            let (trace, expected) =
+                generate(&mut rng_for(self.seed, run), self.settings, uncovered);
+            let verdict = self.try_trace(&trace, &expected);
+            {
+                let mut covered = lock(&shared.covered);
+                *covered = covered.union(expected.coverage);
+            }
+            shared.runs.fetch_add(1, Ordering::Relaxed);
+            let Some(kind) = verdict else { continue };
+            if !lock(&shared.kinds).insert(kind) {
+                continue;
+            }
+            let message = self.report(trace, kind, run);
+            if found.send(message).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Runs the program (and the oracle) on a trace: the kind of divergence.
+    fn try_trace(&self, trace: &Trace, expected: &Expected) -> Option<Kind> {
+        if fs::write(&self.file, trace.text()).is_err() {
+            return None;
+        }
+        let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
+        let limits = Limits { timeout: self.options.timeout, cap };
+        let (wanted, wanted_status) = match &self.options.oracle {
+            None => (expected.output.clone(), Some(expected.status)),
+            Some(oracle) => match Spawner.launch(oracle, &self.file, limits) {
+                Launched::Finished { output, status } => (output, status),
+                // An oracle that fails says nothing about the program.
+                _ => return None,
+            },
+        };
+        match Spawner.launch(&self.options.program, &self.file, limits) {
+            Launched::TimedOut => Some(Kind::Hang),
+            Launched::TooMuch(output) => first_difference(expected, &wanted, &output),
+            Launched::CannotStart(_) => None,
+            Launched::Finished { output, status } => first_difference(expected, &wanted, &output)
+                .or_else(|| {
+                    (self.options.check_status && status != wanted_status)
+                        .then_some(Kind::ExitStatus)
+                }),
+        }
+    }
+
+    /// Shrinks a new kind of divergence, writes it as a test, and says so.
+    fn report(&self, trace: Trace, kind: Kind, run: u64) -> String {
+        let exclude = self.settings.exclude;
+        let from = trace.len();
+        let began = Instant::now();
+        let small = shrink::shrink(trace, |candidate| {
+            let expected = Expected::of(&candidate.text());
+            !expected.coverage.iter().any(|b| exclude.contains(b))
+                && self.try_trace(candidate, &expected) == Some(kind)
+        });
+        let text = small.text();
+        let wanted = match &self.options.oracle {
+            None => Some(Expected::of(&text).output),
+            Some(oracle) => {
+                let _ = fs::write(&self.file, &text);
+                let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
+                match Spawner.launch(oracle, &self.file, limits) {
+                    Launched::Finished { output, .. } => Some(output),
+                    _ => None,
+                }
+            }
+        };
+        let written = wanted
+            .ok_or_else(|| "the oracle failed on the shrunk trace".to_string())
+            .and_then(|wanted| save(&self.options.out, kind.id(), &text, &wanted));
+        let secs = began.elapsed().as_secs_f64();
+        let head = format!(
+            "Divergence: {} ({}), run {run}, shrunk from {from} to {} events in {secs:.2} s",
+            kind.id(),
+            kind.description(),
+            small.len()
+        );
+        match written {
+            Ok(path) => format!("{head}: {}", path.display()),
+            Err(why) => format!("{head}; not saved: {why}\n{}", String::from_utf8_lossy(&text)),
+        }
+    }
+}
+
+/// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N
+/// with neither file present; never overwrites.
+fn save(dir: &Path, name: &str, trace: &[u8], expected: &[u8]) -> Result<PathBuf, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for n in 1.. {
+        let path = dir.join(format!("{name}-{n}.txt"));
+        let expected_path = dir.join(format!("{name}-{n}.expected.txt"));
+        if expected_path.exists() {
+            continue;
+        }
+        let new = |p: &Path| OpenOptions::new().write(true).create_new(true).open(p);
+        let mut file = match new(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+        };
+        let mut expected_file = match new(&expected_path) {
+            Ok(file) => file,
+            Err(e) => {
+                let _ = fs::remove_file(&path);
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    continue;
+                }
+                return Err(format!("cannot create {}: {e}", expected_path.display()));
+            }
+        };
+        file.write_all(trace)
+            .and_then(|()| expected_file.write_all(expected))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        return Ok(path);
+    }
+    Err("no free name".into())
+}
+
+/// The measure behind the rate figure: the same traces, the same jobs, and
+/// nothing but starting the program.
+fn spawn_only(
+    options: &Options,
+    settings: &Settings,
+    seed: u64,
+    scratch: &Path,
+    out: &mut dyn Write,
+) -> Result<Report, FuzzError> {
+    let files: Vec<PathBuf> = (0..options.runs)
+        .map(|run| {
+            let (trace, _) = generate(&mut rng_for(seed, run), settings, Coverage::default());
+            let file = scratch.join(format!("t{run}.txt"));
+            fs::write(&file, trace.text()).map(|()| file)
+        })
+        .collect::<Result<_, _>>()?;
+    let next = AtomicU64::new(0);
+    let limits = Limits { timeout: options.timeout, cap: MIN_CAP };
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| {
+                while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed) as usize) {
+                    let _ = Spawner.launch(&options.program, file, limits);
+                }
+            });
+        }
+    });
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "Spawn only: {} runs in {secs:.2} s, {:.0} runs/s",
+        files.len(),
+        files.len() as f64 / secs.max(1e-9)
+    )?;
+    Ok(Report { runs: files.len() as u64, divergences: 0 })
+}

@@ -1,0 +1,244 @@
+//! Shrinking a trace that shows a divergence: remove events (halves, then
+//! smaller pieces, down to single ones), then simplify what is left (the
+//! layout, each event's written form and arguments, the names), for as long
+//! as the trace still shows the same kind of divergence. The result is a
+//! local minimum: no single event can be removed.
+
+use super::trace::{Item, Trace};
+use crate::lang;
+
+/// Shrinks `trace`; `still` says whether a candidate still shows the
+/// divergence (it runs the program, so it is the cost to count).
+pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
+    let mut best = trace;
+    loop {
+        let before = best.clone();
+        best = remove_items(best, &mut still);
+        best = simplify_items(best, &mut still);
+        best = rename(best, &mut still);
+        if best == before {
+            return best;
+        }
+    }
+}
+
+/// Delta debugging by complements: remove one of n pieces; on success keep
+/// the rest, else cut finer, down to single events.
+fn remove_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    let mut pieces = 2;
+    while best.len() >= 1 {
+        let len = best.len();
+        let size = len.div_ceil(pieces.min(len));
+        let mut removed = false;
+        let mut start = 0;
+        while start < best.len() {
+            let mut candidate = best.clone();
+            let end = (start + size).min(candidate.len());
+            candidate.items.drain(start..end);
+            if still(&candidate) {
+                best = candidate;
+                removed = true;
+            } else {
+                start += size;
+            }
+        }
+        if removed {
+            pieces = (pieces - 1).max(2);
+        } else if size == 1 {
+            break;
+        } else {
+            pieces = (pieces * 2).min(best.len());
+        }
+    }
+    best
+}
+
+/// Tries simpler forms of each event and a plain newline after it, each
+/// time from the simplest form found so far.
+fn simplify_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    for k in 0..best.len() {
+        'simpler: loop {
+            let size = |item: &Item| (item.text.len() + item.sep.len(), item.text.clone());
+            let now = size(&best.items[k]);
+            // Only strictly smaller forms, so this ends.
+            for variant in simpler(&best.items[k]).into_iter().filter(|v| size(v) < now) {
+                let mut candidate = best.clone();
+                candidate.items[k] = variant;
+                if still(&candidate) {
+                    best = candidate;
+                    continue 'simpler;
+                }
+            }
+            break;
+        }
+    }
+    best
+}
+
+/// Simpler forms of an item, simplest first.
+fn simpler(item: &Item) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut add = |text: String, sep: &str| {
+        let candidate = Item::new(text, sep);
+        if candidate != *item && !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    };
+    // The normalised echo of a valid event.
+    if let Ok(commands) = lang::check(item.text.as_bytes())
+        && let [command] = commands.as_slice()
+    {
+        let mut echo = Vec::new();
+        let _ = command.write_echo(&mut echo);
+        add(String::from_utf8_lossy(&echo).into_owned(), "\n");
+    }
+    if let Some((name, args)) = split_event(&item.text) {
+        // Without one argument, or with an argument made plain.
+        for k in 0..args.len() {
+            let mut fewer = args.clone();
+            fewer.remove(k);
+            add(join_event(name, &fewer), "\n");
+        }
+        for k in 0..args.len() {
+            for plain in ["1", "\"A\""] {
+                if args[k] != plain {
+                    let mut plainer = args.clone();
+                    plainer[k] = plain.to_string();
+                    add(join_event(name, &plainer), "\n");
+                }
+            }
+        }
+    }
+    add(item.text.clone(), "\n");
+    out
+}
+
+/// `name(a, b)` as its name and top-level arguments (brackets, arrays and
+/// strings kept whole); `None` without an argument list.
+fn split_event(text: &str) -> Option<(&str, Vec<String>)> {
+    let open = text.find('(')?;
+    let inner = text[open + 1..].strip_suffix(')')?;
+    let mut args = Vec::new();
+    let (mut depth, mut quoted, mut current) = (0i32, false, String::new());
+    for c in inner.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '[' | '<' if !quoted => depth += 1,
+            ']' | '>' if !quoted => depth -= 1,
+            ',' if !quoted && depth == 0 => {
+                args.push(current.trim().to_string());
+                current.clear();
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    args.push(current.trim().to_string());
+    Some((text[..open].trim(), args))
+}
+
+fn join_event(name: &str, args: &[String]) -> String {
+    if args.is_empty() { name.to_string() } else { format!("{name}({})", args.join(",")) }
+}
+
+/// Gives each player's name, everywhere at once, the shortest form that
+/// still shows the divergence.
+fn rename(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    for name in names(&best) {
+        for short in ["A", "B", "C", "D"] {
+            if name.len() <= short.len() || names(&best).iter().any(|n| n == short) {
+                continue;
+            }
+            let (from, to) = (format!("\"{name}\""), format!("\"{short}\""));
+            let mut candidate = best.clone();
+            for item in &mut candidate.items {
+                item.text = item.text.replace(&from, &to);
+            }
+            if still(&candidate) {
+                best = candidate;
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// The string literals of a trace (simple ones: no quote inside), in order.
+fn names(trace: &Trace) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for item in &trace.items {
+        for (k, piece) in item.text.split('"').enumerate() {
+            if k % 2 == 1 && !piece.ends_with('\\') && !found.iter().any(|n| n == piece) {
+                found.push(piece.to_string());
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviour::Behaviour;
+    use crate::modes::fuzz::expect::Expected;
+
+    fn trace(texts: &[&str]) -> Trace {
+        Trace { items: texts.iter().map(|t| Item::new(*t, " -- x\n")).collect() }
+    }
+
+    #[test]
+    fn removes_every_event_that_is_not_needed_and_simplifies_the_rest() {
+        let long = trace(&[
+            "new_game(\"Alice\", \"Bobby\")",
+            "play(\"Alice\", 005.0)",
+            "undo",
+            "redo",
+            "play(\"Bobby\",  1)",
+            "play(\"Alice\", 2)",
+            "play(\"Bobby\", 5)",
+            "undo",
+            "play(\"Alice\", 3)",
+            "play_again",
+        ]);
+        // The "divergence": some command shows "button already taken".
+        let mut calls = 0;
+        let shows =
+            |t: &Trace| Expected::of(&t.text()).steps.iter().any(|s| s.1 == Behaviour::PlayTaken);
+        assert!(shows(&long));
+        let small = shrink(long, |t| {
+            calls += 1;
+            shows(t)
+        });
+        assert_eq!(
+            String::from_utf8(small.text()).expect("utf8"),
+            "new_game(\"A\",\"B\")\nplay(\"A\",5)\nplay(\"B\",5)\n"
+        );
+        assert!(calls < 200, "{calls} calls");
+    }
+
+    #[test]
+    fn keeps_the_kind_of_a_wrong_event_and_drops_its_extra_arguments() {
+        let t = trace(&["undo", "play(\"Ann\", [1, \"x\"], 3)", "redo"]);
+        let kind = |t: &Trace| Expected::of(&t.text()).steps[0].1;
+        assert_eq!(kind(&t), Behaviour::TypeArity);
+        let small = shrink(t, |c| kind(c) == Behaviour::TypeArity);
+        assert_eq!(small.items, [Item::new("play(1,1,1)", "\n")]);
+    }
+
+    #[test]
+    fn a_single_needed_event_stays() {
+        let t = trace(&["undo"]);
+        let small = shrink(t.clone(), |c| !c.items.is_empty());
+        assert_eq!(small.items, [Item::new("undo", "\n")]);
+    }
+
+    #[test]
+    fn events_split_into_arguments() {
+        assert_eq!(
+            split_event("play ( \"a,b\" , [1, 2], <<3,4>>)"),
+            Some(("play", vec!["\"a,b\"".into(), "[1, 2]".into(), "<<3,4>>".into()]))
+        );
+        assert_eq!(split_event("undo"), None);
+    }
+}
