@@ -14,6 +14,7 @@ pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
     loop {
         let before = best.clone();
         best = remove_items(best, &mut still);
+        best = remove_pairs(best, &mut still);
         best = simplify_items(best, &mut still);
         best = rename(best, &mut still);
         if best == before {
@@ -49,6 +50,26 @@ fn remove_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trac
         } else {
             pieces = (pieces * 2).min(best.len());
         }
+    }
+    best
+}
+
+/// Removes two events at once that only go together (an undo and its
+/// redo, a move and the one that answers it), a few events apart.
+fn remove_pairs(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    const REACH: usize = 6;
+    let mut i = 0;
+    'outer: while i < best.len() {
+        for j in i + 1..best.len().min(i + 1 + REACH) {
+            let mut candidate = best.clone();
+            candidate.items.remove(j);
+            candidate.items.remove(i);
+            if still(&candidate) {
+                best = candidate;
+                continue 'outer;
+            }
+        }
+        i += 1;
     }
     best
 }

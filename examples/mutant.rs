@@ -1,0 +1,174 @@
+//! A small independent model of the ETF tic-tac-toe program (a history of
+//! whole snapshots instead of the engine's operations), with one deliberate
+//! mistake chosen by name: the programs `tictac fuzz` is tested against.
+//!
+//!     mutant NAME -b TRACE
+//!
+//! NAME (tests/differential.rs gives the length of each one's shortest
+//! showing trace):
+//! `none` (no mistake), `redo-kept` (a new command keeps what was undone),
+//! `same-starter` (X starts every round), `precedence` (a taken cell is
+//! checked before the turn), `no-diagonal` (the 3-5-7 line does not win),
+//! `column` (syntax error columns one too far), `hang` (play_again in play
+//! never returns).
+
+use std::io::{self, Write};
+
+use tictac::behaviour::kept_lines;
+use tictac::command::Command;
+use tictac::game::view::write_state;
+use tictac::game::{Cell, Game, Mark, Message, Phase};
+
+struct Model<'m> {
+    mistake: &'m str,
+    game: Game,
+    /// The operations of the round, each as the state just before it last
+    /// ran and the state after it.
+    snapshots: Vec<(Game, Game)>,
+    cursor: usize,
+}
+
+impl Model<'_> {
+    fn run(&mut self, command: &Command) {
+        let in_play = self.game.state.phase == Phase::InPlay;
+        match *command {
+            Command::Undo if in_play && self.cursor > 0 => {
+                self.cursor -= 1;
+                self.game = self.snapshots[self.cursor].0.clone();
+            }
+            Command::Redo if in_play && self.cursor < self.snapshots.len() => {
+                let (before, after) = &mut self.snapshots[self.cursor];
+                *before = self.game.clone();
+                self.game = after.clone();
+                self.cursor += 1;
+            }
+            Command::Undo | Command::Redo => self.game.state.message = Message::Ok,
+            Command::NewGame { player1, player2 } => {
+                let before = self.game.clone();
+                let new_round = self.game.new_game(player1, player2);
+                self.keep(before, in_play, new_round == tictac::game::rules::Step::NewRound);
+            }
+            Command::PlayAgain => {
+                if self.mistake == "hang" && in_play {
+                    loop {
+                        std::thread::sleep(std::time::Duration::from_secs(1));
+                    }
+                }
+                let before = self.game.clone();
+                let new_round = self.game.play_again() == tictac::game::rules::Step::NewRound;
+                if new_round && self.mistake == "same-starter" {
+                    self.game.state.starter = Mark::X;
+                    self.game.state.next = Mark::X;
+                }
+                self.keep(before, in_play, new_round);
+            }
+            Command::Play { player, press } => {
+                let cell = Cell::ALL[usize::from(press.get() - 1)];
+                let before = self.game.clone();
+                self.play(player, cell);
+                self.keep(before, in_play, false);
+            }
+        }
+    }
+
+    fn play(&mut self, player: &[u8], cell: Cell) {
+        let mark = self.game.mark_of(player);
+        let s = &mut self.game.state;
+        if self.mistake == "precedence"
+            && s.phase == Phase::InPlay
+            && mark.is_some()
+            && s.board.get(cell).is_some()
+        {
+            s.message = Message::ButtonTaken;
+            return;
+        }
+        let before = s.board;
+        self.game.play(player, cell);
+        let s = &mut self.game.state;
+        if self.mistake == "no-diagonal" && s.message == Message::Winner && s.board != before {
+            let Some(mark) = mark else { return };
+            let b = s.board;
+            // Without the rising diagonal, does the move still win?
+            let on = |n: u8| Cell::new(n).and_then(|c| b.get(c)) == Some(mark);
+            let lines = tictac::game::board::LINES;
+            let wins = lines.iter().filter(|l| **l != [3, 5, 7]).any(|l| l.iter().all(|&n| on(n)));
+            if !wins {
+                s.scores[mark.index()] -= 1;
+                if b.is_full() {
+                    s.message = Message::Tie;
+                } else {
+                    s.phase = Phase::InPlay;
+                    s.next = mark.other();
+                    s.message = Message::Ok;
+                }
+            }
+        }
+    }
+
+    /// Records the state after an operation, as the history does.
+    fn keep(&mut self, before: Game, in_play: bool, new_round: bool) {
+        if new_round {
+            self.snapshots.clear();
+            self.cursor = 0;
+        } else if in_play {
+            if self.mistake != "redo-kept" {
+                self.snapshots.truncate(self.cursor);
+            }
+            self.snapshots.insert(self.cursor, (before, self.game.clone()));
+            self.cursor += 1;
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(mistake), Some("-b"), Some(path)) =
+        (args.get(1), args.get(2).map(String::as_str), args.get(3))
+    else {
+        eprintln!("usage: mutant NAME -b TRACE");
+        std::process::exit(2);
+    };
+    let Ok(text) = std::fs::read(path) else {
+        eprintln!("cannot read {path}");
+        std::process::exit(2);
+    };
+    let kept = kept_lines(&text);
+    let mut out = Vec::new();
+    let status = match tictac::lang::check(&kept) {
+        Err(e) => {
+            let _ = e.write_to(&mut out);
+            if mistake == "column" {
+                out = shift_column(&out);
+            }
+            1
+        }
+        Ok(commands) => {
+            let mut model =
+                Model { mistake, game: Game::default(), snapshots: Vec::new(), cursor: 0 };
+            let _ = write_state(&mut out, &model.game);
+            for c in &commands {
+                model.run(c);
+                out.extend_from_slice(b"->");
+                let _ = c.write_echo(&mut out);
+                out.push(b'\n');
+                let _ = write_state(&mut out, &model.game);
+            }
+            0
+        }
+    };
+    let _ = io::stdout().write_all(&out);
+    std::process::exit(status);
+}
+
+/// `Column N)` becomes `Column N+1)`.
+fn shift_column(message: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(message);
+    match text.rsplit_once("Column ") {
+        Some((head, tail)) => {
+            let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
+            let n: usize = digits.parse().unwrap_or(0);
+            format!("{head}Column {}{}", n + 1, &tail[digits.len()..]).into_bytes()
+        }
+        None => message.to_vec(),
+    }
+}

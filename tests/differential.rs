@@ -1,0 +1,247 @@
+//! `tictac fuzz` from outside: against deliberately wrong programs (the
+//! independent model of `examples/mutant.rs`, one mistake each, and a shell
+//! script that alters tictac's output with sed) it finds each mistake within
+//! a small budget and shrinks it to at most two commands more than the
+//! shortest trace that shows it; against correct programs it finds nothing.
+//! The 10,000-run check and the timings are in bench/check-fuzz.sh.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+/// Each mistake of the model, with the length (in commands) of the shortest
+/// trace that shows it.
+const MUTANTS: [(&str, usize); 5] = [
+    // new_game, play, undo, a new play, redo (which must do nothing)
+    ("redo-kept", 5),
+    // new_game, five moves to a win by X, play_again (O must start)
+    ("same-starter", 7),
+    // new_game, play, the same play again (not this player's turn)
+    ("precedence", 3),
+    // new_game, X on 3, 5, 7 with two O moves between
+    ("no-diagonal", 6),
+    // one line that does not parse
+    ("column", 1),
+];
+
+fn mutant() -> PathBuf {
+    let dir = Path::new(BIN).parent().expect("target folder");
+    let exe = dir.join("examples").join("mutant");
+    assert!(exe.exists(), "{} is built by cargo test (examples/mutant.rs)", exe.display());
+    exe
+}
+
+fn fuzz(args: &[&str]) -> Output {
+    Command::new(BIN).arg("fuzz").args(args).stdin(Stdio::null()).output().expect("run tictac")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The traces written to a folder, with their lengths in kept lines (the
+/// shrinker leaves one event per line).
+fn found(dir: &Path) -> Vec<(PathBuf, usize)> {
+    let mut traces: Vec<(PathBuf, usize)> = fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".txt"))
+        .filter(|p| !p.to_string_lossy().ends_with(".expected.txt"))
+        .map(|p| {
+            let body = fs::read_to_string(&p).expect("read trace");
+            let lines = body
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("--"))
+                .count();
+            (p, lines)
+        })
+        .collect();
+    traces.sort();
+    traces
+}
+
+#[test]
+fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let exe = mutant();
+    for (name, shortest) in MUTANTS {
+        let out = scratch.path().join(name);
+        let program = format!("{} {name}", exe.display());
+        let o = fuzz(&[
+            "--program",
+            &program,
+            "--runs",
+            "250",
+            "--seed",
+            "11",
+            "-j",
+            "1",
+            "--out",
+            &out.to_string_lossy(),
+        ]);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {said}");
+        let traces = found(&out);
+        let best = traces.iter().map(|t| t.1).min().unwrap_or(usize::MAX);
+        assert!(best <= shortest + 2, "{name}: shortest found {best} > {shortest} + 2\n{said}");
+        assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 250 runs, ")));
+        // Each saved test fails at once against the program and passes
+        // against the engine.
+        let o = Command::new(BIN)
+            .args(["test", &out.to_string_lossy(), "--program", &program])
+            .output()
+            .expect("run tictac test");
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+        assert!(text(&o).ends_with(&format!("Test Results: 0/{} passed.\n", traces.len())));
+        let o = Command::new(BIN).args(["test", &out.to_string_lossy()]).output().expect("test");
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+    }
+}
+
+#[test]
+fn a_program_that_hangs_is_a_divergence_of_its_own() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let out = scratch.path().join("found");
+    let program = format!("{} hang", mutant().display());
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--runs",
+        "100",
+        "--seed",
+        "3",
+        "--timeout",
+        "0.3",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("Divergence: hang (the program did not finish in time)"), "{said}");
+    let hang = found(&out).into_iter().find(|t| t.0.to_string_lossy().contains("hang-1"));
+    assert!(hang.is_some_and(|t| t.1 <= 2 + 2), "{said}");
+}
+
+#[test]
+fn output_altered_by_a_script_is_found_and_named_after_the_behaviour() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let script = scratch.path().join("wrong.sh");
+    fs::write(&script, format!("#!/bin/sh\n{BIN} \"$@\" | sed 's/game ended in a tie/tie/'\n"))
+        .expect("write script");
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let out = scratch.path().join("found");
+    let o = fuzz(&[
+        "--program",
+        &script.to_string_lossy(),
+        "--runs",
+        "300",
+        "--seed",
+        "5",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    let traces = found(&out);
+    let tie = traces.iter().find(|t| t.0.to_string_lossy().contains("/tie-1.txt"));
+    // new_game and nine moves.
+    assert!(tie.is_some_and(|t| t.1 <= 10 + 2), "{said}");
+}
+
+#[test]
+fn correct_programs_show_no_divergence() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let out = scratch.path().join("found");
+    let model = format!("{} none", mutant().display());
+    for program in [BIN, model.as_str()] {
+        let o = fuzz(&["--program", program, "--runs", "150", "--out", &out.to_string_lossy()]);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{said}");
+        assert!(said.lines().next().is_some_and(|l| l.contains(": seed ")), "{said}");
+        assert!(said.ends_with(" 0 divergences found.\n"), "{said}");
+        assert!(!out.exists(), "nothing is written when nothing is found");
+    }
+}
+
+#[test]
+fn with_seed_runs_and_one_job_a_session_repeats() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let program = format!("{} precedence", mutant().display());
+    let run = |dir: &str| {
+        let out = scratch.path().join(dir);
+        let args = ["--program", &program, "--runs", "60", "--seed", "9", "-j", "1"];
+        let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+        let found: Vec<(String, String)> = found(&out)
+            .into_iter()
+            .map(|(p, _)| {
+                let name = p.file_name().expect("name").to_string_lossy().into_owned();
+                (name, fs::read_to_string(&p).expect("read"))
+            })
+            .collect();
+        (o.status.code(), found)
+    };
+    let first = run("a");
+    assert_eq!(first.0, Some(1));
+    assert_eq!(first, run("b"));
+}
+
+#[test]
+fn existing_files_are_never_overwritten() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let out = scratch.path().join("found");
+    fs::create_dir(&out).expect("mkdir");
+    fs::write(out.join("play-wrong-turn-taken-1.txt"), "mine").expect("write");
+    let program = format!("{} precedence", mutant().display());
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--runs",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(fs::read_to_string(out.join("play-wrong-turn-taken-1.txt")).expect("read"), "mine");
+    assert!(out.join("play-wrong-turn-taken-2.txt").exists(), "{}", text(&o));
+}
+
+#[test]
+fn usage_errors_and_a_program_that_cannot_start() {
+    let o = fuzz(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("Error: fuzz needs --program CMD"), "{}", text(&o));
+    let o = fuzz(&["--program", BIN, "--exclude", "no-such-thing"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("Error: unknown behaviour 'no-such-thing'"));
+    let o = fuzz(&["--program", BIN, "--runs", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = fuzz(&["--program", "/no/such/program", "--runs", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("error: the program cannot be started"), "{}", text(&o));
+}
+
+#[test]
+fn excluded_behaviours_are_not_generated() {
+    // The model's only mistake is in the excluded behaviour: nothing found.
+    let program = format!("{} precedence", mutant().display());
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--runs",
+        "150",
+        "--exclude",
+        "play-wrong-turn-taken",
+        "--out",
+        &scratch.path().join("f").to_string_lossy(),
+    ]);
+    let said = text(&o);
+    assert!(said.ends_with("/60 behaviours covered, 0 divergences found.\n"), "{said}");
+    assert_eq!(o.status.code(), Some(0));
+}
