@@ -364,6 +364,35 @@ fn a_request_past_the_time_bound_answers_503() {
     assert!(answer.contains("longer than 0.3 s"), "{answer}");
 }
 
+/// A connection that sends nothing, or stays idle after a request, is
+/// closed when the time bound passes; a huge request head is refused.
+#[test]
+fn idle_connections_are_closed_and_huge_heads_refused() {
+    let server = Server::start(&["--timeout", "0.3"]);
+    let started = Instant::now();
+    let mut silent = TcpStream::connect(&server.base).expect("connect");
+    silent.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let mut answer = Vec::new();
+    let _ = silent.read_to_end(&mut answer);
+    assert!(started.elapsed() < Duration::from_secs(5), "closed after {:?}", started.elapsed());
+
+    let mut idle = TcpStream::connect(&server.base).expect("connect");
+    idle.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    write!(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    let mut answer = String::new();
+    let _ = idle.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok"), "{answer}");
+
+    let mut huge = TcpStream::connect(&server.base).expect("connect");
+    huge.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let header = "a".repeat(100_000);
+    let _ = write!(huge, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: {header}\r\n\r\n");
+    let mut answer = String::new();
+    let _ = huge.read_to_string(&mut answer);
+    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 431"), "{answer}");
+    assert_eq!(server.get("/healthz").1, "ok", "still serving");
+}
+
 #[test]
 fn healthz_unknown_paths_and_methods() {
     let server = Server::start(&[]);

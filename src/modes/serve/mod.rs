@@ -2,6 +2,7 @@
 //! a web browser, and the JSON API they use (`/api/run`, `/api/state`).
 //! The server keeps no session: each request carries the whole trace.
 
+mod connections;
 mod error;
 mod http;
 mod limits;
@@ -42,22 +43,9 @@ async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), RunErr
     writeln!(out, "tictac: serving on http://{address}/")?;
     out.flush()?;
 
-    let (stopping, stopped) = tokio::sync::watch::channel(false);
     let app = http::router(options.timeout);
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        stop_signal().await;
-        let _ = stopping.send(true);
-    });
-    let mut server = std::pin::pin!(server.into_future());
-    let mut stopped = stopped;
-    let limit = options.timeout + GRACE;
-    tokio::select! {
-        done = &mut server => done.map_err(|e| RunError::Serve(e.to_string()))?,
-        _ = async {
-            let _ = stopped.wait_for(|s| *s).await;
-            tokio::time::sleep(limit).await;
-        } => {}
-    }
+    let (timeout, grace) = (options.timeout, options.timeout + GRACE);
+    connections::serve(listener, app, stop_signal(), timeout, grace).await;
     writeln!(out, "tictac: stopped")?;
     Ok(())
 }

@@ -1,0 +1,68 @@
+//! Accepting connections, with bounds a hostile client cannot get round:
+//! at most `MAX_CONNECTIONS` open (more wait in the kernel's backlog), a
+//! request head must arrive within the request time bound (an idle
+//! keep-alive connection is closed then too), and a head is at most
+//! `HEAD_BUFFER` bytes. On stop, no new connection is taken and open ones finish the
+//! request they are in.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+pub(crate) const MAX_CONNECTIONS: usize = 4096;
+const HEAD_BUFFER: usize = 64 << 10;
+
+/// Serves `app` on `listener` until `stop` completes; then lets the open
+/// connections end their requests for at most `grace`.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    stop: impl Future<Output = ()>,
+    head_timeout: Duration,
+    grace: Duration,
+) {
+    let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let graceful = GracefulShutdown::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(head_timeout)
+        .max_buf_size(HEAD_BUFFER)
+        .max_header_size(HEAD_BUFFER);
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let permit = tokio::select! {
+            permit = open.clone().acquire_owned() => permit,
+            () = &mut stop => break,
+        };
+        let Ok(permit) = permit else { break };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stop => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was
+            // taken: wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(grace, graceful.shutdown()).await;
+}
