@@ -11,10 +11,13 @@ use rustyline::completion::{Completer, Pair};
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
-use rustyline::hint::Hinter;
+use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{Context, Editor, Helper};
+use rustyline::{
+    Cmd, ConditionalEventHandler, Context, Editor, Event, EventContext, EventHandler, Helper,
+    KeyEvent, RepeatCount,
+};
 
 use super::RunError;
 pub use super::record::Recorder;
@@ -25,13 +28,22 @@ use crate::lang::validate::DECLARATIONS;
 
 const PROMPT: &str = "->";
 
+/// On a terminal only: the first line of a session, and the answer below
+/// the engine's own message to a line that is just `help` or `exit`.
+const GUIDE: &str = "Type man to list the commands, quit to leave.";
+
 /// Runs the session on standard input and output.
 pub fn run(session: &Session) -> Result<(), RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
     let recording = recorder.is_on();
     let shell = || Shell::new(session.autopilot()).recording(recording);
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
-        match run_terminal(shell(), &mut recorder) {
+        let helper = TraceHelper {
+            bots: session.bots.iter().map(|b| String::from_utf8_lossy(&b.name).into()).collect(),
+            hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ..TraceHelper::default()
+        };
+        match run_terminal(shell(), helper, &mut recorder) {
             Ok(()) => return Ok(()),
             Err(ReadlineError::Io(e)) => return Err(e.into()),
             // No usable terminal after all: fall back to plain lines.
@@ -69,20 +81,33 @@ pub fn run_plain<W: Write + ?Sized>(
     }
 }
 
-fn run_terminal(mut shell: Shell, recorder: &mut Recorder) -> Result<(), ReadlineError> {
+fn run_terminal(
+    mut shell: Shell,
+    helper: TraceHelper,
+    recorder: &mut Recorder,
+) -> Result<(), ReadlineError> {
     let config = Config::builder()
         .auto_add_history(true)
         .history_ignore_dups(true)?
         .completion_type(CompletionType::List)
+        // One Tab lists the candidates when there are several.
+        .completion_show_all_if_ambiguous(true)
         .build();
     let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
-    editor.set_helper(Some(TraceHelper::default()));
-    let history = history_file();
+    editor.set_helper(Some(helper));
+    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(DropHint)));
+    let mut history = history_file();
     if let Some(path) = &history {
-        // A first session has no history yet.
-        let _ = editor.load_history(path);
+        if let Err(e) = writable_history(path) {
+            eprintln!("tictac: the shell's history cannot be kept in {}: {e}", path.display());
+            history = None;
+        } else {
+            // A first session has no history yet.
+            let _ = editor.load_history(path);
+        }
     }
     let mut out = io::stdout();
+    writeln!(out, "{GUIDE}")?;
     shell.show(&mut out)?;
     loop {
         match editor.readline(PROMPT) {
@@ -91,6 +116,9 @@ fn run_terminal(mut shell: Shell, recorder: &mut Recorder) -> Result<(), Readlin
                     Reply::Quit => break,
                     Reply::Ran(record) => recorder.keep(&record)?,
                     Reply::Continue => {}
+                }
+                if matches!(line.as_str(), "help" | "exit") {
+                    writeln!(out, "{GUIDE}")?;
                 }
                 out.flush()?;
                 if let Some(helper) = editor.helper_mut() {
@@ -111,14 +139,37 @@ fn run_terminal(mut shell: Shell, recorder: &mut Recorder) -> Result<(), Readlin
             Err(e) => return Err(e),
         }
     }
-    if let Some(path) = &history {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
+    if let Some(path) = &history
+        && let Err(e) = editor.save_history(path)
+    {
         // Losing the history is no reason to fail the session.
-        let _ = editor.save_history(path);
+        eprintln!("tictac: the shell's history could not be saved in {}: {e}", path.display());
     }
     Ok(())
+}
+
+/// Makes sure the history file can be written (its folder made, the file
+/// opened for appending), so a failure is said once, at the start.
+fn writable_history(path: &std::path::Path) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::File::options().append(true).create(true).open(path).map(drop)
+}
+
+/// Ctrl-C: the hint (shown only with the cursor at the end of the line) is
+/// erased before the line is dropped, so the abandoned line shows only
+/// what was typed.
+struct DropHint;
+
+impl ConditionalEventHandler for DropHint {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        if ctx.has_hint() {
+            let mut out = io::stdout();
+            let _ = out.write_all(b"\x1b[J").and_then(|()| out.flush());
+        }
+        Some(Cmd::Interrupt)
+    }
 }
 
 /// `$XDG_DATA_HOME/tictac/history`, else `~/.local/share/tictac/history`.
@@ -133,12 +184,32 @@ fn history_file() -> Option<PathBuf> {
 /// Completion of event names and players' names, and declaration hints.
 #[derive(Default)]
 pub struct TraceHelper {
-    /// The current players' names, offered inside `play("`.
+    /// The current players' names, offered inside `play("` (but a bot's).
     pub players: Vec<String>,
+    /// The bots' names: they play by themselves, so they are not offered.
+    pub bots: Vec<String>,
+    /// Whether to show hints (not with `NO_COLOR`: undimmed, one would look typed).
+    pub hints: bool,
+}
+
+/// A hint is text to read: Right arrow or End never insert it.
+pub struct Declaration(String);
+
+impl Hint for Declaration {
+    fn display(&self) -> &str {
+        &self.0
+    }
+
+    fn completion(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Words the shell knows, as completed.
 const WORDS: [&str; 7] = ["new_game(", "play(", "play_again", "undo", "redo", "quit", "man"];
+
+/// The events, as Tab lists them on an empty line.
+const EVENTS: [&str; 5] = ["new_game(", "play(", "play_again", "undo", "redo"];
 
 impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
@@ -157,11 +228,16 @@ impl TraceHelper {
                 && head[..head.len() - 1].trim_end().ends_with("play")
             {
                 let typed = &before[open + 1..];
-                let names = self.players.iter().filter(|n| n.starts_with(typed));
+                let names =
+                    self.players.iter().filter(|n| n.starts_with(typed) && !self.bots.contains(n));
                 return (open + 1, names.map(|n| format!("{n}\"")).collect());
             }
         }
         let word = &before[word_start..];
+        // Tab on an empty line: the events.
+        if before.trim().is_empty() {
+            return (word_start, EVENTS.iter().map(|w| w.to_string()).collect());
+        }
         if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
             return (word_start, Vec::new());
         }
@@ -209,10 +285,11 @@ impl Completer for TraceHelper {
 }
 
 impl Hinter for TraceHelper {
-    type Hint = String;
+    type Hint = Declaration;
 
-    fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<String> {
-        (pos == line.len()).then(|| self.declaration_hint(line)).flatten()
+    fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<Declaration> {
+        let at_end = self.hints && pos == line.len();
+        at_end.then(|| self.declaration_hint(line)).flatten().map(Declaration)
     }
 }
 
@@ -232,7 +309,8 @@ mod tests {
     use super::*;
 
     fn helper() -> TraceHelper {
-        TraceHelper { players: vec!["Ann".into(), "Bob".into(), "Anna".into()] }
+        let players = vec!["Ann".into(), "Bob".into(), "Anna".into(), "Hal".into()];
+        TraceHelper { players, bots: vec!["Hal".into()], hints: true }
     }
 
     #[test]
@@ -246,10 +324,24 @@ mod tests {
     }
 
     #[test]
+    fn tab_on_an_empty_line_lists_the_events() {
+        let events = ["new_game(", "play(", "play_again", "undo", "redo"];
+        assert_eq!(helper().candidates(""), (0, events.map(String::from).to_vec()));
+        assert_eq!(helper().candidates("  ").1.len(), 5);
+    }
+
+    #[test]
+    fn a_hint_is_never_inserted() {
+        let hint = Declaration("o".into());
+        assert_eq!((hint.display(), hint.completion()), ("o", None));
+    }
+
+    #[test]
     fn player_names_complete_inside_play() {
         let (start, words) = helper().candidates("play( \"An");
         assert_eq!(start, 7);
         assert_eq!(words, ["Ann\"", "Anna\""]);
+        assert!(helper().candidates("play(\"H").1.is_empty(), "a bot is not offered");
         assert!(helper().candidates("new_game(\"An").1.is_empty());
         assert!(helper().candidates("play(\"Ann\", ").1.is_empty());
     }

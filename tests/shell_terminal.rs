@@ -1,0 +1,132 @@
+//! `tictac -i` on a real terminal (tmux): the opening line, hints that are
+//! never input, Ctrl-C, NO_COLOR, help and exit, completion, and a history
+//! file that cannot be written. Piped sessions are not affected (tests/cli.rs,
+//! acceptance/).
+
+mod common;
+
+use common::{BIN, Tmux, tmux_available};
+
+const GUIDE: &str = "Type man to list the commands, quit to leave.";
+
+/// `tictac -i ARGS` in tmux, with its history in a folder of its own.
+fn shell(name: &str, env: &str, args: &str) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.path().display());
+    let tmux = Tmux::start(name, 100, 30, &command);
+    tmux.wait_for("->");
+    (tmux, dir)
+}
+
+/// The screen's lines, without trailing blanks.
+fn lines(screen: &str) -> Vec<&str> {
+    screen.lines().map(str::trim_end).collect()
+}
+
+#[test]
+fn one_opening_line_then_the_state() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("open", "", "");
+    let screen = tmux.wait_for("start new game");
+    assert_eq!(lines(&screen)[..2], [GUIDE, "  ok:  => start new game"], "{screen}");
+}
+
+#[test]
+fn right_arrow_and_end_never_insert_the_hint() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("right", "", "");
+    for (k, key) in ["Right", "End"].into_iter().enumerate() {
+        tmux.type_text("play");
+        tmux.wait_for("->play(player: NAME");
+        tmux.keys(&[key, "Enter"]);
+        let screen = tmux.wait_until("no answer", |s| s.matches("Type Error").count() == k + 1);
+        assert!(!screen.contains("Syntax Error"), "{key} inserted the hint:\n{screen}");
+        assert_eq!(lines(&screen).iter().filter(|l| **l == "->play").count(), k + 1, "{screen}");
+    }
+}
+
+#[test]
+fn ctrl_c_leaves_no_hint_behind() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("ctrlc", "", "");
+    tmux.type_text("play");
+    tmux.wait_for("->play(player: NAME");
+    tmux.keys(&["C-c"]);
+    let prompts = |s: &str| lines(s).iter().filter(|l| l.starts_with("->")).count();
+    let screen = tmux.wait_until("no new prompt", |s| prompts(s) == 2);
+    assert!(!screen.contains("NAME"), "the hint stayed:\n{screen}");
+    assert!(lines(&screen).contains(&"->play"), "{screen}");
+}
+
+#[test]
+fn no_color_shows_no_hint() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("nocolor", "NO_COLOR=1", "");
+    // Without NO_COLOR, `und` shows the hint `o`.
+    tmux.type_text("und");
+    tmux.wait_for("->und");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let screen = tmux.screen();
+    assert!(lines(&screen).contains(&"->und"), "a hint is shown:\n{screen}");
+}
+
+#[test]
+fn help_and_exit_get_the_reminder_below_the_engines_message() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("help", "", "");
+    for word in ["help", "exit"] {
+        tmux.type_text(word);
+        tmux.keys(&["Enter"]);
+        let screen = tmux.wait_for(&format!("Error: unknown event name {word}"));
+        let l = lines(&screen);
+        let at = l.iter().position(|x| *x == format!("Error: unknown event name {word}"));
+        let at = at.expect("the engine's message");
+        assert_eq!(l.get(at + 1), Some(&GUIDE), "{screen}");
+    }
+}
+
+#[test]
+fn tab_lists_the_events_and_names_leave_out_the_bot() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("tab", "", "--bot Hal=elm");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("play_again");
+    tmux.type_text("new_game(\"Ann\",\"Hal\")");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Ann plays next");
+    tmux.type_text("play(\"");
+    tmux.keys(&["Tab"]);
+    // The one person is completed at once (the bot is not a candidate).
+    tmux.wait_for("->play(\"Ann\"");
+}
+
+#[test]
+fn a_history_file_that_cannot_be_written_is_said_once() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A file where the history's folder should be.
+    std::fs::write(dir.path().join("tictac"), "").expect("a file in the way");
+    let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.path().display());
+    let tmux = Tmux::start("history", 100, 30, &command);
+    let screen = tmux.wait_for("start new game");
+    let said = "tictac: the shell's history cannot be kept in";
+    assert_eq!(screen.matches(said).count(), 1, "{screen}");
+    tmux.type_text("quit");
+    tmux.keys(&["Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(tmux.screen().matches(said).count(), 1, "said again at the end");
+}
