@@ -102,3 +102,51 @@ fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
     assert_eq!(exit_status(&status), "0");
     assert_eq!(std::fs::read_to_string(&record).expect("recorded"), "", "nothing ran");
 }
+
+#[test]
+fn on_a_terminal_too_small_keys_only_quit() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = dir.path().join("status");
+    let record = dir.path().join("played.txt");
+    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
+    let tmux = Tmux::start("small", 60, 20, &command);
+    let screen = tmux.wait_for("too small");
+    assert!(screen.contains("press q to quit"), "{screen}");
+    // Keys that would play, open the name field, or type into it.
+    tmux.keys(&["5", "n", "s", "A", "Enter", "u"]);
+    sleep(Duration::from_millis(300));
+    tmux.run(&["resize-window", "-t", "t", "-x", "80", "-y", "24"]);
+    let screen = tmux.wait_for("start new game");
+    assert!(!screen.contains("Name of"), "a hidden prompt opened:\n{screen}");
+    assert!(screen.contains("│   5   │"), "{screen}");
+    tmux.run(&["resize-window", "-t", "t", "-x", "60", "-y", "20"]);
+    tmux.wait_for("too small");
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&status), "0");
+    assert_eq!(std::fs::read_to_string(&record).expect("recorded"), "", "nothing ran");
+}
+
+#[test]
+fn the_footer_says_how_to_start_and_long_names_end_with_an_ellipsis() {
+    if !tmux_available() {
+        return;
+    }
+    let tmux = Tmux::start("footer", 80, 24, &format!("{BIN} -g; sleep 60"));
+    tmux.wait_for("Press n to start a new game");
+    tmux.keys(&["n"]);
+    tmux.wait_for("Name of X");
+    tmux.type_text(&"Abcdefghij".repeat(10));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Name of O");
+    tmux.type_text("Bob");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("x's turn");
+    assert!(screen.contains("1-9 or a click plays"), "{screen}");
+    let cut: Vec<&str> = screen.lines().filter(|l| l.trim_end().ends_with('…')).collect();
+    assert_eq!(cut.len(), 3, "the status, X's score and the echo are cut:\n{screen}");
+    assert!(cut.iter().all(|l| l.contains("Abcdefghij")), "{screen}");
+    tmux.keys(&["q"]);
+}

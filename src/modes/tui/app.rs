@@ -60,11 +60,13 @@ pub struct App {
     pub quit: bool,
     /// The echo of the last command run (bots' included), for the screen.
     pub last: Option<String>,
+    /// Whether the board fits the terminal; when not, keys only quit.
+    pub fits: bool,
 }
 
 impl App {
     pub fn new(driver: Driver, recorder: Recorder) -> Self {
-        App { driver, recorder, prompt: None, quit: false, last: None }
+        App { driver, recorder, prompt: None, quit: false, last: None, fits: true }
     }
 
     pub fn engine(&self) -> &Engine {
@@ -74,6 +76,11 @@ impl App {
     pub fn key(&mut self, key: KeyEvent) -> io::Result<()> {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             self.quit = true;
+            return Ok(());
+        }
+        // Nothing shows on a terminal too small: no key may act unseen.
+        if !self.fits {
+            self.quit = matches!(key.code, KeyCode::Char('q') | KeyCode::Esc);
             return Ok(());
         }
         if let Some(prompt) = &mut self.prompt {
@@ -218,6 +225,19 @@ mod tests {
         typed(&mut app, "\\\"Neil");
         assert_eq!(app.engine().game().names, [b"Zed".to_vec(), b"O\\\"Neil".to_vec()]);
         assert_eq!(app.last.as_deref(), Some("->new_game(\"Zed\",\"O\\\"Neil\")"));
+    }
+
+    #[test]
+    fn on_a_terminal_too_small_keys_only_quit() {
+        let mut app = App::new(Driver::default(), Recorder::default());
+        app.fits = false;
+        for c in ['5', 's', 'n', 'A', 'u'] {
+            press(&mut app, KeyCode::Char(c));
+        }
+        press(&mut app, KeyCode::Enter);
+        assert_eq!((app.prompt.is_none(), app.last.is_none(), app.quit), (true, true, false));
+        press(&mut app, KeyCode::Char('q'));
+        assert!(app.quit);
     }
 
     #[test]

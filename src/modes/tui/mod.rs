@@ -53,6 +53,8 @@ pub fn run(session: &Session) -> Result<(), RunError> {
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     while !app.quit {
+        let size = terminal.size()?;
+        app.fits = view::areas(Rect::new(0, 0, size.width, size.height)).is_some();
         terminal.draw(|frame| view::draw(frame, &app))?;
         // Wait for input; a resize simply redraws.
         if !event::poll(Duration::from_millis(500))? {

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 
 use super::app::{Action, App, BUTTONS};
 use crate::game::view::{banner, render};
-use crate::game::{Board, Cell, Mark};
+use crate::game::{Board, Cell, Mark, Phase};
 
 /// The smallest screen the board fits on.
 pub const WIDTH: u16 = 72;
@@ -67,6 +67,26 @@ pub fn areas(screen: Rect) -> Option<Areas> {
         buttons,
         help: row(23, 1),
     })
+}
+
+/// The text as it fits in `width` columns: whole, or cut with `…` at the end.
+fn fit(text: &str, width: u16) -> String {
+    let width = usize::from(width);
+    if Span::raw(text).width() <= width {
+        return text.to_string();
+    }
+    let mut cut = String::new();
+    let mut used = 1; // the `…`
+    for c in text.chars() {
+        let w = Span::raw(c.to_string()).width();
+        if used + w > width {
+            break;
+        }
+        used += w;
+        cut.push(c);
+    }
+    cut.push('…');
+    cut
 }
 
 fn button_text(key: char, label: &str) -> String {
@@ -126,12 +146,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let screen = frame.area();
     let Some(a) = areas(screen) else {
         let text = format!(
-            "The terminal is too small for the board: it needs {WIDTH}×{HEIGHT}, this one is {}×{}.",
+            "The terminal is too small for the board: it needs {WIDTH}×{HEIGHT}, this one is {}×{}. \
+             Make it larger, or press q to quit.",
             screen.width, screen.height
         );
+        // Wrapped at words, the message may take a line more than its width says.
+        let width = u16::try_from(Span::raw(&text).width()).unwrap_or(u16::MAX);
+        let height = width.div_ceil(screen.width.max(1)).saturating_add(1);
+        let message = Paragraph::new(text).centered().wrap(ratatui::widgets::Wrap { trim: true });
+        let top = screen.y + screen.height.saturating_sub(height) / 2;
         frame.render_widget(
-            Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
-            screen,
+            message,
+            Rect::new(screen.x, top, screen.width, height).intersection(screen),
         );
         return;
     };
@@ -150,7 +176,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         .lines()
         .enumerate()
         .filter(|(k, _)| [0, 4, 5].contains(k))
-        .map(|(_, l)| Line::from(l.to_string()))
+        .map(|(_, l)| Line::from(fit(l, a.status.width)))
         .collect();
     frame.render_widget(Paragraph::new(lines), a.status);
 
@@ -172,15 +198,15 @@ pub fn draw(frame: &mut Frame, app: &App) {
     } else {
         if let Some(last) = &app.last {
             frame.render_widget(
-                Paragraph::new(last.clone()).style(Style::new().fg(Color::DarkGray)),
+                Paragraph::new(fit(last, a.last.width)).style(Style::new().fg(Color::DarkGray)),
                 a.last,
             );
         }
-        frame.render_widget(
-            Paragraph::new("1-9 or a click plays a cell for the player to move")
-                .style(Style::new().fg(Color::DarkGray)),
-            a.help,
-        );
+        let help = match game.state.phase {
+            Phase::NoGame => "Press n to start a new game",
+            _ => "1-9 or a click plays a cell for the player to move",
+        };
+        frame.render_widget(Paragraph::new(help).style(Style::new().fg(Color::DarkGray)), a.help);
     }
     for ((rect, _), (_, key, label)) in a.buttons.iter().zip(BUTTONS) {
         frame.render_widget(
@@ -278,10 +304,31 @@ mod tests {
     }
 
     #[test]
-    fn a_small_terminal_is_told_so() {
+    fn a_small_terminal_is_told_so_and_how_to_quit() {
         let s = screen_of(&app_after(""), 40, 10);
         assert!(s.contains("too small"), "{s}");
         assert!(s.contains("72×24"), "{s}");
+        assert!(s.contains("press q to quit"), "{s}");
+        assert!(s.lines().next().is_some_and(|l| l.trim().is_empty()), "centred:\n{s}");
+    }
+
+    #[test]
+    fn the_footer_says_how_to_start_before_any_game() {
+        assert!(screen_of(&app_after(""), 80, 24).contains("Press n to start a new game"));
+        let s = screen_of(&app_after("nAnn\nBob\n"), 80, 24);
+        assert!(s.contains("1-9 or a click plays"), "{s}");
+    }
+
+    #[test]
+    fn long_names_are_cut_with_an_ellipsis() {
+        let long = "A".repeat(100);
+        let s = screen_of(&app_after(&format!("n{long}\nBob\n")), 72, 24);
+        let score = s.lines().find(|l| l.contains("score for")).expect("a score line");
+        assert!(score.trim_end().ends_with('…'), "{s}");
+        assert_eq!(score.chars().count(), 72, "{s}");
+        assert_eq!(fit("abc", 3), "abc");
+        assert_eq!(fit("abcd", 3), "ab…");
+        assert_eq!(fit("日本語", 4), "日…");
     }
 
     #[test]
