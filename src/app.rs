@@ -156,7 +156,7 @@ fn with_output(
 }
 
 fn help(program: &str) -> String {
-    let rows: [(&str, &str); 24] = [
+    let rows: &[(&str, &str)] = &[
         ("-i", "interactive: type commands after the -> prompt"),
         ("", "(quit or Ctrl-D ends, man lists the commands;"),
         ("", "--record FILE, with -i or -g, writes what ran to the new FILE)"),
@@ -166,6 +166,7 @@ fn help(program: &str) -> String {
         ("-w M N IN [OUT]", "window: only the transcript of lines M to N-1"),
         ("", "(M, N <= 0 count from the end; N may be _)"),
         ("-l IN [OUT]", "last: the last line, with the state before and after it"),
+        ("", "(an OUT must be new; it appears whole or not at all)"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
         ("", "--timeout S)"),
@@ -187,7 +188,7 @@ fn help(program: &str) -> String {
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION")
     );
-    for (usage, what) in rows {
+    for &(usage, what) in rows {
         let usage = if usage.is_empty() { String::new() } else { format!("{program} {usage}") };
         text.push_str(&format!("  {usage:<24}  {what}\n"));
     }

@@ -260,3 +260,9 @@ fn verify_checks_its_trace_file_first_and_writes_it_whole() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("cannot be created"));
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn help_says_output_files_are_whole() {
+    let o = Command::new(BIN).arg("-help").output().expect("run tictac");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("it appears whole or not at all"));
+}

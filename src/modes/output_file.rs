@@ -32,6 +32,16 @@ pub enum OutputError {
     Write(String, io::Error),
 }
 
+impl OutputError {
+    /// The system's reason alone, for callers that name the file themselves.
+    pub fn into_reason(self) -> io::Error {
+        match self {
+            OutputError::Exists(_) => io::ErrorKind::AlreadyExists.into(),
+            OutputError::Create(_, e) | OutputError::Write(_, e) => e,
+        }
+    }
+}
+
 /// A file being written; it appears under its name only when persisted.
 pub struct OutputFile {
     target: PathBuf,
@@ -47,10 +57,16 @@ impl OutputFile {
     /// Starts a new file at `target`, refusing one that already exists (a
     /// dangling symlink included) before anything is written.
     pub fn create(target: &Path) -> Result<OutputFile, OutputError> {
-        let name = target.display().to_string();
         if fs::symlink_metadata(target).is_ok() {
-            return Err(OutputError::Exists(name));
+            return Err(OutputError::Exists(target.display().to_string()));
         }
+        OutputFile::replacing(target)
+    }
+
+    /// Starts a file that will replace whatever is at `target` (a symlink
+    /// there is replaced, never followed), or be new; see `persist_replace`.
+    pub fn replacing(target: &Path) -> Result<OutputFile, OutputError> {
+        let name = target.display().to_string();
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -78,8 +94,22 @@ impl OutputFile {
     }
 
     /// Moves the whole text into place, replacing what is there at once.
-    pub fn persist_replace(self) -> Result<(), OutputError> {
-        self.persist(true)
+    /// The text is synced to disk first: the old file is gone after the
+    /// rename, so a crash must not leave an empty one in its place.
+    pub fn persist_replace(mut self) -> Result<(), OutputError> {
+        let synced = self.writer.flush().and_then(|()| self.writer.get_ref().sync_all());
+        match synced {
+            Ok(()) => self.persist(true),
+            Err(e) => Err(self.write_failed(e)),
+        }
+    }
+
+    /// Gives the file these permission bits (an expected file keeps its
+    /// own when it is replaced).
+    #[cfg(unix)]
+    pub fn set_mode(&self, mode: u32) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        self.writer.get_ref().set_permissions(fs::Permissions::from_mode(mode))
     }
 
     /// Abandons the file after `error` while writing it; the error names it.
@@ -215,6 +245,23 @@ mod tests {
         assert_eq!(fs::read(&victim).expect("read"), b"keep");
         assert_eq!(fs::read(&link).expect("read"), b"blessed");
         assert!(!fs::symlink_metadata(&link).expect("stat").file_type().is_symlink());
+    }
+
+    #[test]
+    fn a_replacement_keeps_the_mode_it_is_given() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let target = dir.path().join("a.expected.txt");
+        fs::write(&target, "old").expect("write");
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).expect("chmod");
+        let mut file = OutputFile::replacing(&target).expect("start");
+        file.write_all(b"new").expect("write");
+        file.set_mode(0o640).expect("chmod");
+        file.persist_replace().expect("persist");
+        assert_eq!(fs::read(&target).expect("read"), b"new");
+        let mode = fs::metadata(&target).expect("stat").permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        assert_eq!(entries(dir.path()), ["a.expected.txt"]);
     }
 
     #[test]

@@ -1,13 +1,15 @@
-//! `--bless`: an expected file replaced whole, atomically (a temporary file
-//! in the same folder, renamed over it), and never through a symbolic link.
+//! `--bless`: an expected file replaced whole, atomically (`OutputFile`: a
+//! hidden file in the same folder, renamed over it, removed on a signal),
+//! and never through a symbolic link.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use super::diff;
 use super::files;
+use crate::modes::{OutputError, OutputFile};
 use crate::process::Capture;
 
 /// Writes `actual` as the expected file unless it already says that; the
@@ -52,19 +54,15 @@ pub(crate) fn bless(expected: &Path, actual: &mut Capture) -> Result<Option<Stri
 }
 
 fn replace(path: &Path, content: &mut Capture, mode: u32) -> io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new().prefix(".tictac-bless-").tempfile_in(folder)?;
-    io::copy(&mut content.reader()?, temp.as_file_mut())?;
-    temp.as_file_mut().flush()?;
-    temp.as_file().sync_all()?;
-    fs::set_permissions(temp.path(), fs::Permissions::from_mode(mode))?;
-    // The rename replaces a name: a link put there meanwhile is replaced,
-    // never followed.
-    temp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    // A hidden file beside it, removed on an error or a fatal signal; the
+    // rename replaces a name: a link put there meanwhile is replaced, never
+    // followed.
+    let mut file = OutputFile::replacing(path).map_err(OutputError::into_reason)?;
+    if let Err(e) = io::copy(&mut content.reader()?, &mut file) {
+        return Err(file.write_failed(e).into_reason());
+    }
+    file.set_mode(mode)?;
+    file.persist_replace().map_err(OutputError::into_reason)
 }
 
 #[cfg(test)]
