@@ -4,12 +4,10 @@
 //! streaming reader, with buffer edges anywhere, must agree exactly with the
 //! in-memory reader of the same kept lines.
 
-use std::convert::Infallible;
-
 use proptest::prelude::*;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
-use tictac::lang::{self, Checker, EventStream, Stop, TraceError};
+use tictac::lang::{self, TraceError};
 use tictac::modes::shell::Shell;
 
 /// Pieces of traces: tokens, their near misses, and raw bytes.
@@ -157,23 +155,21 @@ fn in_memory(text: &[u8]) -> Vec<u8> {
 }
 
 fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
-    let mut checker = Checker::default();
     let mut echoes = Vec::new();
+    // A tiny buffer and tiny long lines: edges everywhere, mid-token too.
     let reader = std::io::BufReader::with_capacity(refill, bytes);
-    let walked = EventStream::with_long_line(reader, refill).for_each(|event, locator| {
-        if let Some(c) = checker.event(event, |rest| locator.pos(rest)) {
-            let mut echo = Vec::new();
-            c.write_echo(&mut echo).expect("vec");
-            echo.push(b'\n');
-            echoes.push(echo);
-        }
-        Ok::<(), Infallible>(())
+    let lines = KeptLines::with_long_line(reader, refill);
+    let walked = lang::validate(lines, |c| {
+        let mut echo = Vec::new();
+        c.write_echo(&mut echo)?;
+        echo.push(b'\n');
+        echoes.push(echo);
+        Ok(())
     });
     verdict(match walked {
-        Ok(()) => checker.finish().map(|()| echoes),
-        Err(Stop::Syntax(e)) => Err(e.into()),
-        Err(Stop::Read(e)) => panic!("reading a slice failed: {e}"),
-        Err(Stop::Visit(never)) => match never {},
+        Ok(Ok(())) => Ok(echoes),
+        Ok(Err(rejection)) => Err(rejection.into_trace_error()),
+        Err(e) => panic!("reading a slice failed: {e:?}"),
     })
 }
 

@@ -239,12 +239,15 @@ fn a_closed_pipe_keeps_the_exit_status_already_earned() {
 
 #[test]
 fn an_endless_input_gets_its_parse_error_at_once() {
-    let o = run(&["-b", "/dev/zero"]);
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 1)\n",
-    );
-    assert_eq!(o.status.code(), Some(1));
+    for args in [&["-b", "/dev/zero"][..], &["-w", "1", "2", "/dev/zero"]] {
+        let o = run(args);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 1)\n",
+            "{args:?}"
+        );
+        assert_eq!(o.status.code(), Some(1));
+    }
     // The answer does not wait for the end of the input.
     let mut child = Command::new(BIN)
         .args(["-b", "-"])

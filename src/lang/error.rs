@@ -40,6 +40,10 @@ impl SyntaxError {
     }
 }
 
+/// The first line of a type error message.
+pub const TYPE_ERROR_HEADER: &[u8] =
+    b"Type Error: specification of command executions is not type-correct\n";
+
 /// Why a trace runs nothing. Type errors may quote names, which are bytes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TraceError {
@@ -57,9 +61,7 @@ impl TraceError {
         match self {
             TraceError::Syntax(e) => writeln!(w, "{e}"),
             TraceError::Type(lines) => {
-                w.write_all(
-                    b"Type Error: specification of command executions is not type-correct\n",
-                )?;
+                w.write_all(TYPE_ERROR_HEADER)?;
                 for line in lines {
                     w.write_all(line)?;
                     w.write_all(b"\n")?;

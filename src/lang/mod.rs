@@ -12,21 +12,59 @@ pub mod validate;
 pub use error::{Pos, SyntaxError, SyntaxKind, TraceError};
 pub use lexer::{Unwritable, writable};
 pub use stream::{EventStream, Locator, Stop};
-pub use validate::{Checker, command};
+pub use validate::{Checker, Rejection, command};
+
+use std::io;
 
 use crate::command::Command;
+use source::LineSource;
 
-/// Validates a complete text (a chunk, a window line, a shell line) and, if
-/// it is all well-formed and type-correct, gives its commands in order.
+/// Validates a complete text in memory (a shell line) and, if it is all
+/// well-formed and type-correct, gives its commands in order.
 pub fn check(text: &[u8]) -> Result<Vec<Command<'_>>, TraceError> {
     let events = stream::parse_text(text)?;
     let locator = Locator::new(text);
-    let mut checker = Checker::default();
+    let mut checker = Checker::in_memory();
     for e in &events {
         checker.event(e, |rest| locator.pos(rest));
     }
-    checker.finish()?;
-    Ok(events.iter().filter_map(command).collect())
+    match checker.finish() {
+        Ok(Ok(())) => Ok(events.iter().filter_map(command).collect()),
+        Ok(Err(rejection)) => Err(rejection.into_trace_error()),
+        Err(e) => Err(validate::lost(e)),
+    }
+}
+
+/// Why `validate` could not give a verdict.
+#[derive(Debug)]
+pub enum Failure {
+    /// Reading the input failed.
+    Read(io::Error),
+    /// Keeping commands or type errors failed (a full disk).
+    Keep(io::Error),
+}
+
+/// Validates the events of the kept lines `lines` gives (a trace, a chunk,
+/// a window line) as they are read, in constant memory, handing each
+/// command to `keep` as long as nothing is wrong (once something is,
+/// nothing will run). Reading stops at a parse error.
+pub fn validate<S: LineSource>(
+    lines: S,
+    mut keep: impl FnMut(&Command) -> io::Result<()>,
+) -> Result<Result<(), Rejection>, Failure> {
+    let mut checker = Checker::default();
+    let walked = EventStream::over(lines).for_each(|event, locator| {
+        match checker.event(event, |rest| locator.pos(rest)) {
+            Some(command) if checker.is_clean() => keep(&command),
+            _ => Ok(()),
+        }
+    });
+    match walked {
+        Ok(()) => checker.finish().map_err(Failure::Keep),
+        Err(Stop::Syntax(e)) => Ok(Checker::rejected(e)),
+        Err(Stop::Read(e)) => Err(Failure::Read(e)),
+        Err(Stop::Visit(e)) => Err(Failure::Keep(e)),
+    }
 }
 
 /// The first name in these commands that a trace file cannot hold as it

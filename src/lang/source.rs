@@ -50,6 +50,99 @@ enum Within {
     Dropped,
 }
 
+/// What `KeptLines::next_piece` appended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// The rest of a kept line, with its newline.
+    Line,
+    /// A part of a long kept line; more follows.
+    Part,
+    /// Nothing: the input has ended.
+    End,
+}
+
+/// Where the parser takes its text from: kept lines, in blocks.
+pub trait LineSource {
+    /// Appends kept lines (each with its newline) to `out` until it has
+    /// grown by at least `want` bytes or the source ends; false at the end.
+    /// The last line appended may be the first part of a long line.
+    fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool>;
+}
+
+impl<R: BufRead> LineSource for KeptLines<R> {
+    #[inline]
+    fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+        KeptLines::fill_into(self, out, want)
+    }
+}
+
+impl<S: LineSource + ?Sized> LineSource for &mut S {
+    #[inline]
+    fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+        (**self).fill_into(out, want)
+    }
+}
+
+/// The next `left` kept lines of a reader: a chunk, or one window line.
+pub struct Lines<'k, R> {
+    lines: &'k mut KeptLines<R>,
+    left: usize,
+    /// Kept lines begun so far.
+    begun: usize,
+    /// Whether the line being read is a part line.
+    in_part: bool,
+}
+
+impl<'k, R: BufRead> Lines<'k, R> {
+    pub fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
+        Lines { lines, left, begun: 0, in_part: false }
+    }
+
+    /// How many kept lines the source held (fewer than asked at the end).
+    pub fn begun(&self) -> usize {
+        self.begun
+    }
+
+    /// Reads past what is left of these lines (after a parse error), in
+    /// constant memory, however long they are.
+    pub fn skip_rest(&mut self) -> io::Result<()> {
+        let mut scratch = Vec::new();
+        loop {
+            scratch.clear();
+            if !self.fill_into(&mut scratch, LONG_LINE)? {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl<R: BufRead> LineSource for Lines<'_, R> {
+    fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+        let target = out.len() + want;
+        while out.len() < target {
+            if self.left == 0 {
+                return Ok(false);
+            }
+            let piece = self.lines.next_piece(out)?;
+            if piece != Piece::End && !self.in_part {
+                self.begun += 1;
+            }
+            match piece {
+                Piece::Line => {
+                    self.left -= 1;
+                    self.in_part = false;
+                }
+                Piece::Part => self.in_part = true,
+                Piece::End => {
+                    self.left = 0;
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
 /// The kept lines of a reader, in order.
 pub struct KeptLines<R> {
     reader: R,
@@ -151,6 +244,95 @@ impl<R: BufRead> KeptLines<R> {
             self.reader.consume(n);
         }
         Ok(true)
+    }
+
+    /// Appends the next kept line with its newline (`Piece::Line`), or, for
+    /// a long line, its next part (`Piece::Part`, at most about `long_line`
+    /// bytes); `Piece::End` at the end of the input.
+    pub fn next_piece(&mut self, out: &mut Vec<u8>) -> io::Result<Piece> {
+        loop {
+            let available = self.reader.fill_buf()?;
+            let newline = memchr::memchr(b'\n', available);
+            match self.within {
+                Within::Kept => {
+                    if available.is_empty() {
+                        self.within = Within::Start;
+                        out.push(b'\n');
+                        return Ok(Piece::Line);
+                    }
+                    let n = newline.map_or(available.len().min(self.long_line.max(1)), |e| e + 1);
+                    out.extend_from_slice(&available[..n]);
+                    self.reader.consume(n);
+                    if newline.is_none() {
+                        return Ok(Piece::Part);
+                    }
+                    self.within = Within::Start;
+                    return Ok(Piece::Line);
+                }
+                Within::Dropped => {
+                    if available.is_empty() {
+                        self.within = Within::Start;
+                        return Ok(Piece::End);
+                    }
+                    let n = newline.map_or(available.len(), |e| e + 1);
+                    self.reader.consume(n);
+                    if newline.is_some() {
+                        self.within = Within::Start;
+                    }
+                }
+                Within::Start => {
+                    if available.is_empty() {
+                        let line = std::mem::take(&mut self.pending);
+                        if is_kept(&line) {
+                            keep_line(&line, out);
+                            return Ok(Piece::Line);
+                        }
+                        return Ok(Piece::End);
+                    }
+                    let Some(e) = newline else {
+                        self.pending.extend_from_slice(available);
+                        let n = available.len();
+                        self.reader.consume(n);
+                        if self.pending.len() > self.long_line {
+                            match decided(&self.pending) {
+                                Some(true) => {
+                                    out.extend_from_slice(&self.pending);
+                                    self.pending.clear();
+                                    self.within = Within::Kept;
+                                    return Ok(Piece::Part);
+                                }
+                                Some(false) => {
+                                    self.pending.clear();
+                                    self.within = Within::Dropped;
+                                }
+                                None => {}
+                            }
+                        }
+                        continue;
+                    };
+                    let kept = if self.pending.is_empty() {
+                        let line = &available[..e];
+                        let kept = is_kept(line);
+                        if kept {
+                            keep_line(line, out);
+                        }
+                        kept
+                    } else {
+                        self.pending.extend_from_slice(&available[..e]);
+                        let kept = is_kept(&self.pending);
+                        if kept {
+                            keep_line(&self.pending, out);
+                        }
+                        self.pending.clear();
+                        kept
+                    };
+                    self.reader.consume(e + 1);
+                    if kept {
+                        return Ok(Piece::Line);
+                    }
+                }
+            }
+        }
     }
 
     /// Appends the next kept line and a newline to `out`; false at the end.
@@ -301,6 +483,19 @@ mod tests {
             }
             assert!(got == expected, "buffer of {capacity}");
             assert!(largest < LONG_LINE + 2 * capacity + 2, "{largest} at once");
+            let reader = std::io::BufReader::with_capacity(capacity, &text[..]);
+            let mut pieces = KeptLines::new(reader);
+            let (mut got, mut lines) = (Vec::new(), 0);
+            loop {
+                let before = got.len();
+                match pieces.next_piece(&mut got).expect("read") {
+                    Piece::Line => lines += 1,
+                    Piece::Part => assert!(got.len() - before <= LONG_LINE + capacity + 1),
+                    Piece::End => break,
+                }
+            }
+            assert!(got == expected, "pieces, buffer of {capacity}");
+            assert_eq!(lines, 5);
         }
     }
 }

@@ -9,7 +9,7 @@ use super::ast::Event;
 use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::lexer::{Extent, Halt, blank};
 use super::parser::next_event;
-use super::source::{KeptLines, LONG_LINE};
+use super::source::{KeptLines, LONG_LINE, LineSource};
 
 /// Turns a parser position (bytes left) into a line and column.
 ///
@@ -134,8 +134,8 @@ pub enum Stop<E> {
 }
 
 /// The events of a trace read from a reader, kept lines only.
-pub struct EventStream<R> {
-    lines: KeptLines<R>,
+pub struct EventStream<S> {
+    lines: S,
     buf: Vec<u8>,
     /// Where the unvisited text starts in `buf`, and its line and column.
     start: usize,
@@ -143,7 +143,7 @@ pub struct EventStream<R> {
     at_end: bool,
 }
 
-impl<R: BufRead> EventStream<R> {
+impl<R: BufRead> EventStream<KeptLines<R>> {
     pub fn new(reader: R) -> Self {
         Self::with_long_line(reader, LONG_LINE)
     }
@@ -152,8 +152,16 @@ impl<R: BufRead> EventStream<R> {
     /// use tiny ones, and readers with tiny buffers, to put buffer edges
     /// everywhere, in the middle of tokens too).
     pub fn with_long_line(reader: R, long_line: usize) -> Self {
+        EventStream::over(KeptLines::with_long_line(reader, long_line))
+    }
+}
+
+impl<S: LineSource> EventStream<S> {
+    /// The events of the kept lines `lines` gives (a whole trace, a chunk,
+    /// a line), with positions from line 1, column 1.
+    pub fn over(lines: S) -> Self {
         EventStream {
-            lines: KeptLines::with_long_line(reader, long_line),
+            lines,
             buf: Vec::new(),
             start: 0,
             at: Pos { line: 1, column: 1 },

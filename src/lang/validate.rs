@@ -2,9 +2,12 @@
 //! identifiers, buttons that are no 64-bit integer) and the type check
 //! against the declared events.
 
+use std::io::{self, BufRead, Read, Write};
+
 use super::ast::{Arg, Event, Value};
-use super::error::{Pos, SyntaxError, SyntaxKind, TraceError};
+use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use crate::command::{Button, Command};
+use crate::spool::Spool;
 
 /// The declared events, as type errors print them.
 pub const DECLARATIONS: [(&[u8], &str); 5] = [
@@ -38,12 +41,69 @@ pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
 }
 
 /// Collects what one trace (or chunk, or line) has wrong, event by event.
+/// Type errors are printed after the message's header, in trace order:
+/// their lines go on a spool (memory up to a bound, then a temporary file),
+/// so a trace with millions of them costs constant memory.
 #[derive(Default)]
 pub struct Checker {
     /// The last unknown identifier or invalid number met: a later one
     /// replaces it, as in the ETF parser.
     soft: Option<SyntaxError>,
-    type_errors: Vec<Vec<u8>>,
+    /// Each type error's line, with its newline.
+    type_errors: Spool,
+    /// The spool could not be written (a full disk): reported by `finish`.
+    spool_error: Option<io::Error>,
+    line: Vec<u8>,
+}
+
+/// Why a trace runs nothing, with type errors still on their spool.
+pub enum Rejection {
+    Syntax(SyntaxError),
+    /// The lines of the type errors, each with its newline.
+    Type(Spool),
+}
+
+impl Rejection {
+    /// Writes the message byte for byte, with its final newline.
+    pub fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
+        match self {
+            Rejection::Syntax(e) => TraceError::Syntax(e).write_to(w),
+            Rejection::Type(lines) => {
+                w.write_all(TYPE_ERROR_HEADER)?;
+                let mut lines = lines.reader()?;
+                loop {
+                    let block = lines.fill_buf()?;
+                    if block.is_empty() {
+                        return Ok(());
+                    }
+                    w.write_all(block)?;
+                    let n = block.len();
+                    lines.consume(n);
+                }
+            }
+        }
+    }
+
+    /// The same, as a `TraceError` (for texts in memory, whose spool
+    /// stays in memory and cannot fail).
+    pub fn into_trace_error(self) -> TraceError {
+        match self {
+            Rejection::Syntax(e) => TraceError::Syntax(e),
+            Rejection::Type(lines) => {
+                let mut text = Vec::new();
+                if let Err(e) = lines.reader().and_then(|mut r| r.read_to_end(&mut text)) {
+                    return lost(e);
+                }
+                let text = text.strip_suffix(b"\n").unwrap_or(&text);
+                TraceError::Type(text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect())
+            }
+        }
+    }
+}
+
+/// Type errors that could not be read back, said as one.
+pub fn lost(e: io::Error) -> TraceError {
+    TraceError::Type(vec![format!("(the type errors could not be kept: {e})").into_bytes()])
 }
 
 impl Checker {
@@ -70,7 +130,12 @@ impl Checker {
             self.find_identifiers(arg, &locate);
         }
         if self.soft.is_none() {
-            self.type_errors.push(type_error_line(event));
+            self.line.clear();
+            type_error_line(event, &mut self.line);
+            self.line.push(b'\n');
+            if let Err(e) = self.type_errors.write_all(&self.line) {
+                self.spool_error.get_or_insert(e);
+            }
         }
         None
     }
@@ -88,18 +153,33 @@ impl Checker {
         }
     }
 
+    /// A checker whose type errors never leave memory (for texts that are
+    /// in memory already).
+    pub fn in_memory() -> Self {
+        Checker { type_errors: Spool::with_bound(usize::MAX), ..Checker::default() }
+    }
+
     /// Whether no event checked so far had anything wrong.
     pub fn is_clean(&self) -> bool {
         self.soft.is_none() && self.type_errors.is_empty()
     }
 
-    /// The verdict once every event has been checked.
-    pub fn finish(self) -> Result<(), TraceError> {
-        match self.soft {
-            Some(e) => Err(e.into()),
-            None if self.type_errors.is_empty() => Ok(()),
-            None => Err(TraceError::Type(self.type_errors)),
+    /// The verdict once every event has been checked (an error when the
+    /// type errors could not be kept).
+    pub fn finish(self) -> io::Result<Result<(), Rejection>> {
+        if let Some(e) = self.spool_error {
+            return Err(e);
         }
+        Ok(match self.soft {
+            Some(e) => Err(Rejection::Syntax(e)),
+            None if self.type_errors.is_empty() => Ok(()),
+            None => Err(Rejection::Type(self.type_errors)),
+        })
+    }
+
+    /// The verdict of a parse that stopped at a syntax error.
+    pub fn rejected(e: SyntaxError) -> Result<(), Rejection> {
+        Err(Rejection::Syntax(e))
     }
 }
 
@@ -136,13 +216,13 @@ fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
 
 /// `play(Ora, 10) does not conform to declaration play(...)` or
 /// `Error: unknown event name jump`.
-fn type_error_line(event: &Event) -> Vec<u8> {
+fn type_error_line(event: &Event, line: &mut Vec<u8>) {
     let Some((_, declaration)) = DECLARATIONS.iter().find(|(name, _)| *name == event.name) else {
-        let mut line = b"Error: unknown event name ".to_vec();
+        line.extend_from_slice(b"Error: unknown event name ");
         line.extend_from_slice(event.name);
-        return line;
+        return;
     };
-    let mut line = event.name.to_vec();
+    line.extend_from_slice(event.name);
     line.push(b'(');
     for (k, arg) in event.args.iter().flatten().enumerate() {
         if k > 0 {
@@ -152,12 +232,11 @@ fn type_error_line(event: &Event) -> Vec<u8> {
             Some(Ok(n)) if event.name == b"play" && k == 1 => {
                 line.extend_from_slice(n.to_string().as_bytes())
             }
-            _ => print_arg(arg, &mut line),
+            _ => print_arg(arg, line),
         }
     }
     line.extend_from_slice(b") does not conform to declaration ");
     line.extend_from_slice(declaration.as_bytes());
-    line
 }
 
 /// An argument as written, strings without their quotes (but `""` for an
@@ -210,7 +289,7 @@ mod tests {
         let mut c = Checker::default();
         let e = event(text);
         c.event(&e, |rest| Pos { line: 1, column: text.len() - rest + 1 });
-        c.finish()
+        c.finish().expect("spool").map_err(Rejection::into_trace_error)
     }
 
     fn type_lines(text: &str) -> Vec<String> {

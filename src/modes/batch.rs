@@ -4,8 +4,8 @@
 use super::tape::{Entry, Tape};
 use super::{Driver, Input, Outcome, RunError, Sink};
 use crate::game::view::write_state;
-use crate::lang::source::KeptLines;
-use crate::lang::{self, Checker, EventStream, Stop, TraceError};
+use crate::lang::source::{KeptLines, Lines};
+use crate::lang::{self, Failure, Rejection};
 
 /// `-b IN`: all or nothing, reading the input once. The validating read
 /// keeps the commands on a tape (memory up to a bound, then a temporary
@@ -15,34 +15,39 @@ pub fn run_whole(
     out: &mut Sink,
     driver: &mut Driver,
 ) -> Result<Outcome, RunError> {
-    let mut checker = Checker::default();
     let mut tape = Tape::default();
-    let walked = EventStream::new(&mut input).for_each(|event, locator| {
-        match checker.event(event, |rest| locator.pos(rest)) {
-            // Once anything is wrong nothing runs: keeping commands is moot.
-            Some(command) if checker.is_clean() => tape.push(&command),
-            _ => Ok(()),
-        }
-    });
-    let verdict = match walked {
-        Ok(()) => checker.finish(),
-        Err(Stop::Syntax(e)) => Err(TraceError::from(e)),
-        Err(Stop::Read(e)) => return Err(input.read_error(e)),
-        Err(Stop::Visit(e)) => return Err(RunError::Spool(e)),
-    };
-    if let Err(e) = verdict {
-        out.write_error(&e)?;
+    let verdict = lang::validate(KeptLines::new(&mut input), |c| tape.push(c));
+    if let Err(rejection) = verdict.map_err(|e| failed(&input, e))? {
+        reject(rejection, out)?;
         return Ok(Outcome::Rejected);
     }
-
     write_state(out, driver.engine.game())?;
+    run_tape(tape, out, driver)?;
+    Ok(Outcome::Ran)
+}
+
+/// A validation that could not finish, as a run reports it.
+fn failed(input: &Input, e: Failure) -> RunError {
+    match e {
+        Failure::Read(e) => input.read_error(e),
+        Failure::Keep(e) => RunError::Spool(e),
+    }
+}
+
+/// Prints why a trace (or chunk) runs nothing.
+fn reject(rejection: Rejection, out: &mut Sink) -> Result<(), RunError> {
+    out.mark_rejected();
+    Ok(rejection.write_to(out)?)
+}
+
+fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunError> {
     let mut commands = tape.reader().map_err(RunError::Spool)?;
     while let Some(entry) = commands.next_entry().map_err(RunError::Spool)? {
         if let Entry::Command(command) = entry {
             driver.step(&command, out)?;
         }
     }
-    Ok(Outcome::Ran)
+    Ok(())
 }
 
 /// Kept lines per chunk in `-b IN OUT`.
@@ -51,38 +56,42 @@ pub const CHUNK_LINES: usize = 100;
 /// `-b IN OUT`: each chunk of 100 kept lines is validated and run as a unit
 /// (an error prints in its place); the model carries over. The initial state
 /// is printed before the first chunk that runs; a last, empty chunk makes
-/// sure it is printed even when no chunk ran.
+/// sure it is printed even when no chunk ran. A chunk is read as it is
+/// validated, its commands kept on a tape, so a chunk of any size costs
+/// constant memory.
 pub fn run_chunks(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
 ) -> Result<Outcome, RunError> {
     let name = input.name().to_owned();
+    let read_error = |e| RunError::Read(name.clone(), e);
     let mut lines = KeptLines::new(&mut input);
-    let mut chunk = Vec::new();
     let mut initial_shown = false;
     let mut outcome = Outcome::Ran;
     loop {
-        chunk.clear();
-        let mut n = 0;
-        while n < CHUNK_LINES
-            && lines.next_into(&mut chunk).map_err(|e| RunError::Read(name.clone(), e))?
-        {
-            n += 1;
-        }
-        match lang::check(&chunk) {
-            Err(e) => {
-                out.write_error(&e)?;
+        let mut tape = Tape::default();
+        let mut chunk = Lines::new(&mut lines, CHUNK_LINES);
+        let verdict = lang::validate(&mut chunk, |c| tape.push(c));
+        let verdict = match verdict {
+            Ok(verdict) => verdict,
+            Err(Failure::Read(e)) => return Err(read_error(e)),
+            Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
+        };
+        // A parse error stops the reading: the chunk's other lines remain.
+        chunk.skip_rest().map_err(read_error)?;
+        let n = chunk.begun();
+        match verdict {
+            Err(rejection) => {
+                reject(rejection, out)?;
                 outcome = Outcome::Rejected;
             }
-            Ok(commands) => {
+            Ok(()) => {
                 if !initial_shown {
                     write_state(out, driver.engine.game())?;
                     initial_shown = true;
                 }
-                for c in &commands {
-                    driver.step(c, out)?;
-                }
+                run_tape(tape, out, driver)?;
             }
         }
         if n == 0 {

@@ -15,8 +15,9 @@ use crate::cli::{Window, WindowEnd};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
-use crate::lang::{self, TraceError, source::KeptLines};
-use crate::spool::{read_varint, truncated, write_varint};
+use crate::lang::source::{KeptLines, Lines};
+use crate::lang::{self, Failure, Rejection};
+use crate::spool::{Spool, read_varint, truncated, write_varint};
 
 /// Ends the commands of a line that ran.
 const LINE_END: u8 = FIRST_MARK;
@@ -33,17 +34,28 @@ pub fn run(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, 
     let needed = lines_needed(window);
     let mut lines = KeptLines::new(&mut input);
     let mut tape = LineTape::default();
-    let mut line = Vec::new();
     let mut k = 0;
     while needed.is_none_or(|n| k < n) {
-        line.clear();
-        if !lines.next_into(&mut line).map_err(read_error)? {
+        // The line is read as it is validated, its commands kept on a tape
+        // of their own, so a line of any length costs constant memory.
+        let mut line = Lines::new(&mut lines, 1);
+        let mut commands = Tape::default();
+        let verdict = match lang::validate(&mut line, |c| commands.push(c)) {
+            Ok(verdict) => verdict,
+            Err(Failure::Read(e)) => return Err(read_error(e)),
+            Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
+        };
+        if line.begun() == 0 {
             break;
         }
         k += 1;
-        match lang::check(&line) {
-            Ok(commands) => tape.line(&commands),
-            Err(e) => tape.error(&e),
+        if needed != Some(k) {
+            // A parse error stops the reading: the rest of the line remains.
+            line.skip_rest().map_err(read_error)?;
+        }
+        match verdict {
+            Ok(()) => tape.line(commands),
+            Err(rejection) => tape.error(rejection),
         }
         .map_err(RunError::Spool)?;
     }
@@ -130,27 +142,28 @@ struct LineTape {
 }
 
 impl LineTape {
-    fn line(&mut self, commands: &[Command]) -> io::Result<()> {
+    /// A line that validated, with its commands.
+    fn line(&mut self, commands: Tape) -> io::Result<()> {
         if commands.is_empty() {
             self.empty += 1;
             return Ok(());
         }
         self.flush_empty()?;
-        for c in commands {
-            self.tape.push(c)?;
+        let mut commands = commands.reader()?;
+        while let Some(entry) = commands.next_entry()? {
+            if let Entry::Command(c) = entry {
+                self.tape.push(&c)?;
+            }
         }
         self.tape.mark(LINE_END)
     }
 
-    fn error(&mut self, e: &TraceError) -> io::Result<()> {
+    /// A line that did not validate, with its message.
+    fn error(&mut self, rejection: Rejection) -> io::Result<()> {
         self.flush_empty()?;
         self.tape.mark(LINE_ERROR)?;
-        let mut message = Vec::new();
-        e.write_to(&mut message)?;
-        let spool = self.tape.raw();
-        write_varint(spool, message.len() as u64)?;
-        spool.write_all(&message)?;
-        write_varint(spool, 0)
+        rejection.write_to(&mut Pieces(self.tape.raw()))?;
+        write_varint(self.tape.raw(), 0)
     }
 
     fn flush_empty(&mut self) -> io::Result<()> {
@@ -164,6 +177,28 @@ impl LineTape {
     fn reader(mut self) -> io::Result<LineReader> {
         self.flush_empty()?;
         Ok(LineReader { tape: self.tape.reader()?, empty_left: 0 })
+    }
+}
+
+/// Writes each piece of a message with its length first.
+struct Pieces<'s>(&'s mut Spool);
+
+impl Write for Pieces<'_> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        write_varint(self.0, data.len() as u64)?;
+        self.0.write_all(data)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
