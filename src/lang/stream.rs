@@ -83,7 +83,14 @@ fn scan<'a, E>(
     loop {
         let consumed = text.len() - rest.len();
         match next_event(rest, extent) {
-            Ok((_, None)) if partial => return Ok(Scanned::NeedMore { consumed }),
+            // Only blanks and comments are left: drop them (lines of `?`
+            // are not kept), but not the start of a comment that goes on
+            // past the end of a text that stops mid-line, nor a `-` that may
+            // start one.
+            Ok((_, None)) if partial => {
+                let keep = if mid_line { unfinished_comment(rest) } else { 0 };
+                return Ok(Scanned::NeedMore { consumed: text.len() - keep });
+            }
             Ok((_, None)) => return Ok(Scanned::Done),
             // `undo` at the very end might still take `(...)` from the next
             // line (or a `-` there start a comment).
@@ -104,6 +111,16 @@ fn scan<'a, E>(
             // Our parsers never ask for more this way (see `Halt::NeedMore`).
             Err(nom::Err::Incomplete(_)) => return Ok(Scanned::NeedMore { consumed }),
         }
+    }
+}
+
+/// For blanks that stop mid-line: how many bytes at their end must stay,
+/// from a `--` that starts a comment still going on, or a last `-`.
+fn unfinished_comment(blanks: &[u8]) -> usize {
+    let line_start = memchr::memrchr(b'\n', blanks).map_or(0, |k| k + 1);
+    match memchr::memmem::find(&blanks[line_start..], b"--") {
+        Some(k) => blanks.len() - line_start - k,
+        None => usize::from(blanks.last() == Some(&b'-')),
     }
 }
 

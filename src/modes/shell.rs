@@ -3,12 +3,13 @@
 
 use std::io::{self, Write};
 
+use super::tape::{Entry, Tape};
 use super::{Driver, show_step};
 use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::{render, write_state};
-use crate::lang;
+use crate::lang::{self, Failure, source::LineSource};
 
 /// The `man` text: the declared events, one parameter a line.
 pub const MAN: &str = "new_game(
@@ -93,34 +94,98 @@ impl Shell {
         commands: &[Command],
         out: &mut W,
     ) -> io::Result<Reply> {
-        let mut record = Vec::new();
-        let mut bots_moved = false;
-        // The state after the person's latest command, shown before a bot's
-        // move or at the end of the line.
-        let mut pending: Option<Vec<u8>> = None;
+        let mut run = LineRun::keeping();
         for command in commands {
-            let mut persons = true;
-            self.driver.act(command, |c, engine| {
-                c.write_echo(&mut record)?;
-                record.push(b'\n');
-                if std::mem::take(&mut persons) {
-                    pending = Some(render(engine.game()));
-                    return Ok(());
-                }
-                bots_moved = true;
-                if let Some(state) = pending.take() {
-                    out.write_all(&state)?;
-                }
-                show_step(c, engine, out)
-            })?;
+            run.command(&mut self.driver, command, out)?;
         }
-        if let Some(state) = pending {
+        Ok(Reply::Ran(run.finish(Some(line), out)?))
+    }
+
+    /// Acts on a line too long to hold (piped input, without `--record`),
+    /// read from `line` as it is validated: its commands wait on a tape, so
+    /// a line of any length costs constant memory. What it prints is what
+    /// `line` prints; the reply keeps no record.
+    pub fn long_line<W: Write + ?Sized>(
+        &mut self,
+        line: impl LineSource,
+        out: &mut W,
+    ) -> io::Result<Reply> {
+        let mut tape = Tape::default();
+        let verdict = match lang::validate(line, |c| tape.push(c)) {
+            Ok(verdict) => verdict,
+            Err(Failure::Read(e) | Failure::Keep(e)) => return Err(e),
+        };
+        if let Err(rejection) = verdict {
+            rejection.write_to(out)?;
+            return Ok(Reply::Continue);
+        }
+        if tape.is_empty() {
+            self.show(out)?;
+            return Ok(Reply::Continue);
+        }
+        let mut run = LineRun::default();
+        let mut commands = tape.reader()?;
+        while let Some(entry) = commands.next_entry()? {
+            if let Entry::Command(command) = entry {
+                run.command(&mut self.driver, &command, out)?;
+            }
+        }
+        run.finish(None, out)?;
+        Ok(Reply::Ran(Vec::new()))
+    }
+}
+
+/// The running of one line's commands, and what a recording keeps of it.
+#[derive(Default)]
+struct LineRun {
+    /// Whether to keep the commands' echoes (not for a line too long to hold).
+    keep: bool,
+    record: Vec<u8>,
+    bots_moved: bool,
+    /// The state after the person's latest command, shown before a bot's
+    /// move or at the end of the line.
+    pending: Option<Vec<u8>>,
+}
+
+impl LineRun {
+    fn keeping() -> Self {
+        LineRun { keep: true, ..LineRun::default() }
+    }
+
+    fn command<W: Write + ?Sized>(
+        &mut self,
+        driver: &mut Driver,
+        command: &Command,
+        out: &mut W,
+    ) -> io::Result<()> {
+        let mut persons = true;
+        driver.act(command, |c, engine| {
+            if self.keep {
+                c.write_echo(&mut self.record)?;
+                self.record.push(b'\n');
+            }
+            if std::mem::take(&mut persons) {
+                self.pending = Some(render(engine.game()));
+                return Ok(());
+            }
+            self.bots_moved = true;
+            if let Some(state) = self.pending.take() {
+                out.write_all(&state)?;
+            }
+            show_step(c, engine, out)
+        })
+    }
+
+    /// Shows the final state; gives the record: the line, or, when bots
+    /// moved, every command in order (none for a line not kept).
+    fn finish<W: Write + ?Sized>(self, line: Option<&[u8]>, out: &mut W) -> io::Result<Vec<u8>> {
+        if let Some(state) = self.pending {
             out.write_all(&state)?;
         }
-        if !bots_moved {
-            record = [line, b"\n"].concat();
-        }
-        Ok(Reply::Ran(record))
+        Ok(match line {
+            Some(line) if !self.bots_moved => [line, b"\n"].concat(),
+            _ => self.record,
+        })
     }
 }
 

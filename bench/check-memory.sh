@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Peak memory (RSS) of the release binary on hostile inputs: every case must
+# stay at or under the bound (docs/RELIABILITY.md). Needs GNU time.
+#
+#   bench/check-memory.sh            # builds the release binary if missing
+#
+# Exits 1 when a case is over its bound or gives the wrong answer; a case
+# known to be over the bound (KNOWN below, with the reason in
+# docs/RELIABILITY.md) is measured and reported as such, never skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v /usr/bin/time >/dev/null || { echo "check-memory.sh needs GNU time (apt-get install time)"; exit 2; }
+[ -x target/release/tictac ] || cargo build --release --quiet --bin tictac
+bin=$PWD/target/release/tictac
+bound_kib=$((16 * 1024))
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+# Cases whose peak is known to be over the bound: "name" -> reason.
+declare -A KNOWN=()
+
+echo "generating inputs in $work ..."
+set +o pipefail # `yes` ends by a closed pipe
+yes 'undo(1)' | head -n 10000000 > undo1.txt
+yes '?' | head -n 10000000 > qmarks.txt
+{ echo 'new_game("Ann","Bob")'; yes 'play("Ann",5) undo' | head -n 5000000 | tr '\n' ' '; echo; } > longline.txt
+{ printf 'e('; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1)'; } > args.txt
+{ printf 'undo(['; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1])'; } > tuple.txt
+{ printf 'play("Ann",'; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1)'; } > playargs.txt
+set -o pipefail
+
+failed=0
+printf '%-44s %-8s %9s %12s\n' case result time 'peak RSS'
+report() { # name status seconds kib
+  local name=$1 status=$2 secs=$3 kib=$4 result=ok
+  if [ "$status" != ok ]; then
+    result=WRONG
+    failed=1
+  elif [ "$kib" -gt "$bound_kib" ]; then
+    if [ -n "${KNOWN[$name]:-}" ]; then result=KNOWN-OVER; else result=OVER; failed=1; fi
+  fi
+  printf '%-44s %-8s %8ss %8s KiB\n' "$name" "$result" "$secs" "$kib"
+  if [ "$result" = KNOWN-OVER ]; then echo "    known: ${KNOWN[$name]}"; fi
+}
+
+# case NAME EXPECTED-FIRST-LINE-PATTERN -- ARGS... (stdin from $STDIN_FILE if set)
+case_run() {
+  local name=$1 pattern=$2; shift 3
+  rm -f out.txt
+  local input=${STDIN_FILE:-/dev/null}
+  /usr/bin/time -f '%e %M' -o time.txt "$bin" "$@" < "$input" > stdout.txt || true
+  read -r secs kib < <(tail -n 1 time.txt)
+  local status=ok
+  local shown=stdout.txt
+  [ -f out.txt ] && shown=out.txt
+  grep -q -- "$pattern" "$shown" || status=wrong
+  report "$name" "$status" "$secs" "$kib"
+}
+
+case_run '-b, 10 M lines of undo(1)' 'undo(1) does not conform' -- -b undo1.txt
+case_run '-b, a 100 MB line' '->undo' -- -b longline.txt
+case_run '-b IN OUT, a 100 MB line' '->undo' -- -b longline.txt out.txt
+case_run '-l, a 100 MB line' '->undo' -- -l longline.txt
+STDIN_FILE=longline.txt case_run '-i piped, a 100 MB line' 'ok: => Ann plays next' -- -i
+case_run '-b, e(1,1,...) with 10 M arguments' 'unknown event name e' -- -b args.txt
+case_run '-b, play("Ann",1,...) with 10 M arguments' 'play(Ann, 1, 1, 1' -- -b playargs.txt
+case_run '-b, undo([1,1,...]) a 10 M-element tuple' 'undo(\[1, 1, 1' -- -b tuple.txt
+case_run '-l, undo([1,1,...]) a 10 M-element tuple' 'undo(\[1, 1, 1' -- -l tuple.txt
+case_run '-b, 10 M lines of ?' 'start new game' -- -b qmarks.txt
+case_run '-l, 10 M lines of ?' 'start new game' -- -l qmarks.txt
+case_run '-b IN OUT, 10 M lines of ?' 'start new game' -- -b qmarks.txt out.txt
+case_run '-b /dev/zero' 'parse error (Line 1, Column 1)' -- -b /dev/zero
+[ "$(tail -n 1 time.txt | awk '{print $1}')" \< 1 ] || { echo '    -b /dev/zero did not answer at once'; failed=1; }
+
+# Endless inputs: peak memory after a few seconds, then stopped.
+endless() { # name command...
+  local name=$1; shift
+  "$@" > /dev/null &
+  local pid=$!
+  sleep 4
+  local tictac_pid
+  tictac_pid=$(pgrep -P "$pid" -x tictac || echo "$pid")
+  local kib
+  kib=$(awk '/VmHWM/ {print $2}' "/proc/$tictac_pid/status" 2>/dev/null || echo 0)
+  local status=ok
+  kill -0 "$tictac_pid" 2>/dev/null || status=wrong # it must still be reading
+  kill "$pid" "$tictac_pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  report "$name" "$status" 4 "${kib:-0}"
+}
+endless '-l, endless lines of undo (yes undo), 4 s' bash -c "yes undo | exec '$bin' -l -"
+endless '-l /dev/zero (one endless line), 4 s' "$bin" -l /dev/zero
+
+[ "$failed" = 0 ] && echo "memory: every case within ${bound_kib} KiB (or known)" || echo "memory: FAILED"
+exit "$failed"
