@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
-use tictac::lang::{self, TraceError};
+use tictac::lang::{self, EventStream, TraceError};
 use tictac::modes::shell::Shell;
 
 /// Pieces of traces: tokens, their near misses, and raw bytes.
@@ -154,12 +154,16 @@ fn in_memory(text: &[u8]) -> Vec<u8> {
     }))
 }
 
-fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
+/// The streaming reader with buffers of `refill` bytes, lines longer than
+/// that handed on in pieces, and events longer than `fold_at` read token by
+/// token.
+fn streamed(bytes: &[u8], refill: usize, fold_at: usize) -> Vec<u8> {
     let mut echoes = Vec::new();
     // A tiny buffer and tiny long lines: edges everywhere, mid-token too.
     let reader = std::io::BufReader::with_capacity(refill, bytes);
     let lines = KeptLines::with_long_line(reader, refill);
-    let walked = lang::validate(lines, |c| {
+    let stream = EventStream::folding_at(lines, fold_at);
+    let walked = lang::validate_stream(stream, |c| {
         let mut echo = Vec::new();
         c.write_echo(&mut echo)?;
         echo.push(b'\n');
@@ -182,24 +186,32 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
 
     #[test]
-    fn streaming_agrees_with_memory_at_any_buffer_edge(bytes in trace(), refill in 1usize..48) {
+    fn streaming_agrees_with_memory_at_any_buffer_edge(
+        bytes in trace(),
+        refill in 1usize..48,
+        fold_at in prop_oneof![Just(usize::MAX), 0usize..64],
+    ) {
         let mut kept = Vec::new();
         let mut lines = KeptLines::new(&bytes[..]);
         while lines.next_into(&mut kept).expect("read") {}
         let expected = in_memory(&kept);
         prop_assert_eq!(
-            String::from_utf8_lossy(&streamed(&bytes, refill)).into_owned(),
+            String::from_utf8_lossy(&streamed(&bytes, refill, fold_at)).into_owned(),
             String::from_utf8_lossy(&expected).into_owned()
         );
     }
 
     #[test]
-    fn streaming_agrees_with_memory_on_well_formed_traces(bytes in structured(), refill in 1usize..48) {
+    fn streaming_agrees_with_memory_on_well_formed_traces(
+        bytes in structured(),
+        refill in 1usize..48,
+        fold_at in prop_oneof![Just(usize::MAX), 0usize..64],
+    ) {
         let mut kept = Vec::new();
         let mut lines = KeptLines::new(&bytes[..]);
         while lines.next_into(&mut kept).expect("read") {}
         prop_assert_eq!(
-            String::from_utf8_lossy(&streamed(&bytes, refill)).into_owned(),
+            String::from_utf8_lossy(&streamed(&bytes, refill, fold_at)).into_owned(),
             String::from_utf8_lossy(&in_memory(&kept)).into_owned()
         );
     }

@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod error;
+pub mod fold;
 pub mod lexer;
 pub mod parser;
 pub mod source;
@@ -11,7 +12,7 @@ pub mod validate;
 
 pub use error::{Pos, SyntaxError, SyntaxKind, TraceError};
 pub use lexer::{Unwritable, writable};
-pub use stream::{EventStream, Locator, Stop};
+pub use stream::{EventStream, Found, Locator, Stop};
 pub use validate::{Checker, Rejection, command};
 
 use std::io;
@@ -50,14 +51,23 @@ pub enum Failure {
 /// nothing will run). Reading stops at a parse error.
 pub fn validate<S: LineSource>(
     lines: S,
+    keep: impl FnMut(&Command) -> io::Result<()>,
+) -> Result<Result<(), Rejection>, Failure> {
+    validate_stream(EventStream::over(lines), keep)
+}
+
+/// `validate` over a stream made ready (tests fold events early).
+pub fn validate_stream<S: LineSource>(
+    mut stream: EventStream<S>,
     mut keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
     let mut checker = Checker::default();
-    let walked = EventStream::over(lines).for_each(|event, locator| {
-        match checker.event(event, |rest| locator.pos(rest)) {
+    let walked = stream.for_each(|found| match found {
+        Found::Event(event, locator) => match checker.event(event, |rest| locator.pos(rest)) {
             Some(command) if checker.is_clean() => keep(&command),
             _ => Ok(()),
-        }
+        },
+        Found::Piece(piece) => checker.piece(piece, &mut keep),
     });
     match walked {
         Ok(()) => checker.finish().map_err(Failure::Keep),
@@ -91,6 +101,49 @@ mod tests {
         assert_eq!(unwritable_name(&commands), Some((&b"A\\"[..], Unwritable::TrailingBackslash)));
         let commands = check(b"new_game(\"A\\\"b\",\"B\") undo").expect("valid");
         assert_eq!(unwritable_name(&commands), None);
+    }
+
+    /// Every event read token by token (`fold`) gives what the whole
+    /// event gives: commands, type error lines, error positions.
+    #[test]
+    fn folded_events_check_as_whole_ones() {
+        let texts = [
+            "new_game(\"Ann\",\"Bob\") play(\"Ann\", 5) undo redo play_again",
+            "undo(1, 2, 3) play(\"a\", 010, [x]) new_game(\"\", 'c', TRUE, -1.50, [1, <<\"x\">>], <<>>)",
+            "play(\"a\", 1.50, 3)",
+            "play(\"a\", - 0099999999999999999999)",
+            "undo([1, [2, <<3>>]], Ora) jump(1, 2) play",
+            "undo\n(\n1)\nredo -- c\n",
+            "e(1,",
+            "e([1,])",
+            "undo() redo",
+            "play(< <1> >,1)",
+            "play(<<1>,1)",
+            "new_game(\"a\\\"b\", \"c\"",
+            "play(\"a\", -\n\n3) e(1.) x",
+            "undo(TRUE, false, 'é', \"\")",
+        ];
+        for text in texts {
+            let mut kept = Vec::new();
+            let mut lines = source::KeptLines::new(text.as_bytes());
+            while lines.next_into(&mut kept).expect("in memory") {}
+            let want = check(&kept).map(|c| c.len());
+            for fold_at in [0, 3, 10] {
+                let mut commands = 0;
+                let lines = source::KeptLines::with_long_line(
+                    io::BufReader::with_capacity(4, text.as_bytes()),
+                    4,
+                );
+                let got = validate_stream(EventStream::folding_at(lines, fold_at), |_| {
+                    commands += 1;
+                    Ok(())
+                })
+                .expect("in memory")
+                .map(|()| commands)
+                .map_err(Rejection::into_trace_error);
+                assert_eq!(got, want, "{text} folded at {fold_at}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::io::{self, BufRead};
 
 use super::ast::Event;
 use super::error::{Pos, SyntaxError, SyntaxKind};
+use super::fold::{FOLD_AT, Fold, Folded, Piece};
 use super::lexer::{Extent, Halt, blank};
 use super::parser::next_event;
 use super::source::{KeptLines, LONG_LINE, LineSource};
@@ -116,7 +117,7 @@ fn scan<'a, E>(
 
 /// For blanks that stop mid-line: how many bytes at their end must stay,
 /// from a `--` that starts a comment still going on, or a last `-`.
-fn unfinished_comment(blanks: &[u8]) -> usize {
+pub(super) fn unfinished_comment(blanks: &[u8]) -> usize {
     let line_start = memchr::memrchr(b'\n', blanks).map_or(0, |k| k + 1);
     match memchr::memmem::find(&blanks[line_start..], b"--") {
         Some(k) => blanks.len() - line_start - k,
@@ -158,6 +159,18 @@ pub struct EventStream<S> {
     start: usize,
     at: Pos,
     at_end: bool,
+    /// An event longer than this is read token by token.
+    fold_at: usize,
+    /// The long event being read, if any.
+    fold: Option<Fold>,
+}
+
+/// What the stream finds.
+pub enum Found<'e, 'a> {
+    /// An event, and a locator for its positions.
+    Event(&'e Event<'a>, &'e Locator<'a>),
+    /// A piece of an event too long to hold.
+    Piece(Piece<'a>),
 }
 
 impl<R: BufRead> EventStream<KeptLines<R>> {
@@ -177,32 +190,71 @@ impl<S: LineSource> EventStream<S> {
     /// The events of the kept lines `lines` gives (a whole trace, a chunk,
     /// a line), with positions from line 1, column 1.
     pub fn over(lines: S) -> Self {
+        Self::folding_at(lines, FOLD_AT)
+    }
+
+    /// A stream that reads events longer than `fold_at` token by token
+    /// (tests use tiny ones).
+    pub fn folding_at(lines: S, fold_at: usize) -> Self {
         EventStream {
             lines,
             buf: Vec::new(),
             start: 0,
             at: Pos { line: 1, column: 1 },
             at_end: false,
+            fold_at,
+            fold: None,
         }
     }
 
     /// Calls `visit` with every event in order and a locator for its
-    /// positions; stops at the first parse error.
+    /// positions (an event too long to hold comes in pieces, see `fold`);
+    /// stops at the first parse error.
     pub fn for_each<E>(
         &mut self,
-        mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
+        mut visit: impl FnMut(Found<'_, '_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
             let extent = if self.at_end { Extent::Final } else { Extent::Partial };
             let text = &self.buf[self.start..];
             let locator = Locator::starting_at(text, self.at);
-            let scanned = scan(text, extent, &mut |e| visit(e, &locator)).map_err(Stop::Visit)?;
+            if let Some(fold) = &mut self.fold {
+                let locate = |rest| locator.pos(rest);
+                let folded = fold
+                    .step(text, extent, &locate, &mut |p| visit(Found::Piece(p)))
+                    .map_err(Stop::Visit)?;
+                let consumed = match folded {
+                    Folded::Failed { rest } => {
+                        return Err(Stop::Syntax(parse_error(locator.pos(rest))));
+                    }
+                    Folded::NeedMore { .. } if self.at_end => {
+                        return Err(Stop::Syntax(parse_error(locator.pos(0))));
+                    }
+                    Folded::Done { consumed } => {
+                        self.fold = None;
+                        consumed
+                    }
+                    Folded::NeedMore { consumed } => consumed,
+                };
+                self.at = locator.pos(text.len() - consumed);
+                self.start += consumed;
+                if self.fold.is_some() {
+                    self.refill().map_err(Stop::Read)?;
+                }
+                continue;
+            }
+            let scanned = scan(text, extent, &mut |e| visit(Found::Event(e, &locator)))
+                .map_err(Stop::Visit)?;
             match scanned {
                 Scanned::Done => return Ok(()),
                 Scanned::Failed { rest } => {
                     return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                 }
                 Scanned::NeedMore { consumed } => {
+                    if text.len() - consumed > self.fold_at {
+                        // An event too long to hold: read it token by token.
+                        self.fold = Some(Fold::default());
+                    }
                     self.at = locator.pos(text.len() - consumed);
                     self.start += consumed;
                     self.refill().map_err(Stop::Read)?;
@@ -230,8 +282,10 @@ mod tests {
 
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
-        EventStream::new(text).for_each(|e, _| {
-            out.push(String::from_utf8_lossy(e.name).into_owned());
+        EventStream::new(text).for_each(|found| {
+            if let Found::Event(e, _) = found {
+                out.push(String::from_utf8_lossy(e.name).into_owned());
+            }
             Ok(())
         })?;
         Ok(out)
@@ -261,9 +315,11 @@ mod tests {
         let text = b"play(\"a\", -\n\n3)\n";
         let mut events = 0;
         EventStream::with_long_line(io::BufReader::with_capacity(1, &text[..]), 1)
-            .for_each(|e, _| {
-                assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
-                events += 1;
+            .for_each(|found| {
+                if let Found::Event(e, _) = found {
+                    assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
+                    events += 1;
+                }
                 Ok::<(), ()>(())
             })
             .expect("parses");

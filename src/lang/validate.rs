@@ -4,8 +4,9 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use super::ast::{Arg, Event, Value};
+use super::ast::{Arg, Args, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
+use super::fold::Piece;
 use crate::command::{Button, Command};
 use crate::spool::Spool;
 
@@ -54,6 +55,66 @@ pub struct Checker {
     /// The spool could not be written (a full disk): reported by `finish`.
     spool_error: Option<io::Error>,
     line: Vec<u8>,
+    /// A long event read in pieces (see `fold`).
+    folding: Option<Folding>,
+}
+
+/// A long event being checked piece by piece, in constant memory: its first
+/// two arguments are kept while it may still be type-correct; once it
+/// cannot be (a third argument, a tuple or array, an unknown name), its
+/// type error line is written as the pieces come.
+#[derive(Default)]
+struct Folding {
+    name: Vec<u8>,
+    /// `None` for an unknown event name.
+    declaration: Option<&'static str>,
+    first: Vec<(Owned, Pos)>,
+    /// Top-level arguments so far.
+    args: usize,
+    /// Whether the type error line is being written.
+    printing: bool,
+    /// For each open list, the event's own first: whether an element was
+    /// printed in it yet.
+    started: Vec<bool>,
+}
+
+/// An argument value kept beyond the text it was read from.
+enum Owned {
+    Str(Vec<u8>),
+    Number { negative: bool, int: Vec<u8>, frac: Option<Vec<u8>> },
+    Char(Vec<u8>),
+    Bool(Vec<u8>),
+    Ident(Vec<u8>),
+}
+
+impl Owned {
+    fn of(value: &Value) -> Owned {
+        match value {
+            Value::Str(s) => Owned::Str(s.to_vec()),
+            Value::Number { negative, int, frac } => Owned::Number {
+                negative: *negative,
+                int: int.to_vec(),
+                frac: frac.map(<[u8]>::to_vec),
+            },
+            Value::Char(c) => Owned::Char(c.to_vec()),
+            Value::Bool(b) => Owned::Bool(b.to_vec()),
+            Value::Ident(i) => Owned::Ident(i.to_vec()),
+            // Pieces are plain values; lists come as `Open` and `Close`.
+            Value::Tuple(_) | Value::Array(_) => Owned::Ident(Vec::new()),
+        }
+    }
+
+    fn value(&self) -> Value<'_> {
+        match self {
+            Owned::Str(s) => Value::Str(s),
+            Owned::Number { negative, int, frac } => {
+                Value::Number { negative: *negative, int, frac: frac.as_deref() }
+            }
+            Owned::Char(c) => Value::Char(c),
+            Owned::Bool(b) => Value::Bool(b),
+            Owned::Ident(i) => Value::Ident(i),
+        }
+    }
 }
 
 /// Why a trace runs nothing, with type errors still on their spool.
@@ -138,6 +199,173 @@ impl Checker {
             }
         }
         None
+    }
+
+    /// Checks one piece of a long event (see `fold`), handing its command
+    /// to `keep` when it is one and nothing is wrong so far.
+    pub fn piece(
+        &mut self,
+        piece: Piece<'_>,
+        keep: &mut impl FnMut(&Command) -> io::Result<()>,
+    ) -> io::Result<()> {
+        match piece {
+            Piece::Start(name) => {
+                let declaration = DECLARATIONS.iter().find(|(n, _)| *n == name).map(|d| d.1);
+                self.folding = Some(Folding {
+                    name: name.to_vec(),
+                    declaration,
+                    printing: declaration.is_none(),
+                    started: if declaration.is_none() { vec![false] } else { Vec::new() },
+                    ..Folding::default()
+                });
+            }
+            Piece::Scalar(value, pos) => {
+                let Some(f) = &mut self.folding else { return Ok(()) };
+                if f.started.len() <= 1 {
+                    let k = f.args;
+                    f.args += 1;
+                    if !f.printing && k < 2 {
+                        f.first.push((Owned::of(&value), pos));
+                        return Ok(());
+                    }
+                    self.start_printing();
+                    self.soft_check(k, &value, pos);
+                } else {
+                    self.soft_check(usize::MAX, &value, pos);
+                }
+                self.print_scalar(&value);
+            }
+            Piece::Open { array } => {
+                if self.folding.as_ref().is_some_and(|f| f.started.len() <= 1) {
+                    if let Some(f) = &mut self.folding {
+                        f.args += 1;
+                    }
+                    self.start_printing();
+                }
+                self.print_item(if array { b"<<" } else { b"[" });
+                if let Some(f) = &mut self.folding {
+                    f.started.push(false);
+                }
+            }
+            Piece::Close { array } => {
+                if let Some(f) = &mut self.folding {
+                    f.started.pop();
+                }
+                self.print_raw(if array { b">>" } else { b"]" });
+            }
+            Piece::End => {
+                let Some(f) = self.folding.take() else { return Ok(()) };
+                if !f.printing {
+                    // Two arguments at most, each a plain value: checked as
+                    // any event is.
+                    let args = f
+                        .first
+                        .iter()
+                        .enumerate()
+                        .map(|(k, (v, _))| Arg { value: v.value(), rest: k });
+                    let args: Args = args.collect();
+                    let event = Event { name: &f.name, args: (f.args > 0).then_some(args) };
+                    let command = self.event(&event, |k| f.first[k].1);
+                    if let Some(command) = command
+                        && self.is_clean()
+                    {
+                        keep(&command)?;
+                    }
+                    return Ok(());
+                }
+                let line = match f.declaration {
+                    Some(declaration) => {
+                        [b") does not conform to declaration ", declaration.as_bytes(), b"\n"]
+                            .concat()
+                    }
+                    None => [b"Error: unknown event name ", &f.name[..], b"\n"].concat(),
+                };
+                self.write_line(&line);
+            }
+        }
+        Ok(())
+    }
+
+    /// The long event cannot be type-correct: its line starts, with the
+    /// arguments kept so far (checked now, in order).
+    fn start_printing(&mut self) {
+        let Some(f) = &mut self.folding else { return };
+        if f.printing {
+            return;
+        }
+        f.printing = true;
+        f.started = vec![!f.first.is_empty()];
+        let first = std::mem::take(&mut f.first);
+        let mut line = f.name.clone();
+        line.push(b'(');
+        for (k, (value, _)) in first.iter().enumerate() {
+            if k > 0 {
+                line.extend_from_slice(b", ");
+            }
+            print_top_arg(&f.name, k, &Arg { value: value.value(), rest: 0 }, &mut line);
+        }
+        for (k, (value, pos)) in first.iter().enumerate() {
+            self.soft_check(k, &value.value(), *pos);
+        }
+        self.write_line(&line);
+    }
+
+    /// The soft errors of an argument: an unknown identifier, or `play`'s
+    /// button that is no 64-bit integer (`k` is its place at the top level).
+    fn soft_check(&mut self, k: usize, value: &Value, pos: Pos) {
+        let is_play = self.folding.as_ref().is_some_and(|f| f.name == b"play");
+        let arg = Arg { value: value.clone(), rest: 0 };
+        if is_play
+            && k == 1
+            && let Some(Err(normalised)) = button_value(&arg)
+        {
+            self.soft = Some(SyntaxError { kind: SyntaxKind::InvalidNumber(normalised), pos });
+        }
+        if let Value::Ident(name) = value {
+            let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
+            self.soft = Some(SyntaxError { kind, pos });
+        }
+    }
+
+    fn print_scalar(&mut self, value: &Value) {
+        let Some(f) = &self.folding else { return };
+        if f.declaration.is_none() {
+            return;
+        }
+        let mut text = Vec::new();
+        let arg = Arg { value: value.clone(), rest: 0 };
+        if f.started.len() == 1 {
+            print_top_arg(&f.name, f.args - 1, &arg, &mut text);
+        } else {
+            print_arg(&arg, &mut text);
+        }
+        self.print_item(&text);
+    }
+
+    /// Prints a list element, after a separator when it is not the first.
+    fn print_item(&mut self, text: &[u8]) {
+        let Some(f) = &mut self.folding else { return };
+        if f.declaration.is_none() {
+            return;
+        }
+        let separated = f.started.last_mut().is_some_and(|s| std::mem::replace(s, true));
+        if separated {
+            self.write_line(b", ");
+        }
+        self.write_line(text);
+    }
+
+    fn print_raw(&mut self, text: &[u8]) {
+        if self.folding.as_ref().is_some_and(|f| f.declaration.is_some()) {
+            self.write_line(text);
+        }
+    }
+
+    /// Appends to the type errors' spool.
+    fn write_line(&mut self, bytes: &[u8]) {
+        if let Err(e) = self.type_errors.write_all(bytes) {
+            self.spool_error.get_or_insert(e);
+        }
     }
 
     fn find_identifiers(&mut self, arg: &Arg, locate: &impl Fn(usize) -> Pos) {
@@ -228,15 +456,21 @@ fn type_error_line(event: &Event, line: &mut Vec<u8>) {
         if k > 0 {
             line.extend_from_slice(b", ");
         }
-        match button_value(arg) {
-            Some(Ok(n)) if event.name == b"play" && k == 1 => {
-                line.extend_from_slice(n.to_string().as_bytes())
-            }
-            _ => print_arg(arg, line),
-        }
+        print_top_arg(event.name, k, arg, line);
     }
     line.extend_from_slice(b") does not conform to declaration ");
     line.extend_from_slice(declaration.as_bytes());
+}
+
+/// An event's `k`-th argument as a type error prints it: as written, but
+/// `play`'s button as the integer it denotes.
+fn print_top_arg(name: &[u8], k: usize, arg: &Arg, line: &mut Vec<u8>) {
+    match button_value(arg) {
+        Some(Ok(n)) if name == b"play" && k == 1 => {
+            line.extend_from_slice(n.to_string().as_bytes())
+        }
+        _ => print_arg(arg, line),
+    }
 }
 
 /// An argument as written, strings without their quotes (but `""` for an

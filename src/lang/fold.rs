@@ -1,0 +1,240 @@
+//! Events too long to hold: the same grammar as `parser`, token by token,
+//! resumable at any token, so an event with millions of arguments (or a
+//! tuple of millions of elements) is read in constant memory. The stream
+//! switches to it only for an event longer than `FOLD_AT`; what it finds
+//! goes out as `Piece`s, in source order, for the checker to fold.
+//!
+//! Tokens are recognised by the same nom parsers (`lexer`), and errors fall
+//! on the same bytes as in `parser` (the fuzzer holds the two to that).
+
+use super::ast::Value;
+use super::error::Pos;
+use super::lexer::{
+    Extent, Halt, PErr, blank, char_literal, identifier, is_boolean, is_reserved, string_literal,
+    unsigned_number,
+};
+use super::parser::MAX_NESTING;
+
+/// An event longer than this (bytes of text) is read token by token.
+pub const FOLD_AT: usize = 64 * 1024;
+
+/// Within this many bytes of the end of a text that more text follows, a
+/// token may still change (see `stream::LOOKAHEAD`).
+const LOOKAHEAD: usize = 8;
+
+/// What a long event is made of, in source order.
+#[derive(Debug)]
+pub enum Piece<'a> {
+    /// Its name.
+    Start(&'a [u8]),
+    /// A tuple (`[`) or array (`<<`) opens.
+    Open {
+        array: bool,
+    },
+    Close {
+        array: bool,
+    },
+    /// A string, number, character, boolean or identifier, and where it is.
+    Scalar(Value<'a>, Pos),
+    End,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// At the event's name.
+    Name,
+    /// After the name: `(` or the next event.
+    AfterName,
+    /// After `[` or `<<`: the close, or an argument.
+    AfterOpen,
+    /// An argument is needed.
+    Arg,
+    /// After an argument: `,` or the close.
+    AfterArg,
+}
+
+/// How far a step got.
+pub enum Folded {
+    /// The event ended; `consumed` bytes of the text were read.
+    Done { consumed: usize },
+    /// More text is needed after the first `consumed` bytes.
+    NeedMore { consumed: usize },
+    /// A parse error, `rest` bytes before the end.
+    Failed { rest: usize },
+}
+
+/// A long event being read.
+pub struct Fold {
+    state: State,
+    /// Open brackets: `(`, `[` or `<`.
+    stack: Vec<u8>,
+}
+
+impl Default for Fold {
+    fn default() -> Self {
+        Fold { state: State::Name, stack: Vec::new() }
+    }
+}
+
+impl Fold {
+    /// Reads as much of the event as `text` holds, handing each piece to
+    /// `visit`; `locate` turns "bytes left" into a position.
+    pub fn step<E>(
+        &mut self,
+        text: &[u8],
+        extent: Extent,
+        locate: &impl Fn(usize) -> Pos,
+        visit: &mut impl FnMut(Piece<'_>) -> Result<(), E>,
+    ) -> Result<Folded, E> {
+        let partial = extent == Extent::Partial;
+        let mid_line = partial && text.last().is_some_and(|&b| b != b'\n');
+        let mut at = 0;
+        loop {
+            let rest = &text[at..];
+            let j = blank(rest);
+            if j.is_empty() {
+                if self.state == State::AfterName && !partial {
+                    visit(Piece::End)?;
+                    return Ok(Folded::Done { consumed: text.len() });
+                }
+                if !partial {
+                    return Ok(Folded::Failed { rest: 0 });
+                }
+                let keep = if mid_line { super::stream::unfinished_comment(rest) } else { 0 };
+                return Ok(Folded::NeedMore { consumed: text.len() - keep });
+            }
+            // Blanks never change meaning once a token follows them.
+            at = text.len() - j.len();
+            let failed = |e: PErr| {
+                let near_the_end = if mid_line { e.rest < LOOKAHEAD } else { e.rest == 0 };
+                if partial && (e.halt == Halt::NeedMore || near_the_end) {
+                    Folded::NeedMore { consumed: at }
+                } else {
+                    Folded::Failed { rest: e.rest }
+                }
+            };
+            // A token is taken only when what follows it cannot change it.
+            let settled = |after: &[u8]| !partial || blank(after).len() >= LOOKAHEAD;
+            match self.state {
+                State::Name => {
+                    let Ok((after, name)) = identifier(j) else {
+                        return Ok(failed(PErr::at(j)));
+                    };
+                    if is_reserved(name) || is_boolean(name) {
+                        return Ok(failed(PErr::at(j)));
+                    }
+                    if !settled(after) {
+                        return Ok(Folded::NeedMore { consumed: at });
+                    }
+                    visit(Piece::Start(name))?;
+                    self.state = State::AfterName;
+                    at = text.len() - after.len();
+                }
+                State::AfterName => {
+                    if j[0] != b'(' {
+                        visit(Piece::End)?;
+                        return Ok(Folded::Done { consumed: at });
+                    }
+                    self.stack.push(b'(');
+                    self.state = State::Arg;
+                    at += 1;
+                }
+                State::AfterOpen | State::AfterArg => {
+                    let top = *self.stack.last().unwrap_or(&b'(');
+                    let close: &[u8] = match top {
+                        b'[' => b"]",
+                        b'<' => b">>",
+                        _ => b")",
+                    };
+                    if let Some(after) = j.strip_prefix(close) {
+                        if !settled(after) && self.stack.len() > 1 {
+                            return Ok(Folded::NeedMore { consumed: at });
+                        }
+                        self.stack.pop();
+                        at = text.len() - after.len();
+                        if self.stack.is_empty() {
+                            visit(Piece::End)?;
+                            return Ok(Folded::Done { consumed: at });
+                        }
+                        visit(Piece::Close { array: top == b'<' })?;
+                        self.state = State::AfterArg;
+                    } else if self.state == State::AfterOpen {
+                        self.state = State::Arg;
+                    } else if j[0] == b',' {
+                        self.state = State::Arg;
+                        at += 1;
+                    } else {
+                        return Ok(failed(PErr::at(j)));
+                    }
+                }
+                State::Arg => match self.arg(j, extent, locate)? {
+                    Ok((after, piece)) => {
+                        if !settled(after) {
+                            return Ok(Folded::NeedMore { consumed: at });
+                        }
+                        if let Piece::Open { array } = piece {
+                            self.stack.push(if array { b'<' } else { b'[' });
+                            self.state = State::AfterOpen;
+                        } else {
+                            self.state = State::AfterArg;
+                        }
+                        visit(piece)?;
+                        at = text.len() - after.len();
+                    }
+                    Err(e) => return Ok(failed(e)),
+                },
+            }
+        }
+    }
+
+    /// One argument's first token (the argument itself, or its bracket).
+    #[allow(clippy::type_complexity)]
+    fn arg<'a, E>(
+        &self,
+        i: &'a [u8],
+        extent: Extent,
+        locate: &impl Fn(usize) -> Pos,
+    ) -> Result<Result<(&'a [u8], Piece<'a>), PErr>, E> {
+        let here = |value| Piece::Scalar(value, locate(i.len()));
+        let fatal = |e: nom::Err<PErr>| match e {
+            nom::Err::Error(e) | nom::Err::Failure(e) => e,
+            nom::Err::Incomplete(_) => PErr { halt: Halt::NeedMore, rest: i.len() },
+        };
+        Ok(match i[0] {
+            b'"' => string_literal(i, extent).map(|(r, s)| (r, here(Value::Str(s)))).map_err(fatal),
+            b'\'' => char_literal(i).map(|(r, c)| (r, here(Value::Char(c)))).map_err(fatal),
+            b'-' => {
+                let digits = blank(&i[1..]);
+                match unsigned_number(digits) {
+                    Ok((rest, (int, frac))) => {
+                        let value = Value::Number { negative: true, int, frac };
+                        Ok((rest, Piece::Scalar(value, locate(digits.len()))))
+                    }
+                    Err(_) if digits.is_empty() && extent == Extent::Partial => {
+                        Err(PErr { halt: Halt::NeedMore, rest: i.len() })
+                    }
+                    Err(_) => Err(PErr::at(i)),
+                }
+            }
+            b if b.is_ascii_digit() => unsigned_number(i)
+                .map(|(r, (int, frac))| (r, here(Value::Number { negative: false, int, frac })))
+                .map_err(fatal),
+            b'[' | b'<' => {
+                let array = i[0] == b'<';
+                let open: &[u8] = if array { b"<<" } else { b"[" };
+                match i.strip_prefix(open) {
+                    // Brackets inside the event's parentheses.
+                    Some(_) if self.stack.len() > MAX_NESTING => Err(PErr::at(i)),
+                    Some(after) => Ok((after, Piece::Open { array })),
+                    None => Err(PErr::at(i)),
+                }
+            }
+            _ => match identifier(i) {
+                Err(_) => Err(PErr::at(i)),
+                Ok((_, word)) if is_reserved(word) => Err(PErr::at(i)),
+                Ok((rest, word)) if is_boolean(word) => Ok((rest, here(Value::Bool(word)))),
+                Ok((rest, word)) => Ok((rest, here(Value::Ident(word)))),
+            },
+        })
+    }
+}
