@@ -283,8 +283,12 @@ mod tests {
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
         EventStream::new(text).for_each(|found| {
-            if let Found::Event(e, _) = found {
-                out.push(String::from_utf8_lossy(e.name).into_owned());
+            match found {
+                Found::Event(e, _) => out.push(String::from_utf8_lossy(e.name).into_owned()),
+                Found::Piece(Piece::Start(name)) => {
+                    out.push(String::from_utf8_lossy(name).into_owned())
+                }
+                Found::Piece(_) => {}
             }
             Ok(())
         })?;
