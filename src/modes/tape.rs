@@ -38,9 +38,10 @@ fn indexed(name: &[u8], entries: usize) -> bool {
 pub struct Tape {
     spool: Spool,
     names: HashMap<Vec<u8>, u8>,
-    /// The last name written and its index: most commands repeat a recent
-    /// name, and a comparison is cheaper than a hash.
-    last: Option<(Vec<u8>, u8)>,
+    /// The last two names written and their indexes: most commands repeat
+    /// one of the two players' names, and a comparison is cheaper than a
+    /// hash. `recent[0]` is the latest.
+    recent: [Option<(Vec<u8>, u8)>; 2],
 }
 
 impl Tape {
@@ -79,24 +80,37 @@ impl Tape {
     }
 
     fn put_name(&mut self, name: &[u8]) -> io::Result<()> {
-        if let Some((last, k)) = &self.last
-            && last == name
-        {
-            return self.spool.write_all(&[*k]);
+        for slot in 0..2 {
+            if let Some((recent, k)) = &self.recent[slot]
+                && recent == name
+            {
+                let k = *k;
+                self.recent.swap(0, slot);
+                return self.spool.write_all(&[k]);
+            }
         }
-        if let Some(&k) = self.names.get(name) {
-            self.last = Some((name.to_vec(), k));
-            return self.spool.write_all(&[k]);
-        }
-        self.spool.write_all(&[INLINE])?;
-        write_varint(&mut self.spool, name.len() as u64)?;
-        self.spool.write_all(name)?;
-        if indexed(name, self.names.len()) {
-            let k = self.names.len() as u8;
-            self.names.insert(name.to_vec(), k);
-            self.last = Some((name.to_vec(), k));
-        }
-        Ok(())
+        let k = match self.names.get(name) {
+            Some(&k) => k,
+            None => {
+                self.spool.write_all(&[INLINE])?;
+                write_varint(&mut self.spool, name.len() as u64)?;
+                self.spool.write_all(name)?;
+                if !indexed(name, self.names.len()) {
+                    return Ok(());
+                }
+                let k = self.names.len() as u8;
+                self.names.insert(name.to_vec(), k);
+                self.remember(name, k);
+                return Ok(());
+            }
+        };
+        self.remember(name, k);
+        self.spool.write_all(&[k])
+    }
+
+    fn remember(&mut self, name: &[u8], k: u8) {
+        self.recent.swap(0, 1);
+        self.recent[0] = Some((name.to_vec(), k));
     }
 
     /// The bytes written so far.
