@@ -10,8 +10,9 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Json, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use super::error::ApiError;
@@ -102,7 +103,7 @@ async fn api_run(
     let reply = server
         .compute(request.trace.len(), move || work::run(&request.trace, job, autopilot, budget))
         .await?;
-    Ok(Json(reply).into_response())
+    Ok(json(&reply, reply.output.len()))
 }
 
 async fn api_state(
@@ -117,9 +118,19 @@ async fn api_state(
         .compute(request.trace.len(), move || work::state(&request.trace, autopilot, budget))
         .await?;
     Ok(match reply {
-        Ok(state) => Json(state).into_response(),
-        Err(rejected) => Json(rejected).into_response(),
+        Ok(state) => json(&state, state.transcript.len() + state.trace.len()),
+        Err(rejected) => json(&rejected, rejected.error.len()),
     })
+}
+
+/// A JSON answer, written into a buffer sized for its text at once (the
+/// transcript is most of it), not grown from a few bytes.
+fn json(value: &impl Serialize, text: usize) -> Response {
+    let mut body = Vec::with_capacity(text + text / 8 + 1024);
+    match serde_json::to_writer(&mut body, value) {
+        Ok(()) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => ApiError::Internal(e.to_string()).into_response(),
+    }
 }
 
 impl Server {
