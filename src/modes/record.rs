@@ -1,18 +1,18 @@
-//! `--record FILE`: what a played session ran, appended to a file, so the
+//! `--record FILE`: what a played session ran, written to a new file, so the
 //! session becomes a trace (and, with `tictac test --bless`, a test).
 //! Lines are written as they run; the shell and the board refuse what a
 //! trace file could not replay (see `lang::writable`).
 
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::RunError;
 
 /// Keeps the lines that ran, so a played session becomes a trace.
 #[derive(Default)]
 pub struct Recorder {
-    file: Option<File>,
+    file: Option<(File, PathBuf)>,
 }
 
 impl Recorder {
@@ -26,7 +26,7 @@ impl Recorder {
             io::ErrorKind::AlreadyExists => RunError::RecordingExists(name()),
             _ => RunError::OutputFailed(name(), e),
         })?;
-        Ok(Recorder { file: Some(file) })
+        Ok(Recorder { file: Some((file, path.to_path_buf())) })
     }
 
     /// Whether lines are being recorded.
@@ -35,11 +35,31 @@ impl Recorder {
     }
 
     /// Appends lines that ran, straight to the file (no buffer), so a
-    /// session that is killed keeps what ran.
+    /// session that is killed keeps what ran. A failure names the file.
     pub fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
         match &mut self.file {
-            Some(file) => file.write_all(lines),
+            Some((file, path)) => file.write_all(lines).map_err(|e| {
+                io::Error::new(e.kind(), format!("recording to {}: {e}", path.display()))
+            }),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_names_the_recording() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("session.txt");
+        std::fs::write(&path, "").expect("a file");
+        // Opened for reading only, so every write fails.
+        let file = File::open(&path).expect("open");
+        let mut recorder = Recorder { file: Some((file, path.clone())) };
+        let e = recorder.keep(b"undo\n").expect_err("read-only");
+        assert!(e.to_string().starts_with(&format!("recording to {}: ", path.display())), "{e}");
+        assert!(Recorder::default().keep(b"undo\n").is_ok());
     }
 }
