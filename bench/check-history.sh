@@ -25,9 +25,9 @@ trace() {
   awk -v n="$2" -v line="$3" 'BEGIN { print "new_game(\"Ann\",\"Bob\")"; for (i = 0; i < n; i++) print line }' > "$1"
 }
 
-# The peak resident set, in KiB, of tictac -b on a trace.
+# The peak resident set in KiB, and the seconds, of tictac -b on a trace.
 peak() {
-  /usr/bin/time -f %M "$bin" -b "$1" 2>&1 >/dev/null | tail -n 1
+  /usr/bin/time -f '%M %e' "$bin" -b "$1" 2>&1 >/dev/null | tail -n 1
 }
 
 status=0
@@ -35,12 +35,12 @@ check() {
   local what=$1
   trace "$work/small.txt" $((n / 10)) "$2"
   trace "$work/large.txt" "$n" "$2"
-  local small large
-  small=$(peak "$work/small.txt")
-  large=$(peak "$work/large.txt")
+  local small large seconds _
+  read -r small _ < <(peak "$work/small.txt")
+  read -r large seconds < <(peak "$work/large.txt")
   local per=$(((large - small) * 1024 / (n - n / 10)))
-  printf '%-44s %6d KiB at N/10, %7d KiB at N: %3d bytes a command\n' \
-    "$what" "$small" "$large" "$per"
+  printf '%-44s %6d KiB at N/10, %7d KiB at N (%s s): %3d bytes a command\n' \
+    "$what" "$small" "$large" "$seconds" "$per"
   if [ "$per" -gt "$limit" ]; then
     echo "  FAIL: more than $limit bytes a command"
     status=1
