@@ -157,6 +157,20 @@ await step("playing O against the computer: it opens", async () => {
   assert.equal(await banner(game), "o's turn");
 });
 
+await step("against random, the computer answers and the record replays", async () => {
+  await game.selectOption("#opponent", "random");
+  await game.selectOption("#side", "X");
+  await newGame(game, "Ann", "Rex");
+  await waitBanner(game, "x's turn");
+  await cell(game, 5).click();
+  await game.waitForFunction(() => [...document.querySelectorAll(".cell")].filter((c) => c.textContent === "O").length === 1);
+  const [saved] = await Promise.all([game.waitForEvent("download"), game.click("#download-trace")]);
+  const [expected] = await Promise.all([game.waitForEvent("download"), game.click("#download-expected")]);
+  const trace = readFileSync(await saved.path(), "utf8");
+  assert.ok(/play\("Rex",[1-9]\)\n$/.test(trace), trace);
+  assert.equal(readFileSync(await expected.path(), "utf8"), commandLine(trace, "-b"));
+});
+
 await step("the game page fits a phone-sized screen", async () => {
   const phone = await page({ width: 375, height: 740 });
   await phone.goto(base + "/");

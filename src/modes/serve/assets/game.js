@@ -28,7 +28,13 @@
     busy = true;
     const trace = command === undefined ? game.trace
       : game.trace + (game.trace === "" || game.trace.endsWith("\n") ? "" : "\n") + command + "\n";
-    const { status, data } = await tictac.post("/api/state", { trace, bots: game.bots });
+    const request = { trace, bots: game.bots };
+    // `random` chooses by a seed: a fresh one each time makes its next answer
+    // random, while its earlier moves stay as the trace records them.
+    if (Object.values(game.bots).includes("random")) {
+      request.seed = Math.floor(Math.random() * 2 ** 32);
+    }
+    const { status, data } = await tictac.post("/api/state", request);
     busy = false;
     if (status === 200 && data.status === 0) {
       if (data.trace !== game.trace) stamp = tictac.stamp();
