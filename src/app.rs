@@ -126,7 +126,10 @@ fn dispatch(
         Invocation::Verify(options) => verify::run(&options, stdout),
         Invocation::Serve(options) => serve::run(&options, stdout),
         Invocation::Fuzz(options) => {
-            match fuzz::run(&options, stdout, io::stdout().is_terminal()) {
+            let ran = fuzz::run(&options, stdout, io::stdout().is_terminal());
+            // Nothing a run started outlives the session.
+            crate::process::stop_all();
+            match ran {
                 Ok(report) if report.divergences == 0 => Ok(Outcome::Ran),
                 Ok(_) => Ok(Outcome::Rejected),
                 Err(FuzzError::Write(e)) => Err(RunError::Write(e)),

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crate::behaviour::{Behaviour, Coverage};
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
-use program::{Launched, Launcher, Limits, Spawner};
+use program::{Guarded, Launched, Launcher, Limits};
 use trace::Trace;
 
 /// What `tictac fuzz` was asked to do.
@@ -200,7 +200,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn probe(command: &[String], scratch: &Path, limits: Limits) -> Result<(), String> {
     let file = scratch.join("probe.txt");
     fs::write(&file, b"").map_err(|e| e.to_string())?;
-    match Spawner.launch(command, &file, limits) {
+    match Guarded.launch(command, &file, limits) {
         Launched::CannotStart(why) => Err(why),
         _ => Ok(()),
     }
@@ -255,13 +255,13 @@ impl Job<'_> {
         let limits = Limits { timeout: self.options.timeout, cap };
         let (wanted, wanted_status) = match &self.options.oracle {
             None => (expected.output.clone(), Some(expected.status)),
-            Some(oracle) => match Spawner.launch(oracle, &self.file, limits) {
+            Some(oracle) => match Guarded.launch(oracle, &self.file, limits) {
                 Launched::Finished { output, status } => (output, status),
                 // An oracle that fails says nothing about the program.
                 _ => return None,
             },
         };
-        match Spawner.launch(&self.options.program, &self.file, limits) {
+        match Guarded.launch(&self.options.program, &self.file, limits) {
             Launched::TimedOut => Some(Kind::Hang),
             Launched::TooMuch(output) => first_difference(expected, &wanted, &output),
             Launched::CannotStart(_) => None,
@@ -289,7 +289,7 @@ impl Job<'_> {
             Some(oracle) => {
                 let _ = fs::write(&self.file, &text);
                 let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
-                match Spawner.launch(oracle, &self.file, limits) {
+                match Guarded.launch(oracle, &self.file, limits) {
                     Launched::Finished { output, .. } => Some(output),
                     _ => None,
                 }
@@ -347,7 +347,8 @@ fn save(dir: &Path, name: &str, trace: &[u8], expected: &[u8]) -> Result<PathBuf
 }
 
 /// The measure behind the rate figure: the same traces, the same jobs, and
-/// nothing but starting the program.
+/// a plain loop that only starts the program (the standard library's
+/// `output()`, no guard) and compares nothing.
 fn spawn_only(
     options: &Options,
     settings: &Settings,
@@ -363,13 +364,20 @@ fn spawn_only(
         })
         .collect::<Result<_, _>>()?;
     let next = AtomicU64::new(0);
-    let limits = Limits { timeout: options.timeout, cap: MIN_CAP };
+    let (exe, first) =
+        options.program.split_first().ok_or(FuzzError::Program("an empty program".into()))?;
     let start = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1) {
             scope.spawn(|| {
                 while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed) as usize) {
-                    let _ = Spawner.launch(&options.program, file, limits);
+                    let _ = std::process::Command::new(exe)
+                        .args(first)
+                        .arg("-b")
+                        .arg(file)
+                        .stdin(std::process::Stdio::null())
+                        .stderr(std::process::Stdio::null())
+                        .output();
                 }
             });
         }

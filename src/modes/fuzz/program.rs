@@ -1,17 +1,15 @@
 //! Running the program under test as `CMD -b TRACE`.
 //!
-//! The fuzzer asks for a run through the `Launcher` trait only, so the
-//! project's process core (process groups, the subreaper, the output cap of
-//! `tictac test`) replaces `Spawner` here in one line once it is shared below
-//! the front ends. `Spawner` is the plain standard-library start: a time
-//! limit and an output cap, nothing more.
+//! The fuzzer runs programs through the `Launcher` trait: `Guarded` is the
+//! project's process core (`crate::process`: a process group of its own,
+//! descendants found and stopped, output capped, the deadline kept whatever
+//! the program does), as `tictac test` uses it.
 
-use std::io::Read;
+use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::process::{self, Ending};
 
 /// Bounds on one run.
 #[derive(Clone, Copy, Debug)]
@@ -40,70 +38,42 @@ pub trait Launcher: Sync {
     fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched;
 }
 
-/// The plain standard-library launcher.
-pub struct Spawner;
+/// The project's process core: everything `tictac test` guarantees
+/// against hostile programs holds here too.
+pub struct Guarded;
 
-impl Launcher for Spawner {
+impl Launcher for Guarded {
     fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched {
-        let Some((exe, first)) = command.split_first() else {
+        let Some(exe) = command.first() else {
             return Launched::CannotStart("an empty program".into());
         };
-        let spawned = Command::new(exe)
-            .args(first)
-            .arg("-b")
-            .arg(trace)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn();
-        let mut child = match spawned {
-            Ok(child) => child,
+        let argv: Vec<OsString> = command
+            .iter()
+            .map(OsString::from)
+            .chain([OsString::from("-b"), trace.as_os_str().to_owned()])
+            .collect();
+        let spec = process::Spec {
+            argv: &argv,
+            input: None,
+            timeout: limits.timeout,
+            cap: limits.cap as u64,
+            stop: None,
+        };
+        let mut finished = match process::run(&spec) {
+            Ok(finished) => finished,
             Err(e) => return Launched::CannotStart(format!("cannot run {exe}: {e}")),
         };
-        let deadline = Instant::now() + limits.timeout;
-        let Some(stdout) = child.stdout.take() else {
-            stop(&mut child);
-            return Launched::CannotStart("no standard output".into());
-        };
-        // Read on a thread of its own, so the time limit holds however the
-        // program behaves; one byte past the cap is enough to know.
-        let (sender, read) = mpsc::channel();
-        thread::spawn(move || {
-            let mut output = Vec::new();
-            let _ = stdout.take(limits.cap as u64 + 1).read_to_end(&mut output);
-            let _ = sender.send(output);
-        });
-        let output = match read.recv_timeout(limits.timeout) {
-            Ok(output) => output,
-            Err(_) => {
-                stop(&mut child);
-                return Launched::TimedOut;
+        // The capture holds at most the cap.
+        let output = finished.stdout.bytes_up_to(limits.cap as u64).ok().flatten();
+        match (finished.ending, output) {
+            (Ending::Exited(status), Some(output)) => {
+                Launched::Finished { output, status: status.code() }
             }
-        };
-        if output.len() > limits.cap {
-            stop(&mut child);
-            return Launched::TooMuch(output);
-        }
-        let mut pause = Duration::from_micros(20);
-        loop {
-            match child.try_wait() {
-                Ok(Some(status)) => return Launched::Finished { output, status: status.code() },
-                Ok(None) if Instant::now() < deadline => {
-                    thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(5));
-                }
-                Ok(None) | Err(_) => {
-                    stop(&mut child);
-                    return Launched::TimedOut;
-                }
-            }
+            (Ending::PrintedTooMuch, Some(output)) => Launched::TooMuch(output),
+            (Ending::TimedOut | Ending::Stopped, _) => Launched::TimedOut,
+            (_, None) => Launched::CannotStart(format!("reading what {exe} printed failed")),
         }
     }
-}
-
-fn stop(child: &mut Child) {
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[cfg(test)]
@@ -120,18 +90,19 @@ mod tests {
 
     #[test]
     fn output_status_time_and_cap() {
+        let launcher = Guarded;
         let trace = Path::new("/dev/null");
         assert_eq!(
-            Spawner.launch(&sh("echo \"$1 $2\"; exit 3"), trace, limits(5000, 100)),
+            launcher.launch(&sh("echo \"$1 $2\"; exit 3"), trace, limits(5000, 100)),
             Launched::Finished { output: b"-b /dev/null\n".to_vec(), status: Some(3) }
         );
-        assert_eq!(Spawner.launch(&sh("sleep 5"), trace, limits(100, 100)), Launched::TimedOut);
+        assert_eq!(launcher.launch(&sh("sleep 5"), trace, limits(100, 100)), Launched::TimedOut);
         assert_eq!(
-            Spawner.launch(&sh("yes"), trace, limits(5000, 10)),
-            Launched::TooMuch(b"y\ny\ny\ny\ny\ny".to_vec())
+            launcher.launch(&sh("yes"), trace, limits(5000, 10)),
+            Launched::TooMuch(b"y\ny\ny\ny\ny\n".to_vec())
         );
         assert!(matches!(
-            Spawner.launch(&["/no/such/program".into()], trace, limits(100, 10)),
+            launcher.launch(&["/no/such/program".into()], trace, limits(100, 10)),
             Launched::CannotStart(_)
         ));
     }
