@@ -75,7 +75,7 @@ fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
             "--program",
             &program,
             "--runs",
-            "250",
+            "100",
             "--seed",
             "11",
             "-j",
@@ -88,7 +88,7 @@ fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
         let traces = found(&out);
         let best = traces.iter().map(|t| t.1).min().unwrap_or(usize::MAX);
         assert!(best <= shortest + 2, "{name}: shortest found {best} > {shortest} + 2\n{said}");
-        assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 250 runs, ")));
+        assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 100 runs, ")));
         // Each saved test fails at once against the program and passes
         // against the engine.
         let o = Command::new(BIN)
@@ -138,7 +138,7 @@ fn output_altered_by_a_script_is_found_and_named_after_the_behaviour() {
         "--program",
         &script.to_string_lossy(),
         "--runs",
-        "100",
+        "60",
         "--seed",
         "5",
         "--out",
@@ -158,7 +158,7 @@ fn correct_programs_show_no_divergence() {
     let out = scratch.path().join("found");
     let model = format!("{} none", mutant().display());
     for program in [BIN, model.as_str()] {
-        let o = fuzz(&["--program", program, "--runs", "150", "--out", &out.to_string_lossy()]);
+        let o = fuzz(&["--program", program, "--runs", "80", "--out", &out.to_string_lossy()]);
         let said = text(&o);
         assert_eq!(o.status.code(), Some(0), "{said}");
         assert!(said.lines().next().is_some_and(|l| l.contains(": seed ")), "{said}");
@@ -200,7 +200,7 @@ fn existing_files_are_never_overwritten() {
         "--program",
         &program,
         "--runs",
-        "100",
+        "60",
         "--seed",
         "1",
         "--out",
@@ -235,7 +235,7 @@ fn excluded_behaviours_are_not_generated() {
         "--program",
         &program,
         "--runs",
-        "150",
+        "80",
         "--exclude",
         "play-wrong-turn-taken",
         "--out",

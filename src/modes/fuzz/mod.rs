@@ -347,8 +347,9 @@ fn save(dir: &Path, name: &str, trace: &[u8], expected: &[u8]) -> Result<PathBuf
 }
 
 /// The measure behind the rate figure: the same traces, the same jobs, and
-/// a plain loop that only starts the program (the standard library's
-/// `output()`, no guard) and compares nothing.
+/// loops that only start the program and compare nothing: plainly (the
+/// standard library's `output()`), then through the process core as the
+/// fuzzer does.
 fn spawn_only(
     options: &Options,
     settings: &Settings,
@@ -363,31 +364,42 @@ fn spawn_only(
             fs::write(&file, trace.text()).map(|()| file)
         })
         .collect::<Result<_, _>>()?;
-    let next = AtomicU64::new(0);
     let (exe, first) =
         options.program.split_first().ok_or(FuzzError::Program("an empty program".into()))?;
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..options.jobs.max(1) {
-            scope.spawn(|| {
-                while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed) as usize) {
-                    let _ = std::process::Command::new(exe)
-                        .args(first)
-                        .arg("-b")
-                        .arg(file)
-                        .stdin(std::process::Stdio::null())
-                        .stderr(std::process::Stdio::null())
-                        .output();
-                }
-            });
-        }
-    });
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(
-        out,
-        "Spawn only: {} runs in {secs:.2} s, {:.0} runs/s",
-        files.len(),
-        files.len() as f64 / secs.max(1e-9)
-    )?;
+    let limits = Limits { timeout: options.timeout, cap: MIN_CAP };
+    let plain = |file: &PathBuf| {
+        let _ = std::process::Command::new(exe)
+            .args(first)
+            .arg("-b")
+            .arg(file)
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .output();
+    };
+    let guarded = |file: &PathBuf| {
+        let _ = Guarded.launch(&options.program, file, limits);
+    };
+    for (how, start_one) in
+        [("plain", &plain as &(dyn Fn(&PathBuf) + Sync)), ("process core", &guarded)]
+    {
+        let next = AtomicU64::new(0);
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..options.jobs.max(1) {
+                scope.spawn(|| {
+                    while let Some(f) = files.get(next.fetch_add(1, Ordering::Relaxed) as usize) {
+                        start_one(f);
+                    }
+                });
+            }
+        });
+        let secs = start.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "Spawn only ({how}): {} runs in {secs:.2} s, {:.0} runs/s",
+            files.len(),
+            files.len() as f64 / secs.max(1e-9)
+        )?;
+    }
     Ok(Report { runs: files.len() as u64, divergences: 0 })
 }

@@ -10,7 +10,7 @@ use crate::lang;
 /// Shrinks `trace`; `still` says whether a candidate still shows the
 /// divergence (it runs the program, so it is the cost to count).
 pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
-    let mut best = trace;
+    let mut best = shortest_prefix(trace, &mut still);
     loop {
         let before = best.clone();
         best = remove_items(best, &mut still);
@@ -21,6 +21,22 @@ pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
             return best;
         }
     }
+}
+
+/// Most of a long trace comes after its divergence: a binary search for a
+/// short prefix that still shows it (a few runs) before the finer passes.
+fn shortest_prefix(trace: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    let (mut lo, mut hi) = (0, trace.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let prefix = Trace { items: trace.items[..mid].to_vec() };
+        if still(&prefix) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Trace { items: trace.items[..hi].to_vec() }
 }
 
 /// Delta debugging by complements: remove one of n pieces; on success keep
@@ -57,7 +73,7 @@ fn remove_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trac
 /// Removes two events at once that only go together (an undo and its
 /// redo, a move and the one that answers it), a few events apart.
 fn remove_pairs(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
-    const REACH: usize = 6;
+    const REACH: usize = 4;
     let mut i = 0;
     'outer: while i < best.len() {
         for j in i + 1..best.len().min(i + 1 + REACH) {
