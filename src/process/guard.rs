@@ -94,15 +94,25 @@ pub fn stop_all() {
     }
     let stopped = stop_tagged(&format!("{}.", std::process::id()));
     registry.orphans.extend(stopped);
-    // Adopted descendants that shed their tag (a cleared environment).
+    // Adopted descendants that shed their tag (a cleared environment): as
+    // each dies, its own children are adopted in turn, so go on until no
+    // live one is left.
     let me = std::process::id() as i32;
-    for pid in processes() {
-        if parent_of(pid) == Some(me) && !registry.running.contains_key(&pid) {
+    for _ in 0..KILL_ROUNDS {
+        let adopted: Vec<i32> = processes()
+            .filter(|&pid| !registry.running.contains_key(&pid))
+            .filter(|&pid| matches!(stat_of(pid), Some((parent, state)) if parent == me && state != 'Z'))
+            .collect();
+        if adopted.is_empty() {
+            break;
+        }
+        for pid in adopted {
             if let Some(p) = Pid::from_raw(pid) {
                 let _ = rustix::process::kill_process(p, Signal::KILL);
             }
             registry.orphans.insert(pid);
         }
+        std::thread::sleep(std::time::Duration::from_millis(2));
     }
     reap_orphans(&mut registry);
 }
@@ -191,12 +201,20 @@ fn has_tag(pid: i32, needle: &str) -> bool {
     })
 }
 
-/// The parent of `pid`, from `/proc/PID/stat` (after the command's `)`).
+/// The parent of `pid`.
 fn parent_of(pid: i32) -> Option<i32> {
+    stat_of(pid).map(|(parent, _)| parent)
+}
+
+/// The parent and state (`R`, `S`, `Z`...) of `pid`, from `/proc/PID/stat`
+/// (read after the command's `)`, which may itself hold spaces).
+fn stat_of(pid: i32) -> Option<(i32, char)> {
     let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
     let close = stat.iter().rposition(|&b| b == b')')?;
     let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
-    rest.split_whitespace().nth(1)?.parse().ok()
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    Some((fields.next()?.parse().ok()?, state))
 }
 
 #[cfg(test)]

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# `tictac test` stays under 64 MiB of peak memory at -j 2 whatever the programs
+# it runs print (docs/RELIABILITY.md), and ends in bounded time. Each case is a
+# suite of 4 tests run by the release build against a hostile program (a shell
+# script); GNU time gives the runner's own peak RSS (its children are separate
+# processes). Exits 1 if a case goes over 64 MiB or 60 s, or if a program it
+# started is still running afterwards.
+#
+#   bench/check-runner.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+limit_kib=$((64 * 1024))
+limit_s=60
+if ! [ -x /usr/bin/time ]; then
+  apt-get update -qq
+  apt-get install -y -qq time
+fi
+cargo build --release --quiet --bin tictac
+bin=$PWD/target/release/tictac
+work=$(mktemp -d)
+trap 'pkill -KILL -f "$work/" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# A suite: 4 traces; expected outputs of SIZE bytes of "line N" rows.
+suite() {
+  local dir=$work/$1 rows=$2
+  mkdir -p "$dir"
+  for t in t1 t2 t3 t4; do
+    echo 'undo' > "$dir/$t.txt"
+    awk -v n="$rows" 'BEGIN { for (i = 0; i < n; i++) print "line " i }' > "$dir/$t.expected.txt"
+  done
+}
+
+# A program: a script whose body is $2; $me re-runs it.
+program() {
+  printf '#!/bin/sh\nme="$0"\n%s\n' "$2" > "$work/$1.sh"
+  chmod +x "$work/$1.sh"
+}
+
+status=0
+check() {
+  local what=$1 suite=$2 prog=$3
+  shift 3
+  local start end out peak code
+  start=$(date +%s.%N)
+  out=$( { /usr/bin/time -f 'PEAK %M' "$bin" test --program "$work/$prog.sh" -j 2 "$@" "$work/$suite" >"$work/out.txt"; } 2>&1 ) && code=0 || code=$?
+  end=$(date +%s.%N)
+  peak=$(printf '%s\n' "$out" | awk '/^PEAK/ { print $2 }' | tail -n 1)
+  local secs
+  secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+  local verdict
+  verdict=$(grep -m1 -E '^     .*(printed more|ran longer|outputs differ|@@)' "$work/out.txt" | sed 's/^ *//' | cut -c1-60 || true)
+  printf '| %-46s | exit %d, %-60s | %5s s | %6.1f MiB |\n' "$what" "$code" "${verdict:-all passed}" "$secs" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
+  if [ "$peak" -gt "$limit_kib" ]; then
+    echo "  FAIL: peak over 64 MiB"
+    status=1
+  fi
+  if awk -v s="$secs" -v l="$limit_s" 'BEGIN { exit !(s > l) }'; then
+    echo "  FAIL: over $limit_s s"
+    status=1
+  fi
+  sleep 0.2
+  if pgrep -f "$work/" >/dev/null; then
+    echo "  FAIL: processes left running:"
+    pgrep -af "$work/"
+    status=1
+  fi
+}
+
+suite small 10
+suite big 2000000    # about 25 MB expected: caps at 26 MiB
+suite shuffled 15000
+suite short 1
+for t in t1 t2 t3 t4; do
+  awk 'BEGIN { srand(1); for (i = 0; i < 500000; i++) print (rand() < 0.5 ? "a" : "b") }' > "$work/short/$t.expected.txt"
+done
+awk 'BEGIN { srand(2); for (i = 0; i < 500000; i++) print (rand() < 0.5 ? "a" : "b") }' > "$work/short.out"
+awk 'BEGIN { for (i = 0; i < 2000000; i++) print "line " i }' > "$work/big.out"
+awk 'BEGIN { for (i = 0; i < 15000; i++) print "line " i }' | shuf --random-source=<(yes) > "$work/shuffled.out"
+
+program yes 'exec yes'
+program yes-err 'yes >&2 & sleep 2'
+program flood-both 'yes >&2 & exec yes "a long line of output that never ends, on and on"'
+program same "exec cat $work/big.out"
+program almost "sed 's/^line 1999999\$/LINE/' $work/big.out"
+program shuffled "exec cat $work/shuffled.out"
+program short "exec cat $work/short.out"
+program bg-holds "[ \"\$1\" = child ] && exec sleep 1000; \"\$me\" child & exec cat $work/big.out"
+
+echo "tictac test -j 2, 4 tests a suite; the runner's peak RSS (limit 64 MiB):"
+echo "| case | result | time | peak |"
+echo "| --- | --- | --- | --- |"
+check 'prints forever (yes)' small yes
+check 'prints to stderr for 2 s, then exits' small yes-err --timeout 5
+check 'prints forever to both' small flood-both
+check '25 MB output, equal to expected' big same
+check '25 MB output, last line differs' big almost
+check '15,000 lines shuffled (diff time-bound)' shuffled shuffled
+check '500,000 random 1-letter lines (1 MB)' short short
+check '25 MB output, child holds the pipe' big bg-holds
+exit "$status"
