@@ -191,11 +191,17 @@ fn run_all(
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
     let mut report = Report { passed: 0, total: tests.len() };
+    // No test starts until every thread has: a thread that cannot be started
+    // is an error before anything runs (and none has finished and freed its
+    // stack, which would make the failure depend on timing).
+    let gate = std::sync::RwLock::new(());
     std::thread::scope(|scope| -> Result<(), RunnerError> {
+        let closed_gate = gate.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         for _ in 0..options.jobs.clamp(1, MAX_JOBS).min(tests.len()) {
             let sender = sender.clone();
-            let next = &next;
+            let (next, gate) = (&next, &gate);
             let worker = move || {
+                drop(gate.read());
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(test) = tests.get(k) else { break };
@@ -211,6 +217,7 @@ fn run_all(
                 return Err(RunnerError::Threads(e));
             }
         }
+        drop(closed_gate);
         drop(sender);
         // Print in sorted order: hold results that arrive early.
         let mut waiting: Vec<Option<Outcome>> = tests.iter().map(|_| None).collect();
