@@ -14,7 +14,7 @@ use signal_hook::iterator::Signals;
 /// The signals after which a run is abandoned.
 const FATAL: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
-type Cleanup = Box<dyn FnMut() + Send>;
+pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 
 struct Cleanups {
     next: u64,
@@ -42,6 +42,22 @@ pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registra
     c.next += 1;
     c.actions.insert(id, Box::new(action));
     Registration(id)
+}
+
+/// Runs `make`, then registers the cleanup it returns, as one step: a fatal
+/// signal arriving meanwhile is handled after both, so whatever `make`
+/// created is always cleaned up (never left behind by a signal that came
+/// between its creation and its registration).
+pub(crate) fn register_with<T, E>(
+    make: impl FnOnce() -> Result<(T, Cleanup), E>,
+) -> Result<(T, Registration), E> {
+    INSTALL.call_once(install);
+    let mut c = cleanups();
+    let (made, action) = make()?;
+    let id = c.next;
+    c.next += 1;
+    c.actions.insert(id, action);
+    Ok((made, Registration(id)))
 }
 
 impl Registration {

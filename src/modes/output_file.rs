@@ -71,14 +71,19 @@ impl OutputFile {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let temp = create_temp(target, dir).map_err(|e| OutputError::Create(name.clone(), e))?;
-        let (file, temp) = temp.into_parts();
-        let path = temp.to_path_buf();
-        let cleanup = signals::on_fatal_signal(move || {
-            if fs::remove_file(&path).is_ok() {
-                eprintln!("tictac: stopped by a signal; '{name}' was not written");
-            }
-        });
+        // Created and registered as one: a signal in between cannot leave it.
+        let shown = name.clone();
+        let ((file, temp), cleanup) = signals::register_with(|| {
+            let (file, temp) = create_temp(target, dir)?.into_parts();
+            let path = temp.to_path_buf();
+            let action: signals::Cleanup = Box::new(move || {
+                if fs::remove_file(&path).is_ok() {
+                    eprintln!("tictac: stopped by a signal; '{shown}' was not written");
+                }
+            });
+            Ok(((file, temp), action))
+        })
+        .map_err(|e| OutputError::Create(name.clone(), e))?;
         Ok(OutputFile {
             target: target.to_path_buf(),
             writer: BufWriter::with_capacity(BUFFER, file),
