@@ -39,4 +39,4 @@ url=$(sed -n 's|^tictac: serving on \(http://[^/]*\)/$|\1|p' "$work/server.log")
 timeout 300 node "$work/e2e.mjs" "$url" "$work/out" "$bin"
 # The game's two downloads make an acceptance test that passes.
 "$bin" test "$work/out/downloads"
-echo "check-serve-browser: screenshots in $work/out (game.png, game-phone.png, oracle.png)"
+echo "check-serve-browser: screenshots in $work/out (game.png, game-phone.png, oracle.png, oracle-phone.png)"

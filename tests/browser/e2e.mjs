@@ -171,7 +171,7 @@ await step("against random, the computer answers and the record replays", async 
   assert.equal(readFileSync(await expected.path(), "utf8"), commandLine(trace, "-b"));
 });
 
-await step("the game page fits a phone-sized screen", async () => {
+await step("both pages fit a phone-sized screen", async () => {
   const phone = await page({ width: 375, height: 740 });
   await phone.goto(base + "/");
   await waitBanner(phone, "start new game");
@@ -180,6 +180,11 @@ await step("the game page fits a phone-sized screen", async () => {
   const box = await phone.locator("#board").boundingBox();
   assert.ok(box.width >= 250 && box.x >= 0 && box.x + box.width <= 375, JSON.stringify(box));
   await phone.screenshot({ path: join(out, "game-phone.png"), fullPage: true });
+  await phone.goto(base + "/oracle#trace=" + encodeURIComponent('new_game("A very long name indeed, longer than a phone","Bob")\n'));
+  await phone.waitForFunction(() => document.getElementById("output").textContent !== "");
+  const oracleWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(oracleWidth <= 375, `the playground is ${oracleWidth} px wide on a 375 px screen`);
+  await phone.screenshot({ path: join(out, "oracle-phone.png"), fullPage: true });
   await phone.close();
 });
 
