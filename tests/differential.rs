@@ -245,3 +245,37 @@ fn excluded_behaviours_are_not_generated() {
     assert!(said.ends_with("/60 behaviours covered, 0 divergences found.\n"), "{said}");
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn another_oracle_gives_the_expected_output() {
+    let scratch = tempfile::tempdir().expect("temp dir");
+    let out = scratch.path().join("found");
+    let wrong = format!("{} precedence", mutant().display());
+    let right = format!("{} none", mutant().display());
+    let run = |program: &str, oracle: &str| {
+        fuzz(&[
+            "--program",
+            program,
+            "--oracle",
+            oracle,
+            "--runs",
+            "60",
+            "--seed",
+            "2",
+            "--out",
+            &out.to_string_lossy(),
+        ])
+    };
+    // The model without mistakes agrees with tictac as its oracle; the ETF
+    // departures (wrong arities) are left out, so 59 behaviours count.
+    let o = run(&right, BIN);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).lines().next().is_some_and(|l| l.contains(&format!("against '{BIN}'"))));
+    assert!(text(&o).ends_with("/59 behaviours covered, 0 divergences found.\n"), "{}", text(&o));
+    // With the wrong model as the oracle, tictac is the one that differs.
+    let o = run(BIN, &wrong);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let expected = fs::read_to_string(out.join("play-wrong-turn-taken-1.expected.txt"))
+        .expect("the oracle's output is saved");
+    assert!(expected.contains("button already taken"), "{expected}");
+}
