@@ -346,7 +346,8 @@ fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
     Ok(Invocation::Serve(options))
 }
 
-/// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [PATH...]`
+/// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [--quiet]
+/// [--filter TEXT] [PATH...]`
 fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
     let mut options = runner::Options {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
@@ -358,6 +359,8 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
         let mut value = || args.next().ok_or_else(|| UsageError::MissingValue(text.to_string()));
         match text.as_ref() {
             "--bless" => options.bless = true,
+            "--quiet" | "-q" => options.quiet = true,
+            "--filter" => options.filter = Some(value()?.to_string_lossy().into_owned()),
             "--program" => options.program = Some(words(value()?)),
             "--oracle" => options.oracle = Some(words(value()?)),
             "--log" => options.log = Some(PathBuf::from(value()?)),

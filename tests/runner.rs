@@ -241,3 +241,33 @@ fn a_log_folder_that_cannot_be_made_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with("error: the log folder '"), "{}", text(&o));
 }
+
+#[test]
+fn quiet_filter_and_natural_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["t10", "t2", "t1", "u3"] {
+        fs::write(dir.path().join(format!("{name}.txt")), "undo\n").expect("write");
+    }
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(dir.path())]);
+    let out = text(&o);
+    let names: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("PASS "))
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(names, ["t1", "t2", "t10", "u3"]);
+    fs::write(dir.path().join("t2.expected.txt"), "wrong\n").expect("write");
+    let o = tictac(&["test", "--quiet", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(out.starts_with("FAIL t2 ("), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+    assert!(out.ends_with("Test Results: 3/4 passed.\n"), "{out}");
+    let o = tictac(&["test", "-q", "--filter", "t1", &path(dir.path())]);
+    assert_eq!((o.status.code(), text(&o)), (Some(0), "Test Results: 2/2 passed.\n".into()));
+    let o = tictac(&["test", "--filter", "zz", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o), "error: no test name contains 'zz' (--filter)\n");
+}

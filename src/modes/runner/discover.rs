@@ -1,5 +1,6 @@
 //! Finding the tests: traces `NAME.txt` with `NAME.expected.txt` beside them.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::fs;
 use std::os::unix::fs::MetadataExt;
@@ -74,13 +75,58 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
             return Err(RunnerError::Missing(root.display().to_string()));
         }
     }
-    tests.sort_by(|a, b| a.trace.cmp(&b.trace));
+    tests.sort_by(|a, b| natural_path(&a.trace, &b.trace));
     tests.dedup_by(|a, b| a.trace == b.trace);
     if tests.is_empty() {
         let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
         return Err(RunnerError::NoTests(looked.join(", ")));
     }
     Ok(tests)
+}
+
+/// Paths in natural order, a component at a time (`t2` before `t10`).
+fn natural_path(a: &Path, b: &Path) -> Ordering {
+    let parts = |p: &Path| -> Vec<String> {
+        p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| natural(x, y))
+        .find(|o| o.is_ne())
+        .unwrap_or(a.len().cmp(&b.len()))
+}
+
+/// Names in natural order: runs of digits compare as numbers, the rest as
+/// text; ties (`t02`, `t2`) fall back to plain order.
+pub(crate) fn natural(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    while let (Some(&p), Some(&q)) = (x.first(), y.first()) {
+        let order = if p.is_ascii_digit() && q.is_ascii_digit() {
+            let (m, rest_x) = digits(x);
+            let (n, rest_y) = digits(y);
+            (x, y) = (rest_x, rest_y);
+            let (m, n) = (trim_zeros(m), trim_zeros(n));
+            m.len().cmp(&n.len()).then(m.cmp(n))
+        } else {
+            (x, y) = (&x[1..], &y[1..]);
+            p.cmp(&q)
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    x.len().cmp(&y.len()).then(a.cmp(b))
+}
+
+fn digits(s: &[u8]) -> (&[u8], &[u8]) {
+    let k = s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.split_at(k)
+}
+
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let k = s.iter().position(|&c| c != b'0').unwrap_or(s.len());
+    &s[k..]
 }
 
 /// Files and folders met so far, by device and inode.
@@ -101,7 +147,7 @@ fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, RunnerError> {
     let mut folders = Seen::default();
     let entries = WalkDir::new(root)
         .follow_links(true)
-        .sort_by_file_name()
+        .sort_by(|a, b| natural(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
         .into_iter()
         .filter_entry(|e| !e.file_type().is_dir() || folders.first(e.path()));
     for entry in entries {
@@ -163,6 +209,15 @@ mod tests {
         let tests = discover(&[root.to_path_buf(), root.join("z.txt")]).expect("found");
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a-link/t", "y"]);
+    }
+
+    #[test]
+    fn names_sort_naturally() {
+        let mut names = ["t10", "t2", "t1", "a", "t02", "t2b", "b1", "b10"];
+        names.sort_by(|a, b| natural(a, b));
+        assert_eq!(names, ["a", "b1", "b10", "t1", "t02", "t2", "t2b", "t10"]);
+        assert_eq!(natural_path(Path::new("d/t9.txt"), Path::new("d/t10.txt")), Ordering::Less);
+        assert_eq!(natural_path(Path::new("a/z"), Path::new("a-b")), Ordering::Less);
     }
 
     #[test]

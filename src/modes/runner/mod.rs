@@ -36,6 +36,10 @@ pub struct Options {
     pub jobs: usize,
     /// How long an external program or oracle may take on one trace.
     pub timeout: Duration,
+    /// Print only failures and the closing line.
+    pub quiet: bool,
+    /// Run only the tests whose name contains this.
+    pub filter: Option<String>,
     pub paths: Vec<PathBuf>,
 }
 
@@ -51,6 +55,8 @@ impl Default for Options {
             log: None,
             jobs: 1,
             timeout: DEFAULT_TIMEOUT,
+            quiet: false,
+            filter: None,
             paths: Vec::new(),
         }
     }
@@ -70,6 +76,8 @@ pub enum RunnerError {
     Unreadable(String),
     #[error("error: the log folder '{0}' cannot be created: {1}")]
     LogFolder(String, io::Error),
+    #[error("error: no test name contains '{0}' (--filter)")]
+    NoneMatch(String),
     /// `--program` or `--oracle` names nothing that can run.
     #[error("error: cannot run '{0}': {1}")]
     Program(String, String),
@@ -143,7 +151,13 @@ pub fn run_watching(
     color: bool,
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Report, RunnerError> {
-    let tests = discover(&options.paths)?;
+    let mut tests = discover(&options.paths)?;
+    if let Some(text) = &options.filter {
+        tests.retain(|t| t.name.contains(text.as_str()));
+        if tests.is_empty() {
+            return Err(RunnerError::NoneMatch(text.clone()));
+        }
+    }
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir)
             .map_err(|e| RunnerError::LogFolder(dir.display().to_string(), e))?;
@@ -188,6 +202,7 @@ fn run_all(
     stop: &AtomicBool,
 ) -> Result<Report, RunnerError> {
     let Printer { out, color, closed } = printer;
+    let quiet = options.quiet;
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
     let mut report = Report { passed: 0, total: tests.len() };
@@ -237,8 +252,12 @@ fn run_all(
             waiting[k] = Some(outcome);
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
                 report.passed += usize::from(outcome.verdict == Verdict::Pass);
-                let shown =
-                    print_outcome(out, &tests[printed], &outcome, color).and_then(|()| out.flush());
+                let passed = outcome.verdict == Verdict::Pass;
+                let shown = if quiet && passed {
+                    Ok(())
+                } else {
+                    print_outcome(out, &tests[printed], &outcome, color).and_then(|()| out.flush())
+                };
                 if let Err(e) = shown {
                     stop.store(true, Ordering::Relaxed);
                     return Err(write_failed(e, failed_early));
