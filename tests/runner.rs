@@ -271,3 +271,19 @@ fn quiet_filter_and_natural_order() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o), "error: no test name contains 'zz' (--filter)\n");
 }
+
+#[test]
+fn a_malformed_directive_and_a_file_that_is_not_a_trace_are_errors() {
+    let dir = suite();
+    fs::write(dir.path().join("c.txt"), "--run: -b IN OUT\nundo\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("FAIL c ("), "{}", text(&o));
+    assert!(text(&o).contains("line 1, `--run: -b IN OUT`, is not a valid directive"));
+    assert!(!dir.path().join("c.expected.txt").exists(), "nothing blessed");
+    let notes = dir.path().join("notes.md");
+    fs::write(&notes, "undo\n").expect("write");
+    let o = tictac(&["test", &path(&notes)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with(&format!("error: '{}' is not a trace", path(&notes))));
+}

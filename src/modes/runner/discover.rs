@@ -66,6 +66,9 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
         } else if fs::symlink_metadata(root).is_ok() {
             let file =
                 root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if !file.ends_with(".txt") {
+                return Err(RunnerError::NotATrace(root.display().to_string()));
+            }
             if is_output(&file) || !seen.first(root) {
                 continue;
             }

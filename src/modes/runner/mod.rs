@@ -76,6 +76,9 @@ pub enum RunnerError {
     Unreadable(String),
     #[error("error: the log folder '{0}' cannot be created: {1}")]
     LogFolder(String, io::Error),
+    /// A file named on the command line that is not `NAME.txt`.
+    #[error("error: '{0}' is not a trace (a test is NAME.txt with NAME.expected.txt beside it)")]
+    NotATrace(String),
     #[error("error: no test name contains '{0}' (--filter)")]
     NoneMatch(String),
     /// `--program` or `--oracle` names nothing that can run.

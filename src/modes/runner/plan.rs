@@ -45,6 +45,25 @@ impl Plan {
         Plan { args, typed }
     }
 
+    /// `of`, refusing a first line that looks like a directive but is not
+    /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
+    /// test something else than meant.
+    pub fn checked(trace: &[u8]) -> Result<Plan, String> {
+        let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
+        let first = String::from_utf8_lossy(first);
+        let line = first.trim();
+        let after = line.strip_prefix("--").map(|rest| rest.trim_start());
+        let says_run = after
+            .and_then(|rest| rest.strip_prefix("run"))
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        if says_run && !line.starts_with(DIRECTIVE) {
+            return Err(format!(
+                "line 1, `{line}`, is not a valid directive: write `{DIRECTIVE} ARGS` (e.g. `{DIRECTIVE} -b IN OUT`)"
+            ));
+        }
+        Ok(Plan::of(trace))
+    }
+
     fn writes_file(&self) -> bool {
         self.args.iter().any(|a| a == "OUT")
     }
@@ -88,7 +107,7 @@ pub fn produce(
     stop: Option<&AtomicBool>,
 ) -> Result<Produced, String> {
     let text = files::read_bounded(trace, MAX_TYPED)?;
-    let plan = Plan::of(&text);
+    let plan = Plan::checked(&text)?;
     drop(text);
     match source {
         Source::InProcess => {
@@ -201,6 +220,13 @@ mod tests {
         let p = Plan::of(b"-- run: -w 2 _ IN OUT\r\nundo\n");
         assert_eq!(p.args, ["-w", "2", "_", "IN", "OUT"]);
         assert!(p.writes_file());
+        assert!(Plan::checked(b"--run: -b IN\n").is_err());
+        assert!(Plan::checked(b"-- run -b IN\n").is_err());
+        assert!(Plan::checked(b"--  run\n").is_err());
+        assert!(Plan::checked(b"-- running notes\n").is_ok());
+        assert!(Plan::checked(b"-- run: -l IN\n").is_ok());
+        let e = Plan::checked(b"--run:-b IN\n").expect_err("malformed");
+        assert!(e.starts_with("line 1, `--run:-b IN`, is not a valid directive"), "{e}");
         let p = Plan::of(b"-- run: -i\nundo\nquit\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\nquit\n"[..]));
     }
