@@ -172,7 +172,7 @@ fn help(program: &str) -> String {
         ("", "(an OUT must be new; it appears whole or not at all)"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
-        ("", "--timeout S, --quiet, --filter TEXT)"),
+        ("", "--timeout S, --quiet, --filter TEXT, --format tap)"),
         ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
         ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
         ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),

@@ -40,6 +40,8 @@ pub enum UsageError {
     Timeout(String),
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
+    #[error("Error: --format takes human or tap, not '{0}'")]
+    Format(String),
     #[error("Error: --record works in the '-i' and '-g' modes only")]
     RecordOutsideShell,
     #[error("Error: --bot and --seed work in the '-i', '-b' and '-g' modes only")]
@@ -360,6 +362,14 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
         match text.as_ref() {
             "--bless" => options.bless = true,
             "--quiet" | "-q" => options.quiet = true,
+            "--format" => {
+                let format = value()?.to_string_lossy().into_owned();
+                options.tap = match format.as_str() {
+                    "tap" => true,
+                    "human" => false,
+                    _ => return Err(UsageError::Format(format)),
+                };
+            }
             "--filter" => options.filter = Some(value()?.to_string_lossy().into_owned()),
             "--program" => options.program = Some(words(value()?)),
             "--oracle" => options.oracle = Some(words(value()?)),

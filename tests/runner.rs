@@ -287,3 +287,21 @@ fn a_malformed_directive_and_a_file_that_is_not_a_trace_are_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with(&format!("error: '{}' is not a trace", path(&notes))));
 }
+
+#[test]
+fn tap_reports_a_line_per_test_with_the_plan_first() {
+    let dir = suite();
+    fs::write(dir.path().join("b.expected.txt"), "wrong\n").expect("write");
+    let o = tictac(&["test", "--format", "tap", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(
+        out.starts_with("TAP version 13\n1..2\nok 1 - a\nnot ok 2 - b\n# --- expected\n"),
+        "{out}"
+    );
+    assert!(out.contains("\n# -    1       | wrong\n"), "{out}");
+    assert!(out.ends_with("\n# Test Results: 1/2 passed.\n"), "{out}");
+    let o = tictac(&["test", "--format", "xml", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("Error: --format takes human or tap, not 'xml'\n"));
+}

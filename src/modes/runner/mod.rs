@@ -38,6 +38,8 @@ pub struct Options {
     pub timeout: Duration,
     /// Print only failures and the closing line.
     pub quiet: bool,
+    /// Report in TAP (Test Anything Protocol), a line per test as it ends.
+    pub tap: bool,
     /// Run only the tests whose name contains this.
     pub filter: Option<String>,
     pub paths: Vec<PathBuf>,
@@ -56,6 +58,7 @@ impl Default for Options {
             jobs: 1,
             timeout: DEFAULT_TIMEOUT,
             quiet: false,
+            tap: false,
             filter: None,
             paths: Vec::new(),
         }
@@ -173,7 +176,8 @@ pub fn run_watching(
     // `process`); a signal stops them all.
     let printed = run_all(&tests, options, Printer { out, color, closed }, &stop);
     let report = printed?;
-    writeln!(out, "Test Results: {}/{} passed.", report.passed, report.total)
+    let comment = if options.tap { "# " } else { "" };
+    writeln!(out, "{comment}Test Results: {}/{} passed.", report.passed, report.total)
         .and_then(|()| out.flush())
         .map_err(|e| write_failed(e, !report.all_passed()))?;
     Ok(report)
@@ -205,7 +209,12 @@ fn run_all(
     stop: &AtomicBool,
 ) -> Result<Report, RunnerError> {
     let Printer { out, color, closed } = printer;
-    let quiet = options.quiet;
+    let (quiet, tap) = (options.quiet && !options.tap, options.tap);
+    if tap {
+        writeln!(out, "TAP version 13\n1..{}", tests.len())
+            .and_then(|()| out.flush())
+            .map_err(|e| write_failed(e, false))?;
+    }
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, Outcome)>();
     let mut report = Report { passed: 0, total: tests.len() };
@@ -259,7 +268,13 @@ fn run_all(
                 let shown = if quiet && passed {
                     Ok(())
                 } else {
-                    print_outcome(out, &tests[printed], &outcome, color).and_then(|()| out.flush())
+                    let test = &tests[printed];
+                    if tap {
+                        print_tap(out, printed + 1, test, &outcome)
+                    } else {
+                        print_outcome(out, test, &outcome, color)
+                    }
+                    .and_then(|()| out.flush())
                 };
                 if let Err(e) = shown {
                     stop.store(true, Ordering::Relaxed);
@@ -311,6 +326,19 @@ fn check_program(command: &[String]) -> Result<(), RunnerError> {
         "not found on PATH"
     };
     Err(RunnerError::Program(exe.clone(), why.into()))
+}
+
+/// One test as a TAP line; a failure's details follow as comments.
+fn print_tap(out: &mut dyn Write, number: usize, test: &Test, outcome: &Outcome) -> io::Result<()> {
+    let mut shown = Vec::new();
+    print_outcome(&mut shown, test, outcome, false)?;
+    let ok = if outcome.verdict == Verdict::Pass { "ok" } else { "not ok" };
+    writeln!(out, "{ok} {number} - {}", test.name)?;
+    // The human report's lines after its first, as comments.
+    for line in String::from_utf8_lossy(&shown).lines().skip(1) {
+        writeln!(out, "# {}", line.strip_prefix("     ").unwrap_or(line))?;
+    }
+    Ok(())
 }
 
 fn print_outcome(
