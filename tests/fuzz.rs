@@ -237,3 +237,27 @@ proptest! {
         }
     }
 }
+
+/// Shrunk cases the properties found: an event spanning blank and
+/// whitespace-only lines, read token by token, then a comment ending the
+/// last line (the stream started a fold for the comment alone).
+#[test]
+fn folded_events_then_a_last_comment_agree_with_memory() {
+    let cases: [(&[u8], usize); 2] = [
+        (b"new_game \nplay_again ( [0\n\n  \n]\t)\nnew_game ([\n10 ] ) -- note\n", 4),
+        (
+            b"play([] )\nplay\r\n( \"Ann\" )\r\n\nplay([] ) \nplay(\n\n  \n[] , [\r\n- 3\n\n  \n] -- note\n)\r\n\nplay ( []\n\n  \n,\r\n[]\n\n  \n) -- note\n",
+            7,
+        ),
+    ];
+    for (bytes, refill) in cases {
+        let want = String::from_utf8_lossy(&in_memory(bytes)).into_owned();
+        assert!(want.starts_with("ERROR Type Error"), "{want}");
+        for fold_at in [0, 1, 8, usize::MAX] {
+            for refill in [refill, 1, 2, 3, 5, 64] {
+                let got = String::from_utf8_lossy(&streamed(bytes, refill, fold_at)).into_owned();
+                assert_eq!(got, want, "fold_at {fold_at}, refill {refill}: {bytes:?}");
+            }
+        }
+    }
+}

@@ -97,6 +97,10 @@ impl Fold {
                     visit(Piece::End)?;
                     return Ok(Folded::Done { consumed: text.len() });
                 }
+                // No event began: only a comment was waiting for its end.
+                if self.state == State::Name && !partial {
+                    return Ok(Folded::Done { consumed: text.len() });
+                }
                 if !partial {
                     return Ok(Folded::Failed { rest: 0 });
                 }

@@ -339,6 +339,25 @@ mod tests {
     }
 
     #[test]
+    fn a_last_comment_longer_than_fold_at_is_no_event() {
+        // The comment alone is left once the event is read: it waits for
+        // its line to end, then ends the trace.
+        for refill in 1..=8 {
+            let text = b"play(\n\n  \n[0]) -- a note\n";
+            let lines =
+                KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
+            let mut events = 0;
+            EventStream::folding_at(lines, 0)
+                .for_each(|found| {
+                    events += usize::from(matches!(found, Found::Piece(Piece::End)));
+                    Ok::<(), ()>(())
+                })
+                .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
+            assert_eq!(events, 1, "refill {refill}");
+        }
+    }
+
+    #[test]
     fn the_locator_answers_in_any_order() {
         let text = b"ab\ncd\nef";
         let l = Locator::starting_at(text, Pos { line: 4, column: 3 });
