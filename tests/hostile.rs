@@ -1,12 +1,11 @@
 //! Hostile input, through the executable: each gets its message and exit
-//! status from SPEC §5, never a panic, and costs time linear in its size.
+//! status from SPEC §5, never a panic. (Time linear in size: bench/check-linear.sh.)
 //! (Invalid UTF-8 names, a directory as input, an output path in a missing
 //! folder, an existing output file and a closed pipe are in `tests/cli.rs`.)
 
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -127,47 +126,4 @@ fn an_input_that_opens_but_cannot_be_read() {
     no_panic(&o);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "error: '/proc/self/mem' is not readable\n");
-}
-
-/// The fastest of three runs.
-fn fastest(args: &[&str]) -> Duration {
-    (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            no_panic(&run(args));
-            start.elapsed()
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-/// Makes a pathological trace of a given size.
-type Shape = fn(usize) -> String;
-
-/// Pathological inputs of size n and 8n: linear time means about 8× the
-/// time; the bound (20×) is far from the 64× of quadratic time and leaves
-/// room for a noisy machine.
-#[test]
-fn time_stays_linear_in_the_size_of_pathological_inputs() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let shapes: [(&str, Shape); 5] = [
-        // Every quote escaped: the string runs to the last one (streamed).
-        ("escaped quotes", |n| format!("play(\"{}\n", "a\\\"\n".repeat(n))),
-        // One event spread over many lines.
-        ("one long event", |n| format!("play(\n{}1)\n", "\"x\",\n".repeat(n))),
-        // An unknown identifier on every line: every one is located.
-        ("identifiers", |n| "play(Ora,1)\n".repeat(n)),
-        // A type error on every line: every one is listed.
-        ("type errors", |n| "undo(1)\n".repeat(n)),
-        // Comment and blank lines between every command.
-        ("comments", |n| "-- c\n\n  \nundo\n".repeat(n)),
-    ];
-    for (what, make) in shapes {
-        let small = write(dir.path(), "small.txt", make(60_000).as_bytes());
-        let large = write(dir.path(), "large.txt", make(480_000).as_bytes());
-        let (a, b) = (fastest(&["-b", &small]), fastest(&["-b", &large]));
-        let ratio = b.as_secs_f64() / a.as_secs_f64().max(1e-3);
-        eprintln!("{what}: {a:?} for n, {b:?} for 8n ({ratio:.1}×)");
-        assert!(ratio < 20.0, "{what}: {a:?} for n, {b:?} for 8n ({ratio:.1}×)");
-    }
 }
