@@ -34,7 +34,10 @@ pub(crate) async fn serve(
     http.timer(TokioTimer::new())
         .header_read_timeout(head_timeout)
         .max_buf_size(HEAD_BUFFER)
-        .max_header_size(HEAD_BUFFER);
+        .max_header_size(HEAD_BUFFER)
+        // A client may send its request and then shut its side (as `nc -N`
+        // and many scripts do); it still gets its answer.
+        .half_close(true);
     let mut stop = std::pin::pin!(stop);
     loop {
         let permit = tokio::select! {
