@@ -182,7 +182,8 @@ fn help(program: &str) -> String {
         ("serve", "the game and the oracle in a web browser, and a JSON API"),
         ("", "(--port N (8080; 0 any free), --bind ADDR (127.0.0.1), --timeout S)"),
         ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
-        ("", "random); --seed N makes its choices random"),
+        ("", "random); --seed N makes its choices random (on a terminal, a"),
+        ("", "random bot without --seed takes a fresh seed, shown on stderr)"),
         ("-help", "this text (also --help, -h)"),
         ("-version", "the name and version (also --version)"),
     ];

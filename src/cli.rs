@@ -155,6 +155,20 @@ impl Session {
     pub fn autopilot(&self) -> Autopilot {
         Autopilot::new(self.bots.clone(), self.seed)
     }
+
+    /// Played on a terminal, a `random` bot given no `--seed` is random: the
+    /// session takes a fresh seed, returned so that it can be shown and the
+    /// session repeated with `--seed N`. Elsewhere output depends only on the
+    /// input and `--seed`, so this is the front end's call.
+    pub fn fresh_seed(&mut self) -> Option<u64> {
+        let random = self.bots.iter().any(|b| b.strategy == Strategy::Random);
+        if self.seed.is_some() || !random {
+            return None;
+        }
+        let seed = fastrand::u64(..);
+        self.seed = Some(seed);
+        Some(seed)
+    }
 }
 
 /// What the program was asked to do.

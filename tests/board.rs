@@ -150,3 +150,20 @@ fn the_footer_says_how_to_start_and_long_names_end_with_an_ellipsis() {
     assert!(cut.iter().all(|l| l.contains("Abcdefghij")), "{screen}");
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn a_random_bot_shows_its_fresh_seed_after_the_board_quits() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = dir.path().join("status");
+    let command = format!("{BIN} -g --bot Hal=random; echo $? > {}; sleep 60", status.display());
+    let tmux = Tmux::start("seed", 80, 24, &command);
+    tmux.wait_for("start new game");
+    tmux.keys(&["q"]);
+    assert_eq!(exit_status(&status), "0");
+    let screen = tmux.wait_for("random seed: ");
+    let line = screen.lines().find(|l| l.starts_with("random seed: ")).expect("the seed line");
+    assert!(line.trim_end()["random seed: ".len()..].parse::<u64>().is_ok(), "{screen}");
+}

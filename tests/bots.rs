@@ -157,3 +157,28 @@ fn a_shell_with_a_bot_records_a_trace_that_replays_to_the_same_state() {
         shell.trim_end_matches("->").lines().rev().take(6).map(String::from).collect();
     assert_eq!(final_state(&replay), shell_final, "{shell}\n---\n{replay}");
 }
+
+/// Off a terminal (`-b`, piped `-i`) a `random` bot without `--seed` takes
+/// the lowest free cell and nothing is said of a seed: output depends only
+/// on the input.
+#[test]
+fn off_a_terminal_random_without_a_seed_is_repeatable_and_silent() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("t.txt");
+    fs::write(&trace, "new_game(\"Hal\",\"Ann\")\n").expect("write");
+    let run = tictac(&["-b", &trace.to_string_lossy(), "--bot", "Hal=random"]);
+    assert!(run.stderr.is_empty(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(text(&run).contains("->play(\"Hal\",1)"), "{}", text(&run));
+
+    let mut child = Command::new(BIN)
+        .args(["-i", "--bot", "Hal=random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tictac");
+    child.stdin.take().expect("stdin").write_all(b"new_game(\"Hal\",\"Ann\")\n").expect("write");
+    let shell = child.wait_with_output().expect("output");
+    assert!(shell.stderr.is_empty(), "{}", String::from_utf8_lossy(&shell.stderr));
+    assert!(text(&shell).contains("->play(\"Hal\",1)"), "{}", text(&shell));
+}

@@ -59,3 +59,32 @@ fn the_reference_prints_what_tictac_prints() {
     let man = block(&doc, "new_game(");
     assert_eq!(shell("man\n"), format!("{shown}{man}->"));
 }
+
+/// The lines after `$ first` up to the next `$ ` line, unindented.
+fn session_block(doc: &str, first: &str) -> Vec<String> {
+    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
+    let start = lines.iter().position(|l| *l == format!("$ {first}")).expect(first) + 1;
+    lines[start..]
+        .iter()
+        .take_while(|l| !l.starts_with('$') && !l.is_empty())
+        .map(|l| l.to_string())
+        .collect()
+}
+
+#[test]
+fn the_readme_bot_example_is_what_the_bot_plays() {
+    let readme = read("README.md");
+    let trace = session_block(&readme, "cat hal.txt");
+    let shown = session_block(&readme, "tictac -b hal.txt --bot Hal=tla | grep -e '->'");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hal.txt");
+    std::fs::write(&path, trace.join("\n") + "\n").expect("write");
+    let out = Command::new(BIN)
+        .args(["-b", &path.to_string_lossy(), "--bot", "Hal=tla"])
+        .output()
+        .expect("run tictac");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let commands: Vec<&str> = printed.lines().filter(|l| l.contains("->")).collect();
+    assert_eq!(commands, shown);
+    assert!(shown.iter().any(|l| l.starts_with("->play(\"Hal\"")), "the bot plays");
+}

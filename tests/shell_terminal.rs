@@ -130,3 +130,45 @@ fn a_history_file_that_cannot_be_written_is_said_once() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(tmux.screen().matches(said).count(), 1, "said again at the end");
 }
+
+/// The seed a session showed on its first line, `random seed: N`.
+fn shown_seed(screen: &str) -> u64 {
+    let line = lines(screen).into_iter().find(|l| l.starts_with("random seed: ")).expect(screen);
+    line["random seed: ".len()..].parse().expect("a number")
+}
+
+/// The `->play("Hal",k)` line of the bot's first move.
+fn first_bot_move(tmux: &Tmux) -> String {
+    tmux.type_text("new_game(\"Hal\",\"Ann\")");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("->play(\"Hal\",");
+    lines(&screen).into_iter().find(|l| l.starts_with("->play(\"Hal\",")).expect("").to_string()
+}
+
+#[test]
+fn a_random_bot_gets_a_fresh_seed_that_repeats_the_session() {
+    if !tmux_available() {
+        return;
+    }
+    let (first, _d1) = shell("seed1", "", "--bot Hal=random");
+    let screen = first.wait_for("start new game");
+    let seed = shown_seed(&screen);
+    let played = first_bot_move(&first);
+    let (second, _d2) = shell("seed2", "", "--bot Hal=random");
+    assert_ne!(shown_seed(&second.wait_for("start new game")), seed, "a fresh seed each session");
+
+    let (again, _d3) = shell("seed3", "", &format!("--bot Hal=random --seed {seed}"));
+    let screen = again.wait_for("start new game");
+    assert!(!screen.contains("random seed"), "a given seed is not shown:\n{screen}");
+    assert_eq!(first_bot_move(&again), played, "--seed {seed} repeats the session");
+}
+
+#[test]
+fn bots_that_are_not_random_get_no_seed() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, _dir) = shell("noseed", "", "--bot Hal=perfect");
+    let screen = tmux.wait_for("start new game");
+    assert_eq!(lines(&screen)[0], GUIDE, "{screen}");
+}

@@ -37,8 +37,10 @@ const GUIDE: &str = "Type man to list the commands, quit to leave.";
 pub fn run(session: &Session) -> Result<(), RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
     let recording = recorder.is_on();
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    let session = if terminal { super::on_terminal(session) } else { session.clone() };
     let shell = || Shell::new(session.autopilot()).recording(recording);
-    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+    if terminal {
         let helper = TraceHelper {
             bots: session.bots.iter().map(|b| String::from_utf8_lossy(&b.name).into()).collect(),
             hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),

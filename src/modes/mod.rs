@@ -28,6 +28,7 @@ pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 
 use crate::bots::Autopilot;
+use crate::cli::Session;
 
 /// How a run that got going ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,4 +133,15 @@ pub fn run_input(
         }
         other => other,
     }
+}
+
+/// The session as played on a terminal (`-i` there, `-g`): a `random` bot
+/// without `--seed` gets a fresh seed, shown on standard error so that the
+/// session can be repeated.
+pub(crate) fn on_terminal(session: &Session) -> Session {
+    let mut session = session.clone();
+    if let Some(seed) = session.fresh_seed() {
+        eprintln!("random seed: {seed}");
+    }
+    session
 }

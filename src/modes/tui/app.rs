@@ -11,7 +11,7 @@ use crate::engine::Engine;
 use crate::game::{Cell, Mark, Phase};
 use crate::lang::{Unwritable, writable};
 use crate::modes::Driver;
-use crate::modes::interactive::Recorder;
+use crate::modes::record::Recorder;
 
 /// What a key or a click asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 
 use self::app::App;
-use super::interactive::Recorder;
+use super::record::Recorder;
 use super::{Driver, RunError};
 use crate::cli::Session;
 
@@ -39,6 +39,8 @@ pub fn run(session: &Session) -> Result<(), RunError> {
         return Err(RunError::NoTerminal);
     }
     let recorder = Recorder::open(session.record.as_deref())?;
+    // Shown before the board takes the screen, so it is there after quitting.
+    let session = super::on_terminal(session);
     let mut app = App::new(Driver::new(session.autopilot()), recorder);
 
     terminal::enable_raw_mode()?;

@@ -221,7 +221,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 mod tests {
     use super::*;
     use crate::modes::Driver;
-    use crate::modes::interactive::Recorder;
+    use crate::modes::record::Recorder;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
