@@ -64,6 +64,40 @@ pub fn describe(
     Ok(Some(first.render(labels)))
 }
 
+/// How the expected output (`old`) changed into `new`: lines removed and
+/// added, or, when the outputs are too large to diff line by line within
+/// the bounds `describe` keeps, the line of the first difference. None when
+/// they are equal.
+pub(crate) fn change_count(old: &mut Capture, new: &mut Capture) -> io::Result<Option<Change>> {
+    let Some(first) = first_difference(&mut *old.reader()?, &mut *new.reader()?)? else {
+        return Ok(None);
+    };
+    let small = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() <= MAX_DIFFED_LINES;
+    if let (Some(o), Some(n)) = (old.bytes_up_to(MAX_DIFFED)?, new.bytes_up_to(MAX_DIFFED)?)
+        && small(&o)
+        && small(&n)
+    {
+        let deadline = Instant::now() + TIME_BOUND;
+        let diff = TextDiff::configure().deadline(deadline).diff_lines(&o[..], &n[..]);
+        if Instant::now() < deadline {
+            let count = |tag| diff.iter_all_changes().filter(|c| c.tag() == tag).count();
+            return Ok(Some(Change::Lines {
+                removed: count(ChangeTag::Delete),
+                added: count(ChangeTag::Insert),
+            }));
+        }
+    }
+    Ok(Some(Change::From(first.line)))
+}
+
+/// What `change_count` found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    Lines { removed: usize, added: usize },
+    /// Too large to count: the outputs differ from this line on.
+    From(u64),
+}
+
 /// The diff as plain text (see `paint` for colours), at most `MAX_LINES`.
 pub fn unified(expected: &[u8], actual: &[u8]) -> String {
     render(&TextDiff::from_lines(expected, actual), Labels::default())

@@ -442,9 +442,10 @@ fn verdict(
         notes.extend(log(dir, test, &mut actual));
     }
     if options.bless {
-        return match bless::bless(&expected_path, &mut actual) {
+        let program = options.program.as_ref().map(|words| words.join(" "));
+        return match bless::bless(&expected_path, &mut actual, program.as_deref()) {
             Ok(note) => {
-                notes.extend(note);
+                notes.push(note);
                 Verdict::Pass
             }
             Err(why) => Verdict::CannotRun(why),
