@@ -91,7 +91,8 @@ fn with_an_oracle_the_diff_says_oracle_and_program() {
     let dir = traces();
     let tools = tempfile::tempdir().expect("temp dir");
     let wrong = script(tools.path(), "wrong.sh", "echo wrong");
-    let o = tictac(&["test", "--program", &wrong, "--oracle", BIN, "--filter", "b", &path(dir.path())]);
+    let o =
+        tictac(&["test", "--program", &wrong, "--oracle", BIN, "--filter", "b", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
     assert!(out.contains("     --- oracle\n     +++ program\n     @@ -1,"), "{out}");

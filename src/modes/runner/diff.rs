@@ -93,7 +93,10 @@ pub(crate) fn change_count(old: &mut Capture, new: &mut Capture) -> io::Result<O
 /// What `change_count` found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Change {
-    Lines { removed: usize, added: usize },
+    Lines {
+        removed: usize,
+        added: usize,
+    },
     /// Too large to count: the outputs differ from this line on.
     From(u64),
 }
