@@ -196,10 +196,9 @@ fn help(program: &str) -> String {
         let usage = if usage.is_empty() { String::new() } else { format!("{program} {usage}") };
         text.push_str(&format!("  {usage:<24}  {what}\n"));
     }
+    text.push_str(&format!("\nCommands:\n  {}\n", crate::lang::events::examples()));
     text.push_str(
-        "\nCommands:\n  new_game(\"X player\", \"O player\")   play(\"player\", 1..9)   \
-         play_again   undo   redo\n\n\
-         Exit status: 0 the trace ran (or all tests passed), 1 a syntax or type error \
+        "\nExit status: 0 the trace ran (or all tests passed), 1 a syntax or type error \
          (or a failed test),\n2 an invocation or file error.\n",
     );
     text

@@ -5,10 +5,11 @@ use crate::command::Command;
 use crate::game::board::LINES;
 use crate::game::{Cell, Game, Mark, Message, Phase, State};
 use crate::lang::ast::{Event, Value};
+use crate::lang::events;
 use crate::lang::lexer::{is_boolean, is_reserved};
 use crate::lang::source::is_kept;
 use crate::lang::stream::parse_text;
-use crate::lang::validate::{DECLARATIONS, command};
+use crate::lang::validate::command;
 use crate::lang::{SyntaxKind, TraceError};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
@@ -151,10 +152,10 @@ fn type_error(event: &Event) -> Option<Behaviour> {
         return None;
     }
     let args = event.args.as_deref().unwrap_or_default();
+    let Some(spec) = events::find(event.name) else { return Some(Behaviour::TypeUnknownEvent) };
     Some(match event.name {
-        b"play_again" | b"undo" | b"redo" => Behaviour::TypeArgumentsOnBare,
-        name if !DECLARATIONS.iter().any(|(n, _)| *n == name) => Behaviour::TypeUnknownEvent,
-        _ if args.len() != 2 => Behaviour::TypeArity,
+        _ if spec.params.is_empty() => Behaviour::TypeArgumentsOnBare,
+        _ if args.len() != spec.params.len() => Behaviour::TypeArity,
         b"play" => match (&args[0].value, &args[1].value) {
             (Value::Str(_), Value::Number { .. }) => Behaviour::TypeButtonRange,
             _ => Behaviour::TypeArgumentType,

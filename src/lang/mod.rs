@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod error;
+pub mod events;
 pub mod fold;
 pub mod lexer;
 pub mod parser;

@@ -6,39 +6,34 @@ use std::io::{self, BufRead, Read, Write};
 
 use super::ast::{Arg, Args, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
+use super::events::{self, Type, Typed};
 use super::fold::Piece;
 use crate::command::{Button, Command};
 use crate::spool::Spool;
-
-/// The declared events, as type errors print them.
-pub const DECLARATIONS: [(&[u8], &str); 5] = [
-    (b"new_game", "new_game(player1: NAME = STRING ; player2: NAME = STRING)"),
-    (b"play", "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)"),
-    (b"play_again", "play_again"),
-    (b"undo", "undo"),
-    (b"redo", "redo"),
-];
+use smallvec::SmallVec;
 
 /// The command a type-correct event stands for, or `None`.
 pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
-    match (event.name, event.args.as_deref()) {
-        (b"new_game", Some([a, b])) => match (&a.value, &b.value) {
-            (Value::Str(player1), Value::Str(player2)) => {
-                Some(Command::NewGame { player1, player2 })
-            }
-            _ => None,
-        },
-        (b"play", Some([a, b])) => match (&a.value, button_value(b)) {
-            (Value::Str(player), Some(Ok(n))) => {
-                Button::new(n).map(|press| Command::Play { player, press })
-            }
-            _ => None,
-        },
-        (b"play_again", None) => Some(Command::PlayAgain),
-        (b"undo", None) => Some(Command::Undo),
-        (b"redo", None) => Some(Command::Redo),
-        _ => None,
+    let spec = events::find(event.name)?;
+    let args = match (&event.args, spec.params.len()) {
+        (None, 0) => &[][..],
+        (Some(args), n) if n > 0 && args.len() == n => &args[..],
+        _ => return None,
+    };
+    let mut typed: SmallVec<[Typed<'a>; 2]> = SmallVec::new();
+    for (arg, param) in args.iter().zip(spec.params) {
+        typed.push(match (param.kind, &arg.value) {
+            (Type::Name, Value::Str(name)) => Typed::Name(name),
+            (Type::Button, _) => Typed::Button(Button::new(button_value(arg)?.ok()?)?),
+            _ => return None,
+        });
     }
+    (spec.build)(&typed)
+}
+
+/// Whether the `k`-th argument of `event` is declared a button.
+fn is_button(event: &[u8], k: usize) -> bool {
+    events::find(event).and_then(|s| s.param_type(k)) == Some(Type::Button)
 }
 
 /// Collects what one trace (or chunk, or line) has wrong, event by event.
@@ -67,7 +62,7 @@ pub struct Checker {
 struct Folding {
     name: Vec<u8>,
     /// `None` for an unknown event name.
-    declaration: Option<&'static str>,
+    declaration: Option<&'static events::Spec>,
     first: Vec<(Owned, Pos)>,
     /// Top-level arguments so far.
     args: usize,
@@ -181,8 +176,7 @@ impl Checker {
             return Some(command);
         }
         for (k, arg) in event.args.iter().flatten().enumerate() {
-            if event.name == b"play"
-                && k == 1
+            if is_button(event.name, k)
                 && let Some(Err(normalised)) = button_value(arg)
             {
                 let kind = SyntaxKind::InvalidNumber(normalised);
@@ -210,7 +204,7 @@ impl Checker {
     ) -> io::Result<()> {
         match piece {
             Piece::Start(name) => {
-                let declaration = DECLARATIONS.iter().find(|(n, _)| *n == name).map(|d| d.1);
+                let declaration = events::find(name);
                 self.folding = Some(Folding {
                     name: name.to_vec(),
                     declaration,
@@ -274,9 +268,11 @@ impl Checker {
                     return Ok(());
                 }
                 let line = match f.declaration {
-                    Some(declaration) => {
-                        [b") does not conform to declaration ", declaration.as_bytes(), b"\n"]
-                            .concat()
+                    Some(spec) => {
+                        let mut line = b") does not conform to declaration ".to_vec();
+                        spec.write_declaration(&mut line);
+                        line.push(b'\n');
+                        line
                     }
                     None => [b"Error: unknown event name ", &f.name[..], b"\n"].concat(),
                 };
@@ -313,12 +309,9 @@ impl Checker {
     /// The soft errors of an argument: an unknown identifier, or `play`'s
     /// button that is no 64-bit integer (`k` is its place at the top level).
     fn soft_check(&mut self, k: usize, value: &Value, pos: Pos) {
-        let is_play = self.folding.as_ref().is_some_and(|f| f.name == b"play");
+        let button = self.folding.as_ref().is_some_and(|f| is_button(&f.name, k));
         let arg = Arg { value: value.clone(), rest: 0 };
-        if is_play
-            && k == 1
-            && let Some(Err(normalised)) = button_value(&arg)
-        {
+        if button && let Some(Err(normalised)) = button_value(&arg) {
             self.soft = Some(SyntaxError { kind: SyntaxKind::InvalidNumber(normalised), pos });
         }
         if let Value::Ident(name) = value {
@@ -445,7 +438,7 @@ fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
 /// `play(Ora, 10) does not conform to declaration play(...)` or
 /// `Error: unknown event name jump`.
 fn type_error_line(event: &Event, line: &mut Vec<u8>) {
-    let Some((_, declaration)) = DECLARATIONS.iter().find(|(name, _)| *name == event.name) else {
+    let Some(spec) = events::find(event.name) else {
         line.extend_from_slice(b"Error: unknown event name ");
         line.extend_from_slice(event.name);
         return;
@@ -459,16 +452,14 @@ fn type_error_line(event: &Event, line: &mut Vec<u8>) {
         print_top_arg(event.name, k, arg, line);
     }
     line.extend_from_slice(b") does not conform to declaration ");
-    line.extend_from_slice(declaration.as_bytes());
+    spec.write_declaration(line);
 }
 
 /// An event's `k`-th argument as a type error prints it: as written, but
 /// `play`'s button as the integer it denotes.
 fn print_top_arg(name: &[u8], k: usize, arg: &Arg, line: &mut Vec<u8>) {
     match button_value(arg) {
-        Some(Ok(n)) if name == b"play" && k == 1 => {
-            line.extend_from_slice(n.to_string().as_bytes())
-        }
+        Some(Ok(n)) if is_button(name, k) => line.extend_from_slice(n.to_string().as_bytes()),
         _ => print_arg(arg, line),
     }
 }

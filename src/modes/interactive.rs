@@ -24,8 +24,8 @@ pub use super::record::Recorder;
 use super::shell::{Reply, Shell};
 use crate::cli::Session;
 use crate::game::Mark;
+use crate::lang::events::{self, EVENTS};
 use crate::lang::source::{LONG_LINE, LineSource};
-use crate::lang::validate::DECLARATIONS;
 
 const PROMPT: &str = "->";
 
@@ -309,11 +309,8 @@ impl Hint for Declaration {
     }
 }
 
-/// Words the shell knows, as completed.
-const WORDS: [&str; 7] = ["new_game(", "play(", "play_again", "undo", "redo", "quit", "man"];
-
-/// The events, as Tab lists them on an empty line.
-const EVENTS: [&str; 5] = ["new_game(", "play(", "play_again", "undo", "redo"];
+/// Words of the shell's own, completed after the events.
+const SHELL_WORDS: [&str; 2] = ["quit", "man"];
 
 impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
@@ -340,13 +337,14 @@ impl TraceHelper {
         let word = &before[word_start..];
         // Tab on an empty line: the events.
         if before.trim().is_empty() {
-            return (word_start, EVENTS.iter().map(|w| w.to_string()).collect());
+            return (word_start, EVENTS.iter().map(events::Spec::word).collect());
         }
         if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
             return (word_start, Vec::new());
         }
-        let words = WORDS.iter().filter(|w| w.starts_with(word));
-        (word_start, words.map(|w| w.to_string()).collect())
+        let words = EVENTS.iter().map(events::Spec::word);
+        let words = words.chain(SHELL_WORDS.map(String::from)).filter(|w| w.starts_with(word));
+        (word_start, words.collect())
     }
 
     /// A hint for the line so far: the declaration of the event being typed.
@@ -357,8 +355,9 @@ impl TraceHelper {
         if name.is_empty() {
             return None;
         }
-        let mut matching = DECLARATIONS.iter().filter(|(n, _)| n.starts_with(name.as_bytes()));
-        let (event, declaration) = matching.next()?;
+        let mut matching = EVENTS.iter().filter(|s| s.name.starts_with(name));
+        let spec = matching.next()?;
+        let (event, declaration) = (spec.name, spec.declaration());
         if after.is_empty() {
             // The name is still being typed: finish it, then its parameters.
             let exact = event.len() == name.len();

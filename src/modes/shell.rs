@@ -11,20 +11,6 @@ use crate::engine::Engine;
 use crate::game::view::{render, write_state};
 use crate::lang::{self, Failure, source::LineSource};
 
-/// The `man` text: the declared events, one parameter a line.
-pub const MAN: &str = "new_game(
-    player1: NAME = STRING ; 
-    player2: NAME = STRING
-)
-play(
-    player: NAME = STRING ; 
-    press: BUTTON = 1 .. 9
-)
-play_again
-undo
-redo
-";
-
 /// What the shell does after a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -71,7 +57,7 @@ impl Shell {
     pub fn line<W: Write + ?Sized>(&mut self, line: &[u8], out: &mut W) -> io::Result<Reply> {
         match line {
             b"quit" => return Ok(Reply::Quit),
-            b"man" => out.write_all(MAN.as_bytes())?,
+            b"man" => out.write_all(lang::events::man().as_bytes())?,
             _ => match lang::check(line) {
                 Err(e) => e.write_to(out)?,
                 Ok(commands) if commands.is_empty() => self.show(out)?,
@@ -210,7 +196,7 @@ mod tests {
     fn quit_and_man_must_be_the_whole_line() {
         let mut s = Shell::default();
         assert_eq!(say(&mut s, "quit").0, Reply::Quit);
-        assert_eq!(say(&mut s, "man").1, MAN);
+        assert_eq!(say(&mut s, "man").1, lang::events::man());
         let (reply, text) = say(&mut s, " quit");
         assert_eq!(reply, Reply::Continue);
         assert!(text.starts_with("Type Error"), "{text}");

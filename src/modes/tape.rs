@@ -20,6 +20,8 @@ const PLAY_AGAIN: u8 = 2;
 const NEW_GAME: u8 = 3;
 /// `PLAY + button`, followed by a name.
 const PLAY: u8 = 0x10;
+const PLAY_FIRST: u8 = PLAY + 1;
+const PLAY_LAST: u8 = PLAY + 9;
 /// Bytes from here on are free for the users of the tape (see `Entry::Mark`).
 pub const FIRST_MARK: u8 = 0x20;
 
@@ -29,6 +31,11 @@ const DICTIONARY: usize = 255;
 const INLINE: u8 = 0xFF;
 /// Longer names are always written inline (the dictionary stays small).
 const LONGEST_INDEXED: usize = 256;
+
+/// An opcode no writer uses.
+fn corrupt() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "the command tape holds an unknown opcode")
+}
 
 fn indexed(name: &[u8], entries: usize) -> bool {
     entries < DICTIONARY && name.len() <= LONGEST_INDEXED
@@ -158,12 +165,14 @@ impl TapeReader {
                 let second = self.read_name(1)?;
                 Command::NewGame { player1: self.name(first, 0), player2: self.name(second, 1) }
             }
-            _ if op >= FIRST_MARK => return Ok(Some(Entry::Mark(op))),
-            _ => {
-                let press = Button::new(i64::from(op.wrapping_sub(PLAY))).ok_or_else(truncated)?;
+            PLAY_FIRST..=PLAY_LAST => {
+                let press = Button::new(i64::from(op - PLAY)).ok_or_else(corrupt)?;
                 let name = self.read_name(0)?;
                 Command::Play { player: self.name(name, 0), press }
             }
+            FIRST_MARK.. => return Ok(Some(Entry::Mark(op))),
+            // Nothing writes these: the tape is not what was written.
+            _ => return Err(corrupt()),
         };
         Ok(Some(Entry::Command(command)))
     }
@@ -255,5 +264,16 @@ mod tests {
             .collect();
         let (pushed, replayed) = echoes_of(&commands, 64);
         assert_eq!(replayed, pushed);
+    }
+
+    #[test]
+    fn an_opcode_no_writer_uses_is_an_error_not_a_command() {
+        for op in [4, PLAY, PLAY_LAST + 1, FIRST_MARK - 1] {
+            let mut tape = Tape::with_bound(64);
+            tape.raw().write_all(&[op, 0, 0]).expect("write");
+            let mut reader = tape.reader().expect("reader");
+            let e = reader.next_entry().err().expect("an error");
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "opcode {op}");
+        }
     }
 }

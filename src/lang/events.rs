@@ -1,0 +1,221 @@
+//! The declared events: one table, from which the type check, the
+//! declarations that type errors print, `man`, the shell's completion and
+//! hints, and the help line are all derived. A new event is one row here
+//! (with the rule that makes its command) and one `Command` variant.
+
+use crate::command::{Button, Command};
+
+/// The parameter types of the ETF definitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `NAME = STRING`: a string, taken as written.
+    Name,
+    /// `BUTTON = 1 .. 9`: an integer in range.
+    Button,
+}
+
+impl Type {
+    /// As the declarations print it.
+    fn declared(self) -> &'static str {
+        match self {
+            Type::Name => "NAME = STRING",
+            Type::Button => "BUTTON = 1 .. 9",
+        }
+    }
+}
+
+/// A declared parameter, and how the help line shows an argument for it.
+#[derive(Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub kind: Type,
+    pub example: &'static str,
+}
+
+/// An argument that has its declared type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Typed<'a> {
+    Name(&'a [u8]),
+    Button(Button),
+}
+
+/// One declared event.
+pub struct Spec {
+    pub name: &'static str,
+    /// None: the event is written bare (`undo`), never with parentheses.
+    pub params: &'static [Param],
+    /// The command, from arguments already of the declared types.
+    pub build: for<'a> fn(&[Typed<'a>]) -> Option<Command<'a>>,
+}
+
+const fn param(name: &'static str, kind: Type, example: &'static str) -> Param {
+    Param { name, kind, example }
+}
+
+/// The events, in the order `man`, completion and help list them.
+pub const EVENTS: [Spec; 5] = [
+    Spec {
+        name: "new_game",
+        params: &[
+            param("player1", Type::Name, "\"X player\""),
+            param("player2", Type::Name, "\"O player\""),
+        ],
+        build: |args| match *args {
+            [Typed::Name(player1), Typed::Name(player2)] => {
+                Some(Command::NewGame { player1, player2 })
+            }
+            _ => None,
+        },
+    },
+    Spec {
+        name: "play",
+        params: &[param("player", Type::Name, "\"player\""), param("press", Type::Button, "1..9")],
+        build: |args| match *args {
+            [Typed::Name(player), Typed::Button(press)] => Some(Command::Play { player, press }),
+            _ => None,
+        },
+    },
+    Spec { name: "play_again", params: &[], build: |_| Some(Command::PlayAgain) },
+    Spec { name: "undo", params: &[], build: |_| Some(Command::Undo) },
+    Spec { name: "redo", params: &[], build: |_| Some(Command::Redo) },
+];
+
+/// The declared event of that name.
+pub fn find(name: &[u8]) -> Option<&'static Spec> {
+    EVENTS.iter().find(|s| s.name.as_bytes() == name)
+}
+
+impl Spec {
+    /// The declaration as type errors print it:
+    /// `play(player: NAME = STRING ; press: BUTTON = 1 .. 9)`, or `undo`.
+    pub fn declaration(&self) -> String {
+        self.with_params("(", " ; ", ")")
+    }
+
+    /// The same, appended to `out` (type errors can be millions of lines).
+    pub fn write_declaration(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.name.as_bytes());
+        for (k, p) in self.params.iter().enumerate() {
+            out.extend_from_slice(if k == 0 { b"(" } else { b" ; " });
+            out.extend_from_slice(p.name.as_bytes());
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(p.kind.declared().as_bytes());
+        }
+        if !self.params.is_empty() {
+            out.push(b')');
+        }
+    }
+
+    /// The `man` entry: the declaration with one parameter a line.
+    pub fn man(&self) -> String {
+        self.with_params("(\n    ", " ; \n    ", "\n)") + "\n"
+    }
+
+    /// What completion inserts: the name, with `(` when it takes arguments.
+    pub fn word(&self) -> String {
+        let open = if self.params.is_empty() { "" } else { "(" };
+        format!("{}{open}", self.name)
+    }
+
+    /// How the help line shows it: `play("player", 1..9)`.
+    pub fn example(&self) -> String {
+        if self.params.is_empty() {
+            return self.name.to_string();
+        }
+        let args: Vec<&str> = self.params.iter().map(|p| p.example).collect();
+        format!("{}({})", self.name, args.join(", "))
+    }
+
+    /// The type of the `k`-th parameter, if there is one.
+    pub fn param_type(&self, k: usize) -> Option<Type> {
+        self.params.get(k).map(|p| p.kind)
+    }
+
+    /// The name, then, if it takes any, its parameters `p: T` between
+    /// `open` and `close`.
+    fn with_params(&self, open: &str, separator: &str, close: &str) -> String {
+        if self.params.is_empty() {
+            return self.name.to_string();
+        }
+        let params: Vec<String> =
+            self.params.iter().map(|p| format!("{}: {}", p.name, p.kind.declared())).collect();
+        format!("{}{open}{}{close}", self.name, params.join(separator))
+    }
+}
+
+/// The `man` text: every declared event, one parameter a line.
+pub fn man() -> String {
+    EVENTS.iter().map(Spec::man).collect()
+}
+
+/// The help line's list of events.
+pub fn examples() -> String {
+    EVENTS.iter().map(Spec::example).collect::<Vec<_>>().join("   ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_are_as_the_oracle_prints_them() {
+        let declared: Vec<String> = EVENTS.iter().map(Spec::declaration).collect();
+        for (spec, text) in EVENTS.iter().zip(&declared) {
+            let mut written = Vec::new();
+            spec.write_declaration(&mut written);
+            assert_eq!(written, text.as_bytes());
+        }
+        assert_eq!(
+            declared,
+            [
+                "new_game(player1: NAME = STRING ; player2: NAME = STRING)",
+                "play(player: NAME = STRING ; press: BUTTON = 1 .. 9)",
+                "play_again",
+                "undo",
+                "redo",
+            ]
+        );
+    }
+
+    #[test]
+    fn man_lists_one_parameter_a_line() {
+        assert_eq!(
+            man(),
+            "new_game(\n    player1: NAME = STRING ; \n    player2: NAME = STRING\n)\n\
+             play(\n    player: NAME = STRING ; \n    press: BUTTON = 1 .. 9\n)\n\
+             play_again\nundo\nredo\n"
+        );
+    }
+
+    #[test]
+    fn words_and_examples() {
+        let words: Vec<String> = EVENTS.iter().map(Spec::word).collect();
+        assert_eq!(words, ["new_game(", "play(", "play_again", "undo", "redo"]);
+        assert_eq!(
+            examples(),
+            "new_game(\"X player\", \"O player\")   play(\"player\", 1..9)   play_again   undo   redo"
+        );
+    }
+
+    #[test]
+    fn each_rule_builds_its_command_from_its_declared_types() {
+        let press = Button::new(5).expect("button");
+        let typed = |spec: &Spec| -> Vec<Typed<'static>> {
+            spec.params
+                .iter()
+                .map(|p| match p.kind {
+                    Type::Name => Typed::Name(b"Ann"),
+                    Type::Button => Typed::Button(press),
+                })
+                .collect()
+        };
+        for spec in &EVENTS {
+            let command = (spec.build)(&typed(spec)).expect(spec.name);
+            let mut echo = Vec::new();
+            command.write_echo(&mut echo).expect("vec");
+            assert!(echo.starts_with(spec.name.as_bytes()), "{}", spec.name);
+        }
+        assert!(find(b"resign").is_none());
+        assert_eq!(find(b"play").map(|s| s.param_type(1)), Some(Some(Type::Button)));
+    }
+}
