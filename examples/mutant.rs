@@ -63,7 +63,7 @@ impl Model<'_> {
                 self.keep(before, in_play, new_round);
             }
             Command::Play { player, press } => {
-                let cell = Cell::ALL[usize::from(press.get() - 1)];
+                let cell = press;
                 let before = self.game.clone();
                 self.play(player, cell);
                 self.keep(before, in_play, false);

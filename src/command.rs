@@ -3,25 +3,20 @@
 
 use std::io::{self, Write};
 
-/// A button number, guaranteed to be in 1..=9 (`type BUTTON = 1..9`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Button(u8);
-
-impl Button {
-    pub fn new(n: i64) -> Option<Button> {
-        u8::try_from(n).ok().filter(|b| (1..=9).contains(b)).map(Button)
-    }
-
-    pub fn get(self) -> u8 {
-        self.0
-    }
-}
+use crate::game::Cell;
 
 /// A type-correct event. Names borrow the trace's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command<'a> {
-    NewGame { player1: &'a [u8], player2: &'a [u8] },
-    Play { player: &'a [u8], press: Button },
+    NewGame {
+        player1: &'a [u8],
+        player2: &'a [u8],
+    },
+    /// ETF's `press: BUTTON = 1 .. 9` is the game's cell: one type for 1..9.
+    Play {
+        player: &'a [u8],
+        press: Cell,
+    },
     PlayAgain,
     Undo,
     Redo,
@@ -52,7 +47,7 @@ impl<'a> Command<'a> {
             Command::Play { player, press } => {
                 w.write_all(b"play(\"")?;
                 w.write_all(player)?;
-                w.write_all(&[b'"', b',', b'0' + press.get(), b')'])
+                w.write_all(&[b'"', b',', b'0' + press.number(), b')'])
             }
             Command::PlayAgain => w.write_all(b"play_again"),
             Command::Undo => w.write_all(b"undo"),
@@ -72,17 +67,8 @@ mod tests {
     }
 
     #[test]
-    fn buttons_are_one_to_nine() {
-        assert!(Button::new(0).is_none());
-        assert!(Button::new(10).is_none());
-        assert!(Button::new(-1).is_none());
-        assert!(Button::new(i64::MAX).is_none());
-        assert_eq!(Button::new(9).map(Button::get), Some(9));
-    }
-
-    #[test]
     fn echoes_are_normalised() {
-        let press = Button::new(5).expect("button");
+        let press = Cell::new(5).expect("cell");
         assert_eq!(
             echo(Command::NewGame { player1: b"A n", player2: b"B\\\"" }),
             r#"new_game("A n","B\"")"#

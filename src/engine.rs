@@ -4,7 +4,7 @@
 use crate::behaviour::{self, Behaviour, Coverage};
 use crate::command::Command;
 use crate::game::rules::Step;
-use crate::game::{Cell, Game, Message, Phase};
+use crate::game::{Game, Message, Phase};
 use crate::history::{History, NewGameOp, Operation, PlayAgainOp, PlayOp};
 
 /// The ETF "singleton": the game and the history of its current round,
@@ -60,8 +60,7 @@ impl Engine {
             Command::Redo => self.walk(History::redo),
             Command::NewGame { player1, player2 } => self.perform(NewGameOp::new(player1, player2)),
             Command::Play { player, press } => {
-                let cell = Cell::ALL[usize::from(press.get() - 1)];
-                self.perform(PlayOp::new(self.game.mark_of(player), cell))
+                self.perform(PlayOp::new(self.game.mark_of(player), press))
             }
             Command::PlayAgain => self.perform(PlayAgainOp::default()),
         };
@@ -96,11 +95,11 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::Button;
+    use crate::game::Cell;
     use crate::game::view::render;
 
-    fn play(who: &'static str, n: i64) -> Command<'static> {
-        Command::Play { player: who.as_bytes(), press: Button::new(n).expect("button") }
+    fn play(who: &'static str, n: u8) -> Command<'static> {
+        Command::Play { player: who.as_bytes(), press: Cell::new(n).expect("cell") }
     }
 
     fn shown(e: &Engine) -> String {

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
-use tictac::command::{Button, Command};
+use tictac::command::Command;
 use tictac::engine::Engine;
 use tictac::game::rules::Step;
 use tictac::game::view::render;
@@ -25,10 +25,9 @@ impl Cmd {
     fn command(&self) -> Command<'static> {
         match *self {
             Cmd::NewGame(a, b) => Command::NewGame { player1: a.as_bytes(), player2: b.as_bytes() },
-            Cmd::Play(p, n) => Command::Play {
-                player: p.as_bytes(),
-                press: Button::new(i64::from(n)).expect("1..9"),
-            },
+            Cmd::Play(p, n) => {
+                Command::Play { player: p.as_bytes(), press: Cell::new(n).expect("1..9") }
+            }
             Cmd::PlayAgain => Command::PlayAgain,
             Cmd::Undo => Command::Undo,
             Cmd::Redo => Command::Redo,

@@ -29,7 +29,7 @@ pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) 
             _ => B::NewGameBadSecondName,
         },
         Command::Play { player, press } => {
-            let cell = Cell::ALL[usize::from(press.get() - 1)];
+            let cell = press;
             match (before.phase, after.message) {
                 (Phase::NoGame, _) => B::PlayBeforeGame,
                 (Phase::Over, _) if game.mark_of(player).is_none() => B::PlayUnknownAfterRound,

@@ -6,8 +6,10 @@
 //! a plain trace.
 
 use super::Strategy;
-use crate::command::{Button, Command};
+use crate::command::Command;
 use crate::engine::Engine;
+#[cfg(test)]
+use crate::game::Cell;
 use crate::game::{Game, Phase};
 
 /// A computer player: the name it plays under and its strategy.
@@ -64,7 +66,7 @@ impl Autopilot {
                 Some(rng) if moves.len() > 1 => moves.iter().nth(rng.usize(..moves.len())),
                 _ => moves.first(),
             };
-            let Some(press) = pick.and_then(|c| Button::new(i64::from(c.number()))) else {
+            let Some(press) = pick else {
                 break;
             };
             step(engine, &Command::Play { player: &self.bots[k].name, press })?;
@@ -103,7 +105,7 @@ mod tests {
         let mut e = Engine::new();
         let c = Command::NewGame { player1: b"Hal", player2: b"Ann" };
         assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",5)"]);
-        let press = Button::new(1).expect("button");
+        let press = Cell::new(1).expect("cell");
         let c = Command::Play { player: b"Ann", press };
         assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",9)"]);
         assert_eq!(e.game().state.next, crate::game::Mark::O, "Ann, a person, is to move");
@@ -114,7 +116,7 @@ mod tests {
         let mut a = Autopilot::new(hal(Strategy::Elm), None);
         let mut e = Engine::new();
         run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Ann", player2: b"Hal" });
-        let press = Button::new(1).expect("button");
+        let press = Cell::new(1).expect("cell");
         run_with_bots(&mut a, &mut e, Command::Play { player: b"Ann", press });
         assert_eq!(e.game().state.board.count(Mark::O), 1);
         assert_eq!(run_with_bots(&mut a, &mut e, Command::Undo), ["undo"]);

@@ -3,7 +3,8 @@
 //! hints, and the help line are all derived. A new event is one row here
 //! (with the rule that makes its command) and one `Command` variant.
 
-use crate::command::{Button, Command};
+use crate::command::Command;
+use crate::game::Cell;
 
 /// The parameter types of the ETF definitions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub struct Param {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Typed<'a> {
     Name(&'a [u8]),
-    Button(Button),
+    Button(Cell),
 }
 
 /// One declared event.
@@ -199,7 +200,7 @@ mod tests {
 
     #[test]
     fn each_rule_builds_its_command_from_its_declared_types() {
-        let press = Button::new(5).expect("button");
+        let press = Cell::new(5).expect("cell");
         let typed = |spec: &Spec| -> Vec<Typed<'static>> {
             spec.params
                 .iter()

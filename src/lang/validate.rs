@@ -8,7 +8,8 @@ use super::ast::{Arg, Args, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Type, Typed};
 use super::fold::Piece;
-use crate::command::{Button, Command};
+use crate::command::Command;
+use crate::game::Cell;
 use crate::spool::Spool;
 use smallvec::SmallVec;
 
@@ -24,7 +25,9 @@ pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
     for (arg, param) in args.iter().zip(spec.params) {
         typed.push(match (param.kind, &arg.value) {
             (Type::Name, Value::Str(name)) => Typed::Name(name),
-            (Type::Button, _) => Typed::Button(Button::new(button_value(arg)?.ok()?)?),
+            (Type::Button, _) => {
+                Typed::Button(Cell::new(u8::try_from(button_value(arg)?.ok()?).ok()?)?)
+            }
             _ => return None,
         });
     }
@@ -535,7 +538,7 @@ mod tests {
 
     #[test]
     fn well_typed_events_become_commands() {
-        let press = Button::new(5).expect("button");
+        let press = Cell::new(5).expect("cell");
         assert_eq!(
             command(&event("play(\"Ann\", 005.00)")),
             Some(Command::Play { player: b"Ann", press })

@@ -10,7 +10,8 @@
 use std::collections::HashMap;
 use std::io::{self, BufRead, Read, Write};
 
-use crate::command::{Button, Command};
+use crate::command::Command;
+use crate::game::Cell;
 use crate::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
 
 const UNDO: u8 = 0;
@@ -69,7 +70,7 @@ impl Tape {
                 self.put_name(player2)
             }
             Command::Play { player, press } => {
-                self.spool.write_all(&[PLAY + press.get()])?;
+                self.spool.write_all(&[PLAY + press.number()])?;
                 self.put_name(player)
             }
         }
@@ -166,7 +167,7 @@ impl TapeReader {
                 Command::NewGame { player1: self.name(first, 0), player2: self.name(second, 1) }
             }
             PLAY_FIRST..=PLAY_LAST => {
-                let press = Button::new(i64::from(op - PLAY)).ok_or_else(corrupt)?;
+                let press = Cell::new(op - PLAY).ok_or_else(corrupt)?;
                 let name = self.read_name(0)?;
                 Command::Play { player: self.name(name, 0), press }
             }
@@ -235,7 +236,7 @@ mod tests {
 
     #[test]
     fn a_tape_replays_what_was_pushed() {
-        let press = |n| Button::new(n).expect("button");
+        let press = |n| Cell::new(n).expect("cell");
         let commands = [
             Command::NewGame { player1: b"Ann", player2: b"B\"ob" },
             Command::Play { player: b"Ann", press: press(5) },
@@ -256,7 +257,7 @@ mod tests {
         let names: Vec<Vec<u8>> = (0..1000)
             .map(|k| if k % 7 == 0 { vec![b'L'; 300 + k] } else { format!("P{k}").into_bytes() })
             .collect();
-        let press = Button::new(3).expect("button");
+        let press = Cell::new(3).expect("cell");
         let commands: Vec<Command> = names
             .iter()
             .chain(names.iter().rev())

@@ -8,7 +8,7 @@ use super::{Outcome, OutputFile, RunError};
 use crate::bots::Strategy;
 use crate::bots::explore::{GameFacts, Tally, check, game_facts};
 use crate::cli::VerifyOptions;
-use crate::command::{Button, Command};
+use crate::command::Command;
 use crate::game::{Cell, Mark};
 
 pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Outcome, RunError> {
@@ -106,8 +106,7 @@ fn write_trace(
     let new_game = Command::NewGame { player1: names[0].as_bytes(), player2: names[1].as_bytes() };
     new_game.write_echo(&mut text)?;
     text.push(b'\n');
-    for (k, cell) in moves.iter().enumerate() {
-        let Some(press) = Button::new(i64::from(cell.number())) else { continue };
+    for (k, &press) in moves.iter().enumerate() {
         Command::Play { player: names[k % 2].as_bytes(), press }.write_echo(&mut text)?;
         text.push(b'\n');
     }

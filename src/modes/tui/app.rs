@@ -6,7 +6,7 @@ use std::io;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::command::{Button, Command};
+use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::{Cell, Mark, Phase};
 use crate::lang::{Unwritable, writable};
@@ -113,9 +113,7 @@ impl App {
         match action {
             Action::Play(cell) => {
                 let player = game.name(game.state.next).to_vec();
-                let press =
-                    Button::new(i64::from(cell.number())).ok_or(io::ErrorKind::InvalidInput)?;
-                self.run(&Command::Play { player: &player, press })
+                self.run(&Command::Play { player: &player, press: cell })
             }
             Action::NewGame => {
                 self.prompt = Some(Prompt::default());
