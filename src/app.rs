@@ -22,12 +22,12 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         .first()
         .map(Path::new)
         .and_then(Path::file_name)
-        .map_or_else(|| "tictac".into(), |n| n.to_string_lossy().into_owned());
+        .map_or_else(|| cli::PROGRAM.into(), |n| n.to_string_lossy().into_owned());
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
     let status = match cli::parse(args.get(1..).unwrap_or_default()) {
         Err(e) => {
-            let _ = writeln!(stdout, "{e}\nRun '{program} -help' to see more details");
+            let _ = writeln!(stdout, "{}", e.with_hint(&program));
             ExitCode::from(2)
         }
         Ok(invocation) => match dispatch(invocation, &program, &mut stdout) {

@@ -171,6 +171,18 @@ impl Session {
     }
 }
 
+/// The name the executable goes by when it cannot tell (a `-- run:`
+/// directive in `tictac test` has no program name of its own).
+pub const PROGRAM: &str = "tictac";
+
+impl UsageError {
+    /// The message as the executable prints it, `program` being its name:
+    /// the mistake, then where to read more.
+    pub fn with_hint(&self, program: &str) -> String {
+        format!("{self}\nRun '{program} -help' to see more details")
+    }
+}
+
 /// What the program was asked to do.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Invocation {

@@ -53,19 +53,12 @@ pub struct GameFacts {
     pub terminal: Results,
 }
 
-/// A board as a number in base 3, for the set of seen positions.
-fn code(board: &Board) -> usize {
-    Cell::ALL
-        .iter()
-        .fold(0, |code, &c| code * 3 + board.get(c).map_or(0, |m| if m == Mark::X { 1 } else { 2 }))
-}
-
 pub fn game_facts() -> GameFacts {
-    let mut seen = vec![false; 19_683];
+    let mut seen = vec![false; Board::CODES];
     let mut facts =
         GameFacts { games: Results::default(), positions: 0, terminal: Results::default() };
     fn walk(board: Board, mover: Mark, seen: &mut [bool], facts: &mut GameFacts) {
-        let k = code(&board);
+        let k = board.code();
         let first_visit = !seen[k];
         if first_visit {
             seen[k] = true;

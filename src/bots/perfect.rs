@@ -8,7 +8,7 @@ use super::Cells;
 use crate::game::{Board, Cell, Mark};
 
 /// 3^9 boards, each with either mark to move (O may start a round).
-const POSITIONS: usize = 19_683;
+const POSITIONS: usize = Board::CODES;
 
 /// A lost position's value; each move back shrinks a win or a loss by one,
 /// so a sooner win is worth more and a later loss less.
@@ -22,7 +22,7 @@ fn table() -> &'static [i8] {
         // Every board, reachable or not, so any position a caller has is known.
         let mut values = vec![i8::MIN; 2 * POSITIONS];
         for code in 0..POSITIONS {
-            let board = decode(code);
+            let board = Board::from_code(code);
             value(&board, Mark::X, &mut values);
             value(&board, Mark::O, &mut values);
         }
@@ -31,28 +31,7 @@ fn table() -> &'static [i8] {
 }
 
 fn index(board: &Board, mover: Mark) -> usize {
-    let code = Cell::ALL.iter().fold(0, |code, &c| {
-        code * 3
-            + match board.get(c) {
-                None => 0,
-                Some(Mark::X) => 1,
-                Some(Mark::O) => 2,
-            }
-    });
-    mover.index() * POSITIONS + code
-}
-
-fn decode(mut code: usize) -> Board {
-    let mut board = Board::default();
-    for &cell in Cell::ALL.iter().rev() {
-        match code % 3 {
-            1 => board.set(cell, Mark::X),
-            2 => board.set(cell, Mark::O),
-            _ => {}
-        }
-        code /= 3;
-    }
-    board
+    mover.index() * POSITIONS + board.code()
 }
 
 fn value(board: &Board, mover: Mark, values: &mut [i8]) -> i8 {

@@ -67,6 +67,36 @@ pub struct Board {
 }
 
 impl Board {
+    /// How many boards `code` can name: every cell empty, X or O.
+    pub const CODES: usize = 19_683;
+
+    /// The board as a number in base 3, cell 1 the most significant digit
+    /// (empty 0, X 1, O 2): an index for tables of positions.
+    pub fn code(&self) -> usize {
+        Cell::ALL.iter().fold(0, |code, &c| {
+            code * 3
+                + match self.get(c) {
+                    None => 0,
+                    Some(Mark::X) => 1,
+                    Some(Mark::O) => 2,
+                }
+        })
+    }
+
+    /// The board `code` names (the inverse of `code`).
+    pub fn from_code(mut code: usize) -> Board {
+        let mut board = Board::default();
+        for &cell in Cell::ALL.iter().rev() {
+            match code % 3 {
+                1 => board.set(cell, Mark::X),
+                2 => board.set(cell, Mark::O),
+                _ => {}
+            }
+            code /= 3;
+        }
+        board
+    }
+
     pub fn get(&self, cell: Cell) -> Option<Mark> {
         self.cells[cell.slot()]
     }
@@ -108,6 +138,17 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_code_names_the_board_that_gives_it() {
+        for code in 0..Board::CODES {
+            assert_eq!(Board::from_code(code).code(), code);
+        }
+        let mut board = Board::default();
+        board.set(Cell::ALL[0], Mark::O);
+        board.set(Cell::ALL[8], Mark::X);
+        assert_eq!(board.code(), 2 * 3usize.pow(8) + 1);
+    }
 
     fn cell(n: u8) -> Cell {
         Cell::new(n).expect("test cell in range")

@@ -41,8 +41,8 @@ impl SyntaxError {
 }
 
 /// The first line of a type error message.
-pub const TYPE_ERROR_HEADER: &[u8] =
-    b"Type Error: specification of command executions is not type-correct\n";
+pub const TYPE_ERROR_HEADER: &str =
+    "Type Error: specification of command executions is not type-correct\n";
 
 /// Why a trace runs nothing. Type errors may quote names, which are bytes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -50,7 +50,7 @@ pub enum TraceError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// One printed line per offending event, in trace order.
-    #[error("Type Error: specification of command executions is not type-correct\n{}",
+    #[error("{TYPE_ERROR_HEADER}{}",
         .0.iter().map(|l| String::from_utf8_lossy(l)).collect::<Vec<_>>().join("\n"))]
     Type(Vec<Vec<u8>>),
 }
@@ -61,7 +61,7 @@ impl TraceError {
         match self {
             TraceError::Syntax(e) => writeln!(w, "{e}"),
             TraceError::Type(lines) => {
-                w.write_all(TYPE_ERROR_HEADER)?;
+                w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
                 for line in lines {
                     w.write_all(line)?;
                     w.write_all(b"\n")?;

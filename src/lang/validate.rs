@@ -128,7 +128,7 @@ impl Rejection {
         match self {
             Rejection::Syntax(e) => TraceError::Syntax(e).write_to(w),
             Rejection::Type(lines) => {
-                w.write_all(TYPE_ERROR_HEADER)?;
+                w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
                 let mut lines = lines.reader()?;
                 loop {
                     let block = lines.fill_buf()?;

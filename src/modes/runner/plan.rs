@@ -150,7 +150,7 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
         Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
         // As the executable prints it, so traces can test invocation errors.
         Err(e) => {
-            let _ = writeln!(out, "{e}\nRun 'tictac -help' to see more details");
+            let _ = writeln!(out, "{}", e.with_hint(crate::cli::PROGRAM));
         }
     }
     Ok(out)
