@@ -16,53 +16,19 @@ pub enum Phase {
     Over,
 }
 
-/// Declares the messages with their exact texts. It also spells out, at
-/// compile time, how each message opens the status line in each phase, so
-/// the view writes that opening in one piece (the transcript's hot path).
-macro_rules! messages {
-    ($($variant:ident => $text:literal,)*) => {
-        /// The message of the last command, printed before the hint.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum Message {
-            $($variant,)*
-        }
-
-        impl Message {
-            /// The exact text the oracle prints.
-            pub fn text(self) -> &'static str {
-                match self {
-                    $(Message::$variant => $text,)*
-                }
-            }
-
-            /// The status line up to the name of the player to move (in
-            /// play), or whole with its newline (otherwise).
-            pub fn status_opening(self, phase: Phase) -> &'static str {
-                match (self, phase) {
-                    $(
-                        (Message::$variant, Phase::NoGame) => concat!("  ", $text, ":  => start new game\n"),
-                        (Message::$variant, Phase::InPlay) => concat!("  ", $text, ": => "),
-                        (Message::$variant, Phase::Over) => {
-                            concat!("  ", $text, ": => play again or start new game\n")
-                        }
-                    )*
-                }
-            }
-        }
-    };
-}
-
-messages! {
-    Ok => "ok",
-    NamesMustDiffer => "names of players must be different",
-    NameMustStartWithLetter => "name must start with A-Z or a-z",
-    NoSuchPlayer => "no such player",
-    GameIsFinished => "game is finished",
-    NotThisPlayersTurn => "not this player's turn",
-    ButtonTaken => "button already taken",
-    Winner => "there is a winner",
-    Tie => "game ended in a tie",
-    FinishThisGameFirst => "finish this game first",
+/// The message of the last command; the view holds its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Message {
+    Ok,
+    NamesMustDiffer,
+    NameMustStartWithLetter,
+    NoSuchPlayer,
+    GameIsFinished,
+    NotThisPlayersTurn,
+    ButtonTaken,
+    Winner,
+    Tie,
+    FinishThisGameFirst,
 }
 
 /// Everything a move can change. It is `Copy`, so an operation can keep

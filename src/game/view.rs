@@ -2,7 +2,41 @@
 
 use std::io::{self, Write};
 
-use super::{Game, Mark, Phase};
+use super::{Game, Mark, Message, Phase};
+
+/// The messages' exact texts. The macro also spells out, at compile time,
+/// how each message opens the status line in each phase, so the view writes
+/// that opening in one piece (the transcript's hot path).
+macro_rules! status_openings {
+    ($($variant:ident => $text:literal,)*) => {
+        /// The status line up to the name of the player to move (in play),
+        /// or whole with its newline (otherwise).
+        fn status_opening(message: Message, phase: Phase) -> &'static str {
+            match (message, phase) {
+                $(
+                    (Message::$variant, Phase::NoGame) => concat!("  ", $text, ":  => start new game\n"),
+                    (Message::$variant, Phase::InPlay) => concat!("  ", $text, ": => "),
+                    (Message::$variant, Phase::Over) => {
+                        concat!("  ", $text, ": => play again or start new game\n")
+                    }
+                )*
+            }
+        }
+    };
+}
+
+status_openings! {
+    Ok => "ok",
+    NamesMustDiffer => "names of players must be different",
+    NameMustStartWithLetter => "name must start with A-Z or a-z",
+    NoSuchPlayer => "no such player",
+    GameIsFinished => "game is finished",
+    NotThisPlayersTurn => "not this player's turn",
+    ButtonTaken => "button already taken",
+    Winner => "there is a winner",
+    Tie => "game ended in a tie",
+    FinishThisGameFirst => "finish this game first",
+}
 
 /// Writes the state as six lines, each indented by two spaces and ending
 /// with a newline:
@@ -17,7 +51,7 @@ use super::{Game, Mark, Phase};
 /// ```
 pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> {
     let s = &game.state;
-    w.write_all(s.message.status_opening(s.phase).as_bytes())?;
+    w.write_all(status_opening(s.message, s.phase).as_bytes())?;
     if s.phase == Phase::InPlay {
         w.write_all(game.name(s.next))?;
         w.write_all(b" plays next\n")?;
