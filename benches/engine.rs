@@ -8,8 +8,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tictac::command::Command;
 use tictac::engine::Engine;
 use tictac::game::view::write_state;
-use tictac::lang::lexer::Extent;
 use tictac::lang::parser::next_event;
+use tictac::lang::tokens::Extent;
 use tictac::lang::{self, Checker, Locator};
 
 /// A trace of `n` valid commands: the mix of `examples/gen_trace`.

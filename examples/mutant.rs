@@ -46,7 +46,7 @@ impl Model<'_> {
             Command::NewGame { player1, player2 } => {
                 let before = self.game.clone();
                 let new_round = self.game.new_game(player1, player2);
-                self.keep(before, in_play, new_round == tictac::game::rules::Step::NewRound);
+                self.keep(before, in_play, new_round == tictac::game::rules::Change::NewRound);
             }
             Command::PlayAgain => {
                 if self.mistake == "hang" && in_play {
@@ -55,7 +55,7 @@ impl Model<'_> {
                     }
                 }
                 let before = self.game.clone();
-                let new_round = self.game.play_again() == tictac::game::rules::Step::NewRound;
+                let new_round = self.game.play_again() == tictac::game::rules::Change::NewRound;
                 if new_round && self.mistake == "same-starter" {
                     self.game.state.starter = Mark::X;
                     self.game.state.next = Mark::X;

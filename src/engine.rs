@@ -3,7 +3,7 @@
 
 use crate::behaviour::{self, Behaviour, Coverage};
 use crate::command::Command;
-use crate::game::rules::Step;
+use crate::game::rules::Change;
 use crate::game::{Game, Message, Phase};
 use crate::history::{History, NewGameOp, Operation, PlayAgainOp, PlayOp};
 
@@ -73,9 +73,9 @@ impl Engine {
     fn perform(&mut self, mut op: impl Operation) -> bool {
         let in_play = self.game.state.phase == Phase::InPlay;
         match op.execute(&mut self.game) {
-            Step::NewRound => self.history.clear(),
-            Step::Moved | Step::Rejected if in_play => self.history.record(op.kept()),
-            Step::Moved | Step::Rejected => {}
+            Change::NewRound => self.history.clear(),
+            Change::Moved | Change::Rejected if in_play => self.history.record(op.kept()),
+            Change::Moved | Change::Rejected => {}
         }
         false
     }

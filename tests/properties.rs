@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::command::Command;
 use tictac::engine::Engine;
-use tictac::game::rules::Step;
+use tictac::game::rules::Change;
 use tictac::game::view::render;
 use tictac::game::{Cell, Game, Mark, Message, Phase};
 use tictac::modes::{Driver, Sink};
@@ -71,7 +71,7 @@ struct Reference {
     current: Game,
 }
 
-fn apply(game: &mut Game, c: &Cmd) -> Step {
+fn apply(game: &mut Game, c: &Cmd) -> Change {
     match *c {
         Cmd::NewGame(a, b) => game.new_game(a.as_bytes(), b.as_bytes()),
         Cmd::Play(p, n) => game.play(p.as_bytes(), Cell::new(n).expect("1..9")),
@@ -116,7 +116,7 @@ impl Reference {
             _ => {
                 let found = self.current.state.message;
                 match apply(&mut self.current, c) {
-                    Step::NewRound => {
+                    Change::NewRound => {
                         self.base = self.current.clone();
                         self.ops.clear();
                         self.found.clear();

@@ -6,9 +6,9 @@ use crate::game::board::LINES;
 use crate::game::{Cell, Game, Mark, Message, Phase, State};
 use crate::lang::ast::{Event, Value};
 use crate::lang::events;
-use crate::lang::lexer::{is_boolean, is_reserved};
 use crate::lang::source::is_kept;
 use crate::lang::stream::parse_text;
+use crate::lang::tokens::{is_boolean, is_reserved};
 use crate::lang::validate::command;
 use crate::lang::{SyntaxKind, TraceError};
 

@@ -5,7 +5,7 @@ use super::{Board, Cell, Game, Mark, Message, Phase};
 
 /// What a command did to the round, so the history knows whether to keep it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum Change {
     /// The command failed: only the message changed.
     Rejected,
     /// A move inside the current round.
@@ -15,23 +15,23 @@ pub enum Step {
 }
 
 impl Game {
-    fn reject(&mut self, message: Message) -> Step {
+    fn reject(&mut self, message: Message) -> Change {
         self.state.message = message;
-        Step::Rejected
+        Change::Rejected
     }
 
-    fn start_round(&mut self, starter: Mark) -> Step {
+    fn start_round(&mut self, starter: Mark) -> Change {
         let s = &mut self.state;
         s.board = Board::default();
         s.starter = starter;
         s.next = starter;
         s.phase = Phase::InPlay;
         s.message = Message::Ok;
-        Step::NewRound
+        Change::NewRound
     }
 
     /// `new_game(p1, p2)`: p1 plays X, p2 plays O, scores start at 0.
-    pub fn new_game(&mut self, p1: &[u8], p2: &[u8]) -> Step {
+    pub fn new_game(&mut self, p1: &[u8], p2: &[u8]) -> Change {
         if p1 == p2 {
             return self.reject(Message::NamesMustDiffer);
         }
@@ -45,12 +45,12 @@ impl Game {
     }
 
     /// `play(player, cell)`: the first rule that applies decides.
-    pub fn play(&mut self, player: &[u8], cell: Cell) -> Step {
+    pub fn play(&mut self, player: &[u8], cell: Cell) -> Change {
         self.play_as(self.mark_of(player), cell)
     }
 
     /// `play` by the player with this mark (`None`: no player has the name).
-    pub fn play_as(&mut self, player: Option<Mark>, cell: Cell) -> Step {
+    pub fn play_as(&mut self, player: Option<Mark>, cell: Cell) -> Change {
         match self.state.phase {
             Phase::NoGame => return self.reject(Message::NoSuchPlayer),
             Phase::Over => return self.reject(Message::GameIsFinished),
@@ -78,7 +78,7 @@ impl Game {
             s.next = mark.other();
             s.message = Message::Ok;
         }
-        Step::Moved
+        Change::Moved
     }
 
     /// Takes back the move `mark` just made on `cell` (`play_as` said
@@ -97,7 +97,7 @@ impl Game {
     }
 
     /// `play_again`: after a finished round, the other player starts the next.
-    pub fn play_again(&mut self) -> Step {
+    pub fn play_again(&mut self) -> Change {
         if self.state.phase != Phase::Over {
             return self.reject(Message::FinishThisGameFirst);
         }
@@ -115,14 +115,14 @@ mod tests {
 
     fn started() -> Game {
         let mut g = Game::default();
-        assert_eq!(g.new_game(b"Ann", b"Bob"), Step::NewRound);
+        assert_eq!(g.new_game(b"Ann", b"Bob"), Change::NewRound);
         g
     }
 
     #[test]
     fn new_game_checks_equal_names_before_letters() {
         let mut g = Game::default();
-        assert_eq!(g.new_game(b"", b""), Step::Rejected);
+        assert_eq!(g.new_game(b"", b""), Change::Rejected);
         assert_eq!(g.state.message, Message::NamesMustDiffer);
         g.new_game(b"T", b"#");
         assert_eq!(g.state.message, Message::NameMustStartWithLetter);
@@ -155,7 +155,7 @@ mod tests {
     fn a_line_wins_and_scores_and_ends_the_round() {
         let mut g = started();
         for (p, c) in [(b"Ann", 1), (b"Bob", 4), (b"Ann", 2), (b"Bob", 5)] {
-            assert_eq!(g.play(p, cell(c)), Step::Moved);
+            assert_eq!(g.play(p, cell(c)), Change::Moved);
         }
         g.play(b"Ann", cell(3));
         assert_eq!(g.state.message, Message::Winner);
@@ -171,7 +171,7 @@ mod tests {
         for (i, c) in [1, 4, 2, 5, 3].into_iter().enumerate() {
             let mark = if i % 2 == 0 { Mark::X } else { Mark::O };
             let before = g.clone();
-            assert_eq!(g.play_as(Some(mark), cell(c)), Step::Moved);
+            assert_eq!(g.play_as(Some(mark), cell(c)), Change::Moved);
             let after = g.clone();
             g.take_back(mark, cell(c), before.state.message);
             assert_eq!(g, before, "move {i}");
@@ -194,10 +194,10 @@ mod tests {
     #[test]
     fn play_again_waits_for_the_end_then_alternates_the_starter() {
         let mut g = started();
-        assert_eq!(g.play_again(), Step::Rejected);
+        assert_eq!(g.play_again(), Change::Rejected);
         assert_eq!(g.state.message, Message::FinishThisGameFirst);
         g.state.phase = Phase::Over;
-        assert_eq!(g.play_again(), Step::NewRound);
+        assert_eq!(g.play_again(), Change::NewRound);
         assert_eq!((g.state.next, g.state.starter), (Mark::O, Mark::O));
         g.state.phase = Phase::Over;
         g.play_again();

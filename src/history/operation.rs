@@ -3,13 +3,13 @@
 
 use super::Op;
 use crate::game::Game;
-use crate::game::rules::Step;
+use crate::game::rules::Change;
 
 /// One command. `execute` remembers what `kept` needs; `kept` is what the
 /// history holds of it: small, `Copy`, never a name.
 pub trait Operation {
     /// Runs the command on the game and says what it did to the round.
-    fn execute(&mut self, game: &mut Game) -> Step;
+    fn execute(&mut self, game: &mut Game) -> Change;
 
     /// What the history keeps of the command once it ran inside a round
     /// (it did not start one): enough to undo and redo it.

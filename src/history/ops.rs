@@ -6,7 +6,7 @@
 //! names, whatever the command: a move, or a failure (its two messages).
 
 use super::Operation;
-use crate::game::rules::Step;
+use crate::game::rules::Change;
 use crate::game::{Cell, Game, Mark, Message};
 
 /// An executed command as the history keeps it; it undoes and redoes itself,
@@ -47,19 +47,19 @@ impl Op {
 }
 
 /// What every command remembers as it runs: the message it found and the
-/// step it made; a failure is kept as such.
+/// change it made; a failure is kept as such.
 #[derive(Clone, Copy, Debug)]
 struct Ran {
     found: Message,
     shown: Message,
-    step: Step,
+    change: Change,
 }
 
 impl Ran {
-    fn new(game: &mut Game, run: impl FnOnce(&mut Game) -> Step) -> Ran {
+    fn new(game: &mut Game, run: impl FnOnce(&mut Game) -> Change) -> Ran {
         let found = game.state.message;
-        let step = run(game);
-        Ran { found, shown: game.state.message, step }
+        let change = run(game);
+        Ran { found, shown: game.state.message, change }
     }
 
     fn failed(self) -> Op {
@@ -68,7 +68,7 @@ impl Ran {
 }
 
 /// Nothing ran yet: a command kept before it ran would undo to `ok`.
-const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, step: Step::Rejected };
+const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, change: Change::Rejected };
 
 /// `new_game(player1, player2)`. The names are borrowed for the run only:
 /// a new game that starts is never undone, and one that fails keeps its
@@ -85,10 +85,10 @@ impl<'a> NewGameOp<'a> {
 }
 
 impl Operation for NewGameOp<'_> {
-    fn execute(&mut self, game: &mut Game) -> Step {
+    fn execute(&mut self, game: &mut Game) -> Change {
         let [p1, p2] = self.names;
         self.ran = Ran::new(game, |g| g.new_game(p1, p2));
-        self.ran.step
+        self.ran.change
     }
 
     fn kept(&self) -> Op {
@@ -111,15 +111,17 @@ impl PlayOp {
 }
 
 impl Operation for PlayOp {
-    fn execute(&mut self, game: &mut Game) -> Step {
+    fn execute(&mut self, game: &mut Game) -> Change {
         let (player, cell) = (self.player, self.cell);
         self.ran = Ran::new(game, |g| g.play_as(player, cell));
-        self.ran.step
+        self.ran.change
     }
 
     fn kept(&self) -> Op {
-        match (self.ran.step, self.player) {
-            (Step::Moved, Some(mark)) => Op::Move { mark, cell: self.cell, found: self.ran.found },
+        match (self.ran.change, self.player) {
+            (Change::Moved, Some(mark)) => {
+                Op::Move { mark, cell: self.cell, found: self.ran.found }
+            }
             _ => self.ran.failed(),
         }
     }
@@ -137,9 +139,9 @@ impl Default for PlayAgainOp {
 }
 
 impl Operation for PlayAgainOp {
-    fn execute(&mut self, game: &mut Game) -> Step {
+    fn execute(&mut self, game: &mut Game) -> Change {
         self.ran = Ran::new(game, Game::play_again);
-        self.ran.step
+        self.ran.change
     }
 
     fn kept(&self) -> Op {
@@ -156,7 +158,7 @@ mod tests {
     /// bytes a command, with room for the vector's spare capacity).
     const _: () = assert!(size_of::<Op>() <= 4);
 
-    fn kept_after(op: &mut impl Operation, game: &mut Game) -> (Step, Op) {
+    fn kept_after(op: &mut impl Operation, game: &mut Game) -> (Change, Op) {
         let step = op.execute(game);
         (step, op.kept())
     }
@@ -164,11 +166,11 @@ mod tests {
     #[test]
     fn what_is_kept_undoes_to_what_the_command_found_and_redoes_it() {
         let mut g = Game::default();
-        assert_eq!(NewGameOp::new(b"Ann", b"Bob").execute(&mut g), Step::NewRound);
+        assert_eq!(NewGameOp::new(b"Ann", b"Bob").execute(&mut g), Change::NewRound);
         let started = g.clone();
 
         let (step, mut kept) = kept_after(&mut NewGameOp::new(b"Ann", b"Ann"), &mut g);
-        assert_eq!(step, Step::Rejected);
+        assert_eq!(step, Change::Rejected);
         assert_eq!(kept, Op::Failed { found: Message::Ok, shown: Message::NamesMustDiffer });
         let failed = g.clone();
         kept.undo(&mut g);
@@ -177,7 +179,7 @@ mod tests {
         assert_eq!(g, failed);
 
         let (step, mut kept) = kept_after(&mut PlayOp::new(Some(Mark::X), Cell::ALL[2]), &mut g);
-        assert_eq!(step, Step::Moved);
+        assert_eq!(step, Change::Moved);
         let moved = g.clone();
         kept.undo(&mut g);
         assert_eq!(g, failed);
@@ -185,7 +187,7 @@ mod tests {
         assert_eq!(g, moved);
 
         let (step, kept) = kept_after(&mut PlayAgainOp::default(), &mut g);
-        assert_eq!((step, g.state.message), (Step::Rejected, Message::FinishThisGameFirst));
+        assert_eq!((step, g.state.message), (Change::Rejected, Message::FinishThisGameFirst));
         kept.undo(&mut g);
         assert_eq!(g, moved);
         assert_eq!(g.state.phase, Phase::InPlay);

@@ -4,16 +4,16 @@
 //! switches to it only for an event longer than `FOLD_AT`; what it finds
 //! goes out as `Piece`s, in source order, for the checker to fold.
 //!
-//! Tokens are recognised by the same nom parsers (`lexer`), and errors fall
+//! Tokens are recognised by the same nom parsers (`tokens`), and errors fall
 //! on the same bytes as in `parser` (the fuzzer holds the two to that).
 
 use super::ast::Value;
 use super::error::Pos;
-use super::lexer::{
+use super::parser::MAX_NESTING;
+use super::tokens::{
     Extent, Halt, PErr, blank, char_literal, identifier, is_boolean, is_reserved, string_literal,
     unsigned_number,
 };
-use super::parser::MAX_NESTING;
 
 /// An event longer than this (bytes of text) is read token by token.
 pub const FOLD_AT: usize = 64 * 1024;

@@ -5,15 +5,15 @@ pub mod ast;
 pub mod error;
 pub mod events;
 pub mod fold;
-pub mod lexer;
 pub mod parser;
 pub mod source;
 pub mod stream;
+pub mod tokens;
 pub mod validate;
 
 pub use error::{Pos, SyntaxError, SyntaxKind, TraceError};
-pub use lexer::{Unwritable, writable};
 pub use stream::{EventStream, Found, Locator, Stop};
+pub use tokens::{Unwritable, writable};
 pub use validate::{Checker, Rejection, command};
 
 use std::io;

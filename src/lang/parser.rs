@@ -6,14 +6,14 @@
 //!        | "[" [ arg { "," arg } ] "]" | "<<" [ arg { "," arg } ] ">>"
 //! ```
 //!
-//! Failures point at the token that does not fit (see `lexer::PErr`).
+//! Failures point at the token that does not fit (see `tokens::PErr`).
 
 use nom::Parser;
 use nom::bytes::complete::tag;
 use nom::combinator::cut;
 
 use super::ast::{Arg, Args, Event, Value};
-use super::lexer::{
+use super::tokens::{
     Extent, Halt, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
     string_literal, unsigned_number,
 };

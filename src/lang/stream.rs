@@ -8,9 +8,9 @@ use std::io::{self, BufRead};
 use super::ast::Event;
 use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::fold::{FOLD_AT, Fold, Folded, Piece};
-use super::lexer::{Extent, Halt, blank};
 use super::parser::next_event;
 use super::source::{KeptLines, LONG_LINE, LineSource};
+use super::tokens::{Extent, Halt, blank};
 
 /// Turns a parser position (bytes left) into a line and column.
 ///

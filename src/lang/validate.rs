@@ -503,8 +503,8 @@ fn print_arg(arg: &Arg, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::lexer::Extent;
     use crate::lang::parser::next_event;
+    use crate::lang::tokens::Extent;
 
     fn event(text: &str) -> Event<'_> {
         match next_event(text.as_bytes(), Extent::Final) {
