@@ -101,8 +101,14 @@ fn dispatch(
             Ok(Outcome::Ran)
         }
         Invocation::Test(options) => {
-            let color = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            let ran = runner::run_watching(&options, stdout, color, &stdout_closed);
+            // Under --format junit the report for people goes to standard error.
+            let people_read = match options.format {
+                runner::Format::Junit => io::stderr().is_terminal(),
+                _ => io::stdout().is_terminal(),
+            };
+            let color = people_read && std::env::var_os("NO_COLOR").is_none();
+            let mut stderr = io::stderr();
+            let ran = runner::run_watching(&options, stdout, &mut stderr, color, &stdout_closed);
             // Nothing a test started outlives the suite, even untagged.
             crate::process::stop_all();
             match ran {
@@ -172,7 +178,8 @@ fn help(program: &str) -> String {
         ("", "(an OUT must be new; it appears whole or not at all)"),
         ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
-        ("", "--timeout S, --quiet, --filter TEXT, --format tap)"),
+        ("", "--timeout S, --quiet, --filter TEXT, --format tap|junit:"),
+        ("", "junit writes JUnit XML, the report goes to standard error)"),
         ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
         ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
         ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),

@@ -40,7 +40,7 @@ pub enum UsageError {
     Timeout(String),
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
-    #[error("Error: --format takes human or tap, not '{0}'")]
+    #[error("Error: --format takes human, tap or junit, not '{0}'")]
     Format(String),
     #[error("Error: --record works in the '-i' and '-g' modes only")]
     RecordOutsideShell,
@@ -390,9 +390,10 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
             "--quiet" | "-q" => options.quiet = true,
             "--format" => {
                 let format = value()?.to_string_lossy().into_owned();
-                options.tap = match format.as_str() {
-                    "tap" => true,
-                    "human" => false,
+                options.format = match format.as_str() {
+                    "tap" => runner::Format::Tap,
+                    "junit" => runner::Format::Junit,
+                    "human" => runner::Format::Human,
                     _ => return Err(UsageError::Format(format)),
                 };
             }

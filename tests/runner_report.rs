@@ -98,3 +98,134 @@ fn with_an_oracle_the_diff_says_oracle_and_program() {
     assert!(out.contains("     --- oracle\n     +++ program\n     @@ -1,"), "{out}");
     assert!(!out.contains("expected"), "{out}");
 }
+
+/// The testcases of a JUnit document: name, classname, and the kind,
+/// message and text of its failure or error, if any.
+type Case = (String, String, Option<(String, String, String)>);
+
+/// Parses a JUnit report (strictly: roxmltree refuses characters XML 1.0
+/// forbids) into the suite's counts and its testcases.
+fn parse_junit(xml: &str) -> (Vec<(String, String)>, Vec<Case>) {
+    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    let suites: Vec<_> = root.children().filter(|n| n.is_element()).collect();
+    assert_eq!(suites.len(), 1, "{xml}");
+    let suite = suites[0];
+    assert_eq!(suite.tag_name().name(), "testsuite");
+    let counts = ["tests", "failures", "errors", "skipped"]
+        .iter()
+        .map(|k| (k.to_string(), suite.attribute(*k).expect("a count").to_string()))
+        .collect();
+    assert!(suite.attribute("time").expect("time").parse::<f64>().is_ok());
+    let cases = suite
+        .children()
+        .filter(|n| n.is_element())
+        .map(|case| {
+            assert_eq!(case.tag_name().name(), "testcase");
+            assert!(case.attribute("time").expect("time").parse::<f64>().is_ok());
+            let problem = case
+                .children()
+                .find(|n| ["failure", "error"].contains(&n.tag_name().name()))
+                .map(|p| {
+                    let message = p.attribute("message").expect("a message").to_string();
+                    (p.tag_name().name().to_string(), message, p.text().unwrap_or("").to_string())
+                });
+            let name = case.attribute("name").expect("name").to_string();
+            (name, case.attribute("classname").expect("classname").to_string(), problem)
+        })
+        .collect();
+    (counts, cases)
+}
+
+#[test]
+fn junit_reports_every_test_once_the_suite_ends() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).expect("mkdir");
+    // a passes, b differs (with bytes XML cannot carry), c times out, d has
+    // no expected file, and a name with markup and a control character.
+    let odd = "q<&\"\u{1}";
+    for (name, expected) in [("a", Some("A\n")), ("b", Some("B\n")), ("c", Some("C\n")), ("d", None)]
+    {
+        fs::write(dir.path().join(format!("{name}.txt")), "undo\n").expect("write");
+        if let Some(text) = expected {
+            fs::write(dir.path().join(format!("{name}.expected.txt")), text).expect("write");
+        }
+    }
+    fs::write(sub.join(format!("{odd}.txt")), "undo\n").expect("write");
+    fs::write(sub.join(format!("{odd}.expected.txt")), "Q\n").expect("write");
+    let tools = tempfile::tempdir().expect("temp dir");
+    let body = "case \"$2\" in\n*/b.txt) printf '<x> & \\001\\377\\r\\n'; echo oops >&2;;\n\
+                */c.txt) exec sleep 30;;\n*) cat \"${2%.txt}.expected.txt\";;\nesac";
+    let program = script(tools.path(), "p.sh", body);
+    let o = tictac(&[
+        "test", "--format", "junit", "--program", &program, "--timeout", "0.5", &path(dir.path()),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let xml = String::from_utf8(o.stdout.clone()).expect("the report is UTF-8");
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "), "{xml}");
+    let (counts, cases) = parse_junit(&xml);
+    let count = |k: &str| counts.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    assert_eq!(
+        [count("tests"), count("failures"), count("errors"), count("skipped")],
+        [Some("5"), Some("2"), Some("1"), Some("0")],
+        "{xml}"
+    );
+    let names: Vec<&str> = cases.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c", "d", "sub/q<&\"\\x01"], "{xml}");
+    assert_eq!(cases[0].2, None);
+    assert_eq!(cases[4].1, "sub");
+    assert_eq!(cases[4].2, None);
+    let (kind, message, diff) = cases[1].2.clone().expect("b fails");
+    assert_eq!((kind.as_str(), message.as_str()), ("failure", "the output differs"));
+    assert!(diff.starts_with("--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n"), "{diff}");
+    assert!(diff.contains("-    1       | B\n"), "{diff}");
+    assert!(diff.contains("+          1 | <x> & \\x01\u{FFFD}␍\n"), "{diff}");
+    let (kind, message, _) = cases[2].2.clone().expect("c errs");
+    assert_eq!(kind, "error");
+    assert!(message.ends_with("ran longer than 0.5 s and was stopped"), "{message}");
+    let (kind, message, text) = cases[3].2.clone().expect("d fails");
+    assert_eq!((kind.as_str(), message.as_str()), ("failure", "no expected output"));
+    assert!(text.ends_with("d.expected.txt is missing (run with --bless to create it)"), "{text}");
+    let doc = roxmltree::Document::parse(&xml).expect("parsed");
+    let b = doc.descendants().find(|n| n.attribute("name") == Some("b")).expect("b");
+    let err = b.children().find(|n| n.has_tag_name("system-err")).expect("b's stderr");
+    assert_eq!(err.text(), Some("oops\n"));
+    // The report for people goes to standard error.
+    let people = String::from_utf8_lossy(&o.stderr);
+    assert!(people.contains("PASS a (") && people.contains("FAIL b ("), "{people}");
+    assert!(people.ends_with("Test Results: 2/5 passed.\n"), "{people}");
+}
+
+#[test]
+fn junit_with_all_passing_exits_0_and_a_closed_output_keeps_the_status_earned() {
+    let dir = traces();
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", "--format", "junit", "-q", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0));
+    let (counts, cases) = parse_junit(&text(&o));
+    assert_eq!(counts[0], ("tests".to_string(), "2".to_string()));
+    assert_eq!(cases.len(), 2);
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "Test Results: 2/2 passed.\n");
+    // Nobody reads the report: the runner stops at once, 1 for a known failure.
+    fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
+    let tools = tempfile::tempdir().expect("temp dir");
+    let body = "case \"$2\" in */b.txt) exec sleep 30;; *) echo A;; esac";
+    let program = script(tools.path(), "p.sh", body);
+    let start = std::time::Instant::now();
+    let mut runner = Command::new(BIN)
+        .args(["test", "--format", "junit", "-j", "1", "--program", &program, &path(dir.path())])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    drop(runner.stdout.take());
+    let mut people = String::new();
+    std::io::Read::read_to_string(&mut runner.stderr.take().expect("stderr"), &mut people)
+        .expect("read");
+    let status = runner.wait().expect("wait");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "it waited for the program");
+    assert_eq!(status.code(), Some(1), "{people}");
+}

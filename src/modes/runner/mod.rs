@@ -5,6 +5,7 @@ mod bless;
 mod diff;
 mod discover;
 mod files;
+mod junit;
 mod plan;
 
 pub use diff::{Labels, first_difference, unified};
@@ -38,11 +39,23 @@ pub struct Options {
     pub timeout: Duration,
     /// Print only failures and the closing line.
     pub quiet: bool,
-    /// Report in TAP (Test Anything Protocol), a line per test as it ends.
-    pub tap: bool,
+    /// How results are reported.
+    pub format: Format,
     /// Run only the tests whose name contains this.
     pub filter: Option<String>,
     pub paths: Vec<PathBuf>,
+}
+
+/// How `tictac test` reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// A line per test, diffs under failures, the closing line.
+    #[default]
+    Human,
+    /// TAP version 13 (Test Anything Protocol), a line per test as it ends.
+    Tap,
+    /// JUnit XML when the suite ends; the human report goes to `progress`.
+    Junit,
 }
 
 /// An external program may take this long on one trace by default.
@@ -58,7 +71,7 @@ impl Default for Options {
             jobs: 1,
             timeout: DEFAULT_TIMEOUT,
             quiet: false,
-            tap: false,
+            format: Format::Human,
             filter: None,
             paths: Vec::new(),
         }
@@ -116,6 +129,8 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// Notes to print under the result line (blessed files, logs).
     pub notes: Vec<String>,
+    /// The start of a failing program's standard error, as lines to show.
+    pub stderr: Vec<String>,
 }
 
 /// The tally of a run.
@@ -143,17 +158,20 @@ pub const ORACLE_CAP: u64 = 256 << 20;
 /// Runs the suite, printing a line per test (in sorted order, each as soon
 /// as it and every test before it are done) and the closing
 /// `Test Results: P/T passed.` Every program started is stopped before it
-/// returns.
+/// returns. With `--format junit` that report goes to standard error and
+/// the XML to `out`.
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, RunnerError> {
-    run_watching(options, out, color, &|| false)
+    run_watching(options, out, &mut io::stderr(), color, &|| false)
 }
 
-/// `run`, asking `closed` now and then whether the reader of `out` has gone
+/// `run`, with `progress` for the human report under `--format junit`,
+/// asking `closed` now and then whether the reader of `out` has gone
 /// (`tictac test | head -1`): then the running programs are stopped and the
 /// run ends at once.
 pub fn run_watching(
     options: &Options,
     out: &mut dyn Write,
+    progress: &mut dyn Write,
     color: bool,
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Report, RunnerError> {
@@ -174,12 +192,20 @@ pub fn run_watching(
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
     // `process`); a signal stops them all.
-    let printed = run_all(&tests, options, Printer { out, color, closed }, &stop);
-    let report = printed?;
-    let comment = if options.tap { "# " } else { "" };
-    writeln!(out, "{comment}Test Results: {}/{} passed.", report.passed, report.total)
-        .and_then(|()| out.flush())
-        .map_err(|e| write_failed(e, !report.all_passed()))?;
+    let mut junit = (options.format == Format::Junit).then(junit::Junit::new);
+    let printer = Printer { out: &mut *out, progress, junit: junit.as_mut(), color, closed };
+    let report = run_all(&tests, options, printer, &stop)?;
+    let summary = format!("Test Results: {}/{} passed.", report.passed, report.total);
+    let written = match (options.format, junit) {
+        (Format::Junit, Some(junit)) => {
+            // The report on standard error is for people; it may be closed.
+            let _ = writeln!(progress, "{summary}").and_then(|()| progress.flush());
+            junit.finish(out)
+        }
+        (Format::Tap, _) => writeln!(out, "# {summary}"),
+        _ => writeln!(out, "{summary}"),
+    };
+    written.and_then(|()| out.flush()).map_err(|e| write_failed(e, !report.all_passed()))?;
     Ok(report)
 }
 
@@ -195,6 +221,9 @@ fn write_failed(e: io::Error, failed: bool) -> RunnerError {
 /// Where results go, and how to tell that nobody reads them any more.
 struct Printer<'a> {
     out: &'a mut dyn Write,
+    /// The human report under `--format junit`.
+    progress: &'a mut dyn Write,
+    junit: Option<&'a mut junit::Junit>,
     color: bool,
     closed: &'a (dyn Fn() -> bool + Sync),
 }
@@ -208,8 +237,9 @@ fn run_all(
     printer: Printer,
     stop: &AtomicBool,
 ) -> Result<Report, RunnerError> {
-    let Printer { out, color, closed } = printer;
-    let (quiet, tap) = (options.quiet && !options.tap, options.tap);
+    let Printer { out, progress, mut junit, color, closed } = printer;
+    let tap = options.format == Format::Tap;
+    let quiet = options.quiet && !tap;
     if tap {
         writeln!(out, "TAP version 13\n1..{}", tests.len())
             .and_then(|()| out.flush())
@@ -265,16 +295,24 @@ fn run_all(
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
                 report.passed += usize::from(outcome.verdict == Verdict::Pass);
                 let passed = outcome.verdict == Verdict::Pass;
-                let shown = if quiet && passed {
-                    Ok(())
-                } else {
-                    let test = &tests[printed];
-                    if tap {
-                        print_tap(out, printed + 1, test, &outcome)
-                    } else {
-                        print_outcome(out, test, &outcome, color)
+                let test = &tests[printed];
+                let shown = if let Some(junit) = junit.as_deref_mut() {
+                    if !(quiet && passed) {
+                        // People's report: it may be closed, the XML counts.
+                        let _ = print_outcome(progress, test, &outcome, color)
+                            .and_then(|()| progress.flush());
                     }
-                    .and_then(|()| out.flush())
+                    junit.add(test, &outcome).map_err(|e| {
+                        stop.store(true, Ordering::Relaxed);
+                        RunnerError::Write(e)
+                    })?;
+                    Ok(())
+                } else if quiet && passed {
+                    Ok(())
+                } else if tap {
+                    print_tap(out, printed + 1, test, &outcome).and_then(|()| out.flush())
+                } else {
+                    print_outcome(out, test, &outcome, color).and_then(|()| out.flush())
                 };
                 if let Err(e) = shown {
                     stop.store(true, Ordering::Relaxed);
@@ -298,6 +336,7 @@ fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> Outcome {
             ),
             elapsed: start.elapsed(),
             notes: Vec::new(),
+            stderr: Vec::new(),
         })
 }
 
@@ -370,6 +409,12 @@ fn print_outcome(
     for note in &outcome.notes {
         writeln!(out, "     {note}")?;
     }
+    if !outcome.stderr.is_empty() {
+        writeln!(out, "     standard error:")?;
+        for line in &outcome.stderr {
+            writeln!(out, "       {line}")?;
+        }
+    }
     if let Some(detail) = detail {
         for line in detail.lines() {
             let line = if color { diff::paint(line) } else { line.to_string() };
@@ -388,10 +433,8 @@ pub fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> Out
     let mut notes = Vec::new();
     let mut stderr = Vec::new();
     let verdict = verdict(test, options, stop, &mut notes, &mut stderr);
-    if verdict != Verdict::Pass {
-        show_stderr(&stderr, &mut notes);
-    }
-    Outcome { verdict, elapsed: start.elapsed(), notes }
+    let stderr = if verdict == Verdict::Pass { Vec::new() } else { show_stderr(&stderr) };
+    Outcome { verdict, elapsed: start.elapsed(), notes, stderr }
 }
 
 fn verdict(
@@ -462,19 +505,20 @@ fn verdict(
 }
 
 /// The first lines of a program's standard error, under its result.
-fn show_stderr(stderr: &[u8], notes: &mut Vec<String>) {
+fn show_stderr(stderr: &[u8]) -> Vec<String> {
+    let mut shown = Vec::new();
     if stderr.is_empty() {
-        return;
+        return shown;
     }
-    notes.push("standard error:".into());
     let lines: Vec<&[u8]> = stderr.split(|&b| b == b'\n').collect();
     let lines = lines.strip_suffix(&[&b""[..]]).unwrap_or(&lines);
     for line in lines.iter().take(STDERR_LINES) {
-        notes.push(format!("  {}", diff::visible(line)));
+        shown.push(diff::visible(line));
     }
     if lines.len() > STDERR_LINES {
-        notes.push(format!("  ... and {} more lines", lines.len() - STDERR_LINES));
+        shown.push(format!("... and {} more lines", lines.len() - STDERR_LINES));
     }
+    shown
 }
 
 /// Saves the actual output as `DIR/NAME.actual.txt`.
