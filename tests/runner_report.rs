@@ -146,7 +146,8 @@ fn junit_reports_every_test_once_the_suite_ends() {
     // a passes, b differs (with bytes XML cannot carry), c times out, d has
     // no expected file, and a name with markup and a control character.
     let odd = "q<&\"\u{1}";
-    for (name, expected) in [("a", Some("A\n")), ("b", Some("B\n")), ("c", Some("C\n")), ("d", None)]
+    for (name, expected) in
+        [("a", Some("A\n")), ("b", Some("B\n")), ("c", Some("C\n")), ("d", None)]
     {
         fs::write(dir.path().join(format!("{name}.txt")), "undo\n").expect("write");
         if let Some(text) = expected {
@@ -160,7 +161,14 @@ fn junit_reports_every_test_once_the_suite_ends() {
                 */c.txt) exec sleep 30;;\n*) cat \"${2%.txt}.expected.txt\";;\nesac";
     let program = script(tools.path(), "p.sh", body);
     let o = tictac(&[
-        "test", "--format", "junit", "--program", &program, "--timeout", "0.5", &path(dir.path()),
+        "test",
+        "--format",
+        "junit",
+        "--program",
+        &program,
+        "--timeout",
+        "0.5",
+        &path(dir.path()),
     ]);
     assert_eq!(o.status.code(), Some(1));
     let xml = String::from_utf8(o.stdout.clone()).expect("the report is UTF-8");

@@ -84,16 +84,14 @@ impl Junit {
         element.write_inner_content(|w| {
             if let Some((kind, message, type_, body)) = problem {
                 w.create_element(kind)
-                    .with_attributes([
-                        ("message", clean(message, true).as_ref()),
-                        ("type", type_),
-                    ])
+                    .with_attributes([("message", clean(message, true).as_ref()), ("type", type_)])
                     .write_text_content(BytesText::new(&clean(&body, false)))?;
             }
             for (tag, lines) in [("system-out", &outcome.notes), ("system-err", &outcome.stderr)] {
                 if !lines.is_empty() {
                     let text = lines.iter().map(|l| format!("{l}\n")).collect::<String>();
-                    w.create_element(tag).write_text_content(BytesText::new(&clean(&text, false)))?;
+                    w.create_element(tag)
+                        .write_text_content(BytesText::new(&clean(&text, false)))?;
                 }
             }
             Ok(())
@@ -110,9 +108,8 @@ impl Junit {
             ("skipped", "0".to_string()),
             ("time", seconds(self.start.elapsed())),
         ];
-        let attributes = || {
-            std::iter::once(("name", SUITE)).chain(counts.iter().map(|(k, v)| (*k, v.as_str())))
-        };
+        let attributes =
+            || std::iter::once(("name", SUITE)).chain(counts.iter().map(|(k, v)| (*k, v.as_str())));
         let mut w = Writer::new(&mut *out);
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
         w.get_mut().write_all(b"\n")?;
@@ -175,7 +172,8 @@ mod tests {
     #[test]
     fn a_suite_is_one_document_with_its_counts() {
         let mut junit = Junit::new();
-        let test = |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
+        let test =
+            |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
         let outcome = |verdict| Outcome {
             verdict,
             elapsed: Duration::from_millis(1500),
@@ -183,15 +181,25 @@ mod tests {
             stderr: Vec::new(),
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
-        junit.add(&test("d/b"), &outcome(Verdict::Differs("-x\n+<y>&\u{0}\n".into()))).expect("add");
+        junit
+            .add(&test("d/b"), &outcome(Verdict::Differs("-x\n+<y>&\u{0}\n".into())))
+            .expect("add");
         junit.add(&test("c"), &outcome(Verdict::CannotRun("p ran too long".into()))).expect("add");
         let mut out = Vec::new();
         junit.finish(&mut out).expect("finish");
         let xml = String::from_utf8(out).expect("UTF-8");
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tictac test\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\" time=\""), "{xml}");
-        assert!(xml.contains("<testcase name=\"a\" classname=\"tictac test\" time=\"1.500\"/>"), "{xml}");
+        assert!(
+            xml.contains("<testcase name=\"a\" classname=\"tictac test\" time=\"1.500\"/>"),
+            "{xml}"
+        );
         assert!(xml.contains("<testcase name=\"d/b\" classname=\"d\" time=\"1.500\"><failure message=\"the output differs\" type=\"diff\">-x\n+&lt;y&gt;&amp;\\x00\n</failure></testcase>"), "{xml}");
-        assert!(xml.contains("<error message=\"p ran too long\" type=\"cannot-run\">p ran too long</error>"), "{xml}");
+        assert!(
+            xml.contains(
+                "<error message=\"p ran too long\" type=\"cannot-run\">p ran too long</error>"
+            ),
+            "{xml}"
+        );
         assert!(xml.ends_with("</testsuite></testsuites>\n"), "{xml}");
     }
 }
