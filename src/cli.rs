@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::behaviour::Behaviour;
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
-use crate::modes::{Job, fuzz, runner};
+use crate::modes::{Job, STDOUT, fuzz, runner};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -508,7 +508,10 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
     let mode_text = mode.to_string_lossy().into_owned();
     let count_error = || UsageError::ArgumentCount(mode_text.clone());
     let path = |k: usize| PathBuf::from(&rest[k]);
-    let optional = |k: usize| rest.get(k).map(PathBuf::from);
+    // An OUT of `-` is standard output: the same run, printed (`./-` names
+    // a file called `-`).
+    let optional =
+        |k: usize| rest.get(k).filter(|a| a.as_os_str() != OsStr::new(STDOUT)).map(PathBuf::from);
     match (mode_text.as_str(), rest.len()) {
         ("-i", 0) => Ok(Invocation::Interactive(Session::default())),
         ("-g", 0) => Ok(Invocation::Board(Session::default())),
@@ -604,6 +607,30 @@ mod tests {
                 session: Session::default()
             })
         );
+    }
+
+    #[test]
+    fn a_dash_as_out_is_standard_output() {
+        let run = |job, output: Option<&str>| {
+            Ok(Invocation::Run {
+                job,
+                input: "-".into(),
+                output: output.map(PathBuf::from),
+                session: Session::default(),
+            })
+        };
+        assert_eq!(p(&["-b", "-", "-"]), run(Job::Chunks, None));
+        assert_eq!(
+            p(&["-b", "t", "./-"]),
+            Ok(Invocation::Run {
+                job: Job::Chunks,
+                input: "t".into(),
+                output: Some("./-".into()),
+                session: Session::default()
+            })
+        );
+        assert_eq!(p(&["-l", "-", "-"]), run(Job::Window(Window::LAST), None));
+        assert_eq!(p(&["-w", "1", "_", "-", "-"]), p(&["-w", "1", "_", "-"]));
     }
 
     #[test]

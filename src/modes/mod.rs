@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub use driver::{Driver, show_step, step};
-pub use files::{STDIN, open_input};
+pub use files::{STDIN, STDOUT, open_input};
 pub use input::Input;
 pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
