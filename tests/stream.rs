@@ -196,6 +196,56 @@ fn dash_is_standard_input_and_a_missing_file_is_still_missing() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `-` as OUT is standard output: the run prints what it would write to a
+/// new OUT (the chunks transcript for `-b`), and no file named `-` appears.
+#[test]
+fn dash_as_out_prints_what_out_would_hold() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for mode in MODES.iter().filter(|m| m.contains(&"OUT")) {
+        let want = expected(mode, dir.path());
+        let file = dir.path().join("trace.txt").to_string_lossy().into_owned();
+        for input in [file.as_str(), "-"] {
+            let args: Vec<&str> = mode
+                .iter()
+                .map(|a| match *a {
+                    "IN" => input,
+                    "OUT" => "-",
+                    other => other,
+                })
+                .collect();
+            let o = Command::new(BIN)
+                .args(&args)
+                .current_dir(dir.path())
+                .stdin(fs::File::open(&file).expect("trace"))
+                .output()
+                .expect("run tictac");
+            assert_eq!(o.status.code(), Some(0), "{args:?}");
+            assert!(o.stdout == want, "{args:?}:\n{}", String::from_utf8_lossy(&o.stdout));
+            assert!(!dir.path().join("-").exists(), "{args:?} made a file named -");
+        }
+    }
+    // The chunks transcript is not the whole-trace one: a parse error in
+    // the second chunk leaves the first chunk's run in place.
+    let mut text = "undo\n".repeat(100);
+    text.push_str("play(\n");
+    let o = run_with_stdin(&["-b", "-", "-"], text.as_bytes());
+    let printed = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        printed.starts_with("  ok:") && printed.ends_with("parse error (Line 2, Column 1)\n"),
+        "{printed}"
+    );
+    assert_eq!(o.status.code(), Some(1));
+    // A file named `-` is still reachable as `./-`, and stays no-clobber.
+    fs::write(dir.path().join("-"), "mine").expect("write");
+    let o = Command::new(BIN)
+        .args(["-b", "trace.txt", "./-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("run tictac");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "Error: output file ./- already exists!\n");
+    assert_eq!(fs::read_to_string(dir.path().join("-")).expect("read"), "mine");
+}
+
 /// Reads one line of tictac's output, then closes the pipe.
 fn read_one_line_then_close(args: &[&str]) -> (String, Option<i32>) {
     let mut child = Command::new(BIN)
@@ -262,4 +312,59 @@ fn an_endless_input_gets_its_parse_error_at_once() {
     assert!(answer.ends_with("parse error (Line 2, Column 10)\n"), "{answer}");
     drop(input);
     assert_eq!(finish(child).status.code(), Some(1));
+}
+
+/// Runs tictac on a FIFO whose writer writes `bytes` and then stays open:
+/// what tictac prints, or a failure if it has not finished within `PATIENCE`
+/// (it must not wait for the writer to close).
+fn answer_with_the_writer_open(args: &[&str], bytes: &'static [u8]) -> Output {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let fifo_name = fifo.to_string_lossy().into_owned();
+    let args: Vec<&str> =
+        args.iter().map(|&a| if a == "FIFO" { fifo_name.as_str() } else { a }).collect();
+    let mut child = Command::new(BIN)
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    // Opening blocks until tictac opens its end; then the writer stays open.
+    let mut writer = fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO");
+    writer.write_all(bytes).expect("write");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still waits for the writer to close after {PATIENCE:?}");
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("output");
+    drop(writer);
+    out
+}
+
+#[test]
+fn an_answer_known_at_the_first_bad_byte_does_not_wait_for_the_writer() {
+    let parse_error = |at: &str| {
+        format!(
+            "Syntax Error: specification of command executions cannot be parsed\nparse error ({at})\n"
+        )
+    };
+    let cases: [(&[&str], &[u8], &str); 6] = [
+        (&["-b", "FIFO"], b"\0", "Line 1, Column 1"),
+        (&["-b", "FIFO"], b"\xff", "Line 1, Column 1"),
+        (&["-w", "1", "2", "FIFO"], b"\0", "Line 1, Column 1"),
+        (&["-b", "FIFO"], b"undo\n\0", "Line 2, Column 1"),
+        (&["-b", "FIFO"], b"-- c\n  play(\"Ann\", 5) ; ", "Line 1, Column 18"),
+        (&["-b", "FIFO"], b"undo\n  new_game(\"a\", \"b\") # ", "Line 2, Column 22"),
+    ];
+    for (args, bytes, at) in cases {
+        let o = answer_with_the_writer_open(args, bytes);
+        assert_eq!(String::from_utf8_lossy(&o.stdout), parse_error(at), "{args:?} {bytes:?}");
+        assert_eq!(o.status.code(), Some(1), "{args:?} {bytes:?}");
+    }
 }

@@ -110,8 +110,8 @@ impl Fold {
             // Blanks never change meaning once a token follows them.
             at = text.len() - j.len();
             let failed = |e: PErr| {
-                let near_the_end = if mid_line { e.rest < LOOKAHEAD } else { e.rest == 0 };
-                if partial && (e.halt == Halt::NeedMore || near_the_end) {
+                let may_move = super::stream::may_move(text, e.rest, mid_line);
+                if partial && (e.halt == Halt::NeedMore || may_move) {
                     Folded::NeedMore { consumed: at }
                 } else {
                     Folded::Failed { rest: e.rest }

@@ -25,9 +25,10 @@ fn keep_line(line: &[u8], out: &mut Vec<u8>) {
     }
 }
 
-/// A line longer than this is handed on in pieces once its start tells
-/// whether it is kept, so a long line (or an endless one: `/dev/zero`) is
-/// never held whole.
+/// A line whose end the reader has not given yet is handed on in pieces
+/// once its start tells whether it is kept (see `KeptLines::settle_pending`),
+/// so a long line (or an endless one: `/dev/zero`) is never held whole, and
+/// `next_piece` hands on parts of at most this many bytes.
 pub const LONG_LINE: usize = 64 * 1024;
 
 /// Whether a line starting with these bytes is kept, once the start tells.
@@ -158,8 +159,8 @@ impl<R: BufRead> KeptLines<R> {
         Self::with_long_line(reader, LONG_LINE)
     }
 
-    /// Lines longer than `long_line` are handed on in pieces by `fill_into`
-    /// (tests use short ones).
+    /// `next_piece` hands on parts of at most `long_line` bytes (tests use
+    /// short ones).
     pub fn with_long_line(reader: R, long_line: usize) -> Self {
         KeptLines { reader, pending: Vec::new(), within: Within::Start, long_line }
     }
@@ -168,7 +169,7 @@ impl<R: BufRead> KeptLines<R> {
     /// grown by at least `want` bytes or the input ends; false at the end.
     /// This is the fast path for long traces: whole runs of kept lines are
     /// copied at once. The last line appended may be the first part of a
-    /// long line (see `LONG_LINE`).
+    /// line whose end is not at hand yet (see `LONG_LINE`).
     pub fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
         let target = out.len() + want;
         while out.len() < target {
@@ -199,17 +200,7 @@ impl<R: BufRead> KeptLines<R> {
                 self.pending.extend_from_slice(available);
                 let n = available.len();
                 self.reader.consume(n);
-                if self.pending.len() > self.long_line {
-                    match decided(&self.pending) {
-                        Some(true) => {
-                            out.extend_from_slice(&self.pending);
-                            self.within = Within::Kept;
-                        }
-                        Some(false) => self.within = Within::Dropped,
-                        None => continue,
-                    }
-                    self.pending = Vec::new();
-                }
+                self.settle_pending(out);
                 continue;
             };
             let (lines, tail) = available.split_at(last + 1);
@@ -242,8 +233,33 @@ impl<R: BufRead> KeptLines<R> {
             self.pending.extend_from_slice(tail);
             let n = available.len();
             self.reader.consume(n);
+            self.settle_pending(out);
         }
         Ok(true)
+    }
+
+    /// Hands on the start of a line whose end has not come yet as soon as
+    /// it shows the line is kept, or skips the rest of a dropped one: the
+    /// reader may wait a long time for the rest (a FIFO whose writer stays
+    /// open), and an answer that needs no more than this (a parse error at
+    /// its first byte) must not wait for it. Blanks alone cannot tell yet.
+    fn settle_pending(&mut self, out: &mut Vec<u8>) {
+        if self.pending.is_empty() {
+            return;
+        }
+        match decided(&self.pending) {
+            Some(true) => {
+                out.extend_from_slice(&self.pending);
+                self.within = Within::Kept;
+            }
+            Some(false) => self.within = Within::Dropped,
+            None => return,
+        }
+        if self.pending.capacity() > self.long_line {
+            self.pending = Vec::new();
+        } else {
+            self.pending.clear();
+        }
     }
 
     /// Appends the next kept line with its newline (`Piece::Line`), or, for
@@ -293,20 +309,9 @@ impl<R: BufRead> KeptLines<R> {
                         self.pending.extend_from_slice(available);
                         let n = available.len();
                         self.reader.consume(n);
-                        if self.pending.len() > self.long_line {
-                            match decided(&self.pending) {
-                                Some(true) => {
-                                    out.extend_from_slice(&self.pending);
-                                    self.pending.clear();
-                                    self.within = Within::Kept;
-                                    return Ok(Piece::Part);
-                                }
-                                Some(false) => {
-                                    self.pending.clear();
-                                    self.within = Within::Dropped;
-                                }
-                                None => {}
-                            }
+                        self.settle_pending(out);
+                        if self.within == Within::Kept {
+                            return Ok(Piece::Part);
                         }
                         continue;
                     };

@@ -10,7 +10,7 @@ use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::fold::{FOLD_AT, Fold, Folded, Piece};
 use super::parser::next_event;
 use super::source::{KeptLines, LONG_LINE, LineSource};
-use super::tokens::{Extent, Halt, blank};
+use super::tokens::{Extent, Halt, blank, foreign};
 
 /// Turns a parser position (bytes left) into a line and column.
 ///
@@ -95,7 +95,7 @@ fn scan<'a, E>(
             Ok((_, None)) => return Ok(Scanned::Done),
             // `undo` at the very end might still take `(...)` from the next
             // line (or a `-` there start a comment).
-            Ok((after, Some(_))) if partial && blank(after).len() < 2 => {
+            Ok((after, Some(_))) if partial && matches!(blank(after), [] | [b'-']) => {
                 return Ok(Scanned::NeedMore { consumed });
             }
             Ok((after, Some(event))) => {
@@ -103,8 +103,7 @@ fn scan<'a, E>(
                 rest = after;
             }
             Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                let near_the_end = if mid_line { e.rest < LOOKAHEAD } else { e.rest == 0 };
-                if partial && (e.halt == Halt::NeedMore || near_the_end) {
+                if partial && (e.halt == Halt::NeedMore || may_move(text, e.rest, mid_line)) {
                     return Ok(Scanned::NeedMore { consumed });
                 }
                 return Ok(Scanned::Failed { rest: e.rest });
@@ -113,6 +112,17 @@ fn scan<'a, E>(
             Err(nom::Err::Incomplete(_)) => return Ok(Scanned::NeedMore { consumed }),
         }
     }
+}
+
+/// Whether a parse error `rest` bytes before the end of a text that more
+/// text follows may still move (or go) once that text comes: at the very
+/// end, and, mid-line, within `LOOKAHEAD` bytes of it, unless it is at a
+/// byte no token holds.
+pub(super) fn may_move(text: &[u8], rest: usize, mid_line: bool) -> bool {
+    if !mid_line {
+        return rest == 0;
+    }
+    rest < LOOKAHEAD && (rest == 0 || !foreign(text[text.len() - rest]))
 }
 
 /// For blanks that stop mid-line: how many bytes at their end must stay,
@@ -355,6 +365,48 @@ mod tests {
                 .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
             assert_eq!(events, 1, "refill {refill}");
         }
+    }
+
+    /// Gives its bytes, then fails as a reader that would wait for ever.
+    struct ThenWaits(&'static [u8]);
+
+    impl io::Read for ThenWaits {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("waits for more"));
+            }
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_error_at_a_byte_no_token_holds_needs_nothing_more() {
+        for (text, at) in [
+            (&b"\0"[..], Pos { line: 1, column: 1 }),
+            (b"undo\n\xff", Pos { line: 2, column: 1 }),
+            (b"undo redo ;", Pos { line: 1, column: 11 }),
+            (b"-- c\n\nplay(\"a\", 1) #", Pos { line: 1, column: 14 }),
+        ] {
+            match names_of(io::BufReader::new(ThenWaits(text))) {
+                Err(Stop::Syntax(e)) => assert_eq!(e.pos, at, "{text:?}"),
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+        // Near the end of a line still coming, other errors may move.
+        assert!(matches!(names_of(io::BufReader::new(ThenWaits(b"play(1."))), Err(Stop::Read(_))));
+        assert!(matches!(names_of(io::BufReader::new(ThenWaits(b"undo -"))), Err(Stop::Read(_))));
+    }
+
+    fn names_of(reader: impl BufRead) -> Result<usize, Stop<()>> {
+        let mut n = 0;
+        EventStream::new(reader).for_each(|_| {
+            n += 1;
+            Ok(())
+        })?;
+        Ok(n)
     }
 
     #[test]

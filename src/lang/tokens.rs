@@ -74,6 +74,40 @@ pub fn blank(mut i: &[u8]) -> &[u8] {
     }
 }
 
+/// Whether this byte belongs to no token outside a string or a character
+/// literal (a NUL, a control character, a byte of UTF-8, `#`, `;` ...): a
+/// parse error found at such a byte stays there whatever text follows, so
+/// the answer need not wait for more (see `stream::LOOKAHEAD`).
+pub fn foreign(b: u8) -> bool {
+    matches!(
+        b,
+        0..=8
+            | 0x0b
+            | 0x0c
+            | 0x0e..=0x1f
+            | 0x7f..=0xff
+            | b'!'
+            | b'#'
+            | b'$'
+            | b'%'
+            | b'&'
+            | b'*'
+            | b'+'
+            | b'/'
+            | b':'
+            | b';'
+            | b'='
+            | b'@'
+            | b'\\'
+            | b'^'
+            | b'`'
+            | b'{'
+            | b'|'
+            | b'}'
+            | b'~'
+    )
+}
+
 /// `[a-zA-Z][a-zA-Z0-9_]*`
 pub fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
     match i.first() {
