@@ -237,3 +237,52 @@ fn junit_with_all_passing_exits_0_and_a_closed_output_keeps_the_status_earned() 
     assert!(start.elapsed() < std::time::Duration::from_secs(10), "it waited for the program");
     assert_eq!(status.code(), Some(1), "{people}");
 }
+
+/// A suite whose one test `b` fails on two changed rows of the board.
+fn failing_board() -> tempfile::TempDir {
+    let dir = traces();
+    fs::remove_file(dir.path().join("a.txt")).expect("rm");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let expected = dir.path().join("b.expected.txt");
+    let good = fs::read_to_string(&expected).expect("read");
+    let bad = good.replacen("  ___\n  ___\n", "  X__\n  _O_\n", 1);
+    assert_ne!(good, bad);
+    fs::write(&expected, bad).expect("write");
+    dir
+}
+
+#[test]
+fn a_changed_row_is_shown_right_above_the_row_replacing_it() {
+    let dir = failing_board();
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let changed: Vec<&str> =
+        out.lines().map(str::trim_start).filter(|l| l.starts_with(['-', '+'])).skip(2).collect();
+    assert_eq!(changed.len(), 4, "{out}");
+    let signs: String = changed.iter().map(|l| &l[..1]).collect();
+    assert_eq!(signs, "-+-+", "{out}");
+    assert!(changed[0].ends_with("|   X__") && changed[1].ends_with("|   ___"), "{out}");
+    assert!(changed[2].ends_with("|   _O_") && changed[3].ends_with("|   ___"), "{out}");
+    assert!(!out.contains('\x1b'), "no colour off a terminal: {out}");
+}
+
+mod common;
+
+#[test]
+fn on_a_terminal_the_changed_characters_are_highlighted_unless_no_color() {
+    if !common::tmux_available() {
+        return;
+    }
+    let dir = failing_board();
+    for (name, env, marked) in [("colour", "", true), ("nocolour", "NO_COLOR=1 ", false)] {
+        let command = format!("{env}{BIN} test {}; echo DONE; sleep 30", path(dir.path()));
+        let tmux = common::Tmux::start(name, 100, 40, &command);
+        tmux.wait_for("DONE");
+        let screen = tmux.run(&["capture-pane", "-p", "-e", "-t", "t"]);
+        // Reverse video (SGR 7) marks the changed characters only.
+        assert_eq!(screen.contains("\x1b[7m"), marked, "{screen:?}");
+        assert_eq!(screen.contains("\x1b["), marked, "{screen:?}");
+    }
+}

@@ -3,12 +3,13 @@
 //! returns (`␍`), other control bytes (`\xNN`) and a missing final newline.
 
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::io::{self, BufRead, BufReader, Read};
 use std::time::{Duration, Instant};
 
-use crossterm::style::Stylize;
 use similar::{ChangeTag, TextDiff};
 
+use super::pairs::{self, Line, Row};
 use crate::process::Capture;
 
 /// Lines of context around each change.
@@ -49,7 +50,7 @@ pub fn describe(
     expected: &mut Capture,
     actual: &mut Capture,
     labels: Labels,
-) -> io::Result<Option<String>> {
+) -> io::Result<Option<Diff>> {
     let Some(first) = first_difference(&mut *expected.reader()?, &mut *actual.reader()?)? else {
         return Ok(None);
     };
@@ -57,9 +58,9 @@ pub fn describe(
     if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
         && small(&e)
         && small(&a)
-        && let Some(text) = bounded(&e, &a, labels, Instant::now() + TIME_BOUND)
+        && let Some(diff) = bounded(&e, &a, labels, Instant::now() + TIME_BOUND)
     {
-        return Ok(Some(text));
+        return Ok(Some(diff));
     }
     Ok(Some(first.render(labels)))
 }
@@ -101,19 +102,67 @@ pub(crate) enum Change {
     From(u64),
 }
 
-/// The diff as plain text (see `paint` for colours), at most `MAX_LINES`.
-pub fn unified(expected: &[u8], actual: &[u8]) -> String {
-    render(&TextDiff::from_lines(expected, actual), Labels::default())
+/// A rendered diff: its plain text and, for a terminal, the characters that
+/// changed within each changed row paired with the row it replaces.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    pub text: String,
+    /// (line of `text`, byte ranges of that line that changed).
+    pub marks: Vec<(usize, Vec<Range<usize>>)>,
 }
 
-/// The diff, or None if it was not found by `deadline`.
-fn bounded(expected: &[u8], actual: &[u8], labels: Labels, deadline: Instant) -> Option<String> {
+impl Diff {
+    fn headed(labels: Labels) -> Diff {
+        let mut diff = Diff::default();
+        diff.line(format!("--- {}", labels.expected));
+        diff.line(format!("+++ {}", labels.actual));
+        diff
+    }
+
+    fn lines(&self) -> usize {
+        memchr::memchr_iter(b'\n', self.text.as_bytes()).count()
+    }
+
+    fn line(&mut self, line: String) {
+        self.text.push_str(&line);
+        self.text.push('\n');
+    }
+
+    /// A line whose characters in `ranges` (of the line) changed.
+    fn marked(&mut self, line: String, ranges: Vec<Range<usize>>) {
+        if !ranges.is_empty() {
+            self.marks.push((self.lines(), ranges));
+        }
+        self.line(line);
+    }
+
+    /// The text with its marks in colour (see `paint`).
+    pub fn painted(&self) -> String {
+        let mut marks = self.marks.iter().peekable();
+        let mut painted = String::with_capacity(self.text.len() * 2);
+        for (k, line) in self.text.lines().enumerate() {
+            let ranges = marks.next_if(|(at, _)| *at == k).map_or(&[][..], |(_, r)| r);
+            painted.push_str(&pairs::paint(line, ranges));
+            painted.push('\n');
+        }
+        painted
+    }
+}
+
+/// The diff (see `Diff::painted` for colours), at most `MAX_LINES`.
+pub fn unified(expected: &[u8], actual: &[u8]) -> Diff {
+    render(&TextDiff::from_lines(expected, actual), Labels::default(), None)
+}
+
+/// The diff, or None if it was not found and rendered by `deadline`.
+fn bounded(expected: &[u8], actual: &[u8], labels: Labels, deadline: Instant) -> Option<Diff> {
     let diff = TextDiff::configure().deadline(deadline).diff_lines(expected, actual);
-    (Instant::now() < deadline).then(|| render(&diff, labels))
+    let rendered = render(&diff, labels, Some(deadline));
+    (Instant::now() < deadline).then_some(rendered)
 }
 
-fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels) -> String {
-    let mut text = format!("--- {}\n+++ {}\n", labels.expected, labels.actual);
+fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels, deadline: Option<Instant>) -> Diff {
+    let mut out = Diff::headed(labels);
     let mut shown = 0;
     let mut more = 0;
     for group in diff.grouped_ops(CONTEXT) {
@@ -124,38 +173,52 @@ fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels) -> String {
         }
         let old = first.old_range().start..last.old_range().end;
         let new = first.new_range().start..last.new_range().end;
-        let header =
-            format!("@@ -{},{} +{},{} @@", old.start + 1, old.len(), new.start + 1, new.len());
-        let _ = writeln!(text, "{header}");
+        out.line(format!("@@ -{},{} +{},{} @@", old.start + 1, old.len(), new.start + 1, new.len()));
         shown += 1;
-        for change in group.iter().flat_map(|op| diff.iter_changes(op)) {
-            if shown >= MAX_LINES {
-                more += usize::from(is_change(&change));
-                continue;
-            }
-            let sign = match change.tag() {
-                ChangeTag::Equal => ' ',
-                ChangeTag::Delete => '-',
-                ChangeTag::Insert => '+',
-            };
-            let number = |n: Option<usize>| n.map_or(String::new(), |n| (n + 1).to_string());
-            let line = format!(
-                "{sign}{:>5} {:>5} | {}",
-                number(change.old_index()),
-                number(change.new_index()),
-                visible(change.value())
-            );
-            let _ = writeln!(text, "{line}");
-            shown += 1;
-            if change.missing_newline() {
-                text.push_str("\\ no newline at end\n");
+        let lines = group.iter().flat_map(|op| diff.iter_changes(op)).map(Line::of).collect();
+        {
+            for row in pairs::rows(lines, visible, deadline) {
+                let (changes, marks) = match row {
+                    Row::One(change) => ([Some(change), None], (Vec::new(), Vec::new())),
+                    Row::Pair(old, new) => {
+                        let compared =
+                            pairs::compare(&visible(old.value), &visible(new.value), deadline);
+                        ([Some(old), Some(new)], compared.unwrap_or_default())
+                    }
+                };
+                for (change, marks) in changes.into_iter().flatten().zip([marks.0, marks.1]) {
+                    if shown >= MAX_LINES {
+                        more += usize::from(change.tag != ChangeTag::Equal);
+                        continue;
+                    }
+                    change_line(&mut out, &change, marks);
+                    shown += 1;
+                }
             }
         }
     }
     if more > 0 {
-        let _ = writeln!(text, "... and {more} more lines differ");
+        out.line(format!("... and {more} more lines differ"));
     }
-    text
+    out
+}
+
+/// One line of a diff: sign, both line numbers, the text, its marks moved
+/// past the prefix.
+fn change_line(out: &mut Diff, line: &Line, marks: Vec<Range<usize>>) {
+    let sign = match line.tag {
+        ChangeTag::Equal => ' ',
+        ChangeTag::Delete => '-',
+        ChangeTag::Insert => '+',
+    };
+    let number = |n: Option<usize>| n.map_or(String::new(), |n| (n + 1).to_string());
+    let prefix = format!("{sign}{:>5} {:>5} | ", number(line.old), number(line.new));
+    let at = prefix.len();
+    let marks = marks.into_iter().map(|r| r.start + at..r.end + at).collect();
+    out.marked(prefix + &visible(line.value), marks);
+    if !line.value.ends_with(b"\n") {
+        out.line("\\ no newline at end".into());
+    }
 }
 
 fn is_change(change: &similar::Change<&[u8]>) -> bool {
@@ -172,22 +235,29 @@ pub struct FirstDifference {
 }
 
 impl FirstDifference {
-    fn render(&self, labels: Labels) -> String {
-        let mut text = format!("--- {}\n+++ {}\n", labels.expected, labels.actual);
-        let _ = writeln!(text, "outputs differ from line {}", self.line);
-        for (sign, side, label) in
-            [('-', &self.expected, labels.expected), ('+', &self.actual, labels.actual)]
+    fn render(&self, labels: Labels) -> Diff {
+        let mut out = Diff::headed(labels);
+        out.line(format!("outputs differ from line {}", self.line));
+        // The shown lines are at most `LINE_SHOWN` bytes: quick to compare.
+        let (e, a) = (self.expected.as_deref().map(visible), self.actual.as_deref().map(visible));
+        let marks = match (&e, &a) {
+            (Some(e), Some(a)) => pairs::compare(e, a, None).unwrap_or_default(),
+            _ => Default::default(),
+        };
+        for ((sign, side, label), marks) in
+            [('-', e, labels.expected), ('+', a, labels.actual)].into_iter().zip([marks.0, marks.1])
         {
             match side {
                 Some(line) => {
-                    let _ = writeln!(text, "{sign}{:>5} | {}", self.line, visible(line));
+                    let prefix = format!("{sign}{:>5} | ", self.line);
+                    let at = prefix.len();
+                    let marks = marks.into_iter().map(|r| r.start + at..r.end + at).collect();
+                    out.marked(prefix + &line, marks);
                 }
-                None => {
-                    let _ = writeln!(text, "{sign}      | (the {label} output ends here)");
-                }
+                None => out.line(format!("{sign}      | (the {label} output ends here)")),
             }
         }
-        text
+        out
     }
 }
 
@@ -255,16 +325,6 @@ fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Vec<u8>
     Ok((read_any || !start.is_empty()).then_some(line))
 }
 
-/// A line of the diff in its colour: removed red, added green, hunks cyan.
-pub fn paint(line: &str) -> String {
-    match line.as_bytes().first() {
-        Some(b'-') => line.red().to_string(),
-        Some(b'+') => line.green().to_string(),
-        Some(b'@') => line.cyan().to_string(),
-        _ => line.to_string(),
-    }
-}
-
 /// One line, without its newline, with invisible characters shown.
 pub fn visible(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -299,7 +359,7 @@ mod tests {
 
     #[test]
     fn a_diff_has_numbers_and_marks_a_missing_newline() {
-        let d = unified(b"a\nb\nc\n", b"a\nB \nc");
+        let d = unified(b"a\nb\nc\n", b"a\nB \nc").text;
         assert!(d.starts_with("--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n"), "{d}");
         assert!(d.contains("\n-    2       | b\n"), "{d}");
         assert!(d.contains("\n+          2 | B·\n"), "{d}");
@@ -311,7 +371,7 @@ mod tests {
     fn long_diffs_stop_at_the_line_limit_and_count_the_rest() {
         let expected: String = (0..1000).map(|k| format!("{k}\n")).collect();
         let actual: String = (0..1000).map(|k| format!("{}\n", k * 7)).collect();
-        let d = unified(expected.as_bytes(), actual.as_bytes());
+        let d = unified(expected.as_bytes(), actual.as_bytes()).text;
         assert_eq!(d.lines().count(), 2 + MAX_LINES + 1, "{d}");
         assert!(d.ends_with(" more lines differ\n"), "{d}");
         let shown = d.lines().filter(|l| l.starts_with(['-', '+'])).count() - 2;
@@ -342,7 +402,7 @@ mod tests {
         let long = vec![b'x'; 10 * LINE_SHOWN];
         let d = first(&long, b"xxy").expect("differs");
         assert_eq!(d.expected.map(|l| l.len()), Some(LINE_SHOWN));
-        let text = first(b"1\n2\n", b"1\n3\n").expect("differs").render(Labels::default());
+        let text = first(b"1\n2\n", b"1\n3\n").expect("differs").render(Labels::default()).text;
         assert_eq!(
             text,
             "--- expected\n+++ actual\noutputs differ from line 2\n-    2 | 2\n+    2 | 3\n"
@@ -357,7 +417,7 @@ mod tests {
         let mut a = Capture::of(b"1\n3\n".to_vec());
         let d = describe(&mut e, &mut a, Labels { expected: "oracle", actual: "program" })
             .expect("read");
-        assert!(d.expect("differs").starts_with("--- oracle\n+++ program\n@@ -1,2 +1,2 @@\n"));
+        assert!(d.expect("differs").text.starts_with("--- oracle\n+++ program\n@@ -1,2 +1,2 @@\n"));
         let mut same = Capture::of(b"1\n".to_vec());
         assert_eq!(
             describe(&mut same, &mut Capture::of(b"1\n".to_vec()), Labels::default())
@@ -367,9 +427,30 @@ mod tests {
     }
 
     #[test]
-    fn colours_follow_the_sign() {
-        assert!(paint("-a").contains("\x1b[38;5;9m") || paint("-a").contains('\x1b'));
-        assert_ne!(paint("-a"), paint("+a"));
-        assert_eq!(paint(" a"), " a");
+    fn a_changed_row_follows_the_row_it_replaces_with_its_changes_marked() {
+        let d = unified(b"a\n  X__\n  ___\nz\n", b"a\n  XO_\n  _X_\nz\n");
+        let rows: Vec<&str> = d.text.lines().skip(3).collect();
+        assert_eq!(
+            rows,
+            [
+                "     1     1 | a",
+                "-    2       |   X__",
+                "+          2 |   XO_",
+                "-    3       |   ___",
+                "+          3 |   _X_",
+                "     4     4 | z"
+            ],
+            "{}",
+            d.text
+        );
+        let at = "-    2       | ".len();
+        assert_eq!(d.marks[0], (4, vec![at + 3..at + 4]));
+        assert_eq!(d.marks[1], (5, vec![at + 3..at + 4]));
+        let painted = d.painted();
+        assert_eq!(painted.lines().count(), d.text.lines().count());
+        assert!(painted.contains("\x1b[7m"), "{painted:?}");
+        let first = first_difference(&mut &b"1\nabc\n"[..], &mut &b"1\nabd\n"[..]).expect("read");
+        let d = first.expect("differs").render(Labels::default());
+        assert_eq!(d.marks.len(), 2, "{d:?}");
     }
 }

@@ -51,7 +51,7 @@ impl Junit {
         let problem = match &outcome.verdict {
             Verdict::Pass => None,
             Verdict::Differs(diff) => {
-                Some(("failure", "the output differs", "diff", Cow::Borrowed(diff.as_str())))
+                Some(("failure", "the output differs", "diff", Cow::Borrowed(diff.text.as_str())))
             }
             Verdict::NoExpected(path) => Some((
                 "failure",
@@ -159,6 +159,7 @@ fn clean(text: &str, attribute: bool) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::modes::runner::Diff;
     use std::path::PathBuf;
 
     #[test]
@@ -182,7 +183,7 @@ mod tests {
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit
-            .add(&test("d/b"), &outcome(Verdict::Differs("-x\n+<y>&\u{0}\n".into())))
+            .add(&test("d/b"), &outcome(Verdict::Differs(Diff { text: "-x\n+<y>&\u{0}\n".into(), marks: Vec::new() })))
             .expect("add");
         junit.add(&test("c"), &outcome(Verdict::CannotRun("p ran too long".into()))).expect("add");
         let mut out = Vec::new();

@@ -6,9 +6,10 @@ mod diff;
 mod discover;
 mod files;
 mod junit;
+mod pairs;
 mod plan;
 
-pub use diff::{Labels, first_difference, unified};
+pub use diff::{Diff, Labels, first_difference, unified};
 pub use discover::{Test, discover};
 pub use plan::{Produced, Source, produce};
 
@@ -115,7 +116,7 @@ pub enum RunnerError {
 pub enum Verdict {
     Pass,
     /// Outputs differ: the rendered diff.
-    Differs(String),
+    Differs(Diff),
     /// No expected output and no `--bless`.
     NoExpected(PathBuf),
     /// The program or the oracle could not run.
@@ -390,7 +391,8 @@ fn print_outcome(
     let ms = outcome.elapsed.as_secs_f64() * 1000.0;
     let (word, detail) = match &outcome.verdict {
         Verdict::Pass => ("PASS", None),
-        Verdict::Differs(diff) => ("FAIL", Some(Cow::Borrowed(diff.as_str()))),
+        Verdict::Differs(diff) if color => ("FAIL", Some(Cow::Owned(diff.painted()))),
+        Verdict::Differs(diff) => ("FAIL", Some(Cow::Borrowed(diff.text.as_str()))),
         Verdict::NoExpected(path) => (
             "FAIL",
             Some(Cow::Owned(format!(
@@ -417,7 +419,6 @@ fn print_outcome(
     }
     if let Some(detail) = detail {
         for line in detail.lines() {
-            let line = if color { diff::paint(line) } else { line.to_string() };
             writeln!(out, "     {line}")?;
         }
     }
