@@ -3,8 +3,8 @@
 //! returns (`␍`), other control bytes (`\xNN`) and a missing final newline.
 
 use std::fmt::Write as _;
-use std::ops::Range;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use similar::{ChangeTag, TextDiff};
@@ -173,7 +173,13 @@ fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels, deadline: Option<Instan
         }
         let old = first.old_range().start..last.old_range().end;
         let new = first.new_range().start..last.new_range().end;
-        out.line(format!("@@ -{},{} +{},{} @@", old.start + 1, old.len(), new.start + 1, new.len()));
+        out.line(format!(
+            "@@ -{},{} +{},{} @@",
+            old.start + 1,
+            old.len(),
+            new.start + 1,
+            new.len()
+        ));
         shown += 1;
         let lines = group.iter().flat_map(|op| diff.iter_changes(op)).map(Line::of).collect();
         {

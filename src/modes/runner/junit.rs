@@ -183,7 +183,13 @@ mod tests {
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit
-            .add(&test("d/b"), &outcome(Verdict::Differs(Diff { text: "-x\n+<y>&\u{0}\n".into(), marks: Vec::new() })))
+            .add(
+                &test("d/b"),
+                &outcome(Verdict::Differs(Diff {
+                    text: "-x\n+<y>&\u{0}\n".into(),
+                    marks: Vec::new(),
+                })),
+            )
             .expect("add");
         junit.add(&test("c"), &outcome(Verdict::CannotRun("p ran too long".into()))).expect("add");
         let mut out = Vec::new();

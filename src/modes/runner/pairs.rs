@@ -52,8 +52,7 @@ pub(crate) fn rows<'a>(
 ) -> Vec<Row<'a>> {
     slide(&mut lines);
     let mut rows = Vec::with_capacity(lines.len());
-    for block in lines.chunk_by(|a, b| (a.tag == ChangeTag::Equal) == (b.tag == ChangeTag::Equal))
-    {
+    for block in lines.chunk_by(|a, b| (a.tag == ChangeTag::Equal) == (b.tag == ChangeTag::Equal)) {
         if block[0].tag == ChangeTag::Equal {
             rows.extend(block.iter().copied().map(Row::One));
         } else {
