@@ -100,6 +100,14 @@ fn dispatch(
             tui::run(&session)?;
             Ok(Outcome::Ran)
         }
+        Invocation::Test(options) if options.coverage => {
+            // A report: gaps in coverage are no failure.
+            match runner::coverage::run(&options, stdout) {
+                Ok(_) | Err(RunnerError::OutputClosed { .. }) => Ok(Outcome::Ran),
+                Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
+                Err(e) => Err(RunError::Runner(e.to_string())),
+            }
+        }
         Invocation::Test(options) => {
             // Under --format junit the report for people goes to standard error.
             let people_read = match options.format {
@@ -181,6 +189,8 @@ fn help(program: &str) -> String {
         ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
         ("", "--timeout S, --quiet, --filter TEXT, --format tap|junit:"),
         ("", "junit writes JUnit XML, the report goes to standard error)"),
+        ("test --coverage", "which behaviours of the catalogue the tests reach, and"),
+        ("", "which none does ([PATH...], --filter TEXT, --quiet)"),
         ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
         ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
         ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),

@@ -3,6 +3,8 @@
 //! by each player, each undo/redo boundary, each syntax and type error kind),
 //! with an id and a one-line description. The engine reports which one each
 //! command showed; the fuzzer steers by them and names divergences after them.
+//! After them come the mode behaviours (windows, chunks, the shell, the
+//! invocation), which `tictac test --coverage` counts too.
 
 mod classify;
 
@@ -101,6 +103,52 @@ catalogue! {
     TypeButtonRange => "type-button-range", "play with a whole button outside 1..9";
     TypeArity => "type-arity", "new_game or play with the wrong number of arguments";
     TypeArgumentsOnBare => "type-arguments-on-bare", "arguments to play_again, undo or redo (the ETF oracle crashes)";
+    // The mode behaviours: what only a `-w`, `-l`, `-b IN OUT` or `-i` run,
+    // or an invocation, shows (SPEC sections 5 and 6). `LAST_BATCH` above them.
+    WindowInside => "window-inside", "a window after line 1: the state before line M, then lines M to N-1";
+    WindowFromStart => "window-from-start", "a window from line 1: the initial state before the first line that runs";
+    WindowFirstLineFails => "window-first-line-fails", "a window from line 1 whose first line fails: its message before the initial state";
+    WindowAllFail => "window-all-fail", "a window from line 1 in which every line fails: only their messages";
+    WindowLineFails => "window-line-fails", "a line in the window fails: its message in its place, the run goes on";
+    WindowErrorBefore => "window-error-before", "a line before the window fails: nothing of it shows";
+    WindowSeveralBefore => "window-several-before", "line M-1 holds several commands: the true state before line M";
+    WindowEndOpen => "window-end-open", "`_` as the end: through the last line";
+    WindowStartRelative => "window-start-relative", "a start <= 0 counts from the end";
+    WindowEndRelative => "window-end-relative", "an end <= 0 counts from the end";
+    WindowPlusSign => "window-plus-sign", "a start or end written with a `+`";
+    WindowStartBelowOne => "window-start-below-one", "a start that counts to before line 1 counts as 1";
+    WindowEndPastEnd => "window-end-past-end", "an end past the last line counts as K + 1";
+    WindowEmpty => "window-empty", "M = N within the trace: only the state before line M";
+    WindowFinalState => "window-final-state", "M = N = K + 1: only the final state";
+    WindowEndsBeforeStart => "window-ends-before-start", "an end that falls before the start once counted: only the state before line M";
+    WindowPastTheEnd => "window-past-the-end", "a window wholly after the last line: nothing at all";
+    WindowEmptyTrace => "window-empty-trace", "a window on a trace with no kept lines: nothing at all";
+    WindowLast => "window-last", "-l: the last line with the state before it";
+    WindowOutFile => "window-out-file", "-w or -l into a new file OUT";
+    WindowBadStart => "window-bad-start", "the start of the window is not a valid integer";
+    WindowBadEnd => "window-bad-end", "the end of the window is neither a valid integer nor `_`";
+    WindowStartAfterEnd => "window-start-after-end", "a window whose start is after its end";
+    WindowNonPositiveStart => "window-non-positive-start", "a start <= 0 with an end > 0";
+    ChunksOne => "chunks-one", "-b IN OUT with up to 100 kept lines: one chunk, then the empty last one";
+    ChunksSeveral => "chunks-several", "-b IN OUT past 100 kept lines: chunks of 100, the game carries over";
+    ChunksFirstFails => "chunks-first-fails", "the first chunk fails: its message, then the initial state before the next that runs";
+    ChunksLaterFails => "chunks-later-fails", "a later chunk fails: its message in its place, lines counted in the chunk";
+    ChunksAllFail => "chunks-all-fail", "every chunk fails: their messages, then the initial state";
+    ChunksEmpty => "chunks-empty", "-b IN OUT on a trace with no kept lines: only the initial state";
+    ShellLine => "shell-line", "a shell line of commands: they run, the final state prints without an echo";
+    ShellError => "shell-error", "a shell line with an error: its message, nothing runs, the session goes on";
+    ShellEmptyLine => "shell-empty-line", "an empty, blank or comment shell line: the state again";
+    ShellMan => "shell-man", "`man`: the declarations";
+    ShellQuit => "shell-quit", "`quit` ends the session; later lines are not read";
+    ShellQuitNotAlone => "shell-quit-not-alone", "`quit` or `man` with more on the line: a trace of its own";
+    ShellEndOfInput => "shell-end-of-input", "the input ends without `quit`: the session ends, nothing more prints";
+    ShellCrLf => "shell-crlf", "a shell line ending in CR LF: the CR is dropped";
+    ShellLastLineOpen => "shell-last-line-open", "a last shell line without a newline still counts";
+    InvocationNoMode => "invocation-no-mode", "no arguments: a mode is not specified";
+    InvocationBadMode => "invocation-bad-mode", "a first argument that is not a mode";
+    InvocationArgumentCount => "invocation-argument-count", "a mode with the wrong number of arguments";
+    InputMissing => "input-missing", "IN does not exist";
+    InputUnreadable => "input-unreadable", "IN cannot be read (a folder, say)";
 }
 
 impl Behaviour {
@@ -113,6 +161,16 @@ impl Behaviour {
     /// it crashes on wrong arities); left out when fuzzing against it.
     pub fn departs_from_etf(self) -> bool {
         matches!(self, Behaviour::TypeArity | Behaviour::TypeArgumentsOnBare)
+    }
+
+    /// The last behaviour a `-b IN` run can show; every one after it needs
+    /// another mode (windows, chunks, the shell) or an invocation.
+    pub const LAST_BATCH: Behaviour = Behaviour::TypeArgumentsOnBare;
+
+    /// Whether a `-b IN` run can show it: the fuzzer steers by and counts
+    /// only these; `tictac test --coverage` counts them all.
+    pub fn in_batch(self) -> bool {
+        self <= Behaviour::LAST_BATCH
     }
 
     fn bit(self) -> u128 {
@@ -160,6 +218,16 @@ impl Coverage {
 
     pub fn from_bits(bits: u128) -> Coverage {
         Coverage(bits & Coverage::all().0)
+    }
+
+    /// The behaviours a `-b IN` run can show.
+    pub fn batch() -> Coverage {
+        Behaviour::ALL.iter().copied().filter(|b| b.in_batch()).collect()
+    }
+
+    /// The behaviours in both sets.
+    pub fn intersection(self, other: Coverage) -> Coverage {
+        Coverage(self.0 & other.0)
     }
 
     /// Every behaviour of the catalogue.
@@ -212,5 +280,18 @@ mod tests {
         assert_eq!(Coverage::from_bits(c.bits()), c);
         let u = c.union([Behaviour::UndoMove].into_iter().collect());
         assert_eq!(u.len(), 3);
+        assert_eq!(
+            u.intersection([Behaviour::Tie, Behaviour::ShellMan].into_iter().collect()).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn the_batch_behaviours_come_first() {
+        let batch = Coverage::batch();
+        assert_eq!(batch.len(), Behaviour::LAST_BATCH as usize + 1);
+        assert!(batch.contains(Behaviour::InitialState) && batch.contains(Behaviour::TypeArity));
+        assert!(!batch.contains(Behaviour::WindowInside) && !batch.contains(Behaviour::ShellQuit));
+        assert!(Behaviour::ALL.iter().all(|b| b.in_batch() == batch.contains(*b)));
     }
 }

@@ -40,6 +40,10 @@ pub enum UsageError {
     Timeout(String),
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
+    #[error(
+        "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
+    )]
+    CoverageWith(String),
     #[error("Error: --format takes human, tap or junit, not '{0}'")]
     Format(String),
     #[error("Error: --record works in the '-i' and '-g' modes only")]
@@ -82,6 +86,8 @@ pub enum UsageError {
     Time(String),
     #[error("Error: unknown behaviour '{0}' (tictac test --coverage lists them)")]
     BadBehaviour(String),
+    #[error("Error: '{0}' is not a behaviour a '-b' run can show, so fuzz never generates it")]
+    NotBatchBehaviour(String),
 }
 
 /// The end of a window: a line number (relative to the end when <= 0) or
@@ -375,7 +381,7 @@ fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
 }
 
 /// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [--quiet]
-/// [--filter TEXT] [PATH...]`
+/// [--filter TEXT] [--coverage] [PATH...]`
 fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
     let mut options = runner::Options {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
@@ -387,6 +393,7 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
         let mut value = || args.next().ok_or_else(|| UsageError::MissingValue(text.to_string()));
         match text.as_ref() {
             "--bless" => options.bless = true,
+            "--coverage" => options.coverage = true,
             "--quiet" | "-q" => options.quiet = true,
             "--format" => {
                 let format = value()?.to_string_lossy().into_owned();
@@ -420,6 +427,19 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
     if options.bless && options.oracle.is_some() {
         return Err(UsageError::BlessWithOracle);
+    }
+    if options.coverage {
+        let clash = [
+            (options.program.is_some(), "--program"),
+            (options.oracle.is_some(), "--oracle"),
+            (options.bless, "--bless"),
+            (options.log.is_some(), "--log"),
+            (options.format == runner::Format::Tap, "--format tap"),
+            (options.format == runner::Format::Junit, "--format junit"),
+        ];
+        if let Some((_, option)) = clash.iter().find(|(given, _)| *given) {
+            return Err(UsageError::CoverageWith((*option).into()));
+        }
     }
     Ok(Invocation::Test(options))
 }
@@ -475,7 +495,11 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
                     ids.push(next.to_string_lossy().into_owned());
                 }
                 for id in ids {
-                    let b = Behaviour::from_id(id.trim()).ok_or(UsageError::BadBehaviour(id))?;
+                    let b = Behaviour::from_id(id.trim())
+                        .ok_or_else(|| UsageError::BadBehaviour(id.clone()))?;
+                    if !b.in_batch() {
+                        return Err(UsageError::NotBatchBehaviour(id));
+                    }
                     options.exclude.push(b);
                 }
             }

@@ -1,9 +1,12 @@
 //! The project's own acceptance suite reaches every behaviour of the
-//! catalogue (`src/behaviour.rs`): each trace that runs as `-b IN` (no
-//! `-- run:` line) through the engine, which notes what each command showed.
+//! catalogue (`src/behaviour.rs`): as `tictac test --coverage` counts them
+//! (the mode behaviours included), and, for the behaviours a `-b` run can
+//! show, by its plain traces alone (no `-- run:` line) through the engine,
+//! which notes what each command showed.
 
 use std::fs;
 use std::path::Path;
+use std::process::{Command, Output};
 
 use tictac::behaviour::{Behaviour, Coverage, kept_lines, of_rejected};
 use tictac::engine::Engine;
@@ -22,7 +25,7 @@ fn shown(text: &[u8]) -> Coverage {
 }
 
 #[test]
-fn the_acceptance_suite_reaches_every_behaviour() {
+fn the_plain_acceptance_traces_reach_every_batch_behaviour() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
     let mut covered = Coverage::default();
     let mut names: Vec<_> = fs::read_dir(&dir)
@@ -39,7 +42,87 @@ fn the_acceptance_suite_reaches_every_behaviour() {
             covered = covered.union(shown(&text));
         }
     }
-    let missing: Vec<&str> =
-        Behaviour::ALL.iter().filter(|b| !covered.contains(**b)).map(|b| b.id()).collect();
+    let missing: Vec<&str> = Behaviour::ALL
+        .iter()
+        .filter(|b| b.in_batch() && !covered.contains(**b))
+        .map(|b| b.id())
+        .collect();
     assert!(missing.is_empty(), "no acceptance trace reaches: {missing:?}");
+}
+
+fn tictac(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tictac"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("tictac runs")
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn test_coverage_of_the_acceptance_suite_is_complete() {
+    let o = tictac(&["test", "--coverage", "acceptance"]);
+    let all = Behaviour::ALL.len();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let said = text(&o);
+    assert!(said.ends_with(&format!("\nCoverage: {all}/{all} behaviours.\n")), "{said}");
+    assert!(!said.contains("NOT REACHED") && !said.contains("not measured"), "{said}");
+    // Every behaviour has its line, in catalogue order, with the tests.
+    let rows: Vec<&str> = said.lines().skip(1).take(all).collect();
+    for (row, b) in rows.iter().zip(Behaviour::ALL) {
+        assert!(row.trim_start().starts_with(&format!("{} ", b.id())), "{row} for {}", b.id());
+    }
+    let row =
+        |id: &str| rows.iter().find(|r| r.trim_start().starts_with(&format!("{id} "))).copied();
+    assert!(row("shell-crlf").is_some_and(|r| r.contains("52_shell_crlf")), "{said}");
+    assert!(row("initial-state").is_some_and(|r| r.contains(" more")), "{said}");
+}
+
+#[test]
+fn test_coverage_names_the_gaps_and_still_exits_0() {
+    let dir = tempfile::tempdir().expect("scratch");
+    fs::write(dir.path().join("a.txt"), "new_game(\"A\",\"B\")\n").expect("write");
+    fs::write(dir.path().join("b.txt"), "-- run: -w 1 _ IN\nundo\n").expect("write");
+    fs::write(dir.path().join("c.txt"), "-- run: -b IN OUT\n").expect("write");
+    fs::write(dir.path().join("bad.txt"), "--run: -b IN\n").expect("write");
+    let path = dir.path().to_string_lossy().into_owned();
+    let o = tictac(&["test", "--coverage", &path]);
+    assert_eq!(o.status.code(), Some(0));
+    let said = text(&o);
+    assert!(said.starts_with("bad: not measured: line 1, `--run: -b IN`"), "{said}");
+    let line = |id: &str| said.lines().find(|l| l.trim_start().starts_with(&format!("{id} ")));
+    assert!(line("new-game-first").is_some_and(|l| l.ends_with("  1  a")), "{said}");
+    assert!(line("initial-state").is_some_and(|l| l.ends_with("  3  a, b, c")), "{said}");
+    assert!(line("undo-before-game").is_some_and(|l| l.ends_with("  1  b")), "{said}");
+    assert!(line("tie").is_some_and(|l| l.contains("0  NOT REACHED: the board is full")), "{said}");
+    // initial-state, new-game-first, window-from-start, window-end-open,
+    // undo-before-game, chunks-empty.
+    let all = Behaviour::ALL.len();
+    assert!(said.contains(&format!("Not reached by any test ({}):\n", all - 6)), "{said}");
+    assert!(said.ends_with(&format!("Coverage: 6/{all} behaviours.\n")), "{said}");
+    // initial-state, chunks-empty.
+    let quiet = text(&tictac(&["test", "--coverage", "-q", "--filter", "c", &path]));
+    assert!(quiet.starts_with(&format!("Not reached by any test ({}):\n", all - 2)), "{quiet}");
+    assert!(quiet.ends_with(&format!("Coverage: 2/{all} behaviours.\n")), "{quiet}");
+}
+
+#[test]
+fn test_coverage_measures_the_engine_so_no_program_runs() {
+    for extra in [["--program", "cat"], ["--oracle", "cat"], ["--log", "x"], ["--format", "tap"]] {
+        let o = tictac(&["test", "--coverage", extra[0], extra[1], "acceptance"]);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let said = text(&o);
+        assert!(
+            said.starts_with("Error: --coverage measures the engine's behaviours, running no program, so it cannot go with --"),
+            "{said}"
+        );
+    }
+    let o = tictac(&["test", "--coverage", "--bless", "acceptance"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = tictac(&["test", "--coverage", "no/such/folder"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o), "error: 'no/such/folder' does not exist\n");
 }

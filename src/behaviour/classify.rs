@@ -135,7 +135,8 @@ fn parse_error_at(kept: &[u8], line: usize, column: usize) -> Behaviour {
     let word_end = at.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
     let word = &at[..word_end.unwrap_or(at.len())];
     // A file's kept lines end with a newline: past the last one is the end.
-    if line > kept.iter().filter(|&&b| b == b'\n').count() {
+    // A shell line's end is past its last byte.
+    if line > kept.iter().filter(|&&b| b == b'\n').count() || at.is_empty() {
         Behaviour::SyntaxEndOfInput
     } else if at.first() == Some(&b'"') {
         Behaviour::SyntaxUnterminatedString
@@ -299,6 +300,9 @@ mod tests {
     #[test]
     fn syntax_errors_by_what_stands_at_the_position() {
         assert_eq!(rejected("undo(\n"), ["syntax-end-of-input"]);
+        // A shell line (its error at Column n+1), given with a newline.
+        let e = check(b"undo(").expect_err("rejected");
+        assert_eq!(of_rejected(b"undo(\n", &e), [Behaviour::SyntaxEndOfInput]);
         assert_eq!(rejected("-- c\n\nplay(\"A\n"), ["syntax-unterminated-string"]);
         assert_eq!(rejected("undo ( )"), ["syntax-parse"]);
         assert_eq!(rejected("play(INT, 1)"), ["syntax-reserved-word"]);

@@ -134,7 +134,9 @@ pub fn run(options: &Options, out: &mut dyn Write, terminal: bool) -> Result<Rep
     };
     let start = Instant::now();
     let (sender, found) = mpsc::channel::<String>();
-    let total = Behaviour::ALL.len() - exclude.len();
+    // Only what a `-b` run can show counts: the mode behaviours are
+    // `tictac test --coverage`'s.
+    let total = Coverage::batch().len() - exclude.intersection(Coverage::batch()).len();
     let mut divergences = 0;
     std::thread::scope(|scope| -> Result<(), FuzzError> {
         for worker in 0..options.jobs.max(1) {
@@ -184,7 +186,8 @@ pub fn run(options: &Options, out: &mut dyn Write, terminal: bool) -> Result<Rep
         write!(out, "\r\x1b[2K")?;
     }
     let runs = shared.runs.load(Ordering::Relaxed);
-    let covered = lock(&shared.covered).iter().filter(|b| !exclude.contains(*b)).count();
+    let covered =
+        lock(&shared.covered).iter().filter(|b| b.in_batch() && !exclude.contains(*b)).count();
     writeln!(
         out,
         "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found."
@@ -226,7 +229,8 @@ impl Job<'_> {
             if run >= self.options.runs || out_of_time || shared.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let uncovered = Coverage::from_bits(!lock(&shared.covered).bits());
+            let uncovered =
+                Coverage::from_bits(!lock(&shared.covered).bits()).intersection(Coverage::batch());
             let (trace, expected) =
                 generate(&mut rng_for(self.seed, run), self.settings, uncovered);
             let verdict = self.try_trace(&trace, &expected);

@@ -2,6 +2,7 @@
 //! expected output, byte for byte, as ETF's regression scripts do.
 
 mod bless;
+pub mod coverage;
 mod diff;
 mod discover;
 mod files;
@@ -44,6 +45,8 @@ pub struct Options {
     pub format: Format,
     /// Run only the tests whose name contains this.
     pub filter: Option<String>,
+    /// Report which behaviours the tests reach instead of running them.
+    pub coverage: bool,
     pub paths: Vec<PathBuf>,
 }
 
@@ -74,6 +77,7 @@ impl Default for Options {
             quiet: false,
             format: Format::Human,
             filter: None,
+            coverage: false,
             paths: Vec::new(),
         }
     }

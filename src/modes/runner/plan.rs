@@ -68,7 +68,7 @@ impl Plan {
         self.args.iter().any(|a| a == "OUT")
     }
 
-    fn argv(&self, input: &Path, output: &Path) -> Vec<OsString> {
+    pub(super) fn argv(&self, input: &Path, output: &Path) -> Vec<OsString> {
         let arg = |a: &String| match a.as_str() {
             "IN" => input.as_os_str().to_owned(),
             "OUT" => output.as_os_str().to_owned(),
@@ -96,7 +96,7 @@ pub struct Produced {
 }
 
 /// The longest `-- run: -i` session typed in (it is held in memory).
-const MAX_TYPED: u64 = 16 << 20;
+pub(super) const MAX_TYPED: u64 = 16 << 20;
 
 /// Runs the trace as its plan says and returns what it printed (or wrote
 /// to OUT), at most `cap` bytes; `stop` ends an external program at once.
@@ -158,7 +158,7 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
 
 /// A file a directive names instead of IN must not be a FIFO or a device:
 /// reading it could wait or go on forever.
-fn refuse_special(input: &Path) -> Result<(), String> {
+pub(super) fn refuse_special(input: &Path) -> Result<(), String> {
     match fs::metadata(input) {
         Ok(m) if !m.is_file() && !m.is_dir() => Err(format!(
             "`{DIRECTIVE}` names {}, which is {}, not a regular file",
