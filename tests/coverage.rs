@@ -126,3 +126,16 @@ fn test_coverage_measures_the_engine_so_no_program_runs() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(text(&o), "error: 'no/such/folder' does not exist\n");
 }
+
+#[test]
+fn fuzz_cannot_exclude_a_mode_behaviour() {
+    let o = tictac(&["fuzz", "--program", "cat", "--exclude", "tie", "window-inside"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).starts_with(
+            "Error: 'window-inside' is not a behaviour a '-b' run can show, so fuzz never generates it\n"
+        ),
+        "{}",
+        text(&o)
+    );
+}
