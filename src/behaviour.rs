@@ -8,7 +8,7 @@
 
 mod classify;
 
-pub use classify::{kept_lines, of_command, of_rejected};
+pub use classify::{kept_lines, of_command, of_rejected, of_rejection};
 
 /// Declares the behaviours, in catalogue order, with their ids and texts.
 macro_rules! catalogue {

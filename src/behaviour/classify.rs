@@ -1,15 +1,17 @@
 //! Which behaviour a command showed, and which a rejected trace showed.
 
-use super::Behaviour;
+use super::{Behaviour, Coverage};
 use crate::command::Command;
 use crate::game::board::LINES;
 use crate::game::{Cell, Game, Mark, Message, Phase, State};
-use crate::lang::ast::{Event, Value};
+use crate::lang::ast::{Arg, Args, Event, Value};
 use crate::lang::events;
-use crate::lang::source::is_kept;
+use crate::lang::fold::Piece;
+use crate::lang::source::{KeptLines, is_kept};
 use crate::lang::stream::parse_text;
 use crate::lang::tokens::{is_boolean, is_reserved};
 use crate::lang::validate::command;
+use crate::lang::{EventStream, Found, Rejection};
 use crate::lang::{SyntaxKind, TraceError};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
@@ -109,6 +111,104 @@ pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
         TraceError::Type(_) => parse_text(kept)
             .map(|events| events.iter().filter_map(type_error).collect())
             .unwrap_or_default(),
+    }
+}
+
+/// The behaviours a unit (a trace, a chunk, a line) that does not validate
+/// shows, as a set: `of_rejected`, reading the unit as a stream, so a unit
+/// of any size costs constant memory beyond its text. `kept` is the unit's
+/// kept lines, each with its newline.
+pub fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
+    match rejection {
+        Rejection::Syntax(e) => {
+            of_rejected(kept, &TraceError::Syntax(e.clone())).into_iter().collect()
+        }
+        Rejection::Type(_) => {
+            let mut shown = Coverage::default();
+            let mut long = LongEvent::default();
+            let _ = EventStream::over(KeptLines::new(kept)).for_each(|found| {
+                match found {
+                    Found::Event(event, _) => {
+                        type_error(event).into_iter().for_each(|b| shown.insert(b))
+                    }
+                    Found::Piece(piece) => long.piece(piece, &mut shown),
+                }
+                Ok::<(), ()>(())
+            });
+            shown
+        }
+    }
+}
+
+/// An event too long to hold, seen piece by piece: what its type check
+/// needs (its name, its number of arguments, the first two's kinds).
+#[derive(Default)]
+struct LongEvent {
+    name: Vec<u8>,
+    depth: usize,
+    count: usize,
+    /// The first two top-level arguments; strings stand as empty ones.
+    first: Vec<Kept>,
+}
+
+/// A top-level argument of a long event, as far as types go.
+enum Kept {
+    Str,
+    Number { negative: bool, int: Vec<u8>, frac: Option<Vec<u8>> },
+    Other,
+}
+
+impl Kept {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Kept::Str => Value::Str(b""),
+            Kept::Number { negative, int, frac } => {
+                Value::Number { negative: *negative, int, frac: frac.as_deref() }
+            }
+            Kept::Other => Value::Tuple(Vec::new()),
+        }
+    }
+}
+
+impl LongEvent {
+    fn piece(&mut self, piece: Piece<'_>, shown: &mut Coverage) {
+        match piece {
+            Piece::Start(name) => {
+                *self = LongEvent { name: name.to_vec(), ..LongEvent::default() };
+            }
+            Piece::Open { .. } => {
+                if self.depth == 0 {
+                    self.argument(Kept::Other);
+                }
+                self.depth += 1;
+            }
+            Piece::Close { .. } => self.depth = self.depth.saturating_sub(1),
+            Piece::Scalar(value, _) if self.depth == 0 => self.argument(match value {
+                Value::Str(_) => Kept::Str,
+                Value::Number { negative, int, frac } => {
+                    Kept::Number { negative, int: int.to_vec(), frac: frac.map(<[u8]>::to_vec) }
+                }
+                _ => Kept::Other,
+            }),
+            Piece::Scalar(..) => {}
+            Piece::End => {
+                let mut args: Args =
+                    self.first.iter().map(|k| Arg { value: k.value(), rest: 0 }).collect();
+                // Only the count matters past the first two.
+                while args.len() < self.count.min(3) {
+                    args.push(Arg { value: Value::Tuple(Vec::new()), rest: 0 });
+                }
+                let event = Event { name: &self.name, args: (self.count > 0).then_some(args) };
+                type_error(&event).into_iter().for_each(|b| shown.insert(b));
+            }
+        }
+    }
+
+    fn argument(&mut self, kept: Kept) {
+        self.count += 1;
+        if self.first.len() < 2 {
+            self.first.push(kept);
+        }
     }
 }
 
@@ -309,6 +409,41 @@ mod tests {
         assert_eq!(rejected("true"), ["syntax-reserved-word"]);
         assert_eq!(rejected("play(A, 1)"), ["syntax-unknown-identifier"]);
         assert_eq!(rejected("play(\"A\", 1.5)"), ["syntax-invalid-number"]);
+    }
+
+    /// `of_rejection` of a trace, as the modes validate it (streamed).
+    fn streamed(trace: &str) -> Vec<&'static str> {
+        let kept = kept_lines(trace.as_bytes());
+        let rejection = crate::lang::validate(KeptLines::new(&kept[..]), |_| Ok(()))
+            .expect("read")
+            .expect_err("rejected");
+        of_rejection(&kept, &rejection).iter().map(Behaviour::id).collect()
+    }
+
+    #[test]
+    fn streamed_rejections_agree_and_read_long_events() {
+        for t in [
+            "jump undo(1) play(\"A\") play(\"A\", 10) play(1, 1) new_game(\"A\", 'c') undo",
+            "undo(\n",
+            "play(\"A\", 1.5)",
+            "play(INT, 1)",
+        ] {
+            let mut want = rejected(t);
+            want.sort_by_key(|id| Behaviour::from_id(id));
+            want.dedup();
+            assert_eq!(streamed(t), want, "{t}");
+        }
+        // Events past 64 KiB are read in pieces; their kind is the same.
+        let long = "x".repeat(70_000);
+        let t = format!(
+            "new_game(\"{long}\", \"B\") play(\"{long}\", 10) undo(\"{long}\") jump(\"{long}\")"
+        );
+        assert_eq!(
+            streamed(&t),
+            ["type-unknown-event", "type-button-range", "type-arguments-on-bare"]
+        );
+        let t = format!("play(\"{long}\") new_game(\"{long}\", [1, [2]]) play(\"A\", 5) jump");
+        assert_eq!(streamed(&t), ["type-unknown-event", "type-argument-type", "type-arity"]);
     }
 
     #[test]

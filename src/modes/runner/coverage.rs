@@ -17,11 +17,13 @@ use std::path::Path;
 use super::discover::Test;
 use super::plan::{MAX_TYPED, Plan, refuse_special};
 use super::{Options, RunnerError, discover, files};
-use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejected};
+use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejection};
 use crate::bots::Autopilot;
 use crate::cli::{self, Invocation, UsageError, Window, WindowEnd};
+use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
+use crate::lang::source::{KeptLines, is_kept};
 use crate::modes::batch::CHUNK_LINES;
 use crate::modes::{Driver, Job, RunError, STDIN, open_input};
 
@@ -211,63 +213,85 @@ fn read_input(input: &Path) -> Result<Result<Vec<u8>, Behaviour>, String> {
     Ok(Ok(text))
 }
 
-/// A unit that does not validate: its error kinds. `kept` is the unit's
-/// text as validated, each line with its newline.
-fn rejected(kept: &[u8], e: &lang::TraceError, seen: &mut Coverage) {
-    of_rejected(kept, e).into_iter().for_each(|b| seen.insert(b));
+/// Validates a unit (its kept lines, each with its newline) as the modes
+/// do, as a stream: if it is valid, hands each command to `run` and says
+/// true; if not, notes its error kinds. Two reads of the unit (one to
+/// check, one to run), so nothing but the text is held.
+fn unit(kept: &[u8], seen: &mut Coverage, mut run: impl FnMut(&Command)) -> bool {
+    match lang::validate(KeptLines::new(kept), |_| Ok(())) {
+        Ok(Ok(())) => {
+            let _ = lang::validate(KeptLines::new(kept), |c| {
+                run(c);
+                Ok(())
+            });
+            true
+        }
+        Ok(Err(rejection)) => {
+            *seen = seen.union(of_rejection(kept, &rejection));
+            false
+        }
+        // Reading memory cannot fail; keeping type errors can (a full
+        // disk): the unit shows nothing that can be told.
+        Err(_) => false,
+    }
 }
 
 /// `-b IN`: all or nothing.
 fn whole(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
     let kept = kept_lines(text);
-    match lang::check(&kept) {
-        Err(e) => rejected(&kept, &e, seen),
-        Ok(commands) => {
-            let mut driver = Driver::new(autopilot);
-            for c in &commands {
-                let _ = driver.act(c, |_, _| Ok::<(), ()>(()));
-            }
-            *seen = seen.union(driver.engine.seen());
-        }
+    let mut driver = Driver::new(autopilot);
+    if unit(&kept, seen, |c| act(&mut driver, c)) {
+        *seen = seen.union(driver.engine.seen());
     }
 }
 
+/// Runs a command and the bots' answers.
+fn act(driver: &mut Driver, command: &Command) {
+    let _ = driver.act(command, |_, _| Ok::<(), ()>(()));
+}
+
 /// The kept lines of a text, each with its newline.
-fn lines_of(kept: &[u8]) -> Vec<&[u8]> {
-    kept.split_inclusive(|&b| b == b'\n').collect()
+fn lines_of(kept: &[u8]) -> impl Iterator<Item = &[u8]> {
+    kept.split_inclusive(|&b| b == b'\n')
+}
+
+/// Consecutive runs of `n` kept lines, each one slice of the text.
+fn runs_of(kept: &[u8], n: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = kept;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let len = lines_of(rest).take(n).map(<[u8]>::len).sum();
+        let (run, after) = rest.split_at(len);
+        rest = after;
+        Some(run)
+    })
 }
 
 /// `-b IN OUT`: chunks of 100 kept lines, each validated and run alone.
 fn chunks(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
     let kept = kept_lines(text);
-    let lines = lines_of(&kept);
+    let k = lines_of(&kept).count();
     let mut driver = Driver::new(autopilot);
     let mut ran = false;
-    for (k, chunk) in lines.chunks(CHUNK_LINES).enumerate() {
-        let chunk = chunk.concat();
-        match lang::check(&chunk) {
-            Err(e) => {
-                rejected(&chunk, &e, seen);
-                seen.insert(if k == 0 {
-                    Behaviour::ChunksFirstFails
-                } else {
-                    Behaviour::ChunksLaterFails
-                });
-            }
-            Ok(commands) => {
-                ran = true;
-                for c in &commands {
-                    let _ = driver.act(c, |_, _| Ok::<(), ()>(()));
-                }
-            }
+    for (n, chunk) in runs_of(&kept, CHUNK_LINES).enumerate() {
+        if unit(chunk, seen, |c| act(&mut driver, c)) {
+            ran = true;
+        } else {
+            seen.insert(if n == 0 {
+                Behaviour::ChunksFirstFails
+            } else {
+                Behaviour::ChunksLaterFails
+            });
         }
     }
-    seen.insert(match lines.len() {
+    seen.insert(match k {
         0 => Behaviour::ChunksEmpty,
-        n if n <= CHUNK_LINES => Behaviour::ChunksOne,
+        k if k <= CHUNK_LINES => Behaviour::ChunksOne,
         _ => Behaviour::ChunksSeveral,
     });
-    if !ran && !lines.is_empty() {
+    if !ran && k > 0 {
         seen.insert(Behaviour::ChunksAllFail);
     }
     // The initial state prints, at the latest after the last, empty chunk.
@@ -302,8 +326,7 @@ fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
         note(B::WindowEndRelative, matches!(w.end, WindowEnd::Line(n) if n <= 0));
     }
     let kept = kept_lines(text);
-    let lines = lines_of(&kept);
-    let k = lines.len();
+    let k = lines_of(&kept).count();
     let Some((first, end)) = w.resolve(k) else {
         seen.insert(if k == 0 { B::WindowEmptyTrace } else { B::WindowPastTheEnd });
         return;
@@ -332,38 +355,39 @@ fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
     }
     let mut engine = Engine::new();
     let mut context_shown = false;
-    for (i, line) in lines.iter().enumerate().take(end - 1).map(|(i, l)| (i + 1, l)) {
+    for (i, line) in lines_of(&kept).take(end - 1).enumerate().map(|(i, l)| (i + 1, l)) {
         let shown = i >= first;
         if i == first && first > 1 {
             context_shown = true;
         }
-        match lang::check(line) {
-            Err(_) if !shown => {
+        // What a line shows counts only inside the window.
+        let (mut line_seen, mut ran) = (Coverage::default(), Coverage::default());
+        let mut commands = 0;
+        let valid = unit(line, &mut line_seen, |c| {
+            commands += 1;
+            engine.run(c);
+            ran.insert(engine.last());
+        });
+        line_seen = line_seen.union(ran);
+        if valid && i + 1 == first && commands > 1 {
+            seen.insert(B::WindowSeveralBefore);
+        }
+        if !shown {
+            if !valid {
                 seen.insert(B::WindowErrorBefore);
             }
-            Err(e) => {
-                rejected(line, &e, seen);
-                seen.insert(B::WindowLineFails);
-                if !context_shown {
-                    seen.insert(B::WindowFirstLineFails);
-                }
+            continue;
+        }
+        *seen = seen.union(line_seen);
+        if !valid {
+            seen.insert(B::WindowLineFails);
+            if !context_shown {
+                seen.insert(B::WindowFirstLineFails);
             }
-            Ok(commands) => {
-                if shown && !context_shown {
-                    // A window from line 1: the initial state, then the line.
-                    seen.insert(B::InitialState);
-                    context_shown = true;
-                }
-                if i + 1 == first && commands.len() > 1 {
-                    seen.insert(B::WindowSeveralBefore);
-                }
-                for c in &commands {
-                    engine.run(c);
-                    if shown {
-                        seen.insert(engine.last());
-                    }
-                }
-            }
+        } else if !context_shown {
+            // A window from line 1: the initial state, then the line.
+            seen.insert(B::InitialState);
+            context_shown = true;
         }
     }
     if first < end {
@@ -383,12 +407,13 @@ fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
     seen.insert(B::InitialState);
     let mut driver = Driver::new(autopilot);
     let mut rest = typed;
+    let mut kept = Vec::new();
     loop {
         if rest.is_empty() {
             seen.insert(B::ShellEndOfInput);
             break;
         }
-        let (line, next) = match rest.iter().position(|&b| b == b'\n') {
+        let (line, next) = match memchr::memchr(b'\n', rest) {
             Some(k) => (&rest[..k], &rest[k + 1..]),
             None => {
                 seen.insert(B::ShellLastLineOpen);
@@ -413,19 +438,22 @@ fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
                 if matches!(line.trim_ascii(), b"quit" | b"man") {
                     seen.insert(B::ShellQuitNotAlone);
                 }
-                match lang::check(line) {
-                    Err(e) => {
-                        seen.insert(B::ShellError);
-                        // Positions count in the line; its end is past it.
-                        rejected(&[line, b"\n"].concat(), &e, seen);
-                    }
-                    Ok(commands) if commands.is_empty() => seen.insert(B::ShellEmptyLine),
-                    Ok(commands) => {
-                        seen.insert(B::ShellLine);
-                        for c in &commands {
-                            let _ = driver.act(c, |_, _| Ok::<(), ()>(()));
-                        }
-                    }
+                // The line as a one-line trace (its end is past its last byte).
+                kept.clear();
+                if is_kept(line) {
+                    kept.extend_from_slice(line);
+                    kept.push(b'\n');
+                }
+                let mut commands = 0;
+                if !unit(&kept, seen, |c| {
+                    commands += 1;
+                    act(&mut driver, c);
+                }) {
+                    seen.insert(B::ShellError);
+                } else if commands == 0 {
+                    seen.insert(B::ShellEmptyLine);
+                } else {
+                    seen.insert(B::ShellLine);
                 }
             }
         }
