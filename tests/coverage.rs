@@ -111,7 +111,14 @@ fn test_coverage_names_the_gaps_and_still_exits_0() {
 
 #[test]
 fn test_coverage_measures_the_engine_so_no_program_runs() {
-    for extra in [["--program", "cat"], ["--oracle", "cat"], ["--log", "x"], ["--format", "tap"]] {
+    let clashes = [
+        ["--program", "cat"],
+        ["--oracle", "cat"],
+        ["--log", "x"],
+        ["--format", "tap"],
+        ["--format", "junit"],
+    ];
+    for extra in clashes {
         let o = tictac(&["test", "--coverage", extra[0], extra[1], "acceptance"]);
         assert_eq!(o.status.code(), Some(2), "{extra:?}");
         let said = text(&o);
