@@ -140,9 +140,11 @@ fn shown(game: &Game) -> String {
     String::from_utf8(render(game)).expect("names here are UTF-8")
 }
 
-/// Cases per property: the default here, or `TICTAC_CASES` for a longer run.
+/// Cases per property: the default here, or proptest's own `PROPTEST_CASES`
+/// (read by `ProptestConfig::default`) for a longer run.
 fn cases(default: u32) -> u32 {
-    std::env::var("TICTAC_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(default)
+    let set = std::env::var_os("PROPTEST_CASES").is_some();
+    if set { ProptestConfig::default().cases } else { default }
 }
 
 proptest! {
