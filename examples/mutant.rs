@@ -62,8 +62,7 @@ impl Model<'_> {
                 }
                 self.keep(before, in_play, new_round);
             }
-            Command::Play { player, press } => {
-                let cell = press;
+            Command::Play { player, press: cell } => {
                 let before = self.game.clone();
                 self.play(player, cell);
                 self.keep(before, in_play, false);

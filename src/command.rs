@@ -3,7 +3,9 @@
 
 use std::io::{self, Write};
 
-use crate::game::Cell;
+/// The language names a play's button with the game's cell type, through
+/// here: `lang` imports `command`, never `game`.
+pub use crate::game::Cell;
 
 /// A type-correct event. Names borrow the trace's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,23 +30,20 @@ pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) 
             _ if !starts_with_letter(player1) => B::NewGameBadFirstName,
             _ => B::NewGameBadSecondName,
         },
-        Command::Play { player, press } => {
-            let cell = press;
-            match (before.phase, after.message) {
-                (Phase::NoGame, _) => B::PlayBeforeGame,
-                (Phase::Over, _) if game.mark_of(player).is_none() => B::PlayUnknownAfterRound,
-                (Phase::Over, _) => B::PlayAfterRound,
-                (_, Message::NoSuchPlayer) => B::PlayUnknownPlayer,
-                (_, Message::NotThisPlayersTurn) if before.board.get(cell).is_some() => {
-                    B::PlayWrongTurnTaken
-                }
-                (_, Message::NotThisPlayersTurn) => B::PlayWrongTurn,
-                (_, Message::ButtonTaken) => B::PlayTaken,
-                (_, Message::Tie) => B::Tie,
-                (_, Message::Winner) => win(after, cell),
-                _ => B::PlayMove,
+        Command::Play { player, press: cell } => match (before.phase, after.message) {
+            (Phase::NoGame, _) => B::PlayBeforeGame,
+            (Phase::Over, _) if game.mark_of(player).is_none() => B::PlayUnknownAfterRound,
+            (Phase::Over, _) => B::PlayAfterRound,
+            (_, Message::NoSuchPlayer) => B::PlayUnknownPlayer,
+            (_, Message::NotThisPlayersTurn) if before.board.get(cell).is_some() => {
+                B::PlayWrongTurnTaken
             }
-        }
+            (_, Message::NotThisPlayersTurn) => B::PlayWrongTurn,
+            (_, Message::ButtonTaken) => B::PlayTaken,
+            (_, Message::Tie) => B::Tie,
+            (_, Message::Winner) => win(after, cell),
+            _ => B::PlayMove,
+        },
         Command::PlayAgain => match before.phase {
             Phase::NoGame => B::PlayAgainBeforeGame,
             Phase::InPlay => B::PlayAgainInPlay,

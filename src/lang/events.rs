@@ -3,8 +3,8 @@
 //! hints, and the help line are all derived. A new event is one row here
 //! (with the rule that makes its command) and one `Command` variant.
 
+use crate::command::Cell;
 use crate::command::Command;
-use crate::game::Cell;
 
 /// The parameter types of the ETF definitions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use super::ast::{Arg, Args, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Type, Typed};
 use super::fold::Piece;
+use crate::command::Cell;
 use crate::command::Command;
-use crate::game::Cell;
 use crate::spool::Spool;
 use smallvec::SmallVec;
 

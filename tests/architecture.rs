@@ -1,0 +1,80 @@
+//! Imports point one way (docs/ARCHITECTURE.md): the lower layers name only
+//! the layers below them. Read from the sources, so a new `use` that points
+//! up fails here, with the file and the line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A layer (a folder or a file under src/) and the top-level modules it may
+/// name besides itself.
+const LAYERS: [(&str, &[&str]); 8] = [
+    ("game", &[]),
+    ("spool.rs", &[]),
+    ("signals.rs", &[]),
+    ("command.rs", &["game"]),
+    ("history", &["game"]),
+    ("lang", &["command", "spool"]),
+    ("process", &["signals"]),
+    ("engine.rs", &["game", "history", "command", "behaviour"]),
+];
+
+fn sources(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.to_path_buf()];
+    }
+    let mut files = Vec::new();
+    for entry in fs::read_dir(path).expect("read src") {
+        files.extend(sources(&entry.expect("entry").path()));
+    }
+    files
+}
+
+/// The top-level modules a line names as `crate::NAME`, and inside
+/// `use crate::{NAME, ...}` groups.
+fn named(line: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (k, _) in line.match_indices("crate::") {
+        let rest = &line[k + "crate::".len()..];
+        let group = rest.strip_prefix('{').map(|g| g.split('}').next().unwrap_or(g));
+        for item in group.map_or_else(|| vec![rest], |g| g.split(',').collect()) {
+            let name: String =
+                item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if !name.is_empty() {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn lower_layers_import_nothing_above_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (layer, allowed) in LAYERS {
+        let own = layer.trim_end_matches(".rs");
+        for file in sources(&src.join(layer)) {
+            let text = fs::read_to_string(&file).expect("read a source");
+            // Tests may reach further (an engine to drive, say).
+            let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
+            for (n, line) in code.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for name in named(line) {
+                    if name != own && !allowed.contains(&name.as_str()) {
+                        wrong.push(format!("{}:{}: {name}", file.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports that point up:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_reader_sees_groups_and_paths() {
+    assert_eq!(named("use crate::{game, lang::x};"), ["game", "lang"]);
+    assert_eq!(named("let c = crate::cli::PROGRAM;"), ["cli"]);
+    assert_eq!(named("use super::x;"), Vec::<String>::new());
+}
