@@ -14,9 +14,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::{self, Invocation};
-use crate::modes::interactive::{self, Recorder};
+use crate::modes::record::Recorder;
 use crate::modes::run_job;
-use crate::modes::shell::Shell;
+use crate::modes::shell::{self, Shell};
 use crate::process::{self, Capture, Ending};
 
 use super::files;
@@ -141,7 +141,7 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
         Ok(Invocation::Interactive(session)) => {
             let typed = plan.typed.as_deref().unwrap_or_default();
             let shell = Shell::new(session.autopilot());
-            let ran = interactive::run_plain(shell, typed, &mut out, &mut Recorder::default());
+            let ran = shell::run_plain(shell, typed, &mut out, &mut Recorder::default());
             if out.overflowed() {
                 return Err(too_much(&out));
             }

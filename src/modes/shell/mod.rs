@@ -1,6 +1,8 @@
 //! The line protocol of interactive mode, shared by the plain (piped) and
 //! the line-editing front ends: `quit`, `man`, or a trace of its own.
 
+mod plain;
+
 use std::io::{self, Write};
 
 use super::tape::{Entry, Tape};
@@ -10,6 +12,10 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::{render, write_state};
 use crate::lang::{self, Failure, source::LineSource};
+pub use plain::run_plain;
+
+/// The prompt before each line.
+pub(crate) const PROMPT: &str = "->";
 
 /// What the shell does after a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
