@@ -380,8 +380,8 @@ fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
     Ok(Invocation::Serve(options))
 }
 
-/// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [--quiet]
-/// [--filter TEXT] [--coverage] [PATH...]`
+/// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [--timeout S]
+/// [--quiet] [--filter TEXT] [--format human|tap|junit] [--coverage] [PATH...]`
 fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
     let mut options = runner::Options {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
