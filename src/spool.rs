@@ -4,7 +4,7 @@
 //! type errors, the outcome of each window line) costs constant memory.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Cursor, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Seek, SeekFrom, Write};
 
 /// Bytes kept in memory before the spool moves to a temporary file.
 pub const MEMORY_BOUND: usize = 1024 * 1024;
@@ -13,10 +13,13 @@ pub const MEMORY_BOUND: usize = 1024 * 1024;
 const FILE_BUFFER: usize = 64 * 1024;
 
 pub struct Spool {
+    /// Everything written, while the spool is in memory; once on disk, what
+    /// was written since the last block went to the file.
     memory: Vec<u8>,
-    file: Option<BufWriter<File>>,
+    file: Option<File>,
+    /// Bytes in the file.
+    in_file: u64,
     bound: usize,
-    len: u64,
 }
 
 impl Default for Spool {
@@ -28,16 +31,16 @@ impl Default for Spool {
 impl Spool {
     /// A spool that moves to a file past `bound` bytes (tests use small ones).
     pub fn with_bound(bound: usize) -> Self {
-        Spool { memory: Vec::new(), file: None, bound, len: 0 }
+        Spool { memory: Vec::new(), file: None, in_file: 0, bound }
     }
 
     /// How many bytes were written.
     pub fn len(&self) -> u64 {
-        self.len
+        self.in_file + self.memory.len() as u64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Whether the spool has moved to a temporary file.
@@ -45,24 +48,54 @@ impl Spool {
         self.file.is_some()
     }
 
+    /// Forgets everything written after the first `len` bytes, so a writer
+    /// can take back what turned out not to be wanted (a window line found
+    /// wrong after its first commands). Cheap while those bytes are still
+    /// in memory, which is nearly always.
+    pub fn truncate(&mut self, len: u64) -> io::Result<()> {
+        if len >= self.len() {
+            return Ok(());
+        }
+        if len >= self.in_file {
+            self.memory.truncate((len - self.in_file) as usize);
+            return Ok(());
+        }
+        if let Some(file) = &mut self.file {
+            file.set_len(len)?;
+            file.seek(SeekFrom::Start(len))?;
+        }
+        self.in_file = len;
+        self.memory.clear();
+        Ok(())
+    }
+
     /// Everything written, from the start.
-    pub fn reader(self) -> io::Result<SpoolReader> {
-        match self.file {
+    pub fn reader(mut self) -> io::Result<SpoolReader> {
+        match self.file.take() {
             None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
-            Some(writer) => {
-                let mut file = writer.into_inner().map_err(|e| e.into_error())?;
+            Some(mut file) => {
+                file.write_all(&self.memory)?;
                 file.seek(SeekFrom::Start(0))?;
                 Ok(SpoolReader::File(BufReader::with_capacity(FILE_BUFFER, file)))
             }
         }
     }
 
+    /// Writes what is in memory to the file (made now, the first time):
+    /// from then on memory holds at most about `FILE_BUFFER` bytes.
     #[cold]
     fn move_to_file(&mut self) -> io::Result<()> {
-        let mut file = BufWriter::with_capacity(FILE_BUFFER, tempfile::tempfile()?);
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
         file.write_all(&self.memory)?;
-        self.memory = Vec::new();
-        self.file = Some(file);
+        self.in_file += self.memory.len() as u64;
+        if self.memory.capacity() > 2 * FILE_BUFFER {
+            self.memory = Vec::with_capacity(FILE_BUFFER);
+        } else {
+            self.memory.clear();
+        }
         Ok(())
     }
 }
@@ -76,19 +109,17 @@ impl Write for Spool {
 
     #[inline]
     fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        self.len += data.len() as u64;
-        if let Some(file) = &mut self.file {
-            return file.write_all(data);
-        }
         self.memory.extend_from_slice(data);
-        if self.memory.len() > self.bound {
+        let limit = if self.file.is_some() { FILE_BUFFER } else { self.bound };
+        if self.memory.len() > limit {
             self.move_to_file()?;
         }
         Ok(())
     }
 
+    /// Nothing to do: what is in memory is written when read back.
     fn flush(&mut self) -> io::Result<()> {
-        self.file.as_mut().map_or(Ok(()), Write::flush)
+        Ok(())
     }
 }
 
@@ -189,6 +220,31 @@ mod tests {
             let mut back = Vec::new();
             spool.reader().expect("reader").read_to_end(&mut back).expect("read");
             assert_eq!(back, expected);
+        }
+    }
+
+    #[test]
+    fn a_truncated_spool_reads_back_only_what_was_kept() {
+        for bound in [0, 10, 5000, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..3000u32 {
+                let mark = spool.len();
+                let piece = format!("{k},");
+                spool.write_all(piece.as_bytes()).expect("write");
+                // Every third piece is taken back, with more written after it.
+                if k % 3 == 1 {
+                    spool.write_all(&vec![b'x'; (k as usize * 37) % 70_000]).expect("write");
+                    spool.truncate(mark).expect("truncate");
+                    assert_eq!(spool.len(), mark);
+                } else {
+                    expected.extend_from_slice(piece.as_bytes());
+                }
+            }
+            assert_eq!(spool.len(), expected.len() as u64);
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert!(back == expected, "bound {bound}");
         }
     }
 

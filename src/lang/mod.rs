@@ -57,9 +57,29 @@ pub fn validate<S: LineSource>(
     validate_stream(EventStream::over(lines), keep)
 }
 
+/// `validate` reading through `buf`, a buffer that the caller keeps from
+/// one text to the next (window lines: nothing allocated per line).
+pub fn validate_reusing<S: LineSource>(
+    lines: S,
+    buf: &mut Vec<u8>,
+    keep: impl FnMut(&Command) -> io::Result<()>,
+) -> Result<Result<(), Rejection>, Failure> {
+    let mut stream = EventStream::reusing(lines, std::mem::take(buf));
+    let verdict = validate_in(&mut stream, keep);
+    *buf = stream.into_buffer();
+    verdict
+}
+
 /// `validate` over a stream made ready (tests fold events early).
 pub fn validate_stream<S: LineSource>(
     mut stream: EventStream<S>,
+    keep: impl FnMut(&Command) -> io::Result<()>,
+) -> Result<Result<(), Rejection>, Failure> {
+    validate_in(&mut stream, keep)
+}
+
+fn validate_in<S: LineSource>(
+    stream: &mut EventStream<S>,
     mut keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
     let mut checker = Checker::default();

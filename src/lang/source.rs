@@ -65,7 +65,8 @@ pub enum Piece {
 /// Where the parser takes its text from: kept lines, in blocks.
 pub trait LineSource {
     /// Appends kept lines (each with its newline) to `out` until it has
-    /// grown by at least `want` bytes or the source ends; false at the end.
+    /// grown by at least `want` bytes or the source ends; false once it has
+    /// ended (what it appended, if anything, is its last).
     /// The last line appended may be the first part of a long line.
     fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool>;
 }
@@ -132,6 +133,11 @@ impl<R: BufRead> LineSource for Lines<'_, R> {
                 Piece::Line => {
                     self.left -= 1;
                     self.in_part = false;
+                    // Said at once, so the last line is parsed once, as the
+                    // end of its text (a window line: every line).
+                    if self.left == 0 {
+                        return Ok(false);
+                    }
                 }
                 Piece::Part => self.in_part = true,
                 Piece::End => {

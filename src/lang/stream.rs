@@ -203,6 +203,19 @@ impl<S: LineSource> EventStream<S> {
         Self::folding_at(lines, FOLD_AT)
     }
 
+    /// The same, reading through `buf`, a buffer left by an earlier stream
+    /// (`into_buffer`): a run of many short texts (window lines) then
+    /// allocates nothing per text.
+    pub fn reusing(lines: S, mut buf: Vec<u8>) -> Self {
+        buf.clear();
+        EventStream { buf, ..Self::over(lines) }
+    }
+
+    /// The buffer, for the next stream (see `reusing`).
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.buf
+    }
+
     /// A stream that reads events longer than `fold_at` token by token
     /// (tests use tiny ones).
     pub fn folding_at(lines: S, fold_at: usize) -> Self {

@@ -76,6 +76,30 @@ impl Tape {
         }
     }
 
+    /// Where the tape stands, to come back to with `rollback`.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint { len: self.spool.len(), names: self.names.len() }
+    }
+
+    /// Takes back everything written since `at`, the names first written
+    /// since then included (so a reader still numbers names as this tape
+    /// does).
+    pub fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
+        if self.spool.len() == at.len {
+            return Ok(());
+        }
+        self.spool.truncate(at.len)?;
+        if self.names.len() > at.names {
+            self.names.retain(|_, k| usize::from(*k) < at.names);
+            for slot in &mut self.recent {
+                if slot.as_ref().is_some_and(|(_, k)| usize::from(*k) >= at.names) {
+                    *slot = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Appends a byte of the user's own (`FIRST_MARK` or more).
     pub fn mark(&mut self, mark: u8) -> io::Result<()> {
         debug_assert!(mark >= FIRST_MARK && mark != INLINE);
@@ -138,6 +162,13 @@ impl Tape {
             inline: [Vec::new(), Vec::new()],
         })
     }
+}
+
+/// A place on a tape (see `Tape::rollback`).
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoint {
+    len: u64,
+    names: usize,
 }
 
 /// What comes next on a tape.
@@ -250,6 +281,36 @@ mod tests {
         let (pushed, replayed) = echoes_of(&commands, 1 << 20);
         assert_eq!(replayed, pushed);
         assert!(replayed.starts_with(b"new_game(\"Ann\",\"B\"ob\")play(\"Ann\",5)"));
+    }
+
+    #[test]
+    fn what_is_rolled_back_is_gone_and_its_names_with_it() {
+        let press = Cell::new(4).expect("cell");
+        let names: Vec<Vec<u8>> = (0..600).map(|k| format!("N{}", k % 300).into_bytes()).collect();
+        for bound in [16, 1 << 20] {
+            let mut tape = Tape::with_bound(bound);
+            let mut want = Vec::new();
+            for (k, pair) in names.chunks(3).enumerate() {
+                let at = tape.checkpoint();
+                let mut echo = Vec::new();
+                for n in pair {
+                    let c = Command::Play { player: n, press };
+                    tape.push(&c).expect("push");
+                    c.write_echo(&mut echo).expect("vec");
+                }
+                if k % 4 == 1 {
+                    tape.rollback(at).expect("rollback");
+                } else {
+                    want.extend_from_slice(&echo);
+                }
+            }
+            let mut got = Vec::new();
+            let mut reader = tape.reader().expect("reader");
+            while let Some(Entry::Command(c)) = reader.next_entry().expect("read") {
+                c.write_echo(&mut got).expect("vec");
+            }
+            assert!(got == want, "bound {bound}");
+        }
     }
 
     #[test]

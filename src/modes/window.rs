@@ -9,7 +9,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use super::tape::{Entry, FIRST_MARK, Tape, TapeReader};
+use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
 use super::{Input, Outcome, RunError, Sink, step};
 use crate::cli::{Window, WindowEnd};
 use crate::command::Command;
@@ -34,13 +34,17 @@ pub fn run(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, 
     let needed = lines_needed(window);
     let mut lines = KeptLines::new(&mut input);
     let mut tape = LineTape::default();
+    // The stream's buffer, kept from line to line.
+    let mut buf = Vec::new();
     let mut k = 0;
     while needed.is_none_or(|n| k < n) {
-        // The line is read as it is validated, its commands kept on a tape
-        // of their own, so a line of any length costs constant memory.
+        // The line is read as it is validated, its commands going onto the
+        // tape at once (taken back if the line turns out wrong), so a line
+        // of any length costs constant memory, and a short one nothing but
+        // its bytes on the tape.
         let mut line = Lines::new(&mut lines, 1);
-        let mut commands = Tape::default();
-        let verdict = match lang::validate(&mut line, |c| commands.push(c)) {
+        let start = tape.begin_line();
+        let verdict = match lang::validate_reusing(&mut line, &mut buf, |c| tape.command(c)) {
             Ok(verdict) => verdict,
             Err(Failure::Read(e)) => return Err(read_error(e)),
             Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
@@ -54,8 +58,8 @@ pub fn run(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, 
             line.skip_rest().map_err(read_error)?;
         }
         match verdict {
-            Ok(()) => tape.line(commands),
-            Err(rejection) => tape.error(rejection),
+            Ok(()) => tape.end_line(start),
+            Err(rejection) => tape.error(start, rejection),
         }
         .map_err(RunError::Spool)?;
     }
@@ -141,25 +145,39 @@ struct LineTape {
     empty: u64,
 }
 
+/// Where the tape stood when a line began.
+#[derive(Clone, Copy)]
+struct LineStart {
+    at: Checkpoint,
+    len: u64,
+    empty: u64,
+}
+
 impl LineTape {
-    /// A line that validated, with its commands.
-    fn line(&mut self, commands: Tape) -> io::Result<()> {
-        if commands.is_empty() {
+    fn begin_line(&self) -> LineStart {
+        LineStart { at: self.tape.checkpoint(), len: self.tape.len(), empty: self.empty }
+    }
+
+    /// A command of the line being read, while it may still be valid.
+    fn command(&mut self, command: &Command) -> io::Result<()> {
+        self.flush_empty()?;
+        self.tape.push(command)
+    }
+
+    /// The line that began at `start` validated.
+    fn end_line(&mut self, start: LineStart) -> io::Result<()> {
+        if self.tape.len() == start.len {
             self.empty += 1;
             return Ok(());
-        }
-        self.flush_empty()?;
-        let mut commands = commands.reader()?;
-        while let Some(entry) = commands.next_entry()? {
-            if let Entry::Command(c) = entry {
-                self.tape.push(&c)?;
-            }
         }
         self.tape.mark(LINE_END)
     }
 
-    /// A line that did not validate, with its message.
-    fn error(&mut self, rejection: Rejection) -> io::Result<()> {
+    /// The line that began at `start` did not validate: its commands are
+    /// taken back and its message kept instead.
+    fn error(&mut self, start: LineStart, rejection: Rejection) -> io::Result<()> {
+        self.tape.rollback(start.at)?;
+        self.empty = start.empty;
         self.flush_empty()?;
         self.tape.mark(LINE_ERROR)?;
         rejection.write_to(&mut Pieces(self.tape.raw()))?;
