@@ -146,3 +146,60 @@ fn fuzz_cannot_exclude_a_mode_behaviour() {
         text(&o)
     );
 }
+
+/// The replay agrees with what the modes print, where a behaviour says what
+/// the whole output is: for every acceptance trace, checked on its expected
+/// output.
+#[test]
+fn what_coverage_says_a_test_shows_is_what_it_prints() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
+    let states = |text: &str| {
+        text.lines().filter(|l| l.contains(": score for ") && l.ends_with("(as O)")).count()
+    };
+    let mut checked = 0;
+    for test in tictac::modes::runner::discover(&[dir]).expect("tests") {
+        let reached = tictac::modes::runner::coverage::reached(&test).expect("measured");
+        let has = |id: &str| reached.contains(Behaviour::from_id(id).expect(id));
+        let expected = fs::read_to_string(test.expected_path()).expect("expected");
+        let name = &test.name;
+        if has("window-past-the-end") || has("window-empty-trace") {
+            assert_eq!(expected, "", "{name}");
+            checked += 1;
+        }
+        if has("window-empty") || has("window-final-state") || has("window-ends-before-start") {
+            assert_eq!((states(&expected), expected.contains("->")), (1, false), "{name}");
+            checked += 1;
+        }
+        if has("window-all-fail") {
+            assert_eq!(states(&expected), 0, "{name}");
+            checked += 1;
+        }
+        if has("window-first-line-fails") {
+            assert!(
+                expected.starts_with("Syntax Error") || expected.starts_with("Type Error"),
+                "{name}"
+            );
+            checked += 1;
+        }
+        if has("chunks-all-fail") || has("chunks-empty") {
+            assert_eq!(states(&expected), 1, "{name}");
+            checked += 1;
+        }
+        if has("shell-man") {
+            assert!(expected.contains("\nplay_again\nundo\nredo\n->"), "{name}");
+            checked += 1;
+        }
+        if has("shell-quit") || has("shell-end-of-input") {
+            assert!(expected.ends_with("->"), "{name}");
+            checked += 1;
+        }
+        // Every command shown is echoed once in a transcript, so a test that
+        // reaches no command behaviour echoes nothing.
+        let commands = reached.iter().filter(|b| b.in_batch() && *b != Behaviour::InitialState);
+        let shell = has("shell-line") || has("shell-error") || has("shell-empty-line");
+        if !shell && commands.count() == 0 {
+            assert!(!expected.contains("\n->") && !expected.starts_with("->"), "{name}");
+        }
+    }
+    assert!(checked >= 12, "only {checked} checks");
+}

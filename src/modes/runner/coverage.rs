@@ -163,7 +163,9 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
                             .unwrap_or_default()
                             .iter()
                             .any(|a| a.starts_with('+'));
-                    let form = Form { last, plus, out_file: output.is_some() };
+                    // `-` as OUT is standard output, not a file.
+                    let out_file = output.is_some_and(|o| o.as_os_str() != STDIN);
+                    let form = Form { last, plus, out_file };
                     window(w, form, &input_text, &mut seen);
                 }
             }
@@ -504,6 +506,7 @@ mod tests {
         assert_eq!(ids(&w("-w 3 4 IN")), ["play-move", "window-inside", "window-several-before"]);
         lacks(&w("-w 3 4 IN"), &["new-game-first"]);
         has(&w("-w 1 _ IN OUT"), &["window-from-start", "window-end-open", "window-out-file"]);
+        lacks(&w("-w 1 _ IN -"), &["window-out-file"]);
         has(&w("-w +2 +2 IN"), &["window-plus-sign", "window-empty"]);
         has(
             &w("-w 0 0 IN"),
