@@ -2,7 +2,7 @@
 //! `-b IN OUT` runs it in chunks of 100 kept lines.
 
 use super::tape::{Entry, Tape};
-use super::{Driver, Input, Outcome, RunError, Sink};
+use super::{CHUNK_LINES, Driver, Input, Outcome, RunError, Sink};
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
@@ -49,9 +49,6 @@ fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunEr
     }
     Ok(())
 }
-
-/// Kept lines per chunk in `-b IN OUT`.
-pub const CHUNK_LINES: usize = 100;
 
 /// `-b IN OUT`: each chunk of 100 kept lines is validated and run as a unit
 /// (an error prints in its place); the model carries over. The initial state

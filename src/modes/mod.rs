@@ -88,6 +88,10 @@ impl From<OutputError> for RunError {
     }
 }
 
+/// Kept lines per chunk in `-b IN OUT` (here, below the batch front end and
+/// the coverage replay, which both need it).
+pub const CHUNK_LINES: usize = 100;
+
 /// The ways a trace file can be run into an output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Job {

@@ -24,8 +24,7 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
-use crate::modes::batch::CHUNK_LINES;
-use crate::modes::{Driver, Job, RunError, STDIN, open_input};
+use crate::modes::{CHUNK_LINES, Driver, Job, RunError, STDIN, open_input};
 
 /// Tests named under each behaviour; the rest are counted.
 const NAMES_SHOWN: usize = 3;
