@@ -42,13 +42,16 @@ check() {
   shift 3
   local start end out peak code
   start=$(date +%s.%N)
-  out=$( { /usr/bin/time -f 'PEAK %M' "$bin" test --program "$work/$prog.sh" -j 2 "$@" "$work/$suite" >"$work/out.txt"; } 2>&1 ) && code=0 || code=$?
+  /usr/bin/time -o "$work/time.txt" -f 'PEAK %M' "$bin" test --program "$work/$prog.sh" -j 2 "$@" "$work/$suite" >"$work/out.txt" 2>"$work/err.txt" && code=0 || code=$?
   end=$(date +%s.%N)
-  peak=$(printf '%s\n' "$out" | awk '/^PEAK/ { print $2 }' | tail -n 1)
+  peak=$(awk '/^PEAK/ { print $2 }' "$work/time.txt" | tail -n 1)
   local secs
   secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
   local verdict
   verdict=$(grep -m1 -E '^     .*(printed more|ran longer|outputs differ|@@)' "$work/out.txt" | sed 's/^ *//' | cut -c1-60 || true)
+  if head -c 5 "$work/out.txt" | grep -q '<?xml'; then
+    verdict="JUnit, $(wc -c <"$work/out.txt") bytes, $(grep -o -m1 'failures="[0-9]*"' "$work/out.txt" | head -n 1)"
+  fi
   printf '| %-46s | exit %d, %-60s | %5s s | %6.1f MiB |\n' "$what" "$code" "${verdict:-all passed}" "$secs" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
   if [ "$peak" -gt "$limit_kib" ]; then
     echo "  FAIL: peak over 64 MiB"
@@ -75,6 +78,15 @@ for t in t1 t2 t3 t4; do
 done
 awk 'BEGIN { srand(2); for (i = 0; i < 500000; i++) print (rand() < 0.5 ? "a" : "b") }' > "$work/short.out"
 awk 'BEGIN { for (i = 0; i < 2000000; i++) print "line " i }' > "$work/big.out"
+# 1,000 tests, each failing with a 200-line diff: the JUnit report (about
+# 14 MB) waits on a spool, not in memory.
+mkdir -p "$work/many"
+for t in $(seq 1 1000); do
+  echo 'undo' > "$work/many/t$t.txt"
+done
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "expected line %d, long enough for its diff to weigh: %d\n", i, i * 7 }' > "$work/many/t1.expected.txt"
+for t in $(seq 2 1000); do cp "$work/many/t1.expected.txt" "$work/many/t$t.expected.txt"; done
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "program line %d, long enough for its diff to weigh: %d\n", i, i * 11 }' > "$work/many.out"
 awk 'BEGIN { for (i = 0; i < 15000; i++) print "line " i }' | shuf --random-source=<(yes) > "$work/shuffled.out"
 
 program yes 'exec yes'
@@ -84,6 +96,7 @@ program same "exec cat $work/big.out"
 program almost "sed 's/^line 1999999\$/LINE/' $work/big.out"
 program shuffled "exec cat $work/shuffled.out"
 program short "exec cat $work/short.out"
+program many "exec cat $work/many.out"
 program bg-holds "[ \"\$1\" = child ] && exec sleep 1000; \"\$me\" child & exec cat $work/big.out"
 
 echo "tictac test -j 2, 4 tests a suite; the runner's peak RSS (limit 64 MiB):"
@@ -97,4 +110,5 @@ check '25 MB output, last line differs' big almost
 check '15,000 lines shuffled (diff time-bound)' shuffled shuffled
 check '500,000 random 1-letter lines (1 MB)' short short
 check '25 MB output, child holds the pipe' big bg-holds
+check '--format junit, 1,000 tests with 200-line diffs' many many --format junit
 exit "$status"

@@ -181,9 +181,13 @@ fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels, deadline: Option<Instan
             new.len()
         ));
         shown += 1;
-        let lines = group.iter().flat_map(|op| diff.iter_changes(op)).map(Line::of).collect();
+        // Only what can be shown is arranged (and held); the rest is counted.
+        let budget = MAX_LINES - shown;
+        let mut changes = group.iter().flat_map(|op| diff.iter_changes(op));
+        let lines = changes.by_ref().take(2 * budget + 1).map(Line::of).collect();
+        more += changes.filter(is_change).count();
         {
-            for row in pairs::rows(lines, visible, deadline) {
+            for row in pairs::rows(lines, visible, deadline, budget) {
                 let (changes, marks) = match row {
                     Row::One(change) => ([Some(change), None], (Vec::new(), Vec::new())),
                     Row::Pair(old, new) => {

@@ -47,20 +47,25 @@ pub(crate) enum Row<'a> {
 
 /// The lines of a hunk as rows: kept lines alone, and each block of changed
 /// lines with its removed lines paired with the added lines they correspond
-/// to. `shown` renders a line as the diff shows it.
+/// to. `shown` renders a line as the diff shows it. Past the first
+/// `budget` lines (the diff shows no more) lines are left as they are:
+/// pairing costs a character diff per candidate.
 pub(crate) fn rows<'a>(
     mut lines: Vec<Line<'a>>,
     shown: impl Fn(&[u8]) -> String,
     deadline: Option<Instant>,
+    budget: usize,
 ) -> Vec<Row<'a>> {
     slide(&mut lines);
     let mut rows = Vec::with_capacity(lines.len());
+    let mut used = 0;
     for block in lines.chunk_by(|a, b| (a.tag == ChangeTag::Equal) == (b.tag == ChangeTag::Equal)) {
-        if block[0].tag == ChangeTag::Equal {
+        if block[0].tag == ChangeTag::Equal || used >= budget {
             rows.extend(block.iter().copied().map(Row::One));
         } else {
             rows.extend(arrange(block, &shown, deadline));
         }
+        used += block.len();
     }
     rows
 }
@@ -241,7 +246,7 @@ mod tests {
         let text = |l: &Line| String::from_utf8_lossy(l.value).trim().to_string();
         let number = |n: Option<usize>| n.map_or("_".into(), |n| n.to_string());
         let one = |l: &Line| format!("{}{}{}{}", l.tag, number(l.old), number(l.new), text(l));
-        rows(lines, |l| String::from_utf8_lossy(l).into(), None)
+        rows(lines, |l| String::from_utf8_lossy(l).into(), None, usize::MAX)
             .iter()
             .map(|row| match row {
                 Row::One(l) => one(l),
