@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 
-use super::{Outcome, Test, Verdict};
+use super::{Test, TestResult, Verdict};
 use crate::spool::Spool;
 
 /// The suite's name in the report, and the class of top-level tests.
@@ -45,7 +45,7 @@ impl Junit {
     /// One `<testcase>`: a difference or a missing expected file is a
     /// `<failure>`; a program that could not run, timed out or printed too
     /// much is an `<error>` (the check itself could not be made).
-    pub(crate) fn add(&mut self, test: &Test, outcome: &Outcome) -> io::Result<()> {
+    pub(crate) fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
         self.tests += 1;
         let (folder, _) = test.name.rsplit_once('/').unwrap_or((SUITE, ""));
         let problem = match &outcome.verdict {
@@ -175,7 +175,7 @@ mod tests {
         let mut junit = Junit::new();
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
-        let outcome = |verdict| Outcome {
+        let outcome = |verdict| TestResult {
             verdict,
             elapsed: Duration::from_millis(1500),
             notes: Vec::new(),

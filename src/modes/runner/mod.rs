@@ -12,7 +12,7 @@ mod plan;
 
 pub use diff::{Diff, Labels, first_difference, unified};
 pub use discover::{Test, discover};
-pub use plan::{Produced, Source, produce};
+pub use plan::{Produced, Producer, produce};
 
 use std::borrow::Cow;
 use std::fs;
@@ -129,7 +129,7 @@ pub enum Verdict {
 
 /// One test's result.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct TestResult {
     pub verdict: Verdict,
     pub elapsed: Duration,
     /// Notes to print under the result line (blessed files, logs).
@@ -251,7 +251,7 @@ fn run_all(
             .map_err(|e| write_failed(e, false))?;
     }
     let next = AtomicUsize::new(0);
-    let (sender, results) = mpsc::channel::<(usize, Outcome)>();
+    let (sender, results) = mpsc::channel::<(usize, TestResult)>();
     let mut report = Report { passed: 0, total: tests.len() };
     // No test starts until every thread has: a thread that cannot be started
     // is an error before anything runs (and none has finished and freed its
@@ -282,7 +282,7 @@ fn run_all(
         drop(closed_gate);
         drop(sender);
         // Print in sorted order: hold results that arrive early.
-        let mut waiting: Vec<Option<Outcome>> = tests.iter().map(|_| None).collect();
+        let mut waiting: Vec<Option<TestResult>> = tests.iter().map(|_| None).collect();
         let mut failed_early = false;
         let mut printed = 0;
         loop {
@@ -332,10 +332,10 @@ fn run_all(
 }
 
 /// Runs one test; a bug that panics fails that test, not the suite.
-fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> Outcome {
+fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(test, options, Some(stop))))
-        .unwrap_or_else(|_| Outcome {
+        .unwrap_or_else(|_| TestResult {
             verdict: Verdict::CannotRun(
                 "the runner failed on this test (a bug: it panicked)".into(),
             ),
@@ -373,7 +373,12 @@ fn check_program(command: &[String]) -> Result<(), RunnerError> {
 }
 
 /// One test as a TAP line; a failure's details follow as comments.
-fn print_tap(out: &mut dyn Write, number: usize, test: &Test, outcome: &Outcome) -> io::Result<()> {
+fn print_tap(
+    out: &mut dyn Write,
+    number: usize,
+    test: &Test,
+    outcome: &TestResult,
+) -> io::Result<()> {
     let mut shown = Vec::new();
     print_outcome(&mut shown, test, outcome, false)?;
     let ok = if outcome.verdict == Verdict::Pass { "ok" } else { "not ok" };
@@ -388,7 +393,7 @@ fn print_tap(out: &mut dyn Write, number: usize, test: &Test, outcome: &Outcome)
 fn print_outcome(
     out: &mut dyn Write,
     test: &Test,
-    outcome: &Outcome,
+    outcome: &TestResult,
     color: bool,
 ) -> io::Result<()> {
     use crossterm::style::Stylize;
@@ -433,13 +438,13 @@ fn print_outcome(
 const STDERR_LINES: usize = 10;
 
 /// Runs one test: its actual output, its expected output, the verdict.
-pub fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> Outcome {
+pub fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
     let mut notes = Vec::new();
     let mut stderr = Vec::new();
     let verdict = verdict(test, options, stop, &mut notes, &mut stderr);
     let stderr = if verdict == Verdict::Pass { Vec::new() } else { show_stderr(&stderr) };
-    Outcome { verdict, elapsed: start.elapsed(), notes, stderr }
+    TestResult { verdict, elapsed: start.elapsed(), notes, stderr }
 }
 
 fn verdict(
@@ -456,8 +461,8 @@ fn verdict(
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
-            let source = Source::Program { command: oracle, timeout };
-            match produce(source, &test.trace, ORACLE_CAP, stop) {
+            let producer = Producer::Program { command: oracle, timeout };
+            match produce(producer, &test.trace, ORACLE_CAP, stop) {
                 Ok(produced) => Some(produced.output),
                 Err(why) => return Verdict::CannotRun(format!("oracle: {why}")),
             }
@@ -475,11 +480,11 @@ fn verdict(
         },
     };
     let cap = expected.as_ref().map_or(0, Capture::len).saturating_add(1 << 20).max(MIN_CAP);
-    let source = options
+    let producer = options
         .program
         .as_deref()
-        .map_or(Source::InProcess, |command| Source::Program { command, timeout });
-    let mut actual = match produce(source, &test.trace, cap, stop) {
+        .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
+    let mut actual = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
             *stderr = produced.stderr;

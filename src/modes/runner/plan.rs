@@ -78,9 +78,9 @@ impl Plan {
     }
 }
 
-/// Where an output comes from.
+/// What produces a test's output: the engine here, or a program.
 #[derive(Clone, Copy, Debug)]
-pub enum Source<'a> {
+pub enum Producer<'a> {
     /// This program's engine, in this process.
     InProcess,
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
@@ -101,7 +101,7 @@ pub(super) const MAX_TYPED: u64 = 16 << 20;
 /// Runs the trace as its plan says and returns what it printed (or wrote
 /// to OUT), at most `cap` bytes; `stop` ends an external program at once.
 pub fn produce(
-    source: Source,
+    producer: Producer,
     trace: &Path,
     cap: u64,
     stop: Option<&AtomicBool>,
@@ -109,11 +109,11 @@ pub fn produce(
     let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
     drop(text);
-    match source {
-        Source::InProcess => {
+    match producer {
+        Producer::InProcess => {
             in_process(&plan, trace, cap).map(|output| Produced { output, stderr: Vec::new() })
         }
-        Source::Program { command, timeout } => external(
+        Producer::Program { command, timeout } => external(
             command,
             &plan,
             trace,
