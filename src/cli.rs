@@ -504,7 +504,7 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
                 }
             }
             "--check-status" => options.check_status = true,
-            "--spawn-only" => options.spawn_only = true,
+            "--save-traces" => options.save_traces = Some(PathBuf::from(value()?)),
             other => return Err(UsageError::UnknownFuzzOption(other.into())),
         }
     }

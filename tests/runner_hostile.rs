@@ -105,6 +105,26 @@ fn a_background_child_holding_the_pipe_cannot_hold_the_suite() {
 }
 
 #[test]
+fn escaped_descendants_holding_the_pipe_cannot_hold_the_suite() {
+    let dir = suite();
+    let tools = tempfile::tempdir().expect("temp dir");
+    let marker = path(tools.path());
+    // Each leaves the group with setsid and is orphaned at once, keeping the
+    // output pipe open: one sleeper, and a shell with a sleeping child.
+    let body = "(setsid \"$me\" child &)\n(setsid /bin/sh -c '\"$0\" child & \"$0\" child' \"$me\" &)\nexec \"$TICTAC\" \"$@\"";
+    let esc = script(tools.path(), "esc.sh", body);
+    let start = Instant::now();
+    let o = Command::new(BIN)
+        .args(["test", "--program", &esc, "--timeout", "20", "-j", "2", &path(dir.path())])
+        .env("TICTAC", BIN)
+        .output()
+        .expect("run");
+    assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the escapees");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_none_left(&marker);
+}
+
+#[test]
 fn descendants_that_leave_the_group_are_stopped_too() {
     let dir = suite();
     let tools = tempfile::tempdir().expect("temp dir");

@@ -5,14 +5,22 @@
 //! the group (`setsid`) and lose their parent become its children and can be
 //! reaped. SIGINT, SIGTERM and SIGHUP stop every group and tagged process
 //! first, then end this process as the signal would have (`crate::signals`).
+//!
+//! After a run, its leftovers are found by walking this process's own tree
+//! (`/proc/PID/task/TID/children`), not all of `/proc`: once the group is
+//! gone, whatever the run left is a descendant of a child this process
+//! adopted as subreaper. Where that cannot hold (no subreaper, no
+//! `children` file, a group that will not die), all of `/proc` is searched
+//! for the tag instead.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::time::{Duration, Instant};
 
-use rustix::process::{Pid, Signal};
+use rustix::process::{Pid, Signal, WaitOptions};
 
 /// The environment variable that tags a run's processes.
 pub const TAG_VAR: &str = "TICTAC_RUN_TAG";
@@ -21,19 +29,35 @@ pub const TAG_VAR: &str = "TICTAC_RUN_TAG";
 /// while the old are stopped); each round stops all it finds.
 const KILL_ROUNDS: usize = 200;
 
+/// How long a sweep waits for a killed group to be gone (a process stuck in
+/// the kernel) before searching all of `/proc` instead.
+const SWEEP_LIMIT: Duration = Duration::from_millis(500);
+
 #[derive(Default)]
 struct Registry {
     /// Live direct children (and process group ids) with their tags.
     running: BTreeMap<i32, String>,
     /// Stopped descendants not yet reaped: they may still become ours.
     orphans: BTreeSet<i32>,
+    /// Children being started, not yet in `running`: while any is, a child
+    /// missing from `running` may be one of them, so none is reaped.
+    spawning: usize,
+    /// No more starts: the runner is stopping everything (a signal).
+    closed: bool,
 }
 
-static REGISTRY: Mutex<Registry> =
-    Mutex::new(Registry { running: BTreeMap::new(), orphans: BTreeSet::new() });
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    running: BTreeMap::new(),
+    orphans: BTreeSet::new(),
+    spawning: 0,
+    closed: false,
+});
 static SETUP: Once = Once::new();
 static NEXT_TAG: AtomicU64 = AtomicU64::new(0);
 static ON_SIGNAL: OnceLock<crate::signals::Registration> = OnceLock::new();
+/// This process is a child subreaper and can list its children: a run's
+/// leftovers are then found in its own tree.
+static WALKABLE: AtomicBool = AtomicBool::new(false);
 
 fn registry() -> MutexGuard<'static, Registry> {
     // A panic elsewhere while holding the lock leaves plain data behind.
@@ -44,6 +68,8 @@ fn registry() -> MutexGuard<'static, Registry> {
 pub struct Started {
     pub child: Child,
     pub tag: String,
+    /// What it left was stopped after it exited (`stop_descendants`).
+    swept: bool,
 }
 
 /// Starts `command` in a process group of its own, tagged, and registered so
@@ -53,11 +79,21 @@ pub fn spawn(command: &mut Command) -> io::Result<Started> {
     let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
     command.env(TAG_VAR, &tag);
     std::os::unix::process::CommandExt::process_group(command, 0);
-    // Spawned under the lock, so reaping never sees an unregistered child.
+    // Counted while it starts (outside the lock, so that starts run in
+    // parallel): reaping waits until no start is under way.
+    {
+        let mut registry = registry();
+        if registry.closed {
+            return Err(io::Error::other("the runner is stopping"));
+        }
+        registry.spawning += 1;
+    }
+    let spawned = command.spawn();
     let mut registry = registry();
-    let child = command.spawn()?;
+    registry.spawning -= 1;
+    let child = spawned?;
     registry.running.insert(child.id() as i32, tag.clone());
-    Ok(Started { child, tag })
+    Ok(Started { child, tag, swept: false })
 }
 
 /// Stops the group and every tagged descendant, reaps the child, and forgets
@@ -66,22 +102,91 @@ pub fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
     let pid = started.child.id() as i32;
     stop_group(pid);
     let status = started.child.wait();
-    let stopped = stop_tagged(&format!("{}\0", started.tag));
-    stop_group(pid);
+    if !started.swept {
+        sweep(started);
+    }
     let mut registry = registry();
     registry.running.remove(&pid);
-    registry.orphans.extend(stopped);
     reap_orphans(&mut registry);
     status
 }
 
-/// Stops the group and every tagged descendant of a child that has exited,
-/// so nothing they left behind holds its pipes open.
-pub fn stop_descendants(started: &Started) {
+/// Stops the group and every tagged descendant of a child that has exited
+/// and been reaped, so nothing they left behind holds its pipes open.
+pub fn stop_descendants(started: &mut Started) {
+    sweep(started);
+    started.swept = true;
+}
+
+/// Stops what is left of a run whose leader has been reaped: its group, and
+/// every process carrying its tag. With a walkable tree: kill the group and
+/// the tagged processes under adopted children until the group is gone (so
+/// every survivor has been adopted) and a walk finds nothing tagged alive.
+/// A `children` list read while another entry leaves it may skip one (the
+/// kernel says so), so when anything was adopted, two quiet walks in a row
+/// are needed; when every child listed is a registered leader, one is
+/// enough: this run's survivors are listed by the main thread (adoption)
+/// or by this thread (`CLONE_PARENT`), whose entries leave only under the
+/// registry's lock or by this thread's own reaping. Otherwise, or past
+/// `SWEEP_LIMIT`, all of `/proc` is searched.
+fn sweep(started: &Started) {
     let pid = started.child.id() as i32;
+    let whole = format!("{}\0", started.tag);
+    if WALKABLE.load(Ordering::Relaxed) {
+        let needle = format!("{TAG_VAR}={whole}");
+        let until = Instant::now() + SWEEP_LIMIT;
+        let mut quiet = 0;
+        while Instant::now() < until {
+            let group_left = stop_group(pid);
+            let (killed, adopted) = stop_adopted(&mut registry(), &needle);
+            quiet = if group_left || killed { 0 } else { quiet + 1 };
+            if quiet == 2 || (quiet == 1 && !adopted) {
+                return;
+            }
+            if quiet == 0 {
+                // Let what was killed die and its children be adopted.
+                std::thread::sleep(Duration::from_micros(50));
+            }
+        }
+    }
     stop_group(pid);
-    let stopped = stop_tagged(&format!("{}\0", started.tag));
+    let stopped = stop_tagged(&whole);
+    stop_group(pid);
     registry().orphans.extend(stopped);
+}
+
+/// Reaps adopted children that are done, and kills every process carrying
+/// `needle` in the trees of the adopted ones: whether it killed any, and
+/// whether any child was not a registered leader. Other runs' leaders and
+/// their trees are left alone.
+fn stop_adopted(registry: &mut Registry, needle: &str) -> (bool, bool) {
+    let mut killed = false;
+    let mut adopted = false;
+    let mut stack = Vec::new();
+    for child in children_of_self() {
+        if registry.running.contains_key(&child) {
+            continue;
+        }
+        adopted = true;
+        let Some(p) = Pid::from_raw(child) else { continue };
+        let done = || rustix::process::waitpid(Some(p), WaitOptions::NOHANG);
+        if registry.spawning == 0 && matches!(done(), Ok(Some(_))) {
+            registry.orphans.remove(&child);
+            continue;
+        }
+        stack.push(child);
+    }
+    while let Some(pid) = stack.pop() {
+        if has_tag(pid, needle)
+            && let Some(p) = Pid::from_raw(pid)
+        {
+            let _ = rustix::process::kill_process(p, Signal::KILL);
+            registry.orphans.insert(pid);
+            killed = true;
+        }
+        stack.extend(children_of(&format!("/proc/{pid}/task")));
+    }
+    (killed, adopted)
 }
 
 /// Stops everything this process started through `spawn`, and every child
@@ -89,6 +194,13 @@ pub fn stop_descendants(started: &Started) {
 /// the end of a process whose children all came through `spawn`.
 pub fn stop_all() {
     let mut registry = registry();
+    // Starts under way finish first (briefly), so that none is missed.
+    let until = Instant::now() + SWEEP_LIMIT;
+    while registry.spawning > 0 && Instant::now() < until {
+        drop(registry);
+        std::thread::sleep(Duration::from_millis(1));
+        registry = self::registry();
+    }
     for &pid in registry.running.keys() {
         stop_group(pid);
     }
@@ -121,17 +233,23 @@ fn setup() {
     #[cfg(target_os = "linux")]
     {
         // Without it (other kernels, sandboxes) groups and tags still work.
-        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+        let reaper = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+        let listed = std::fs::metadata("/proc/thread-self/children").is_ok();
+        WALKABLE.store(reaper.is_ok() && listed, Ordering::Relaxed);
     }
-    // Kept for the life of the process: any run may be interrupted.
-    let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(stop_all));
+    // Kept for the life of the process: any run may be interrupted; after
+    // a signal, nothing more is started.
+    let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(|| {
+        registry().closed = true;
+        stop_all();
+    }));
 }
 
-fn stop_group(pgid: i32) {
-    if let Some(pgid) = Pid::from_raw(pgid) {
-        // Gone already is fine.
-        let _ = rustix::process::kill_process_group(pgid, Signal::KILL);
-    }
+/// Kills the process group; whether it still had members (zombies too).
+fn stop_group(pgid: i32) -> bool {
+    // Gone already is fine.
+    Pid::from_raw(pgid)
+        .is_some_and(|pgid| rustix::process::kill_process_group(pgid, Signal::KILL).is_ok())
 }
 
 /// Stops every process whose environment holds `TAG_VAR=` then `needle`
@@ -158,6 +276,9 @@ fn stop_tagged(needle: &str) -> Vec<i32> {
 /// Reaps stopped descendants that have become this process's children; the
 /// others are tried again next time. Never touches a registered child.
 fn reap_orphans(registry: &mut Registry) {
+    if registry.spawning > 0 {
+        return; // next time
+    }
     let me = std::process::id() as i32;
     let orphans = std::mem::take(&mut registry.orphans);
     for pid in orphans {
@@ -177,6 +298,42 @@ fn reap_orphans(registry: &mut Registry) {
             Some(_) => {
                 registry.orphans.insert(pid);
             }
+        }
+    }
+}
+
+/// The children of every thread of this process.
+fn children_of_self() -> Vec<i32> {
+    children_of("/proc/self/task")
+}
+
+/// The children of every thread under `tasks` (a `/proc/PID/task` folder);
+/// none when it is gone.
+fn children_of(tasks: &str) -> Vec<i32> {
+    let mut children = Vec::new();
+    let Ok(threads) = std::fs::read_dir(tasks) else { return children };
+    let mut list = Vec::new();
+    for thread in threads.flatten() {
+        if read_small(&thread.path().join("children"), &mut list).is_err() {
+            continue;
+        }
+        let pids = list.split(|b| b.is_ascii_whitespace()).filter(|p| !p.is_empty());
+        children.extend(pids.filter_map(|p| std::str::from_utf8(p).ok()?.parse::<i32>().ok()));
+    }
+    children
+}
+
+/// Reads a small file into `into` (a `/proc` file: no size to ask first).
+fn read_small(path: &std::path::Path, into: &mut Vec<u8>) -> io::Result<()> {
+    into.clear();
+    let mut file = std::fs::File::open(path)?;
+    let mut chunk = [0u8; 4096];
+    loop {
+        match io::Read::read(&mut file, &mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => into.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
 }
@@ -227,5 +384,16 @@ mod tests {
         assert!(parent_of(me).is_some_and(|p| p > 0));
         assert!(processes().any(|p| p == me));
         assert!(!has_tag(me, &format!("{TAG_VAR}=nothing\0")));
+    }
+
+    #[test]
+    fn a_child_is_listed_among_this_process_children() {
+        let mut child = Command::new("sleep").arg("5").spawn().expect("sleep");
+        let pid = child.id() as i32;
+        let listed = children_of_self().contains(&pid);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(listed, "{pid} not in {:?}", children_of_self());
+        assert!(children_of(&format!("/proc/{pid}/task")).is_empty());
     }
 }

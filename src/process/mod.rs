@@ -70,13 +70,14 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         .stdin(if spec.input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    let deadline = Instant::now().checked_add(spec.timeout);
     let mut started = guard::spawn(&mut command)?;
     let pipes = Pipes {
         stdin: started.child.stdin.take(),
         stdout: started.child.stdout.take(),
         stderr: started.child.stderr.take(),
     };
-    let watched = watch(&mut started, pipes, spec);
+    let watched = watch(&mut started, pipes, spec, deadline);
     let status = guard::finish(&mut started);
     let (ending, stdout, stderr) = watched?;
     let ending = match ending {
@@ -98,8 +99,8 @@ fn watch(
     started: &mut guard::Started,
     mut pipes: Pipes,
     spec: &Spec,
+    deadline: Option<Instant>,
 ) -> io::Result<(Ending, Capture, Vec<u8>)> {
-    let deadline = Instant::now().checked_add(spec.timeout);
     let mut typed = spec.input.unwrap_or_default();
     if typed.is_empty() {
         pipes.stdin = None;
@@ -116,6 +117,9 @@ fn watch(
     let mut buf = vec![0u8; 64 * 1024];
     let mut exited = false;
     let mut pause = Duration::from_micros(100);
+    // Readable when the child exits, so its end is seen without polling the
+    // clock (absent on old kernels: then looked at now and then).
+    let mut exit_fd = pid_fd(&started.child);
     loop {
         if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Ok((Ending::Stopped, out, err));
@@ -128,6 +132,7 @@ fn watch(
         };
         if !exited && let Some(status) = started.child.try_wait()? {
             exited = true;
+            exit_fd = None;
             // Whatever it left behind must not hold its pipes open.
             guard::stop_descendants(started);
             if pipes.stdout.is_none() && pipes.stderr.is_none() {
@@ -139,9 +144,13 @@ fn watch(
                 let status = started.child.try_wait()?.ok_or(io::ErrorKind::Other)?;
                 return Ok((Ending::Exited(status), out, err));
             }
-            // Output closed, exit not seen yet: look again soon.
-            std::thread::sleep(pause.min(left));
-            pause = (pause * 2).min(Duration::from_millis(10));
+            // Output closed, exit not seen yet: wait for it.
+            if let Some(fd) = &exit_fd {
+                wait_for_exit(fd, left.min(TICK))?;
+            } else {
+                std::thread::sleep(pause.min(left));
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
             continue;
         }
         wait_for_pipes(&pipes, !typed.is_empty(), left.min(TICK))?;
@@ -190,6 +199,25 @@ fn read_some(pipe: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
     }
 }
 
+/// A descriptor that becomes readable when `child` exits (Linux 5.3+).
+fn pid_fd(child: &std::process::Child) -> Option<std::os::fd::OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        let pid = rustix::process::Pid::from_raw(child.id() as i32)?;
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = child;
+        None
+    }
+}
+
+fn wait_for_exit(fd: &std::os::fd::OwnedFd, wait: Duration) -> io::Result<()> {
+    let mut fds = [PollFd::new(fd, PollFlags::IN)];
+    poll_for(&mut fds, wait)
+}
+
 fn wait_for_pipes(pipes: &Pipes, typing: bool, wait: Duration) -> io::Result<()> {
     let mut fds = Vec::with_capacity(3);
     if let (Some(stdin), true) = (&pipes.stdin, typing) {
@@ -201,8 +229,13 @@ fn wait_for_pipes(pipes: &Pipes, typing: bool, wait: Duration) -> io::Result<()>
     if let Some(stderr) = &pipes.stderr {
         fds.push(PollFd::new(stderr, PollFlags::IN));
     }
+    poll_for(&mut fds, wait)
+}
+
+/// Waits at most `wait` (under a second) for one of `fds` to be ready.
+fn poll_for(fds: &mut [PollFd], wait: Duration) -> io::Result<()> {
     let timeout = Timespec { tv_sec: 0, tv_nsec: wait.subsec_nanos().into() };
-    match rustix::event::poll(&mut fds, Some(&timeout)) {
+    match rustix::event::poll(fds, Some(&timeout)) {
         Ok(_) | Err(rustix::io::Errno::INTR) => Ok(()),
         Err(e) => Err(e.into()),
     }
