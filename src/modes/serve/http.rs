@@ -98,6 +98,8 @@ async fn api_run(
 ) -> Result<Response, ApiError> {
     let body = body.map_err(ApiError::from_body)?;
     let request: RunRequest = parse(&body)?;
+    // The trace is a copy: the body need not wait with it for its run.
+    drop(body);
     let (job, autopilot) = request.job()?;
     let budget = Budget::starting_now(server.timeout);
     let reply = server
@@ -112,6 +114,8 @@ async fn api_state(
 ) -> Result<Response, ApiError> {
     let body = body.map_err(ApiError::from_body)?;
     let request: StateRequest = parse(&body)?;
+    // The trace is a copy: the body need not wait with it for its run.
+    drop(body);
     let autopilot = request.autopilot()?;
     let budget = Budget::starting_now(server.timeout);
     let reply = server

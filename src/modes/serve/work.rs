@@ -12,6 +12,8 @@ use crate::bots::Autopilot;
 use crate::game::view::{banner, render, write_state};
 use crate::game::{Cell, Game, Mark, Phase};
 use crate::lang;
+use crate::lang::source::KeptLines;
+use crate::modes::tape::{Entry, Tape};
 use crate::modes::{Driver, Input, Job, Outcome, RunError, run_input, show_step, step};
 
 /// `/api/run`: the output, byte for byte the command line's, and the exit
@@ -104,21 +106,39 @@ pub(crate) fn state(
     budget: Budget,
 ) -> Result<Result<GameState, Rejected>, ApiError> {
     let cut = |e: std::io::Error| ApiError::from_cut(&e, budget.timeout);
+    let spool = |e: std::io::Error| ApiError::Internal(RunError::Spool(e).to_string());
     let mut out = Capped::new(budget.deadline);
-    let commands = match lang::check(trace.as_bytes()) {
-        Ok(commands) => commands,
-        Err(e) => {
-            e.write_to(&mut out).map_err(cut)?;
+    // Validated as `-b` does, in constant memory (commands on a tape, type
+    // errors on a spool): an in-memory check of a 1 MiB trace of errors
+    // took tens of MiB, and the server runs several at once.
+    let mut tape = Tape::default();
+    let mut commands = 0usize;
+    let verdict = lang::validate(KeptLines::new(trace.as_bytes()), |c| {
+        commands += 1;
+        tape.push(c)
+    });
+    match verdict {
+        Ok(Ok(())) => {}
+        Ok(Err(rejection)) => {
+            rejection.write_to(&mut out).map_err(cut)?;
             return Ok(Err(Rejected { error: text(out.bytes), status: 1 }));
         }
-    };
+        Err(lang::Failure::Read(e) | lang::Failure::Keep(e)) => return Err(spool(e)),
+    }
     let mut driver = Driver::new(autopilot);
     let mut answers = Vec::new();
     write_state(&mut out, driver.engine.game()).map_err(cut)?;
-    if let Some((last, before)) = commands.split_last() {
-        for c in before {
-            step(&mut driver.engine, c, &mut out).map_err(cut)?;
+    let mut tape = tape.reader().map_err(spool)?;
+    let mut k = 0;
+    while k + 1 < commands {
+        match tape.next_entry().map_err(spool)? {
+            Some(Entry::Command(c)) => step(&mut driver.engine, &c, &mut out).map_err(cut)?,
+            _ => return Err(spool(crate::spool::truncated())),
         }
+        k += 1;
+    }
+    if let Some(Entry::Command(last)) = tape.next_entry().map_err(spool)? {
+        let last = &last;
         let mut person = true;
         driver
             .act(last, |c, engine| {
