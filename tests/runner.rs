@@ -305,3 +305,41 @@ fn tap_reports_a_line_per_test_with_the_plan_first() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with("Error: --format takes human, tap or junit, not 'xml'\n"));
 }
+
+/// A name that is not UTF-8 finds its own expected file (by its bytes), and
+/// control characters in names are shown escaped: a name cannot start a
+/// report line of its own.
+#[test]
+fn odd_names_find_their_own_files_and_cannot_forge_report_lines() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join(OsStr::from_bytes(b"t3\x01\xff.txt"));
+    fs::write(&trace, "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(dir.path().join(OsStr::from_bytes(b"t3\x01\xff.expected.txt")), "garbage\n")
+        .expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).starts_with("FAIL t3\\x01\u{fffd} ("), "{}", text(&o));
+    assert!(!text(&o).contains("missing"), "the expected file is found: {}", text(&o));
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let files = fs::read_dir(dir.path()).expect("list").count();
+    assert_eq!(files, 2, "blessing wrote no look-alike file");
+
+    let forged = dir.path().join("nl\nPASS fake.txt");
+    fs::write(&forged, "undo\n").expect("write");
+    let o = tictac(&["test", &path(&forged)]);
+    assert!(text(&o).starts_with("FAIL nl\\x0aPASS fake ("), "{}", text(&o));
+    assert_eq!(text(&o).lines().filter(|l| l.starts_with("PASS")).count(), 0, "{}", text(&o));
+}
+
+#[test]
+fn a_hash_in_a_name_is_escaped_in_tap() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("x # TODO later.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("x # TODO later.expected.txt"), "wrong\n").expect("write");
+    let o = tictac(&["test", "--format", "tap", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("\nnot ok 1 - x \\# TODO later\n"), "{}", text(&o));
+}

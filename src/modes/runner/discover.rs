@@ -2,7 +2,9 @@
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -26,10 +28,29 @@ impl Test {
 }
 
 /// `a/NAME.txt` → `a/NAME.KIND.txt`; a name without `.txt` just gains `.KIND.txt`.
+/// Built from the name's bytes: a name that is not UTF-8 must not lead to a
+/// look-alike file.
 pub fn sibling(trace: &Path, kind: &str) -> PathBuf {
-    let name = trace.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let stem = name.strip_suffix(".txt").unwrap_or(&name);
-    trace.with_file_name(format!("{stem}.{kind}.txt"))
+    let name = trace.file_name().map(OsStrExt::as_bytes).unwrap_or_default();
+    let mut file = name.strip_suffix(b".txt").unwrap_or(name).to_vec();
+    file.extend_from_slice(format!(".{kind}.txt").as_bytes());
+    trace.with_file_name(OsString::from_vec(file))
+}
+
+/// A test's name as reports print it: not UTF-8 shown as U+FFFD, control
+/// characters as `\xNN`, so no name can start a line of its own.
+fn display_name(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let text = text.strip_suffix(".txt").unwrap_or(&text);
+    let mut name = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            name.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            name.push(c);
+        }
+    }
+    name
 }
 
 /// Files that are outputs, never traces.
@@ -59,8 +80,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
         if root.is_dir() {
             for trace in walk(root, &mut seen)? {
                 let relative = trace.strip_prefix(root).unwrap_or(&trace);
-                let name = relative.to_string_lossy();
-                let name = name.strip_suffix(".txt").unwrap_or(&name).to_string();
+                let name = display_name(relative);
                 tests.push(Test { trace, name });
             }
         } else if fs::symlink_metadata(root).is_ok() {
@@ -72,7 +92,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
             if is_output(&file) || !seen.first(root) {
                 continue;
             }
-            let name = file.strip_suffix(".txt").unwrap_or(&file).to_string();
+            let name = display_name(Path::new(&file));
             tests.push(Test { trace: root.clone(), name });
         } else {
             return Err(RunnerError::Missing(root.display().to_string()));
