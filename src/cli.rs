@@ -16,6 +16,9 @@ use crate::modes::{Job, STDOUT, fuzz, runner};
 pub enum UsageError {
     #[error("Error: a mode is not specified")]
     NoMode,
+    /// Standard output already carries the session or the report.
+    #[error("Error: {0} writes a file; '-' is not one here (./- names a file called '-')")]
+    DashAsFile(&'static str),
     #[error("Error: '{0}' is not a valid mode")]
     BadMode(String),
     #[error("Error: wrong number of arguments for the '{0}' mode")]
@@ -236,7 +239,11 @@ pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
         let mut value =
             |name: &str| args.next().ok_or_else(|| UsageError::MissingValue(name.into()));
         if arg == "--record" {
-            session.record = Some(PathBuf::from(value("--record")?));
+            let file = value("--record")?;
+            if file == "-" {
+                return Err(UsageError::DashAsFile("--record"));
+            }
+            session.record = Some(PathBuf::from(file));
         } else if arg == "--bot" {
             session.bots.push(parse_bot(value("--bot")?)?);
         } else if arg == "--seed" {
@@ -314,7 +321,13 @@ fn parse_verify(args: &[OsString]) -> Result<Invocation, UsageError> {
                     other => return Err(UsageError::BadMark(other.unwrap_or("?").into())),
                 })
             }
-            "--trace-out" => trace_out = Some(PathBuf::from(value()?)),
+            "--trace-out" => {
+                let file = value()?;
+                if file == "-" {
+                    return Err(UsageError::DashAsFile("--trace-out"));
+                }
+                trace_out = Some(PathBuf::from(file));
+            }
             other => return Err(UsageError::UnknownVerifyOption(other.into())),
         }
     }
@@ -666,6 +679,11 @@ mod tests {
         assert_eq!(p(&["--record", "s.txt", "-i"]), recorded);
         assert_eq!(p(&["-i", "--record", "s.txt"]), recorded);
         assert_eq!(p(&["-i", "--record"]), Err(UsageError::MissingValue("--record".into())));
+        assert_eq!(p(&["-i", "--record", "-"]), Err(UsageError::DashAsFile("--record")));
+        assert_eq!(
+            p(&["verify", "--as", "o", "--strategy", "elm", "--trace-out", "-"]),
+            Err(UsageError::DashAsFile("--trace-out"))
+        );
         assert_eq!(p(&["-b", "t", "--record", "s"]), Err(UsageError::RecordOutsideShell));
         assert_eq!(p(&["--record", "s"]), Err(UsageError::NoMode));
     }
