@@ -343,3 +343,20 @@ fn a_hash_in_a_name_is_escaped_in_tap() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).contains("\nnot ok 1 - x \\# TODO later\n"), "{}", text(&o));
 }
+
+/// `--bless --program` records no output of a program that crashed or
+/// failed: nothing is written and the test says why.
+#[test]
+fn bless_records_nothing_from_a_program_that_crashed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
+    let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");
+    let trace = path(&dir.path().join("t.txt"));
+    for (program, how) in [(crash, "killed by signal 11"), (failing, "exited with status 3")] {
+        let o = tictac(&["test", "--bless", "--program", &program, &trace]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        assert!(text(&o).contains(&format!("{how}: nothing blessed")), "{}", text(&o));
+        assert!(!dir.path().join("t.expected.txt").exists(), "nothing written");
+    }
+}

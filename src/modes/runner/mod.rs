@@ -485,17 +485,21 @@ fn verdict(
         .program
         .as_deref()
         .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
-    let mut actual = match produce(producer, &test.trace, cap, stop) {
+    let (mut actual, failed) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
             *stderr = produced.stderr;
-            produced.output
+            (produced.output, produced.failed)
         }
     };
     if let Some(dir) = &options.log {
         notes.extend(log(dir, test, &mut actual));
     }
     if options.bless {
+        // A crashed program's output is no answer to record.
+        if let Some(how) = failed {
+            return Verdict::CannotRun(format!("{how}: nothing blessed"));
+        }
         let program = options.program.as_ref().map(|words| words.join(" "));
         return match bless::bless(&expected_path, &mut actual, program.as_deref()) {
             Ok(note) => {

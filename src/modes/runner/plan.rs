@@ -9,6 +9,7 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -93,6 +94,9 @@ pub enum Producer<'a> {
 pub struct Produced {
     pub output: Capture,
     pub stderr: Vec<u8>,
+    /// How the program ended, when it failed (killed by a signal, or a
+    /// non-zero exit status): `--bless` records no such output.
+    pub failed: Option<String>,
 }
 
 /// The longest `-- run: -i` session typed in (it is held in memory).
@@ -110,9 +114,11 @@ pub fn produce(
     let plan = Plan::checked(&text)?;
     drop(text);
     match producer {
-        Producer::InProcess => {
-            in_process(&plan, trace, cap).map(|output| Produced { output, stderr: Vec::new() })
-        }
+        Producer::InProcess => in_process(&plan, trace, cap).map(|output| Produced {
+            output,
+            stderr: Vec::new(),
+            failed: None,
+        }),
         Producer::Program { command, timeout } => external(
             command,
             &plan,
@@ -183,8 +189,12 @@ fn external(
         program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
     let spec = process::Spec { argv: &argv, input: plan.typed.as_deref(), ..spec };
     let finished = process::run(&spec).map_err(|e| format!("cannot run {exe}: {e}"))?;
-    match finished.ending {
-        Ending::Exited(_) => {}
+    let failed = match finished.ending {
+        Ending::Exited(status) if status.success() => None,
+        Ending::Exited(status) => Some(match status.signal() {
+            Some(signal) => format!("{exe} was killed by signal {signal}"),
+            None => format!("{exe} exited with status {}", status.code().unwrap_or(-1)),
+        }),
         Ending::TimedOut => {
             return Err(format!(
                 "{exe} ran longer than {} s and was stopped",
@@ -195,7 +205,7 @@ fn external(
             return Err(format!("{exe} printed more than {} bytes and was stopped", spec.cap));
         }
         Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short")),
-    }
+    };
     if plan.writes_file() {
         let file =
             files::open_regular(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"))?;
@@ -204,9 +214,9 @@ fn external(
             return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
         }
         // The scratch folder goes, the open file stays readable.
-        return Ok(Produced { output: written, stderr: finished.stderr });
+        return Ok(Produced { output: written, stderr: finished.stderr, failed });
     }
-    Ok(Produced { output: finished.stdout, stderr: finished.stderr })
+    Ok(Produced { output: finished.stdout, stderr: finished.stderr, failed })
 }
 
 #[cfg(test)]
