@@ -129,3 +129,57 @@ fn an_input_that_opens_but_cannot_be_read() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "error: '/proc/self/mem' is not readable\n");
 }
+
+/// A window counted from the start runs each line as it is read: on an
+/// endless input its output comes as the input does, and a reader that goes
+/// away ends the run (nothing piles up on a spool meanwhile).
+#[test]
+fn a_window_from_the_start_on_an_endless_input_stops_when_its_reader_goes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::time::{Duration, Instant};
+    for window in [["1", "_"], ["3", "2147483647"]] {
+        let mut child = Command::new(BIN)
+            .args(["-w", window[0], window[1], "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start tictac");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = std::thread::spawn(move || {
+            let block = "undo\n".repeat(1000);
+            while stdin.write_all(block.as_bytes()).is_ok() {}
+        });
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel();
+        // Three lines, then the reader goes away (bounded: the old code
+        // printed nothing until the input ended).
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut three = Vec::new();
+            for _ in 0..3 {
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                three.push(line);
+            }
+            let _ = sender.send(three);
+        });
+        let Ok(three) = lines.recv_timeout(Duration::from_secs(20)) else {
+            let _ = child.kill();
+            panic!("-w {} {} printed nothing while its input went on", window[0], window[1]);
+        };
+        assert!(three.iter().all(|l| l.starts_with("  ")), "{three:?}");
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("-w {} {} ran on after its reader went away", window[0], window[1]);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(0), "-w {} {}", window[0], window[1]);
+        writer.join().expect("writer");
+    }
+}

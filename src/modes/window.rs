@@ -1,11 +1,12 @@
 //! Window mode: `-w M N IN [OUT]` and `-l IN [OUT]`. Each kept line is a
 //! trace of its own; only the lines of the window are shown.
 //!
-//! The input is read once. Each line is checked as it is read and its
-//! outcome (its commands, or its error message) is kept on a tape; once the
-//! number of lines is known, the window is resolved and the tape is played.
-//! A window counted from the start needs no more lines than its end, so
-//! reading stops there.
+//! The input is read once. A window counted from the start (`M`, `N` > 0 or
+//! `_`) runs each line as it is read: its output does not depend on what
+//! follows, and reading stops at its end. Any other window needs the number
+//! of lines: each line is checked as it is read and its outcome (its
+//! commands, or its error message) kept on a tape, which is played once the
+//! window is resolved.
 
 use std::io::{self, BufRead, Read, Write};
 
@@ -28,7 +29,71 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
-pub fn run(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+    match (window.start, window.end) {
+        (1.., WindowEnd::Unbounded) => stream(window, input, out, None),
+        (1.., WindowEnd::Line(end @ 1..)) => {
+            stream(window, input, out, Some(usize::try_from(end).unwrap_or(usize::MAX)))
+        }
+        _ => run_counted(window, input, out),
+    }
+}
+
+/// A window counted from the start (`M` > 0, `N` > 0 or `_`): each line's
+/// output does not depend on how many lines follow, so each line runs as
+/// soon as it is read and nothing accumulates: the output comes as the
+/// input does, an endless input runs until stopped, and a closed output
+/// ends the run. Lines `M..N` are shown (`end` is `N`; `None` for `_`).
+fn stream(
+    window: Window,
+    mut input: Input,
+    out: &mut Sink,
+    end: Option<usize>,
+) -> Result<Outcome, RunError> {
+    let name = input.name().to_owned();
+    let read_error = |e| RunError::Read(name.clone(), e);
+    let first = usize::try_from(window.start).unwrap_or(usize::MAX);
+    let needed = lines_needed(window);
+    let mut lines = KeptLines::new(&mut input);
+    let mut player = Player::new(first);
+    let mut buf = Vec::new();
+    let mut k = 0;
+    while needed.is_none_or(|n| k < n) {
+        // One line at a time on a tape of its own.
+        let mut tape = LineTape::default();
+        let mut line = Lines::new(&mut lines, 1);
+        let start = tape.begin_line();
+        let verdict = match lang::validate_reusing(&mut line, &mut buf, |c| tape.command(c)) {
+            Ok(verdict) => verdict,
+            Err(Failure::Read(e)) => return Err(read_error(e)),
+            Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
+        };
+        if line.begun() == 0 {
+            break;
+        }
+        k += 1;
+        if needed != Some(k) {
+            line.skip_rest().map_err(read_error)?;
+        }
+        match verdict {
+            Ok(()) => tape.end_line(start),
+            Err(rejection) => tape.error(start, rejection),
+        }
+        .map_err(RunError::Spool)?;
+        // Lines from `N` on do not run (only `-w 1 1` reads one: to tell
+        // an empty trace).
+        if end.is_none_or(|n| k < n) {
+            player.line(k, k >= first, &mut tape.reader().map_err(RunError::Spool)?, out)?;
+        }
+    }
+    // An empty window shows the state it stands at (SPEC §5).
+    let empty = window.resolve(k).is_some_and(|(first, end)| first == end);
+    player.finish(empty, out)
+}
+
+/// Any other window: every line is checked and kept on a tape until the
+/// number of lines is known, then the window is resolved and played.
+fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
     let name = input.name().to_owned();
     let read_error = |e| RunError::Read(name.clone(), e);
     let needed = lines_needed(window);
@@ -83,47 +148,76 @@ fn lines_needed(window: Window) -> Option<usize> {
 /// Plays lines `1..end` of the tape, showing `first..end`.
 fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<Outcome, RunError> {
     let mut tape = tape.reader().map_err(RunError::Spool)?;
-    let mut engine = Engine::new();
-    // The state before the window: at line `first`, or, for a window from
-    // line 1, before the first line that runs.
-    let mut context_shown = false;
-    let mut outcome = Outcome::Ran;
+    let mut player = Player::new(first);
     for i in 1..end {
-        let shown = i >= first;
-        if i == first && first > 1 {
-            write_state(out, engine.game())?;
-            context_shown = true;
+        player.line(i, i >= first, &mut tape, out)?;
+    }
+    player.finish(first == end, out)
+}
+
+/// Runs a window's lines in order, showing the ones asked for: the state
+/// before the first shown line (at line `first`, or, for a window from
+/// line 1, before the first line that runs), then each line's output.
+struct Player {
+    engine: Engine,
+    first: usize,
+    context_shown: bool,
+    outcome: Outcome,
+}
+
+impl Player {
+    fn new(first: usize) -> Self {
+        Player { engine: Engine::new(), first, context_shown: false, outcome: Outcome::Ran }
+    }
+
+    /// Runs line `i`, read from `tape`, showing it if `shown`.
+    fn line(
+        &mut self,
+        i: usize,
+        shown: bool,
+        tape: &mut LineReader,
+        out: &mut Sink,
+    ) -> Result<(), RunError> {
+        if shown && i == self.first && self.first > 1 {
+            write_state(out, self.engine.game())?;
+            self.context_shown = true;
         }
         let kind = tape.begin_line().map_err(RunError::Spool)?;
         if kind == Line::Failed {
             if shown {
                 out.mark_rejected();
-                outcome = Outcome::Rejected;
+                self.outcome = Outcome::Rejected;
                 tape.message(out)?;
             } else {
                 tape.message(&mut io::sink())?;
             }
-            continue;
+            return Ok(());
         }
-        if shown && !context_shown {
-            write_state(out, engine.game())?;
-            context_shown = true;
+        if shown && !self.context_shown {
+            write_state(out, self.engine.game())?;
+            self.context_shown = true;
         }
         if kind == Line::Ran {
+            let engine = &mut self.engine;
             tape.commands(|command| {
                 if shown {
-                    step(&mut engine, command, out)
+                    step(engine, command, out)
                 } else {
                     engine.run(command);
                     Ok(())
                 }
             })?;
         }
+        Ok(())
     }
-    if first == end {
-        write_state(out, engine.game())?;
+
+    /// Ends the run; an empty window shows the state it stands at.
+    fn finish(self, show_state: bool, out: &mut Sink) -> Result<Outcome, RunError> {
+        if show_state {
+            write_state(out, self.engine.game())?;
+        }
+        Ok(self.outcome)
     }
-    Ok(outcome)
 }
 
 /// What a line of the tape holds.
