@@ -360,3 +360,40 @@ fn bless_records_nothing_from_a_program_that_crashed() {
         assert!(!dir.path().join("t.expected.txt").exists(), "nothing written");
     }
 }
+
+#[test]
+fn only_a_newline_ends_a_line_in_diffs_and_bless_counts() {
+    let dir = suite();
+    let expected = dir.path().join("a.expected.txt");
+    let mut good = fs::read(&expected).expect("read");
+    let lines = good.iter().filter(|&&b| b == b'\n').count();
+    good.extend_from_slice(b"x\ry\n");
+    fs::write(&expected, &good).expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("-{:>5}       | x␍y\n", lines + 1)), "{out}");
+    assert!(!out.contains("no newline"), "{out}");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert!(text(&o).contains("1 line differ (1 removed, 0 added)"), "{}", text(&o));
+    // A name holding a CR: the lines after it keep their true numbers.
+    let trace = dir.path().join("c.txt");
+    fs::write(&trace, "new_game(\"A\rn\",\"Bob\")\nplay(\"A\rn\",5)\nplay(\"Bob\",1)\n")
+        .expect("w");
+    let o = tictac(&["test", "--bless", &path(&trace)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let expected = dir.path().join("c.expected.txt");
+    let good = fs::read(&expected).expect("read");
+    assert!(good.contains(&b'\r'), "the name shows in the output");
+    let lines = good.iter().filter(|&&b| b == b'\n').count();
+    let mut bad = good.clone();
+    bad.truncate(bad.len() - 1);
+    bad.extend_from_slice(b"!\n");
+    fs::write(&expected, &bad).expect("write");
+    let o = tictac(&["test", &path(&trace)]);
+    let out = text(&o);
+    assert!(out.contains(&format!("-{lines:>5}       | ")), "{out}");
+    assert!(out.contains(&format!("+{:>11} | ", lines)), "{out}");
+    let o = tictac(&["test", "--bless", &path(&trace)]);
+    assert!(text(&o).contains("2 lines differ (1 removed, 1 added)"), "{}", text(&o));
+}

@@ -380,3 +380,36 @@ fn large_failures_give_a_bounded_diff_in_bounded_time() {
     );
     assert!(out.contains("     -    6 | row 5\n     +    6 | ROW 5\n"), "{out}");
 }
+
+#[test]
+fn broken_and_looping_links_fail_only_their_own_test_or_are_ignored() {
+    use std::os::unix::fs::symlink;
+    let dir = suite();
+    let root = dir.path();
+    // What Emacs leaves while a file is edited, and loops named anyhow.
+    symlink("root@vm.1234:1700000000", root.join(".#a.txt")).expect("symlink");
+    symlink("gone", root.join("notes")).expect("symlink");
+    symlink("l2", root.join("l1")).expect("symlink");
+    symlink("l1", root.join("l2")).expect("symlink");
+    let o = tictac(&["test", &path(root)]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(".#a.txt is a broken symbolic link"), "{out}");
+    assert!(out.ends_with("Test Results: 2/3 passed.\n"), "{out}");
+    fs::remove_file(root.join(".#a.txt")).expect("rm");
+    let o = tictac(&["test", &path(root)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).ends_with("Test Results: 2/2 passed.\n"), "{}", text(&o));
+    symlink("t2.txt", root.join("t1.txt")).expect("symlink");
+    symlink("t1.txt", root.join("t2.txt")).expect("symlink");
+    let o = tictac(&["test", &path(root)]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("t1.txt is a symbolic link that loops"), "{out}");
+    assert!(out.contains("t2.txt is a symbolic link that loops"), "{out}");
+    assert!(out.ends_with("Test Results: 2/4 passed.\n"), "{out}");
+    let o = tictac(&["test", "--coverage", &path(root)]);
+    let out = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
+    assert_ne!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("t1.txt is a symbolic link that loops"), "{out}");
+}

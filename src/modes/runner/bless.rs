@@ -125,6 +125,9 @@ mod tests {
         assert_eq!(fs::read(&expected).expect("read"), b"two\nthree\nfour");
         let note = bless(&expected, &mut Capture::of(b"two\nthree\nfour".to_vec()), Some("./o"));
         assert_eq!(note, Ok(format!("unchanged {shown}: already the output of ./o")));
+        // Only `\n` ends a line: `a\rb` is one line, not two.
+        let note = bless(&expected, &mut Capture::of(b"a\rb\n".to_vec()), None).expect("blessed");
+        assert_eq!(note, format!("updated {shown}: 4 lines differ (3 removed, 1 added)"));
         let target = dir.path().join("elsewhere");
         fs::write(&target, "keep").expect("write");
         let link = dir.path().join("b.expected.txt");

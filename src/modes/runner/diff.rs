@@ -79,7 +79,7 @@ pub(crate) fn change_count(old: &mut Capture, new: &mut Capture) -> io::Result<O
         && small(&n)
     {
         let deadline = Instant::now() + TIME_BOUND;
-        let diff = TextDiff::configure().deadline(deadline).diff_lines(&o[..], &n[..]);
+        let diff = diff_lines(&o, &n, Some(deadline));
         if Instant::now() < deadline {
             let count = |tag| diff.iter_all_changes().filter(|c| c.tag() == tag).count();
             return Ok(Some(Change::Lines {
@@ -151,14 +151,33 @@ impl Diff {
 
 /// The diff (see `Diff::painted` for colours), at most `MAX_LINES`.
 pub fn unified(expected: &[u8], actual: &[u8]) -> Diff {
-    render(&TextDiff::from_lines(expected, actual), Labels::default(), None)
+    render(&diff_lines(expected, actual, None), Labels::default(), None)
 }
 
 /// The diff, or None if it was not found and rendered by `deadline`.
 fn bounded(expected: &[u8], actual: &[u8], labels: Labels, deadline: Instant) -> Option<Diff> {
-    let diff = TextDiff::configure().deadline(deadline).diff_lines(expected, actual);
+    let diff = diff_lines(expected, actual, Some(deadline));
     let rendered = render(&diff, labels, Some(deadline));
     (Instant::now() < deadline).then_some(rendered)
+}
+
+/// A line diff where only `\n` ends a line (as SPEC): similar's own line
+/// split also breaks at a lone `\r`, which would shift the line numbers.
+pub(crate) fn diff_lines<'o, 'n>(
+    old: &'o [u8],
+    new: &'n [u8],
+    deadline: Option<Instant>,
+) -> TextDiff<'o, 'n, [u8]> {
+    let mut config = TextDiff::configure();
+    if let Some(deadline) = deadline {
+        config.deadline(deadline);
+    }
+    config.diff_slices(&lines_of(old), &lines_of(new))
+}
+
+/// The lines of `bytes`, each with its `\n`; a last one may lack it.
+pub(crate) fn lines_of(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes.split_inclusive(|&b| b == b'\n').collect()
 }
 
 fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels, deadline: Option<Instant>) -> Diff {
@@ -375,6 +394,16 @@ mod tests {
         assert!(d.contains("\n+          2 | B·\n"), "{d}");
         assert!(d.contains("\n+          3 | c\n\\ no newline at end\n"), "{d}");
         assert!(d.contains("\n     1     1 | a\n"), "{d}");
+    }
+
+    #[test]
+    fn only_a_newline_ends_a_line() {
+        assert_eq!(lines_of(b"a\rb\nc\r\nd"), [&b"a\rb\n"[..], b"c\r\n", b"d"]);
+        assert!(lines_of(b"").is_empty());
+        let d = unified(b"x\r\ny\nz\n", b"x\ry\nz\nw\n").text;
+        assert!(d.contains("\n@@ -1,3 +1,3 @@\n-    1       | x␍\n+          1 | x␍y\n"), "{d}");
+        assert!(d.contains("\n-    2       | y\n     3     2 | z\n+          3 | w\n"), "{d}");
+        assert!(!d.contains("no newline"), "{d}");
     }
 
     #[test]

@@ -178,21 +178,34 @@ fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, RunnerError> {
             Ok(entry) => entry,
             // A loop back to a folder above: already being searched.
             Err(e) if e.loop_ancestor().is_some() => continue,
-            Err(e) => {
+            // Something that cannot be looked at (a broken or looping link,
+            // a folder that cannot be listed): a trace by its name fails
+            // its own test saying why; anything else is not a test, and
+            // ignored like any other file that is not one.
+            Err(e) if e.depth() == 0 => {
                 let at = e.path().unwrap_or(root);
                 return Err(RunnerError::Unreadable(at.display().to_string()));
             }
+            Err(e) => {
+                if let Some(path) = e.path().filter(|p| is_trace_name(p))
+                    && seen.first(path)
+                {
+                    traces.push(path.to_path_buf());
+                }
+                continue;
+            }
         };
-        let name = entry.file_name().to_string_lossy();
-        if !entry.file_type().is_dir()
-            && name.ends_with(".txt")
-            && !is_output(&name)
-            && seen.first(entry.path())
-        {
+        if !entry.file_type().is_dir() && is_trace_name(entry.path()) && seen.first(entry.path()) {
             traces.push(entry.into_path());
         }
     }
     Ok(traces)
+}
+
+/// `NAME.txt` and not an output.
+fn is_trace_name(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    name.ends_with(".txt") && !is_output(&name)
 }
 
 #[cfg(test)]

@@ -17,7 +17,13 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
         .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
         .open(path)
         .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound if is_link(path) => {
+                format!("{shown} is a broken symbolic link (what it points to does not exist)")
+            }
             io::ErrorKind::NotFound => format!("{shown} does not exist"),
+            _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                format!("{shown} is a symbolic link that loops")
+            }
             _ => format!("cannot read {shown}: {e}"),
         })?;
     let kind = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.file_type();
@@ -27,6 +33,10 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
     // Back to blocking reads for a regular file (O_NONBLOCK is moot there).
     let _ = rustix::io::ioctl_fionbio(&file, false);
     Ok(file)
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// What a file that is not regular is, for messages.
@@ -79,5 +89,17 @@ mod tests {
         std::fs::write(dir.path().join("r.txt"), "abc").expect("write");
         assert_eq!(read_bounded(&dir.path().join("r.txt"), 3).expect("read"), b"abc");
         assert!(read_bounded(&dir.path().join("r.txt"), 2).is_err());
+        let (broken, l1, l2) =
+            (dir.path().join("b.txt"), dir.path().join("l1"), dir.path().join("l2"));
+        std::os::unix::fs::symlink("gone", &broken).expect("symlink");
+        std::os::unix::fs::symlink(&l2, &l1).expect("symlink");
+        std::os::unix::fs::symlink(&l1, &l2).expect("symlink");
+        let e = open_regular(&broken).expect_err("broken");
+        assert!(
+            e.ends_with("b.txt is a broken symbolic link (what it points to does not exist)"),
+            "{e}"
+        );
+        let e = open_regular(&l1).expect_err("a loop");
+        assert!(e.ends_with("l1 is a symbolic link that loops"), "{e}");
     }
 }
