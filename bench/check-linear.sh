@@ -26,6 +26,7 @@ make() {
     else if (shape == "identifiers") { for (i = 0; i < n; i++) print "play(Ora,1)" }
     else if (shape == "type-errors") { for (i = 0; i < n; i++) print "undo(1)" }
     else if (shape == "comments") { for (i = 0; i < n; i++) printf "-- c\n\n  \nundo\n" }
+    else if (shape == "blank-line") { for (i = 0; i < n; i++) printf "  \t  "; printf "undo" }
   }' > "$3"
 }
 
@@ -41,7 +42,7 @@ best() {
 }
 
 status=0
-for shape in escaped-quotes one-long-event identifiers type-errors comments; do
+for shape in escaped-quotes one-long-event identifiers type-errors comments blank-line; do
   make "$shape" $((n / 8)) "$work/small.txt"
   make "$shape" "$n" "$work/large.txt"
   small=$(best "$work/small.txt")

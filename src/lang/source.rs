@@ -31,9 +31,14 @@ fn keep_line(line: &[u8], out: &mut Vec<u8>) {
 /// `next_piece` hands on parts of at most this many bytes.
 pub const LONG_LINE: usize = 64 * 1024;
 
+/// A byte that cannot tell whether its line is kept.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
 /// Whether a line starting with these bytes is kept, once the start tells.
 fn decided(start: &[u8]) -> Option<bool> {
-    let k = start.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\r'))?;
+    let k = start.iter().position(|&b| !is_blank(b))?;
     match start[k] {
         b'-' => start.get(k + 1).map(|&b| b != b'-'),
         _ => Some(true),
@@ -155,6 +160,9 @@ pub struct KeptLines<R> {
     reader: R,
     /// The start of a line whose end the reader has not given yet.
     pending: Vec<u8>,
+    /// How many bytes at the start of `pending` are known to be blanks, so
+    /// a long run of blanks is looked at once, not again with each block.
+    blanks: usize,
     within: Within,
     /// See `LONG_LINE`.
     long_line: usize,
@@ -168,7 +176,7 @@ impl<R: BufRead> KeptLines<R> {
     /// `next_piece` hands on parts of at most `long_line` bytes (tests use
     /// short ones).
     pub fn with_long_line(reader: R, long_line: usize) -> Self {
-        KeptLines { reader, pending: Vec::new(), within: Within::Start, long_line }
+        KeptLines { reader, pending: Vec::new(), blanks: 0, within: Within::Start, long_line }
     }
 
     /// Appends kept lines (each with its newline) to `out` until it has
@@ -184,7 +192,7 @@ impl<R: BufRead> KeptLines<R> {
                 match self.within {
                     Within::Kept => out.push(b'\n'),
                     Within::Dropped => {}
-                    Within::Start => keep_line(&std::mem::take(&mut self.pending), out),
+                    Within::Start => keep_line(&self.take_pending(), out),
                 }
                 self.within = Within::Start;
                 return Ok(false);
@@ -214,6 +222,7 @@ impl<R: BufRead> KeptLines<R> {
             if !self.pending.is_empty() {
                 let end = memchr::memchr(b'\n', lines).unwrap_or(last);
                 self.pending.extend_from_slice(&lines[..end]);
+                self.blanks = 0;
                 let line = std::mem::take(&mut self.pending);
                 keep_line(&line, out);
                 from = end + 1;
@@ -253,19 +262,31 @@ impl<R: BufRead> KeptLines<R> {
         if self.pending.is_empty() {
             return;
         }
-        match decided(&self.pending) {
+        let from = self.blanks.min(self.pending.len());
+        match decided(&self.pending[from..]) {
             Some(true) => {
                 out.extend_from_slice(&self.pending);
                 self.within = Within::Kept;
             }
             Some(false) => self.within = Within::Dropped,
-            None => return,
+            None => {
+                let more = self.pending[from..].iter().take_while(|&&b| is_blank(b)).count();
+                self.blanks = from + more;
+                return;
+            }
         }
         if self.pending.capacity() > self.long_line {
             self.pending = Vec::new();
         } else {
             self.pending.clear();
         }
+        self.blanks = 0;
+    }
+
+    /// The pending start of a line, taken whole (its blanks forgotten).
+    fn take_pending(&mut self) -> Vec<u8> {
+        self.blanks = 0;
+        std::mem::take(&mut self.pending)
     }
 
     /// Appends the next kept line with its newline (`Piece::Line`), or, for
@@ -304,7 +325,7 @@ impl<R: BufRead> KeptLines<R> {
                 }
                 Within::Start => {
                     if available.is_empty() {
-                        let line = std::mem::take(&mut self.pending);
+                        let line = self.take_pending();
                         if is_kept(&line) {
                             keep_line(&line, out);
                             return Ok(Piece::Line);
@@ -335,6 +356,7 @@ impl<R: BufRead> KeptLines<R> {
                             keep_line(&self.pending, out);
                         }
                         self.pending.clear();
+                        self.blanks = 0;
                         kept
                     };
                     self.reader.consume(e + 1);
@@ -363,7 +385,7 @@ impl<R: BufRead> KeptLines<R> {
             }
         }
         if !self.pending.is_empty() {
-            let mut line = std::mem::take(&mut self.pending);
+            let mut line = self.take_pending();
             self.reader.read_until(b'\n', &mut line)?;
             let line = line.strip_suffix(b"\n").unwrap_or(&line);
             if is_kept(line) {
