@@ -11,7 +11,8 @@ use crate::cli::{self, Invocation};
 use crate::modes::fuzz::{self, FuzzError};
 use crate::modes::runner::{self, RunnerError};
 use crate::modes::{
-    Outcome, OutputFile, RunError, interactive, open_input, run_input, run_job, serve, tui, verify,
+    OutputFile, RunError, RunOutcome, interactive, open_input, run_input, run_job, serve, tui,
+    verify,
 };
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
@@ -31,15 +32,15 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
             ExitCode::from(2)
         }
         Ok(invocation) => match dispatch(invocation, &program, &mut stdout) {
-            Ok(Outcome::Ran) => ExitCode::SUCCESS,
-            Ok(Outcome::Rejected) => ExitCode::from(1),
+            Ok(RunOutcome::Ran) => ExitCode::SUCCESS,
+            Ok(RunOutcome::Rejected) => ExitCode::from(1),
             // The reader went away (`tictac -b big | head`): stop quietly,
             // with the status the run had already earned.
             Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
                 return ExitCode::SUCCESS;
             }
-            Err(RunError::Closed(Outcome::Ran)) => return ExitCode::SUCCESS,
-            Err(RunError::Closed(Outcome::Rejected)) => return ExitCode::from(1),
+            Err(RunError::Closed(RunOutcome::Ran)) => return ExitCode::SUCCESS,
+            Err(RunError::Closed(RunOutcome::Rejected)) => return ExitCode::from(1),
             Err(e) => {
                 let _ = writeln!(stdout, "{e}");
                 ExitCode::from(2)
@@ -80,30 +81,30 @@ fn dispatch(
     invocation: Invocation,
     program: &str,
     stdout: &mut dyn Write,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     match invocation {
         Invocation::Help => {
             write!(stdout, "{}", help(program))?;
-            Ok(Outcome::Ran)
+            Ok(RunOutcome::Ran)
         }
         Invocation::Version => {
             writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
-            Ok(Outcome::Ran)
+            Ok(RunOutcome::Ran)
         }
         Invocation::Interactive(session) => {
             stdout.flush()?;
             interactive::run(&session)?;
-            Ok(Outcome::Ran)
+            Ok(RunOutcome::Ran)
         }
         Invocation::Board(session) => {
             stdout.flush()?;
             tui::run(&session)?;
-            Ok(Outcome::Ran)
+            Ok(RunOutcome::Ran)
         }
         Invocation::Test(options) if options.coverage => {
             // A report: gaps in coverage are no failure.
             match runner::coverage::run(&options, stdout) {
-                Ok(_) | Err(RunnerError::OutputClosed { .. }) => Ok(Outcome::Ran),
+                Ok(_) | Err(RunnerError::OutputClosed { .. }) => Ok(RunOutcome::Ran),
                 Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
                 Err(e) => Err(RunError::Runner(e.to_string())),
             }
@@ -120,11 +121,11 @@ fn dispatch(
             // Nothing a test started outlives the suite, even untagged.
             crate::process::stop_all();
             match ran {
-                Ok(report) if report.all_passed() => Ok(Outcome::Ran),
-                Ok(_) => Ok(Outcome::Rejected),
+                Ok(report) if report.all_passed() => Ok(RunOutcome::Ran),
+                Ok(_) => Ok(RunOutcome::Rejected),
                 // The reader went away: end quietly, with the status earned.
-                Err(RunnerError::OutputClosed { failed: true }) => Ok(Outcome::Rejected),
-                Err(RunnerError::OutputClosed { failed: false }) => Ok(Outcome::Ran),
+                Err(RunnerError::OutputClosed { failed: true }) => Ok(RunOutcome::Rejected),
+                Err(RunnerError::OutputClosed { failed: false }) => Ok(RunOutcome::Ran),
                 Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
                 Err(e) => Err(RunError::Runner(e.to_string())),
             }
@@ -144,8 +145,8 @@ fn dispatch(
             // Nothing a run started outlives the session.
             crate::process::stop_all();
             match ran {
-                Ok(report) if report.divergences == 0 => Ok(Outcome::Ran),
-                Ok(_) => Ok(Outcome::Rejected),
+                Ok(report) if report.divergences == 0 => Ok(RunOutcome::Ran),
+                Ok(_) => Ok(RunOutcome::Rejected),
                 Err(FuzzError::Write(e)) => Err(RunError::Write(e)),
                 Err(e) => Err(RunError::Runner(e.to_string())),
             }
@@ -158,8 +159,8 @@ fn dispatch(
 /// and so checked, before.)
 fn with_output(
     output: &Path,
-    run: impl FnOnce(&mut dyn Write) -> Result<Outcome, RunError>,
-) -> Result<Outcome, RunError> {
+    run: impl FnOnce(&mut dyn Write) -> Result<RunOutcome, RunError>,
+) -> Result<RunOutcome, RunError> {
     let mut file = OutputFile::create(output)?;
     match run(&mut file) {
         Ok(outcome) => {

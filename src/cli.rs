@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::behaviour::Behaviour;
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
-use crate::modes::{Job, STDOUT, fuzz, runner};
+use crate::modes::{fuzz, runner};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -191,6 +191,20 @@ impl UsageError {
         format!("{self}\nRun '{program} -help' to see more details")
     }
 }
+
+/// The ways a trace file can be run into an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// `-b IN`: validate all, then run all.
+    Whole,
+    /// `-b IN OUT`: chunks of 100 lines.
+    Chunks,
+    /// `-w M N IN [OUT]`, `-l IN [OUT]`.
+    Window(Window),
+}
+
+/// `-` as OUT: standard output (as `-` as IN is standard input).
+pub const STDOUT: &str = "-";
 
 /// What the program was asked to do.
 #[derive(Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
 use tictac::modes::interactive::Recorder;
 use tictac::modes::shell::{Reply, Shell};
-use tictac::modes::{Job, Outcome, run_job};
+use tictac::modes::{Job, RunOutcome, run_job};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -208,7 +208,7 @@ proptest! {
 
         let mut transcript = Vec::new();
         let outcome = run_job(Job::Whole, &file, &mut transcript, Autopilot::default());
-        prop_assert_eq!(outcome.ok(), Some(Outcome::Ran), "{}", String::from_utf8_lossy(&transcript));
+        prop_assert_eq!(outcome.ok(), Some(RunOutcome::Ran), "{}", String::from_utf8_lossy(&transcript));
         let replayed = states(&transcript);
         let mut at = 0;
         for (kept, state) in &expected {

@@ -2,7 +2,7 @@
 //! `-b IN OUT` runs it in chunks of 100 kept lines.
 
 use super::tape::{Entry, Tape};
-use super::{CHUNK_LINES, Driver, Input, Outcome, RunError, Sink};
+use super::{CHUNK_LINES, Driver, Input, RunError, RunOutcome, Sink};
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
@@ -14,16 +14,16 @@ pub fn run_whole(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     let mut tape = Tape::default();
     let verdict = lang::validate(KeptLines::new(&mut input), |c| tape.push(c));
     if let Err(rejection) = verdict.map_err(|e| failed(&input, e))? {
         reject(rejection, out)?;
-        return Ok(Outcome::Rejected);
+        return Ok(RunOutcome::Rejected);
     }
     write_state(out, driver.engine.game())?;
     run_tape(tape, out, driver)?;
-    Ok(Outcome::Ran)
+    Ok(RunOutcome::Ran)
 }
 
 /// A validation that could not finish, as a run reports it.
@@ -60,12 +60,12 @@ pub fn run_chunks(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
     let read_error = |e| RunError::Read(name.clone(), e);
     let mut lines = KeptLines::new(&mut input);
     let mut initial_shown = false;
-    let mut outcome = Outcome::Ran;
+    let mut outcome = RunOutcome::Ran;
     loop {
         let mut tape = Tape::default();
         let mut chunk = Lines::new(&mut lines, CHUNK_LINES);
@@ -81,7 +81,7 @@ pub fn run_chunks(
         match verdict {
             Err(rejection) => {
                 reject(rejection, out)?;
-                outcome = Outcome::Rejected;
+                outcome = RunOutcome::Rejected;
             }
             Ok(()) => {
                 if !initial_shown {

@@ -12,9 +12,6 @@ const INPUT_BUFFER: usize = 64 * 1024;
 /// The path that names standard input.
 pub const STDIN: &str = "-";
 
-/// The path that names standard output, as OUT.
-pub const STDOUT: &str = "-";
-
 /// Opens a trace for its one read, or says why it cannot be read.
 pub fn open_input(path: &Path) -> Result<Input<'static>, RunError> {
     let name = path.display().to_string();

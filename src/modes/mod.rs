@@ -21,8 +21,9 @@ pub mod window;
 use std::io::{self, Write};
 use std::path::Path;
 
+pub use crate::cli::{Job, STDOUT};
 pub use driver::{Driver, show_step, step};
-pub use files::{STDIN, STDOUT, open_input};
+pub use files::{STDIN, open_input};
 pub use input::Input;
 pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
@@ -32,7 +33,7 @@ use crate::cli::Session;
 
 /// How a run that got going ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum RunOutcome {
     /// The trace ran (game errors such as `button already taken` included).
     Ran,
     /// A syntax or type error message was printed.
@@ -63,7 +64,7 @@ pub enum RunError {
     /// The output went away (a closed pipe) after the run had earned this
     /// outcome; the program ends quietly with its exit status.
     #[error("the output was closed")]
-    Closed(Outcome),
+    Closed(RunOutcome),
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
@@ -92,17 +93,6 @@ impl From<OutputError> for RunError {
 /// the coverage replay, which both need it).
 pub const CHUNK_LINES: usize = 100;
 
-/// The ways a trace file can be run into an output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Job {
-    /// `-b IN`: validate all, then run all.
-    Whole,
-    /// `-b IN OUT`: chunks of 100 lines.
-    Chunks,
-    /// `-w M N IN [OUT]`, `-l IN [OUT]`.
-    Window(crate::cli::Window),
-}
-
 /// Runs a trace file as `job` says, writing the output to `out`; bots (in
 /// the batch jobs) answer as the trace plays.
 pub fn run_job(
@@ -110,7 +100,7 @@ pub fn run_job(
     input: &Path,
     out: &mut dyn Write,
     autopilot: Autopilot,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     run_input(job, open_input(input)?, out, autopilot)
 }
 
@@ -122,7 +112,7 @@ pub fn run_input(
     input: Input,
     out: &mut dyn Write,
     autopilot: Autopilot,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     let mut driver = Driver::new(autopilot);
     let mut sink = Sink::new(out);
     let ran = match job {

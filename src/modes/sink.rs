@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::Outcome;
+use super::RunOutcome;
 use crate::lang::TraceError;
 
 /// The transcript's own output buffer. Batch runs write millions of small
@@ -60,8 +60,8 @@ impl Sink<'_> {
     }
 
     /// What the run has earned so far.
-    pub fn outcome(&self) -> Outcome {
-        if self.rejected { Outcome::Rejected } else { Outcome::Ran }
+    pub fn outcome(&self) -> RunOutcome {
+        if self.rejected { RunOutcome::Rejected } else { RunOutcome::Ran }
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).

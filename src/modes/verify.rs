@@ -4,14 +4,14 @@
 
 use std::io::Write;
 
-use super::{Outcome, OutputFile, RunError};
+use super::{OutputFile, RunError, RunOutcome};
 use crate::bots::Strategy;
 use crate::bots::explore::{GameFacts, Tally, check, game_facts};
 use crate::cli::VerifyOptions;
 use crate::command::Command;
 use crate::game::{Cell, Mark};
 
-pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Outcome, RunError> {
+pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
     match options.one {
         None => {
             print_facts(out, &game_facts())?;
@@ -58,7 +58,7 @@ pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Outcome, RunE
             }
         }
     }
-    Ok(Outcome::Ran)
+    Ok(RunOutcome::Ran)
 }
 
 fn print_facts(out: &mut dyn Write, f: &GameFacts) -> std::io::Result<()> {

@@ -11,7 +11,7 @@
 use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
-use super::{Input, Outcome, RunError, Sink, step};
+use super::{Input, RunError, RunOutcome, Sink, step};
 use crate::cli::{Window, WindowEnd};
 use crate::command::Command;
 use crate::engine::Engine;
@@ -29,7 +29,7 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
-pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
     match (window.start, window.end) {
         (1.., WindowEnd::Unbounded) => stream(window, input, out, None),
         (1.., WindowEnd::Line(end @ 1..)) => {
@@ -49,7 +49,7 @@ fn stream(
     mut input: Input,
     out: &mut Sink,
     end: Option<usize>,
-) -> Result<Outcome, RunError> {
+) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
     let read_error = |e| RunError::Read(name.clone(), e);
     let first = usize::try_from(window.start).unwrap_or(usize::MAX);
@@ -93,7 +93,7 @@ fn stream(
 
 /// Any other window: every line is checked and kept on a tape until the
 /// number of lines is known, then the window is resolved and played.
-fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<Outcome, RunError> {
+fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
     let read_error = |e| RunError::Read(name.clone(), e);
     let needed = lines_needed(window);
@@ -129,7 +129,7 @@ fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<Outco
         .map_err(RunError::Spool)?;
     }
     let Some((first, end)) = window.resolve(k) else {
-        return Ok(Outcome::Ran);
+        return Ok(RunOutcome::Ran);
     };
     play(tape, first, end, out)
 }
@@ -146,7 +146,7 @@ fn lines_needed(window: Window) -> Option<usize> {
 }
 
 /// Plays lines `1..end` of the tape, showing `first..end`.
-fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<Outcome, RunError> {
+fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<RunOutcome, RunError> {
     let mut tape = tape.reader().map_err(RunError::Spool)?;
     let mut player = Player::new(first);
     for i in 1..end {
@@ -162,12 +162,12 @@ struct Player {
     engine: Engine,
     first: usize,
     context_shown: bool,
-    outcome: Outcome,
+    outcome: RunOutcome,
 }
 
 impl Player {
     fn new(first: usize) -> Self {
-        Player { engine: Engine::new(), first, context_shown: false, outcome: Outcome::Ran }
+        Player { engine: Engine::new(), first, context_shown: false, outcome: RunOutcome::Ran }
     }
 
     /// Runs line `i`, read from `tape`, showing it if `shown`.
@@ -186,7 +186,7 @@ impl Player {
         if kind == Line::Failed {
             if shown {
                 out.mark_rejected();
-                self.outcome = Outcome::Rejected;
+                self.outcome = RunOutcome::Rejected;
                 tape.message(out)?;
             } else {
                 tape.message(&mut io::sink())?;
@@ -212,7 +212,7 @@ impl Player {
     }
 
     /// Ends the run; an empty window shows the state it stands at.
-    fn finish(self, show_state: bool, out: &mut Sink) -> Result<Outcome, RunError> {
+    fn finish(self, show_state: bool, out: &mut Sink) -> Result<RunOutcome, RunError> {
         if show_state {
             write_state(out, self.engine.game())?;
         }

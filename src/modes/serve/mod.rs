@@ -14,7 +14,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::{Outcome, RunError};
+use super::{RunError, RunOutcome};
 use crate::cli::ServeOptions;
 
 /// How long requests still running at Ctrl-C or SIGTERM may take to end
@@ -23,7 +23,7 @@ const GRACE: Duration = Duration::from_secs(1);
 
 /// Serves until Ctrl-C or SIGTERM; the first line printed is
 /// `tictac: serving on http://ADDR:PORT/`.
-pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<Outcome, RunError> {
+pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -31,7 +31,7 @@ pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<Outcome, RunEr
     runtime.block_on(serve(options, out))?;
     // Requests past the grace period are dropped with the runtime.
     runtime.shutdown_background();
-    Ok(Outcome::Ran)
+    Ok(RunOutcome::Ran)
 }
 
 async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), RunError> {

@@ -14,7 +14,7 @@ use crate::game::{Cell, Game, Mark, Phase};
 use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::modes::tape::{Entry, Tape};
-use crate::modes::{Driver, Input, Job, Outcome, RunError, run_input, show_step, step};
+use crate::modes::{Driver, Input, Job, RunError, RunOutcome, run_input, show_step, step};
 
 /// `/api/run`: the output, byte for byte the command line's, and the exit
 /// status (1 when a syntax or type error was printed).
@@ -50,8 +50,8 @@ pub(crate) fn run(
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
     let status = match outcome {
-        Outcome::Ran => 0,
-        Outcome::Rejected => 1,
+        RunOutcome::Ran => 0,
+        RunOutcome::Rejected => 1,
     };
     Ok(RunReply { output: text(out.bytes), status })
 }
