@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// A layer (a folder or a file under src/) and the top-level modules it may
 /// name besides itself.
-const LAYERS: [(&str, &[&str]); 8] = [
+const LAYERS: [(&str, &[&str]); 9] = [
     ("game", &[]),
     ("spool.rs", &[]),
     ("signals.rs", &[]),
@@ -16,6 +16,8 @@ const LAYERS: [(&str, &[&str]); 8] = [
     ("lang", &["command", "spool"]),
     ("process", &["signals"]),
     ("engine.rs", &["game", "history", "command", "behaviour"]),
+    // What to run, as plain data: never a front end.
+    ("cli", &["bots", "behaviour", "game"]),
 ];
 
 fn sources(path: &Path) -> Vec<PathBuf> {

@@ -23,47 +23,7 @@ use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
 use trace::Trace;
 
-/// What `tictac fuzz` was asked to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Run as `PROGRAM... -b TRACE`.
-    pub program: Vec<String>,
-    /// Take the expected output from `ORACLE... -b TRACE`, not the engine.
-    pub oracle: Option<Vec<String>>,
-    pub runs: u64,
-    pub time: Option<Duration>,
-    pub seed: Option<u64>,
-    pub out: PathBuf,
-    pub jobs: usize,
-    pub timeout: Duration,
-    pub max_lines: usize,
-    pub exclude: Vec<Behaviour>,
-    /// Compare exit statuses too.
-    pub check_status: bool,
-    /// Append every generated trace to this file, each as its length in
-    /// bytes, a newline, then the trace: for a loop that only starts the
-    /// program on the same traces (bench/check-fuzz.sh, examples/spawn_loop.rs).
-    pub save_traces: Option<PathBuf>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            program: Vec::new(),
-            oracle: None,
-            runs: 10_000,
-            time: None,
-            seed: None,
-            out: PathBuf::from("fuzz-found"),
-            jobs: 1,
-            timeout: Duration::from_secs(10),
-            max_lines: 60,
-            exclude: Vec::new(),
-            check_status: false,
-            save_traces: None,
-        }
-    }
-}
+pub use crate::cli::options::FuzzOptions as Options;
 
 /// Why the fuzzer could not run.
 #[derive(Debug, thiserror::Error)]

@@ -24,64 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::process::Capture;
 
-/// What `tictac test` was asked to do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Write each expected file from the actual output.
-    pub bless: bool,
-    /// Run `PROGRAM... -b TRACE` instead of the engine in this process.
-    pub program: Option<Vec<String>>,
-    /// Take the expected output from `ORACLE... -b TRACE`.
-    pub oracle: Option<Vec<String>>,
-    /// Save every actual output as `DIR/NAME.actual.txt`.
-    pub log: Option<PathBuf>,
-    /// Tests run at once (at least 1).
-    pub jobs: usize,
-    /// How long an external program or oracle may take on one trace.
-    pub timeout: Duration,
-    /// Print only failures and the closing line.
-    pub quiet: bool,
-    /// How results are reported.
-    pub format: Format,
-    /// Run only the tests whose name contains this.
-    pub filter: Option<String>,
-    /// Report which behaviours the tests reach instead of running them.
-    pub coverage: bool,
-    pub paths: Vec<PathBuf>,
-}
-
-/// How `tictac test` reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// A line per test, diffs under failures, the closing line.
-    #[default]
-    Human,
-    /// TAP version 13 (Test Anything Protocol), a line per test as it ends.
-    Tap,
-    /// JUnit XML when the suite ends; the human report goes to `progress`.
-    Junit,
-}
-
-/// An external program may take this long on one trace by default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            bless: false,
-            program: None,
-            oracle: None,
-            log: None,
-            jobs: 1,
-            timeout: DEFAULT_TIMEOUT,
-            quiet: false,
-            format: Format::Human,
-            filter: None,
-            coverage: false,
-            paths: Vec::new(),
-        }
-    }
-}
+pub use crate::cli::options::{DEFAULT_TIMEOUT, Format, TestOptions as Options};
 
 /// Why the runner could not run the suite.
 #[derive(Debug, thiserror::Error)]

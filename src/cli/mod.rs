@@ -1,6 +1,10 @@
 //! The command line, as ETF executables read it: the first argument is the
 //! mode, then a fixed number of arguments for that mode.
 
+pub mod options;
+
+pub use options::{DEFAULT_TIMEOUT, Format, FuzzOptions, TestOptions};
+
 use std::ffi::{OsStr, OsString};
 use std::net::IpAddr;
 use std::path::PathBuf;
@@ -9,7 +13,6 @@ use std::time::Duration;
 use crate::behaviour::Behaviour;
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
-use crate::modes::{fuzz, runner};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -213,7 +216,7 @@ pub enum Invocation {
     /// `-g`: the full-screen terminal board.
     Board(Session),
     /// `tictac test ...`: the acceptance-test runner.
-    Test(runner::Options),
+    Test(TestOptions),
     /// `-b`, `-w`, `-l`: run a trace file, to standard output or to a new file.
     Run {
         job: Job,
@@ -226,7 +229,7 @@ pub enum Invocation {
     /// `tictac serve ...`: the game and the oracle in a web browser.
     Serve(ServeOptions),
     /// `tictac fuzz ...`: a program against the engine on generated traces.
-    Fuzz(fuzz::Options),
+    Fuzz(FuzzOptions),
     Help,
     Version,
 }
@@ -410,9 +413,9 @@ fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
 /// `test [--bless] [--program CMD] [--oracle CMD] [--log DIR] [-j N] [--timeout S]
 /// [--quiet] [--filter TEXT] [--format human|tap|junit] [--coverage] [PATH...]`
 fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
-    let mut options = runner::Options {
+    let mut options = TestOptions {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
-        ..runner::Options::default()
+        ..TestOptions::default()
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -425,9 +428,9 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
             "--format" => {
                 let format = value()?.to_string_lossy().into_owned();
                 options.format = match format.as_str() {
-                    "tap" => runner::Format::Tap,
-                    "junit" => runner::Format::Junit,
-                    "human" => runner::Format::Human,
+                    "tap" => Format::Tap,
+                    "junit" => Format::Junit,
+                    "human" => Format::Human,
                     _ => return Err(UsageError::Format(format)),
                 };
             }
@@ -461,8 +464,8 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
             (options.oracle.is_some(), "--oracle"),
             (options.bless, "--bless"),
             (options.log.is_some(), "--log"),
-            (options.format == runner::Format::Tap, "--format tap"),
-            (options.format == runner::Format::Junit, "--format junit"),
+            (options.format == Format::Tap, "--format tap"),
+            (options.format == Format::Junit, "--format junit"),
         ];
         if let Some((_, option)) = clash.iter().find(|(given, _)| *given) {
             return Err(UsageError::CoverageWith((*option).into()));
@@ -474,9 +477,9 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
 /// `fuzz --program CMD [--oracle CMD] [--runs N] [--time S] [--seed N] [--out DIR]
 /// [-j N] [--timeout S] [--max-lines L] [--exclude ID...] [--check-status]`
 fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
-    let mut options = fuzz::Options {
+    let mut options = FuzzOptions {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
-        ..fuzz::Options::default()
+        ..FuzzOptions::default()
     };
     let mut args = args.iter().peekable();
     while let Some(arg) = args.next() {
@@ -769,9 +772,7 @@ mod tests {
         assert_eq!(p(&["test", "--timeout", "inf"]), Err(UsageError::Timeout("inf".into())));
         assert!(matches!(p(&["test", "--timeout", "0.5"]),
             Ok(Invocation::Test(o)) if o.timeout == std::time::Duration::from_millis(500)));
-        assert!(
-            matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.timeout == runner::DEFAULT_TIMEOUT)
-        );
+        assert!(matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.timeout == DEFAULT_TIMEOUT));
         assert_eq!(p(&["test", "--x"]), Err(UsageError::UnknownOption("--x".into())));
         assert_eq!(p(&["test", "--log"]), Err(UsageError::MissingValue("--log".into())));
         assert_eq!(p(&["test", "--bless", "--oracle", "o"]), Err(UsageError::BlessWithOracle));
