@@ -368,3 +368,45 @@ fn an_answer_known_at_the_first_bad_byte_does_not_wait_for_the_writer() {
         assert_eq!(o.status.code(), Some(1), "{args:?} {bytes:?}");
     }
 }
+
+/// A window counted from the start prints each line as it runs: with the
+/// writer of a FIFO still open, what the lines so far printed is already
+/// out (it waited in the output buffer for the end of the input).
+#[test]
+fn a_window_from_the_start_prints_before_the_writer_closes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let mut child = Command::new(BIN)
+        .args(["-w", "2", "_", &fifo.to_string_lossy()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let mut writer = fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO");
+    writer.write_all(b"new_game(\"a\",\"b\")\nplay(\"a\",1)\nplay(\"b\",2)\n").expect("write");
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, lines) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.expect("a line")).is_err() {
+                return;
+            }
+        }
+    });
+    // The state before line 2, then lines 2 and 3 with their states.
+    let mut seen = Vec::new();
+    while seen.len() < 20 {
+        match lines.recv_timeout(PATIENCE) {
+            Ok(line) => seen.push(line),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("with the writer open, only {} lines came: {seen:?}", seen.len());
+            }
+        }
+    }
+    assert_eq!(seen[6], "->play(\"a\",1)");
+    assert_eq!(seen[13], "->play(\"b\",2)");
+    drop(writer);
+    assert!(child.wait().expect("wait").success());
+}

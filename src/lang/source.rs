@@ -169,6 +169,11 @@ pub struct KeptLines<R> {
 }
 
 impl<R: BufRead> KeptLines<R> {
+    /// The reader the lines come from.
+    pub fn reader(&self) -> &R {
+        &self.reader
+    }
+
     pub fn new(reader: R) -> Self {
         Self::with_long_line(reader, LONG_LINE)
     }

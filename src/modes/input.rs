@@ -3,24 +3,48 @@
 //! request to the web server). Every run reads its input exactly once, the
 //! same way whatever it is, so their outputs agree byte for byte.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, BufReader, Read};
 
 use super::RunError;
+
+/// A buffered reader that can tell what it holds without reading more.
+pub trait Buffered: BufRead {
+    fn buffered(&self) -> &[u8];
+}
+
+impl<R: Read> Buffered for BufReader<R> {
+    fn buffered(&self) -> &[u8] {
+        self.buffer()
+    }
+}
+
+impl Buffered for &[u8] {
+    fn buffered(&self) -> &[u8] {
+        self
+    }
+}
 
 /// A trace opened for its one read.
 pub struct Input<'a> {
     name: String,
-    reader: Box<dyn BufRead + 'a>,
+    reader: Box<dyn Buffered + 'a>,
 }
 
 impl<'a> Input<'a> {
-    pub fn new(name: String, reader: Box<dyn BufRead + 'a>) -> Self {
+    pub fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
         Input { name, reader }
     }
 
     /// A trace already in memory.
     pub fn memory(bytes: &'a [u8]) -> Self {
         Input::new("the trace".into(), Box::new(bytes))
+    }
+
+    /// Whether a whole line is already read in: if not, the next line may
+    /// keep the reader waiting (a pipe or FIFO whose writer is slow), so a
+    /// run flushes what it printed before asking for it.
+    pub fn holds_a_line(&self) -> bool {
+        memchr::memchr(b'\n', self.reader.buffered()).is_some()
     }
 
     /// The name messages give the trace.

@@ -59,6 +59,10 @@ fn stream(
     let mut buf = Vec::new();
     let mut k = 0;
     while needed.is_none_or(|n| k < n) {
+        // What is printed goes out before a read that may wait.
+        if !lines.reader().holds_a_line() {
+            out.flush()?;
+        }
         // One line at a time on a tape of its own.
         let mut tape = LineTape::default();
         let mut line = Lines::new(&mut lines, 1);
