@@ -51,7 +51,6 @@ fn stream(
     end: Option<usize>,
 ) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
-    let read_error = |e| RunError::Read(name.clone(), e);
     let first = usize::try_from(window.start).unwrap_or(usize::MAX);
     let needed = lines_needed(window);
     let mut lines = KeptLines::new(&mut input);
@@ -65,25 +64,10 @@ fn stream(
         }
         // One line at a time on a tape of its own.
         let mut tape = LineTape::default();
-        let mut line = Lines::new(&mut lines, 1);
-        let start = tape.begin_line();
-        let verdict = match lang::validate_reusing(&mut line, &mut buf, |c| tape.command(c)) {
-            Ok(verdict) => verdict,
-            Err(Failure::Read(e)) => return Err(read_error(e)),
-            Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
-        };
-        if line.begun() == 0 {
+        if !read_line(&mut lines, &mut tape, &mut buf, needed == Some(k + 1), &name)? {
             break;
         }
         k += 1;
-        if needed != Some(k) {
-            line.skip_rest().map_err(read_error)?;
-        }
-        match verdict {
-            Ok(()) => tape.end_line(start),
-            Err(rejection) => tape.error(start, rejection),
-        }
-        .map_err(RunError::Spool)?;
         // Lines from `N` on do not run (only `-w 1 1` reads one: to tell
         // an empty trace).
         if end.is_none_or(|n| k < n) {
@@ -99,7 +83,6 @@ fn stream(
 /// number of lines is known, then the window is resolved and played.
 fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
-    let read_error = |e| RunError::Read(name.clone(), e);
     let needed = lines_needed(window);
     let mut lines = KeptLines::new(&mut input);
     let mut tape = LineTape::default();
@@ -107,35 +90,50 @@ fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOu
     let mut buf = Vec::new();
     let mut k = 0;
     while needed.is_none_or(|n| k < n) {
-        // The line is read as it is validated, its commands going onto the
-        // tape at once (taken back if the line turns out wrong), so a line
-        // of any length costs constant memory, and a short one nothing but
-        // its bytes on the tape.
-        let mut line = Lines::new(&mut lines, 1);
-        let start = tape.begin_line();
-        let verdict = match lang::validate_reusing(&mut line, &mut buf, |c| tape.command(c)) {
-            Ok(verdict) => verdict,
-            Err(Failure::Read(e)) => return Err(read_error(e)),
-            Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
-        };
-        if line.begun() == 0 {
+        if !read_line(&mut lines, &mut tape, &mut buf, needed == Some(k + 1), &name)? {
             break;
         }
         k += 1;
-        if needed != Some(k) {
-            // A parse error stops the reading: the rest of the line remains.
-            line.skip_rest().map_err(read_error)?;
-        }
-        match verdict {
-            Ok(()) => tape.end_line(start),
-            Err(rejection) => tape.error(start, rejection),
-        }
-        .map_err(RunError::Spool)?;
     }
     let Some((first, end)) = window.resolve(k) else {
         return Ok(RunOutcome::Ran);
     };
     play(tape, first, end, out)
+}
+
+/// Reads the next kept line onto `tape`, validating it as it is read: its
+/// commands go onto the tape at once (taken back if the line turns out
+/// wrong), so a line of any length costs constant memory, and a short one
+/// nothing but its bytes. `buf` is the stream's buffer, kept from line to
+/// line; unless the line is the `last` one needed, what a parse error left
+/// of it is skipped. False at the end of the input.
+fn read_line<R: BufRead>(
+    lines: &mut KeptLines<R>,
+    tape: &mut LineTape,
+    buf: &mut Vec<u8>,
+    last: bool,
+    name: &str,
+) -> Result<bool, RunError> {
+    let read_error = |e| RunError::Read(name.to_owned(), e);
+    let mut line = Lines::new(lines, 1);
+    let start = tape.begin_line();
+    let verdict = match lang::validate_reusing(&mut line, buf, |c| tape.command(c)) {
+        Ok(verdict) => verdict,
+        Err(Failure::Read(e)) => return Err(read_error(e)),
+        Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
+    };
+    if line.begun() == 0 {
+        return Ok(false);
+    }
+    if !last {
+        line.skip_rest().map_err(read_error)?;
+    }
+    match verdict {
+        Ok(()) => tape.end_line(start),
+        Err(rejection) => tape.error(start, rejection),
+    }
+    .map_err(RunError::Spool)?;
+    Ok(true)
 }
 
 /// For a window counted from the start, the lines that decide the output:
