@@ -3,9 +3,11 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+mod common;
+
+use common::{path, script};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -25,18 +27,6 @@ fn suite() -> tempfile::TempDir {
     let o = tictac(&["test", "--bless", &dir.path().to_string_lossy()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     dir
-}
-
-fn path(dir: &Path) -> String {
-    dir.to_string_lossy().into_owned()
-}
-
-/// An executable shell script standing in for a student's program.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    let p = dir.join(name);
-    fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-    path(&p)
 }
 
 #[test]

@@ -2,9 +2,11 @@
 //! the diff's labels and pairing, and JUnit XML.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+mod common;
+
+use common::{path, script};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -14,18 +16,6 @@ fn tictac(args: &[&str]) -> Output {
 
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn path(dir: &Path) -> String {
-    dir.to_string_lossy().into_owned()
-}
-
-/// An executable shell script standing in for a program or an oracle.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    let p = dir.join(name);
-    fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-    path(&p)
 }
 
 /// A folder with traces `a` and `b` (their expected files not yet written).
@@ -267,8 +257,6 @@ fn a_changed_row_is_shown_right_above_the_row_replacing_it() {
     assert!(changed[2].ends_with("|   _O_") && changed[3].ends_with("|   ___"), "{out}");
     assert!(!out.contains('\x1b'), "no colour off a terminal: {out}");
 }
-
-mod common;
 
 #[test]
 fn on_a_terminal_the_changed_characters_are_highlighted_unless_no_color() {

@@ -78,3 +78,18 @@ pub fn tmux_available() -> bool {
     }
     found
 }
+
+/// A path as the command line takes it.
+pub fn path(dir: &std::path::Path) -> String {
+    dir.to_string_lossy().into_owned()
+}
+
+/// An executable shell script standing in for a student's program or an
+/// oracle.
+pub fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    path(&p)
+}
