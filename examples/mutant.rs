@@ -4,7 +4,7 @@
 //!
 //!     mutant NAME -b TRACE
 //!
-//! NAME (tests/differential.rs gives the length of each one's shortest
+//! NAME (tests/it/differential.rs gives the length of each one's shortest
 //! showing trace):
 //! `none` (no mistake), `redo-kept` (a new command keeps what was undone),
 //! `same-starter` (X starts every round), `precedence` (a taken cell is

@@ -4,9 +4,7 @@
 use std::fs;
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::{path, script};
+use crate::common::{path, script};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
@@ -260,13 +258,13 @@ fn a_changed_row_is_shown_right_above_the_row_replacing_it() {
 
 #[test]
 fn on_a_terminal_the_changed_characters_are_highlighted_unless_no_color() {
-    if !common::tmux_available() {
+    if !crate::common::tmux_available() {
         return;
     }
     let dir = failing_board();
     for (name, env, marked) in [("colour", "", true), ("nocolour", "NO_COLOR=1 ", false)] {
         let command = format!("{env}{BIN} test {}; echo DONE; sleep 30", path(dir.path()));
-        let tmux = common::Tmux::start(name, 100, 40, &command);
+        let tmux = crate::common::Tmux::start(name, 100, 40, &command);
         tmux.wait_for("DONE");
         let screen = tmux.run(&["capture-pane", "-p", "-e", "-t", "t"]);
         // Reverse video (SGR 7) marks the changed characters only.

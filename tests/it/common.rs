@@ -1,6 +1,8 @@
-//! A program in a real terminal: tmux runs it, keys are sent, the screen is
-//! read back. `.ci/run` installs tmux; on a machine without it a test says
-//! so and passes, except under CI (env `CI` set), where it fails.
+//! What the test modules share: the built executable, a program in a real
+//! terminal (tmux runs it, keys are sent, the screen is read back; `.ci/run`
+//! installs tmux; on a machine without it a test says so and passes, except
+//! under CI, env `CI` set, where it fails), paths and scripts, and proptest's
+//! settings.
 
 #![allow(dead_code)]
 
@@ -92,4 +94,17 @@ pub fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
     std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     path(&p)
+}
+
+/// proptest's settings for a module's properties: `cases` cases unless
+/// proptest's own `PROPTEST_CASES` asks for another number, and the failures
+/// it finds kept beside the module (`tests/it/NAME.proptest-regressions`;
+/// proptest's default would put them in `tests/proptest-regressions/`, since
+/// this folder has a `main.rs`).
+pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, FileFailurePersistence};
+    let default = Config::default();
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() { default.cases } else { cases };
+    let kept = FileFailurePersistence::WithSource("proptest-regressions");
+    Config { cases, failure_persistence: Some(Box::new(kept)), ..default }
 }

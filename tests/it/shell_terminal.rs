@@ -1,11 +1,9 @@
 //! `tictac -i` on a real terminal (tmux): the opening line, hints that are
 //! never input, Ctrl-C, NO_COLOR, help and exit, completion, and a history
-//! file that cannot be written. Piped sessions are not affected (tests/cli.rs,
+//! file that cannot be written. Piped sessions are not affected (tests/it/cli.rs,
 //! acceptance/).
 
-mod common;
-
-use common::{BIN, Tmux, tmux_available};
+use crate::common::{BIN, Tmux, tmux_available};
 
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 

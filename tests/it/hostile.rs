@@ -1,7 +1,7 @@
 //! Hostile input, through the executable: each gets its message and exit
 //! status from SPEC §5, never a panic. (Time linear in size: bench/check-linear.sh.)
 //! (Invalid UTF-8 names, a directory as input, an output path in a missing
-//! folder, an existing output file and a closed pipe are in `tests/cli.rs`.)
+//! folder, an existing output file and a closed pipe are in `tests/it/cli.rs`.)
 
 use std::fs;
 use std::path::Path;
@@ -118,7 +118,7 @@ fn crlf_line_ends_everywhere() {
 
 #[test]
 fn an_input_that_opens_but_cannot_be_read() {
-    // Reading /proc/self/mem at offset 0 fails; a directory is in tests/cli.rs.
+    // Reading /proc/self/mem at offset 0 fails; a directory is in tests/it/cli.rs.
     if !Path::new("/proc/self/mem").exists() {
         assert!(std::env::var_os("CI").is_none(), "no /proc/self/mem under CI");
         eprintln!("no /proc/self/mem: skipped");

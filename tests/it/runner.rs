@@ -5,9 +5,7 @@ use std::fs;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::{path, script};
+use crate::common::{path, script};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 

@@ -2,13 +2,11 @@
 //! clicks are sent, the screen is read back. `.ci/run` installs tmux; on a machine without
 //! it the test says so and passes, except under CI, where it fails.
 
-mod common;
-
 use std::path::Path;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::{BIN, Tmux, tmux_available};
+use crate::common::{BIN, Tmux, tmux_available};
 use ratatui::layout::Rect;
 use tictac::modes::tui::app::Action;
 use tictac::modes::tui::view::areas;

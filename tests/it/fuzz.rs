@@ -177,15 +177,8 @@ fn streamed(bytes: &[u8], refill: usize, fold_at: usize) -> Vec<u8> {
     })
 }
 
-/// Cases per property: the default here, or proptest's own `PROPTEST_CASES`
-/// (read by `ProptestConfig::default`) for a longer run.
-fn cases(default: u32) -> u32 {
-    let set = std::env::var_os("PROPTEST_CASES").is_some();
-    if set { ProptestConfig::default().cases } else { default }
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(2000))]
 
     #[test]
     fn streaming_agrees_with_memory_at_any_buffer_edge(

@@ -140,15 +140,8 @@ fn shown(game: &Game) -> String {
     String::from_utf8(render(game)).expect("names here are UTF-8")
 }
 
-/// Cases per property: the default here, or proptest's own `PROPTEST_CASES`
-/// (read by `ProptestConfig::default`) for a longer run.
-fn cases(default: u32) -> u32 {
-    let set = std::env::var_os("PROPTEST_CASES").is_some();
-    if set { ProptestConfig::default().cases } else { default }
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(512), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::proptest_config(512))]
 
     #[test]
     fn board_invariants_hold_after_every_command(cmds in session()) {

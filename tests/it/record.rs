@@ -170,10 +170,12 @@ fn states(transcript: &[u8]) -> Vec<Vec<u8>> {
 }
 
 proptest! {
+    #![proptest_config(crate::common::proptest_config(256))]
+
     /// Shell sessions recorded line by line replay in the batch engine: the
     /// recording validates as one file, and after each line that ran the
-    /// batch transcript is in the state the shell was in. Cases: the
-    /// default, or PROPTEST_CASES.
+    /// batch transcript is in the state the shell was in. Cases: 256, or
+    /// PROPTEST_CASES.
     #[test]
     fn recorded_sessions_replay_in_batch_to_the_same_states(
         lines in prop::collection::vec(line(), 0..24),
