@@ -30,3 +30,4 @@ pub mod modes;
 pub mod process;
 mod signals;
 pub mod spool;
+pub mod window;

@@ -13,6 +13,7 @@ use std::time::Duration;
 use crate::behaviour::Behaviour;
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::game::Mark;
+use crate::window::{Window, WindowEnd};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -96,59 +97,18 @@ pub enum UsageError {
     NotBatchBehaviour(String),
 }
 
-/// The end of a window: a line number (relative to the end when <= 0) or
-/// `_`, past the last line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WindowEnd {
-    Line(i32),
-    Unbounded,
-}
-
-/// `[start, end)` as given, before it is resolved against the trace length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window {
-    pub start: i32,
-    pub end: WindowEnd,
-}
-
-impl Window {
-    /// A window as `-w` and the web API take it, checked as SPEC says:
-    /// `start <= end`, and a non-positive start with a non-positive end.
-    pub fn new(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
-        if let WindowEnd::Line(n) = end {
-            if start > n {
-                return Err(UsageError::WindowOrder);
-            }
-            if start <= 0 && n > 0 {
-                return Err(UsageError::WindowSign);
-            }
+/// A window as `-w` and the web API take it, checked as SPEC §5 says:
+/// `start <= end`, and a non-positive start with a non-positive end.
+pub fn check_window(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
+    if let WindowEnd::Line(n) = end {
+        if start > n {
+            return Err(UsageError::WindowOrder);
         }
-        Ok(Window { start, end })
-    }
-
-    /// The last line alone, with the state before it (`-l`).
-    pub const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
-
-    /// The lines to show, `first..end` (1-based), for a trace of `k` kept
-    /// lines; `None` when nothing at all is printed.
-    pub fn resolve(self, k: usize) -> Option<(usize, usize)> {
-        let k = i64::try_from(k).unwrap_or(i64::MAX);
-        let relative = |n: i32| {
-            if n <= 0 { k + i64::from(n) + 1 } else { i64::from(n) }
-        };
-        let first = relative(self.start).max(1);
-        let end = match self.end {
-            WindowEnd::Unbounded => k + 1,
-            WindowEnd::Line(n) => relative(n),
-        };
-        let final_state_only = first == end && first == k + 1;
-        if k == 0 || (first > k && !final_state_only) {
-            return None;
+        if start <= 0 && n > 0 {
+            return Err(UsageError::WindowSign);
         }
-        // Past the last line nothing runs; an end before the start is empty.
-        let end = end.clamp(first, k + 1);
-        Some((usize::try_from(first).ok()?, usize::try_from(end).ok()?))
     }
+    Ok(Window { start, end })
 }
 
 /// Options of a played session; they may stand anywhere on the line.
@@ -613,7 +573,7 @@ fn parse_window(start: &OsStr, end: &OsStr) -> Result<Window, UsageError> {
         Some("_") => WindowEnd::Unbounded,
         _ => WindowEnd::Line(integer(end).ok_or(UsageError::WindowEnd)?),
     };
-    Window::new(start, end)
+    check_window(start, end)
 }
 
 /// A 32-bit integer, with an optional sign and surrounding spaces.
@@ -805,18 +765,5 @@ mod tests {
         assert_eq!(window(" +2 ", "_"), Ok(Window { start: 2, end: WindowEnd::Unbounded }));
         assert_eq!(window("-3", "-1"), Ok(Window { start: -3, end: WindowEnd::Line(-1) }));
         assert_eq!(window("1", "+-1"), Err(UsageError::WindowEnd));
-    }
-
-    #[test]
-    fn windows_resolve_against_the_trace_length() {
-        let w = |start, end| Window { start, end: WindowEnd::Line(end) };
-        assert_eq!(Window::LAST.resolve(5), Some((5, 6)));
-        assert_eq!(Window::LAST.resolve(0), None);
-        assert_eq!(w(2, 4).resolve(5), Some((2, 4)));
-        assert_eq!(w(2, 40).resolve(5), Some((2, 6)));
-        assert_eq!(w(6, 6).resolve(5), Some((6, 6)));
-        assert_eq!(w(6, 7).resolve(5), None);
-        assert_eq!(w(-100, -50).resolve(5), Some((1, 1)));
-        assert_eq!(Window { start: 1, end: WindowEnd::Unbounded }.resolve(3), Some((1, 4)));
     }
 }

@@ -12,13 +12,13 @@ use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
 use super::{Input, RunError, RunOutcome, Sink, step};
-use crate::cli::{Window, WindowEnd};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::spool::{Spool, read_varint, truncated, write_varint};
+use crate::window::Window;
 
 /// Ends the commands of a line that ran.
 const LINE_END: u8 = FIRST_MARK;
@@ -30,12 +30,9 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
 pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
-    match (window.start, window.end) {
-        (1.., WindowEnd::Unbounded) => stream(window, input, out, None),
-        (1.., WindowEnd::Line(end @ 1..)) => {
-            stream(window, input, out, Some(usize::try_from(end).unwrap_or(usize::MAX)))
-        }
-        _ => run_counted(window, input, out),
+    match window.from_start() {
+        Some((first, end)) => stream(window, first, end, input, out),
+        None => run_counted(window, input, out),
     }
 }
 
@@ -43,16 +40,16 @@ pub fn run(window: Window, input: Input, out: &mut Sink) -> Result<RunOutcome, R
 /// output does not depend on how many lines follow, so each line runs as
 /// soon as it is read and nothing accumulates: the output comes as the
 /// input does, an endless input runs until stopped, and a closed output
-/// ends the run. Lines `M..N` are shown (`end` is `N`; `None` for `_`).
+/// ends the run. Lines `first..end` are shown (`end` is `N`; `None` for `_`).
 fn stream(
     window: Window,
+    first: usize,
+    end: Option<usize>,
     mut input: Input,
     out: &mut Sink,
-    end: Option<usize>,
 ) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
-    let first = usize::try_from(window.start).unwrap_or(usize::MAX);
-    let needed = lines_needed(window);
+    let needed = window.lines_needed();
     let mut lines = KeptLines::new(&mut input);
     let mut player = Player::new(first);
     let mut buf = Vec::new();
@@ -83,7 +80,7 @@ fn stream(
 /// number of lines is known, then the window is resolved and played.
 fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
     let name = input.name().to_owned();
-    let needed = lines_needed(window);
+    let needed = window.lines_needed();
     let mut lines = KeptLines::new(&mut input);
     let mut tape = LineTape::default();
     // The stream's buffer, kept from line to line.
@@ -134,17 +131,6 @@ fn read_line<R: BufRead>(
     }
     .map_err(RunError::Spool)?;
     Ok(true)
-}
-
-/// For a window counted from the start, the lines that decide the output:
-/// up to its end (and at least one, to tell an empty trace).
-fn lines_needed(window: Window) -> Option<usize> {
-    match window.end {
-        WindowEnd::Line(end) if window.start > 0 && end > 0 => {
-            Some(usize::try_from(end).unwrap_or(usize::MAX).saturating_sub(1).max(1))
-        }
-        _ => None,
-    }
 }
 
 /// Plays lines `1..end` of the tape, showing `first..end`.

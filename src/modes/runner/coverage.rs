@@ -19,12 +19,13 @@ use super::plan::{MAX_TYPED, Plan, refuse_special};
 use super::{Options, RunnerError, discover, files};
 use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejection};
 use crate::bots::Autopilot;
-use crate::cli::{self, Invocation, UsageError, Window, WindowEnd};
+use crate::cli::{self, Invocation, UsageError};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
 use crate::modes::{CHUNK_LINES, Driver, Job, RunError, STDIN, open_input};
+use crate::window::{Window, WindowEnd};
 
 /// Tests named under each behaviour; the rest are counted.
 const NAMES_SHOWN: usize = 3;
@@ -333,17 +334,13 @@ fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
         return;
     };
     // The bounds as counted, before they are brought into the trace.
-    let counted = |n: i32| if n <= 0 { k as i64 + i64::from(n) + 1 } else { i64::from(n) };
-    let counted_end = match w.end {
-        WindowEnd::Unbounded => k as i64 + 1,
-        WindowEnd::Line(n) => counted(n),
-    };
+    let (counted_start, counted_end) = w.counted(k);
     let mut note = |b: B, on: bool| {
         if on {
             seen.insert(b);
         }
     };
-    note(B::WindowStartBelowOne, counted(w.start) < 1);
+    note(B::WindowStartBelowOne, counted_start < 1);
     note(B::WindowEndPastEnd, counted_end > k as i64 + 1);
     if first == end {
         seen.insert(if counted_end < first as i64 {

@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::bots::{Autopilot, Bot, Strategy};
-use crate::cli::{UsageError, Window, WindowEnd};
+use crate::cli::{self, UsageError};
 use crate::modes::Job;
+use crate::window::WindowEnd;
 
 /// `POST /api/run`
 #[derive(Debug, Deserialize)]
@@ -70,7 +71,7 @@ impl RunRequest {
                 };
                 let start = integer(start).ok_or(UsageError::WindowStart);
                 let window = start
-                    .and_then(|start| Window::new(start, window_end(end)?))
+                    .and_then(|start| cli::check_window(start, window_end(end)?))
                     .map_err(|e| ApiError::BadRequest(e.to_string()))?;
                 if !self.bots.is_empty() || self.seed.is_some() {
                     return bad("bots play in the b and chunks modes only (as --bot goes with -b)");
@@ -126,6 +127,7 @@ fn autopilot(bots: &BTreeMap<String, String>, seed: Option<u64>) -> Result<Autop
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::window::Window;
 
     fn job(json: &str) -> Result<Job, ApiError> {
         parse::<RunRequest>(json.as_bytes())?.job().map(|(job, _)| job)
