@@ -7,17 +7,16 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::{BIN, path, text, tictac};
 use tictac::modes::runner::{self, Options};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
 fn acceptance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance")
 }
 
 /// Runs a suite and fails with the runner's own report if any test fails.
-fn suite(paths: Vec<PathBuf>, program: Option<Vec<String>>) -> runner::Report {
-    let options = Options { paths, program, jobs: 2, ..Options::default() };
+fn suite(paths: Vec<PathBuf>) -> runner::Report {
+    let options = Options { paths, jobs: 2, ..Options::default() };
     let mut printed = Vec::new();
     let report = runner::run(&options, &mut printed, false).expect("the suite runs");
     let printed = String::from_utf8_lossy(&printed);
@@ -27,13 +26,22 @@ fn suite(paths: Vec<PathBuf>, program: Option<Vec<String>>) -> runner::Report {
 
 #[test]
 fn acceptance_traces_match_in_process() {
-    let report = suite(vec![acceptance_dir()], None);
+    let report = suite(vec![acceptance_dir()]);
     assert!(report.total >= 25, "only {} acceptance traces", report.total);
+}
+
+/// The same suite, each trace run by the executable (`--program`), with the
+/// runner in a process of its own: a runner that starts programs becomes
+/// their subreaper and reaps the children it did not start, which here would
+/// be the other tests' children (their waits would find them gone).
+fn suite_through_the_executable(dir: &Path) {
+    let o = tictac(&["test", "-j", "2", "--program", BIN, &path(dir)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 #[test]
 fn acceptance_traces_match_through_the_executable() {
-    suite(vec![acceptance_dir()], Some(vec![BIN.to_string()]));
+    suite_through_the_executable(&acceptance_dir());
 }
 
 #[test]
@@ -44,8 +52,8 @@ fn the_customers_oracle_examples_match_when_present() {
         eprintln!("no {}: skipped", dir.display());
         return;
     }
-    suite(vec![dir.clone()], None);
-    suite(vec![dir], Some(vec![BIN.to_string()]));
+    suite(vec![dir.clone()]);
+    suite_through_the_executable(&dir);
 }
 
 fn traces(dir: &Path) -> Vec<PathBuf> {

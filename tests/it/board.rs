@@ -6,7 +6,7 @@ use std::path::Path;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, Tmux, tmux_available};
+use crate::common::{BIN, Tmux, temp_dir, tmux_available};
 use ratatui::layout::Rect;
 use tictac::modes::tui::app::Action;
 use tictac::modes::tui::view::areas;
@@ -35,7 +35,7 @@ fn play_by_keys_and_mouse_undo_and_quit() {
     if !tmux_available() {
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let status = dir.path().join("status");
     let record = dir.path().join("played.txt");
     let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
@@ -76,7 +76,7 @@ fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
     if !tmux_available() {
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let status = dir.path().join("status");
     let record = dir.path().join("played.txt");
     let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
@@ -106,7 +106,7 @@ fn on_a_terminal_too_small_keys_only_quit() {
     if !tmux_available() {
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let status = dir.path().join("status");
     let record = dir.path().join("played.txt");
     let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
@@ -154,7 +154,7 @@ fn a_random_bot_shows_its_fresh_seed_after_the_board_quits() {
     if !tmux_available() {
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let status = dir.path().join("status");
     let command = format!("{BIN} -g --bot Hal=random; echo $? > {}; sleep 60", status.display());
     let tmux = Tmux::start("seed", 80, 24, &command);

@@ -2,19 +2,8 @@
 //! traces that replay, bot sessions that replay as plain traces, and bots
 //! that never play out of turn or on a taken cell.
 
+use crate::common::{temp_dir, text, tictac, tictac_with_input};
 use std::fs;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// The commands of a transcript (its `->` lines), as a trace.
 fn commands_of(transcript: &str) -> String {
@@ -42,7 +31,7 @@ fn verify_prints_the_computed_facts_and_table() {
 
 #[test]
 fn one_strategy_and_its_lost_game_replays_to_the_loss() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("elm-loses.txt");
     let t = trace.to_string_lossy();
     let o = tictac(&["verify", "--strategy", "elm", "--as", "X", "--trace-out", &t]);
@@ -62,7 +51,7 @@ fn one_strategy_and_its_lost_game_replays_to_the_loss() {
 
 #[test]
 fn a_strategy_that_never_loses_writes_no_trace() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("none.txt");
     let t = trace.to_string_lossy();
     let o = tictac(&["verify", "--strategy", "tla", "--as", "X", "--trace-out", &t]);
@@ -75,7 +64,7 @@ const SESSION: &str = "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)\nplay(\"Ann\",
 
 #[test]
 fn bot_sessions_replay_byte_for_byte_as_plain_traces() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("session.txt");
     fs::write(&trace, SESSION).expect("write");
     let t = trace.to_string_lossy();
@@ -98,7 +87,7 @@ fn bot_sessions_replay_byte_for_byte_as_plain_traces() {
 
 #[test]
 fn bots_never_play_out_of_turn_or_on_a_taken_cell() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("bots.txt");
     fs::write(&trace, "new_game(\"Hal\",\"Eve\")\nplay_again\nplay_again\nundo\nplay_again\n")
         .expect("write");
@@ -135,20 +124,13 @@ fn bots_never_play_out_of_turn_or_on_a_taken_cell() {
 
 #[test]
 fn a_shell_with_a_bot_records_a_trace_that_replays_to_the_same_state() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("played.txt");
     let r = record.to_string_lossy();
-    let mut child = Command::new(BIN)
-        .args(["--bot", "Hal=perfect", "-i", "--record", &r])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
     let typed =
         "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",5)\nundo\nplay(\"Ann\",9) play(\"Ann\",1)\n";
-    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("type");
-    let shell = child.wait_with_output().expect("wait");
-    let shell = text(&shell);
+    let args = ["--bot", "Hal=perfect", "-i", "--record", &r];
+    let shell = text(&tictac_with_input(&args, typed.as_bytes()));
     assert!(shell.contains("->play(\"Hal\","), "{shell}");
     assert!(shell.contains("->undo\n"), "the bot's move is undone with the person's: {shell}");
     let replay = text(&tictac(&["-b", &r]));
@@ -163,22 +145,14 @@ fn a_shell_with_a_bot_records_a_trace_that_replays_to_the_same_state() {
 /// on the input.
 #[test]
 fn off_a_terminal_random_without_a_seed_is_repeatable_and_silent() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("t.txt");
     fs::write(&trace, "new_game(\"Hal\",\"Ann\")\n").expect("write");
     let run = tictac(&["-b", &trace.to_string_lossy(), "--bot", "Hal=random"]);
     assert!(run.stderr.is_empty(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(text(&run).contains("->play(\"Hal\",1)"), "{}", text(&run));
 
-    let mut child = Command::new(BIN)
-        .args(["-i", "--bot", "Hal=random"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start tictac");
-    child.stdin.take().expect("stdin").write_all(b"new_game(\"Hal\",\"Ann\")\n").expect("write");
-    let shell = child.wait_with_output().expect("output");
+    let shell = tictac_with_input(&["-i", "--bot", "Hal=random"], b"new_game(\"Hal\",\"Ann\")\n");
     assert!(shell.stderr.is_empty(), "{}", String::from_utf8_lossy(&shell.stderr));
     assert!(text(&shell).contains("->play(\"Hal\",1)"), "{}", text(&shell));
 }

@@ -1,27 +1,12 @@
 //! The executable from outside: invocation and file errors, exit statuses,
 //! output files, closed pipes and hostile bytes.
 
+use crate::common::{BIN, file, temp_dir, text, tictac, tictac_with_input};
 use std::fs;
-use std::io::{Read, Write};
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::io::Read;
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 const HELP_LINE: &str = "Run 'tictac -help' to see more details\n";
-
-fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn trace(dir: &Path, name: &str, body: &[u8]) -> String {
-    let path = dir.join(name);
-    fs::write(&path, body).expect("write trace");
-    path.to_string_lossy().into_owned()
-}
 
 fn usage_error(args: &[&str], message: &str) {
     let o = tictac(args);
@@ -74,7 +59,7 @@ fn help_and_version() {
 
 #[test]
 fn input_file_errors_run_nothing() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let missing = dir.path().join("missing.txt");
     let missing = missing.to_string_lossy();
     let o = tictac(&["-b", &missing]);
@@ -92,8 +77,8 @@ fn input_file_errors_run_nothing() {
 
 #[test]
 fn an_existing_output_file_is_never_touched() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = trace(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\n");
+    let dir = temp_dir();
+    let t = file(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\n");
     let out = dir.path().join("out.txt");
     fs::write(&out, b"precious").expect("write");
     let out_name = out.to_string_lossy().into_owned();
@@ -113,18 +98,18 @@ fn an_existing_output_file_is_never_touched() {
 
 #[test]
 fn exit_status_tells_ran_from_rejected() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let good = trace(dir.path(), "good.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1)\n");
+    let dir = temp_dir();
+    let good = file(dir.path(), "good.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1)\n");
     assert_eq!(tictac(&["-b", &good]).status.code(), Some(0));
-    let bad = trace(dir.path(), "bad.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1\n");
+    let bad = file(dir.path(), "bad.txt", b"new_game(\"a\",\"b\")\nplay(\"b\",1\n");
     assert_eq!(tictac(&["-b", &bad]).status.code(), Some(1));
-    let typed = trace(dir.path(), "typed.txt", b"undo(1)\n");
+    let typed = file(dir.path(), "typed.txt", b"undo(1)\n");
     assert_eq!(tictac(&["-b", &typed]).status.code(), Some(1));
     assert_eq!(tictac(&["-l", &typed]).status.code(), Some(1));
     let out = dir.path().join("o.txt");
     assert_eq!(tictac(&["-b", &typed, &out.to_string_lossy()]).status.code(), Some(1));
     // An error before the window is not shown, and not counted.
-    let early = trace(dir.path(), "early.txt", b"undo(1)\nundo\n");
+    let early = file(dir.path(), "early.txt", b"undo(1)\nundo\n");
     let o = tictac(&["-l", &early]);
     assert_eq!(o.status.code(), Some(0));
     assert!(text(&o).starts_with("  ok:  => start new game\n"));
@@ -132,8 +117,8 @@ fn exit_status_tells_ran_from_rejected() {
 
 #[test]
 fn names_are_bytes_echoed_unchanged() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = trace(
+    let dir = temp_dir();
+    let t = file(
         dir.path(),
         "bytes.txt",
         b"new_game(\"A\xff\x00\xc3\",\"B\xe2\x82\xac\")\nplay(\"A\xff\x00\xc3\",5)\n",
@@ -147,9 +132,9 @@ fn names_are_bytes_echoed_unchanged() {
 
 #[test]
 fn a_closed_pipe_ends_quietly() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let body = "new_game(\"a\",\"b\")\n".to_string() + &"undo\n".repeat(200_000);
-    let t = trace(dir.path(), "long.txt", body.as_bytes());
+    let t = file(dir.path(), "long.txt", body.as_bytes());
     let mut child = Command::new(BIN)
         .args(["-b", &t])
         .stdout(Stdio::piped())
@@ -167,14 +152,7 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn piped_shell_ends_at_end_of_input_without_quit() {
-    let mut child = Command::new(BIN)
-        .arg("-i")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    child.stdin.take().expect("stdin").write_all(b"new_game(\"a\",\"b\")\r\nundo").expect("type");
-    let o = child.wait_with_output().expect("wait");
+    let o = tictac_with_input(&["-i"], b"new_game(\"a\",\"b\")\r\nundo");
     assert!(o.status.success());
     let out = text(&o);
     assert!(out.ends_with("  0: score for \"b\" (as O)\n->"), "{out}");
@@ -184,7 +162,7 @@ fn piped_shell_ends_at_end_of_input_without_quit() {
 #[test]
 fn a_trace_too_big_for_the_tape_is_read_again_with_the_same_result() {
     // 300 distinct names are more than the tape keeps: the run re-reads.
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let mut body = String::from("new_game(\"Ann\",\"Bob\")\n");
     for k in 0..300 {
         body.push_str(&format!(
@@ -193,7 +171,7 @@ fn a_trace_too_big_for_the_tape_is_read_again_with_the_same_result() {
             k % 9 + 1
         ));
     }
-    let t = trace(dir.path(), "names.txt", body.as_bytes());
+    let t = file(dir.path(), "names.txt", body.as_bytes());
     let whole = tictac(&["-b", &t]);
     let line_by_line = tictac(&["-w", "1", "_", &t]);
     assert_eq!(whole.status.code(), Some(0));
@@ -224,8 +202,8 @@ fn help_and_version_take_the_usual_forms_too() {
 
 #[test]
 fn bots_that_could_never_play_are_usage_errors() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = trace(dir.path(), "t.txt", b"new_game(\"Hal\",\"Ann\")\n");
+    let dir = temp_dir();
+    let t = file(dir.path(), "t.txt", b"new_game(\"Hal\",\"Ann\")\n");
     let never = |name: &str| {
         format!("Error: the bot name '{name}' can never play: names start with A-Z or a-z")
     };

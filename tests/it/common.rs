@@ -1,16 +1,100 @@
-//! What the test modules share: the built executable, a program in a real
+//! What the test modules share: one way to run the built executable (with
+//! a time limit), temporary folders, files and scripts, a program in a real
 //! terminal (tmux runs it, keys are sent, the screen is read back; `.ci/run`
 //! installs tmux; on a machine without it a test says so and passes, except
-//! under CI, env `CI` set, where it fails), paths and scripts, and proptest's
-//! settings.
+//! under CI, env `CI` set, where it fails), and proptest's settings.
 
-#![allow(dead_code)]
-
-use std::process::Command;
-use std::thread::sleep;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::thread::{self, JoinHandle, sleep};
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+
+/// How long one run may take before its test fails: a run that hangs (a
+/// FIFO read twice, a reader that never sees its end) fails instead of
+/// holding the suite. Generous, for a debug build on a busy machine.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+/// `tictac ARGS` with nothing on standard input.
+pub fn tictac(args: &[&str]) -> Output {
+    run(Command::new(BIN).args(args), None)
+}
+
+/// `tictac ARGS` with `input` on standard input, through a pipe.
+pub fn tictac_with_input(args: &[&str], input: &[u8]) -> Output {
+    run(Command::new(BIN).args(args), Some(input))
+}
+
+/// Runs `command` to its end: `input` on standard input through a pipe (none:
+/// `/dev/null`), standard output and error captured, within `PATIENCE`.
+pub fn run(command: &mut Command, input: Option<&[u8]>) -> Output {
+    let stdin = if input.is_some() { Stdio::piped() } else { Stdio::null() };
+    let mut child =
+        command.stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start");
+    let feeder = input.map(|bytes| {
+        let mut pipe = child.stdin.take().expect("stdin");
+        let bytes = bytes.to_vec();
+        // It may exit before reading it all (an invocation error): fine.
+        thread::spawn(move || drop(pipe.write_all(&bytes)))
+    });
+    let out = finish(child);
+    if let Some(feeder) = feeder {
+        feeder.join().expect("feeder");
+    }
+    out
+}
+
+/// Waits for a started child, reading what it prints on the pipes it has;
+/// kills it and fails past `PATIENCE`.
+pub fn finish(mut child: Child) -> Output {
+    let stdout = child.stdout.take().map(drain);
+    let stderr = child.stderr.take().map(drain);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {PATIENCE:?}");
+        }
+        sleep(Duration::from_millis(5));
+    };
+    let bytes = |pipe: Option<JoinHandle<Vec<u8>>>| pipe.map(|p| p.join().expect("read"));
+    Output {
+        status,
+        stdout: bytes(stdout).unwrap_or_default(),
+        stderr: bytes(stderr).unwrap_or_default(),
+    }
+}
+
+fn drain(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// What a run printed on standard output.
+pub fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A temporary folder, removed when dropped.
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// Writes `body` to `dir/name` and gives its path as the command line takes it.
+pub fn file(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, body).expect("write file");
+    path(&p)
+}
 
 /// A tmux server of its own, with one session running a command.
 pub struct Tmux {
@@ -82,18 +166,17 @@ pub fn tmux_available() -> bool {
 }
 
 /// A path as the command line takes it.
-pub fn path(dir: &std::path::Path) -> String {
-    dir.to_string_lossy().into_owned()
+pub fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
 
 /// An executable shell script standing in for a student's program or an
 /// oracle.
-pub fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+pub fn script(dir: &Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
-    let p = dir.join(name);
-    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    let p = file(dir, name, format!("#!/bin/sh\n{body}\n"));
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    path(&p)
+    p
 }
 
 /// proptest's settings for a module's properties: `cases` cases unless

@@ -6,8 +6,8 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
+use crate::common::{temp_dir, text, tictac};
 use tictac::behaviour::{Behaviour, Coverage, kept_lines, of_rejected};
 use tictac::engine::Engine;
 
@@ -50,18 +50,6 @@ fn the_plain_acceptance_traces_reach_every_batch_behaviour() {
     assert!(missing.is_empty(), "no acceptance trace reaches: {missing:?}");
 }
 
-fn tictac(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tictac"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("tictac runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
 #[test]
 fn test_coverage_of_the_acceptance_suite_is_complete() {
     let o = tictac(&["test", "--coverage", "acceptance"]);
@@ -83,7 +71,7 @@ fn test_coverage_of_the_acceptance_suite_is_complete() {
 
 #[test]
 fn test_coverage_names_the_gaps_and_still_exits_0() {
-    let dir = tempfile::tempdir().expect("scratch");
+    let dir = temp_dir();
     fs::write(dir.path().join("a.txt"), "new_game(\"A\",\"B\")\n").expect("write");
     fs::write(dir.path().join("b.txt"), "-- run: -w 1 _ IN\nundo\n").expect("write");
     fs::write(dir.path().join("c.txt"), "-- run: -b IN OUT\n").expect("write");

@@ -5,12 +5,11 @@
 //! shortest trace that shows it; against correct programs it finds nothing.
 //! The 10,000-run check and the timings are in bench/check-fuzz.sh.
 
+use crate::common::{BIN, temp_dir, text, tictac};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+use std::process::Output;
 
 /// Each mistake of the model, with the length (in commands) of the shortest
 /// trace that shows it.
@@ -35,11 +34,7 @@ fn mutant() -> PathBuf {
 }
 
 fn fuzz(args: &[&str]) -> Output {
-    Command::new(BIN).arg("fuzz").args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    tictac(&[&["fuzz"], args].concat())
 }
 
 /// The traces written to a folder, with their lengths in kept lines (the
@@ -66,7 +61,7 @@ fn found(dir: &Path) -> Vec<(PathBuf, usize)> {
 
 #[test]
 fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let exe = mutant();
     for (name, shortest) in MUTANTS {
         let out = scratch.path().join(name);
@@ -91,20 +86,17 @@ fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
         assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 100 runs, ")));
         // Each saved test fails at once against the program and passes
         // against the engine.
-        let o = Command::new(BIN)
-            .args(["test", &out.to_string_lossy(), "--program", &program])
-            .output()
-            .expect("run tictac test");
+        let o = tictac(&["test", &out.to_string_lossy(), "--program", &program]);
         assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
         assert!(text(&o).ends_with(&format!("Test Results: 0/{} passed.\n", traces.len())));
-        let o = Command::new(BIN).args(["test", &out.to_string_lossy()]).output().expect("test");
+        let o = tictac(&["test", &out.to_string_lossy()]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
     }
 }
 
 #[test]
 fn a_program_that_hangs_is_a_divergence_of_its_own() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let out = scratch.path().join("found");
     let program = format!("{} hang", mutant().display());
     let o = fuzz(&[
@@ -128,7 +120,7 @@ fn a_program_that_hangs_is_a_divergence_of_its_own() {
 
 #[test]
 fn output_altered_by_a_script_is_found_and_named_after_the_behaviour() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let script = scratch.path().join("wrong.sh");
     fs::write(&script, format!("#!/bin/sh\n{BIN} \"$@\" | sed 's/game ended in a tie/tie/'\n"))
         .expect("write script");
@@ -158,7 +150,7 @@ fn output_altered_by_a_script_is_found_and_named_after_the_behaviour() {
 
 #[test]
 fn correct_programs_show_no_divergence() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let out = scratch.path().join("found");
     let model = format!("{} none", mutant().display());
     for program in [BIN, model.as_str()] {
@@ -173,7 +165,7 @@ fn correct_programs_show_no_divergence() {
 
 #[test]
 fn with_seed_runs_and_one_job_a_session_repeats() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let program = format!("{} precedence", mutant().display());
     let run = |dir: &str| {
         let out = scratch.path().join(dir);
@@ -195,7 +187,7 @@ fn with_seed_runs_and_one_job_a_session_repeats() {
 
 #[test]
 fn existing_files_are_never_overwritten() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let out = scratch.path().join("found");
     fs::create_dir(&out).expect("mkdir");
     fs::write(out.join("play-wrong-turn-taken-1.txt"), "mine").expect("write");
@@ -234,7 +226,7 @@ fn usage_errors_and_a_program_that_cannot_start() {
 fn excluded_behaviours_are_not_generated() {
     // The model's only mistake is in the excluded behaviour: nothing found.
     let program = format!("{} precedence", mutant().display());
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let o = fuzz(&[
         "--program",
         &program,
@@ -252,7 +244,7 @@ fn excluded_behaviours_are_not_generated() {
 
 #[test]
 fn another_oracle_gives_the_expected_output() {
-    let scratch = tempfile::tempdir().expect("temp dir");
+    let scratch = temp_dir();
     let out = scratch.path().join("found");
     let wrong = format!("{} precedence", mutant().display());
     let right = format!("{} none", mutant().display());

@@ -1,10 +1,7 @@
 //! The behaviour reference ships in the repository and agrees with the
 //! program: its printed examples are what tictac prints.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
+use crate::common::{temp_dir, text, tictac, tictac_with_input};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect(path)
@@ -28,15 +25,7 @@ fn block(doc: &str, first: &str) -> String {
 }
 
 fn shell(input: &str) -> String {
-    let mut child = Command::new(BIN)
-        .arg("-i")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start tictac");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("output");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    text(&tictac_with_input(&["-i"], input.as_bytes()))
 }
 
 #[test]
@@ -76,13 +65,10 @@ fn the_readme_bot_example_is_what_the_bot_plays() {
     let readme = read("README.md");
     let trace = session_block(&readme, "cat hal.txt");
     let shown = session_block(&readme, "tictac -b hal.txt --bot Hal=tla | grep -e '->'");
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let path = dir.path().join("hal.txt");
     std::fs::write(&path, trace.join("\n") + "\n").expect("write");
-    let out = Command::new(BIN)
-        .args(["-b", &path.to_string_lossy(), "--bot", "Hal=tla"])
-        .output()
-        .expect("run tictac");
+    let out = tictac(&["-b", &path.to_string_lossy(), "--bot", "Hal=tla"]);
     let printed = String::from_utf8_lossy(&out.stdout);
     let commands: Vec<&str> = printed.lines().filter(|l| l.contains("->")).collect();
     assert_eq!(commands, shown);

@@ -4,6 +4,7 @@
 //! streaming reader, with buffer edges anywhere, must agree exactly with the
 //! in-memory reader of the same kept lines.
 
+use crate::common::proptest_config;
 use proptest::prelude::*;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
@@ -178,7 +179,7 @@ fn streamed(bytes: &[u8], refill: usize, fold_at: usize) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(2000))]
+    #![proptest_config(proptest_config(2000))]
 
     #[test]
     fn streaming_agrees_with_memory_at_any_buffer_edge(

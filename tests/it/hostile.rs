@@ -3,21 +3,10 @@
 //! (Invalid UTF-8 names, a directory as input, an output path in a missing
 //! folder, an existing output file and a closed pipe are in `tests/it/cli.rs`.)
 
+use crate::common::{BIN, file, temp_dir, tictac};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn write(dir: &Path, name: &str, body: &[u8]) -> String {
-    let path = dir.join(name);
-    fs::write(&path, body).expect("write trace");
-    path.to_string_lossy().into_owned()
-}
 
 fn no_panic(o: &Output) {
     let err = String::from_utf8_lossy(&o.stderr);
@@ -36,20 +25,20 @@ fn syntax_error_at(o: &Output, line: usize, column: usize) {
 
 #[test]
 fn nul_and_invalid_bytes_outside_strings_are_parse_errors() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = write(dir.path(), "nul.txt", b"undo\nredo\x00undo\n");
-    syntax_error_at(&run(&["-b", &t]), 2, 5);
-    let t = write(dir.path(), "ff.txt", b"undo \xff\n");
-    syntax_error_at(&run(&["-b", &t]), 1, 6);
+    let dir = temp_dir();
+    let t = file(dir.path(), "nul.txt", b"undo\nredo\x00undo\n");
+    syntax_error_at(&tictac(&["-b", &t]), 2, 5);
+    let t = file(dir.path(), "ff.txt", b"undo \xff\n");
+    syntax_error_at(&tictac(&["-b", &t]), 1, 6);
 }
 
 #[test]
 fn a_twenty_megabyte_name_runs_whole() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let name = "N".repeat(20 * 1024 * 1024);
     let body = format!("new_game(\"{name}\",\"Bob\")\nplay(\"{name}\",5)\n");
-    let t = write(dir.path(), "big-name.txt", body.as_bytes());
-    let o = run(&["-b", &t]);
+    let t = file(dir.path(), "big-name.txt", body.as_bytes());
+    let o = tictac(&["-b", &t]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0));
     // Quoted in both echoes and the two states' score lines, and once in a
@@ -62,22 +51,22 @@ fn a_twenty_megabyte_name_runs_whole() {
 
 #[test]
 fn a_line_of_a_million_parentheses() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let body = format!("play{}\n", "(".repeat(1_000_000));
-    let t = write(dir.path(), "parens.txt", body.as_bytes());
-    syntax_error_at(&run(&["-b", &t]), 1, 6);
+    let t = file(dir.path(), "parens.txt", body.as_bytes());
+    syntax_error_at(&tictac(&["-b", &t]), 1, 6);
     let deep = format!("play(\"a\", {})\n", "[".repeat(1_000_000));
-    let t = write(dir.path(), "brackets.txt", deep.as_bytes());
-    syntax_error_at(&run(&["-b", &t]), 1, 11 + 256);
+    let t = file(dir.path(), "brackets.txt", deep.as_bytes());
+    syntax_error_at(&tictac(&["-b", &t]), 1, 11 + 256);
 }
 
 #[test]
 fn an_unterminated_string_at_the_end_of_the_file() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = write(dir.path(), "open.txt", b"new_game(\"Ann\",\"Bob\")\nplay(\"Ann,5)");
-    syntax_error_at(&run(&["-b", &t]), 2, 6);
+    let dir = temp_dir();
+    let t = file(dir.path(), "open.txt", b"new_game(\"Ann\",\"Bob\")\nplay(\"Ann,5)");
+    syntax_error_at(&tictac(&["-b", &t]), 2, 6);
     let out = dir.path().join("out.txt");
-    let o = run(&["-b", &t, &out.to_string_lossy()]);
+    let o = tictac(&["-b", &t, &out.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(1));
     let written = fs::read_to_string(&out).expect("chunk output");
     assert!(written.starts_with("Syntax Error"), "{written}");
@@ -85,35 +74,35 @@ fn an_unterminated_string_at_the_end_of_the_file() {
 
 #[test]
 fn a_hundred_thousand_commands_on_one_line() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let body = format!("new_game(\"Ann\",\"Bob\") {}\n", "play(\"Ann\",1) undo ".repeat(50_000));
-    let t = write(dir.path(), "one-line.txt", body.as_bytes());
-    let o = run(&["-b", &t]);
+    let t = file(dir.path(), "one-line.txt", body.as_bytes());
+    let o = tictac(&["-b", &t]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout.windows(3).filter(|w| w == b"\n->").count(), 100_001);
     // In window mode the line is one trace of its own.
-    let o = run(&["-l", &t]);
+    let o = tictac(&["-l", &t]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout.windows(3).filter(|w| w == b"\n->").count(), 100_001);
 }
 
 #[test]
 fn crlf_line_ends_everywhere() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let unix = write(dir.path(), "lf.txt", b"new_game(\"Ann\",\"Bob\")\n-- c\n\nplay(\"Ann\",5)\n");
-    let dos = write(
+    let dir = temp_dir();
+    let unix = file(dir.path(), "lf.txt", b"new_game(\"Ann\",\"Bob\")\n-- c\n\nplay(\"Ann\",5)\n");
+    let dos = file(
         dir.path(),
         "crlf.txt",
         b"new_game(\"Ann\",\"Bob\")\r\n-- c\r\n\r\nplay(\"Ann\",5)\r\n",
     );
     for mode in [&["-b"][..], &["-l"], &["-w", "1", "_"]] {
-        let a = run(&[mode, &[unix.as_str()]].concat());
-        let b = run(&[mode, &[dos.as_str()]].concat());
+        let a = tictac(&[mode, &[unix.as_str()]].concat());
+        let b = tictac(&[mode, &[dos.as_str()]].concat());
         assert_eq!(a.stdout, b.stdout, "{mode:?}");
     }
-    let bad = write(dir.path(), "bad.txt", b"undo\r\nplay(\"Ann\" 5)\r\n");
-    syntax_error_at(&run(&["-b", &bad]), 2, 12);
+    let bad = file(dir.path(), "bad.txt", b"undo\r\nplay(\"Ann\" 5)\r\n");
+    syntax_error_at(&tictac(&["-b", &bad]), 2, 12);
 }
 
 #[test]
@@ -124,7 +113,7 @@ fn an_input_that_opens_but_cannot_be_read() {
         eprintln!("no /proc/self/mem: skipped");
         return;
     }
-    let o = run(&["-b", "/proc/self/mem"]);
+    let o = tictac(&["-b", "/proc/self/mem"]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "error: '/proc/self/mem' is not readable\n");

@@ -14,9 +14,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use crate::common::{BIN, run, temp_dir};
 use rustix::process::{Pid, Signal, kill_process};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
 const GAME: &str = "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5) play(\"Bob\",1)\nundo\nredo\n";
 
@@ -46,7 +45,7 @@ impl HeldRun {
     /// `out.txt`), through `sh -c PREFIX` when one is given, and waits
     /// until OUT's temporary file exists.
     fn start(prefix: Option<&str>, args: &[&str]) -> HeldRun {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = temp_dir();
         let fifo_path = dir.path().join("in.fifo");
         let made = Command::new("mkfifo").arg(&fifo_path).status().expect("run mkfifo");
         assert!(made.success());
@@ -114,10 +113,10 @@ impl HeldRun {
 
 /// The transcript of `-b IN OUT` for `trace`, run from a regular file.
 fn chunks_transcript(trace: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let (input, out) = (dir.path().join("t.txt"), dir.path().join("o.txt"));
     fs::write(&input, trace).expect("write trace");
-    let o = Command::new(BIN).arg("-b").arg(&input).arg(&out).output().expect("run tictac");
+    let o = run(Command::new(BIN).arg("-b").arg(&input).arg(&out), None);
     assert!(o.status.success());
     fs::read(out).expect("read out")
 }
@@ -186,18 +185,19 @@ fn a_file_that_appears_meanwhile_is_not_replaced() {
 /// (ENOSPC; bench/check-full-disk.sh tries a real one); SIGXFSZ is ignored
 /// so the write fails instead of killing the process.
 fn run_size_limited(kib: u32, args: &[&Path]) -> Output {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -f {kib}; trap '' XFSZ; exec \"$0\" \"$@\""))
-        .arg(BIN)
-        .args(args)
-        .output()
-        .expect("run tictac")
+    run(
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -f {kib}; trap '' XFSZ; exec \"$0\" \"$@\""))
+            .arg(BIN)
+            .args(args),
+        None,
+    )
 }
 
 #[test]
 fn a_write_that_fails_leaves_no_output_and_names_the_file() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let input = dir.path().join("big.txt");
     let mut trace = String::from("new_game(\"Ann\",\"Bob\")\n");
     trace.push_str(&"play(\"Ann\",5) undo\n".repeat(20_000));
@@ -220,18 +220,12 @@ fn a_write_that_fails_leaves_no_output_and_names_the_file() {
 }
 
 fn verify(args: &[&str], trace_out: &Path) -> Output {
-    Command::new(BIN)
-        .arg("verify")
-        .args(args)
-        .arg("--trace-out")
-        .arg(trace_out)
-        .output()
-        .expect("run tictac")
+    run(Command::new(BIN).arg("verify").args(args).arg("--trace-out").arg(trace_out), None)
 }
 
 #[test]
 fn verify_checks_its_trace_file_first_and_writes_it_whole() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let lost = dir.path().join("lost.txt");
     fs::write(&lost, "precious").expect("write");
     let o = verify(&["--strategy", "elm", "--as", "X"], &lost);
@@ -246,7 +240,7 @@ fn verify_checks_its_trace_file_first_and_writes_it_whole() {
     fs::remove_file(&lost).expect("remove");
     let o = verify(&["--strategy", "elm", "--as", "X"], &lost);
     assert!(o.status.success());
-    let replay = Command::new(BIN).arg("-b").arg(&lost).output().expect("run tictac");
+    let replay = run(Command::new(BIN).arg("-b").arg(&lost), None);
     assert!(String::from_utf8_lossy(&replay.stdout).contains("1: score for \"Rival\" (as O)"));
     assert_eq!(entries(dir.path()), ["lost.txt"]);
 
@@ -263,6 +257,6 @@ fn verify_checks_its_trace_file_first_and_writes_it_whole() {
 
 #[test]
 fn help_says_output_files_are_whole() {
-    let o = Command::new(BIN).arg("-help").output().expect("run tictac");
+    let o = run(Command::new(BIN).arg("-help"), None);
     assert!(String::from_utf8_lossy(&o.stdout).contains("it appears whole or not at all"));
 }

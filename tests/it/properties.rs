@@ -2,6 +2,7 @@
 //! undo/redo laws, a second, independent history that must agree with the
 //! engine after every command, and transcripts that replay to themselves.
 
+use crate::common::proptest_config;
 use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::command::Command;
@@ -141,7 +142,7 @@ fn shown(game: &Game) -> String {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(512))]
+    #![proptest_config(proptest_config(512))]
 
     #[test]
     fn board_invariants_hold_after_every_command(cmds in session()) {

@@ -3,10 +3,10 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{BIN, path, proptest_config, temp_dir, text, tictac, tictac_with_input};
 use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
@@ -14,35 +14,12 @@ use tictac::modes::interactive::Recorder;
 use tictac::modes::shell::{Reply, Shell};
 use tictac::modes::{Job, RunOutcome, run_job};
 
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// `tictac ARGS` with `input` typed on standard input.
-fn typed(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn tictac");
-    // It may exit before reading (an invocation error): a closed pipe is fine.
-    let _ = child.stdin.take().expect("stdin").write_all(input.as_bytes());
-    child.wait_with_output().expect("wait")
-}
-
-fn path(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
-
 #[test]
 fn an_existing_file_is_never_recorded_into() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("old.txt");
     fs::write(&record, "undo").expect("an earlier session, with no final newline");
-    let o = typed(&["-i", "--record", &path(&record)], "new_game(\"A\",\"B\")\n");
+    let o = tictac_with_input(&["-i", "--record", &path(&record)], b"new_game(\"A\",\"B\")\n");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o),
@@ -57,13 +34,14 @@ fn an_existing_file_is_never_recorded_into() {
 #[test]
 fn a_line_a_file_could_not_replay_is_refused_with_record_only() {
     let line = "new_game(\"Ann\",\"Zed\\\")\n";
-    let plain = typed(&["-i"], line);
+    let plain = tictac_with_input(&["-i"], line.as_bytes());
     assert!(text(&plain).contains("  0: score for \"Zed\\\" (as O)"), "{}", text(&plain));
 
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("session.txt");
     let then = "new_game(\"Ann\",\"Zed\") play(\"Ann\",5)\n";
-    let o = typed(&["-i", "--record", &path(&record)], &format!("{line}{then}"));
+    let o =
+        tictac_with_input(&["-i", "--record", &path(&record)], format!("{line}{then}").as_bytes());
     let shown = text(&o);
     assert_eq!(o.status.code(), Some(0));
     assert!(
@@ -79,14 +57,14 @@ fn a_line_a_file_could_not_replay_is_refused_with_record_only() {
 
 #[test]
 fn a_recording_replays_names_with_escaped_quotes_and_backslashes() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("session.txt");
     let session = "new_game(\"O\\\"Neil\",\"B\\\\x\")  -- names with \\\" and \\\\\n\
                    play(\"O\\\"Neil\", 5) undo redo\nplay(\"B\\\\x\",1)\n";
-    let o = typed(&["-i", "--record", &path(&record)], session);
+    let o = tictac_with_input(&["-i", "--record", &path(&record)], session.as_bytes());
     let shell = text(&o);
     assert_eq!(fs::read_to_string(&record).expect("recorded"), session);
-    let replay = text(&Command::new(BIN).args(["-b", &path(&record)]).output().expect("run"));
+    let replay = text(&tictac(&["-b", &path(&record)]));
     // The shell's prompt stands before each state it prints.
     fn last_state(t: &str) -> Vec<&str> {
         let lines = t.trim_end_matches("->").lines().rev().take(6);
@@ -98,7 +76,7 @@ fn a_recording_replays_names_with_escaped_quotes_and_backslashes() {
 
 #[test]
 fn a_killed_session_keeps_every_line_that_ran() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("session.txt");
     let mut child = Command::new(BIN)
         .args(["-i", "--record", &path(&record)])
@@ -170,7 +148,7 @@ fn states(transcript: &[u8]) -> Vec<Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(crate::common::proptest_config(256))]
+    #![proptest_config(proptest_config(256))]
 
     /// Shell sessions recorded line by line replay in the batch engine: the
     /// recording validates as one file, and after each line that ran the
@@ -181,7 +159,7 @@ proptest! {
         lines in prop::collection::vec(line(), 0..24),
         with_bot in any::<bool>(),
     ) {
-        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = temp_dir();
         let file = dir.path().join("session.txt");
         let mut recorder = Recorder::open(Some(&file)).expect("a new file");
         let bots = if with_bot {

@@ -1,25 +1,12 @@
 //! `tictac test` from outside: verdicts, diffs, bless, external programs and
 //! oracles, logs, recording a session, and the exit statuses.
 
+use crate::common::{BIN, path, script, temp_dir, text, tictac, tictac_with_input};
 use std::fs;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-use crate::common::{path, script};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A suite folder with two traces and their (correct) expected outputs.
 fn suite() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
     fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
     let o = tictac(&["test", "--bless", &dir.path().to_string_lossy()]);
@@ -83,7 +70,7 @@ fn bless_creates_and_updates_expected_files_but_never_traces() {
 #[test]
 fn an_external_program_is_run_with_dash_b() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     // A program that prints its arguments: it is called as PROGRAM -b TRACE.
@@ -100,7 +87,7 @@ fn an_external_program_is_run_with_dash_b() {
 #[test]
 fn a_program_that_cannot_start_is_one_error_before_any_test() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let plain = tools.path().join("plain.sh");
     fs::write(&plain, "echo hi\n").expect("write");
     let cases = [
@@ -132,7 +119,7 @@ fn an_oracle_program_gives_the_expected_output() {
     }
     let o = tictac(&["test", "--oracle", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let wrong = script(tools.path(), "wrong.sh", "echo wrong");
     let o = tictac(&["test", "--program", &wrong, "--oracle", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(1));
@@ -142,7 +129,7 @@ fn an_oracle_program_gives_the_expected_output() {
 #[test]
 fn log_saves_every_actual_output() {
     let dir = suite();
-    let logs = tempfile::tempdir().expect("temp dir");
+    let logs = temp_dir();
     let log_dir = logs.path().join("logs");
     let o = tictac(&["test", "--log", &path(&log_dir), "-j", "1", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0));
@@ -153,7 +140,7 @@ fn log_saves_every_actual_output() {
 
 #[test]
 fn no_tests_and_usage_errors_exit_2() {
-    let empty = tempfile::tempdir().expect("temp dir");
+    let empty = temp_dir();
     let o = tictac(&["test", &path(empty.path())]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with("error: no tests found"), "{}", text(&o));
@@ -172,17 +159,11 @@ fn no_tests_and_usage_errors_exit_2() {
 
 #[test]
 fn a_recorded_session_becomes_an_acceptance_test() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let record = dir.path().join("session.txt");
-    let mut child = Command::new(BIN)
-        .args(["-i", "--record", &path(&record)])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn");
     let typed = "new_game(\"a\",\"b\")\nplay(\"a\"\nman\n\nplay(\"a\",5) undo\nquit\nredo\n";
-    child.stdin.take().expect("stdin").write_all(typed.as_bytes()).expect("type");
-    assert!(child.wait_with_output().expect("wait").status.success());
+    let o = tictac_with_input(&["-i", "--record", &path(&record)], typed.as_bytes());
+    assert!(o.status.success());
     assert_eq!(
         fs::read_to_string(&record).expect("recorded"),
         "new_game(\"a\",\"b\")\nplay(\"a\",5) undo\n"
@@ -197,7 +178,7 @@ fn a_recorded_session_becomes_an_acceptance_test() {
 #[test]
 fn a_program_that_hangs_is_stopped_and_fails_its_test() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let hang = script(tools.path(), "hang.sh", "exec sleep 30");
     let start = std::time::Instant::now();
     let o = tictac(&["test", "--program", &hang, "--timeout", "0.3", "-j", "2", &path(dir.path())]);
@@ -211,7 +192,7 @@ fn a_program_that_hangs_is_stopped_and_fails_its_test() {
 #[test]
 fn a_shell_session_is_typed_into_an_external_program() {
     // More output than a pipe holds, before the program has read its input.
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let mut session = String::from("-- run: -i\nnew_game(\"a\",\"b\")\n");
     session.push_str(&"undo\n".repeat(2000));
     fs::write(dir.path().join("long.txt"), &session).expect("write");
@@ -232,7 +213,7 @@ fn a_log_folder_that_cannot_be_made_is_a_usage_error() {
 
 #[test]
 fn quiet_filter_and_natural_order() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     for name in ["t10", "t2", "t1", "u3"] {
         fs::write(dir.path().join(format!("{name}.txt")), "undo\n").expect("write");
     }
@@ -301,7 +282,7 @@ fn tap_reports_a_line_per_test_with_the_plan_first() {
 fn odd_names_find_their_own_files_and_cannot_forge_report_lines() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join(OsStr::from_bytes(b"t3\x01\xff.txt"));
     fs::write(&trace, "new_game(\"a\",\"b\")\n").expect("write");
     fs::write(dir.path().join(OsStr::from_bytes(b"t3\x01\xff.expected.txt")), "garbage\n")
@@ -324,7 +305,7 @@ fn odd_names_find_their_own_files_and_cannot_forge_report_lines() {
 
 #[test]
 fn a_hash_in_a_name_is_escaped_in_tap() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     fs::write(dir.path().join("x # TODO later.txt"), "undo\n").expect("write");
     fs::write(dir.path().join("x # TODO later.expected.txt"), "wrong\n").expect("write");
     let o = tictac(&["test", "--format", "tap", &path(dir.path())]);
@@ -336,7 +317,7 @@ fn a_hash_in_a_name_is_escaped_in_tap() {
 /// failed: nothing is written and the test says why.
 #[test]
 fn bless_records_nothing_from_a_program_that_crashed() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
     let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
     let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");

@@ -4,30 +4,16 @@
 //! reader that goes away. Leftover processes are looked for in /proc by a
 //! marker unique to each test (the temporary folder of its scripts).
 
+use crate::common::{self, BIN, path, run, temp_dir, text, tictac};
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn path(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
 
 /// A folder of tests `a` and `b` with correct expected outputs.
 fn suite() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
     fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
     let o = tictac(&["test", "--bless", &path(dir.path())]);
@@ -39,18 +25,13 @@ fn suite() -> tempfile::TempDir {
 /// copy of `sleep` in `dir`, so that its command line names the folder and
 /// it can be found.
 fn script(dir: &Path, name: &str, body: &str) -> String {
-    let p = dir.join(name);
     let sleep = dir.join("sleep");
     if !sleep.exists() {
         let system = ["/bin/sleep", "/usr/bin/sleep"].into_iter().find(|s| Path::new(s).exists());
         fs::copy(system.expect("a sleep program"), &sleep).expect("copy sleep");
     }
-    let text = format!(
-        "#!/bin/sh\nif [ \"$1\" = child ]; then exec \"${{0%/*}}/sleep\" 1000; fi\nme=\"$0\"\n{body}\n"
-    );
-    fs::write(&p, text).expect("write script");
-    fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).expect("chmod");
-    path(&p)
+    let child = "if [ \"$1\" = child ]; then exec \"${0%/*}/sleep\" 1000; fi";
+    common::script(dir, name, &format!("{child}\nme=\"$0\"\n{body}"))
 }
 
 /// Live processes whose command line contains `marker`.
@@ -90,15 +71,16 @@ fn assert_none_left(marker: &str) {
 #[test]
 fn a_background_child_holding_the_pipe_cannot_hold_the_suite() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let marker = path(tools.path());
     let bg = script(tools.path(), "bg.sh", "\"$me\" child &\nexec \"$TICTAC\" \"$@\"");
     let start = Instant::now();
-    let o = Command::new(BIN)
-        .args(["test", "--program", &bg, "--timeout", "20", &path(dir.path())])
-        .env("TICTAC", BIN)
-        .output()
-        .expect("run");
+    let o = run(
+        Command::new(BIN)
+            .args(["test", "--program", &bg, "--timeout", "20", &path(dir.path())])
+            .env("TICTAC", BIN),
+        None,
+    );
     assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the child");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
@@ -107,18 +89,19 @@ fn a_background_child_holding_the_pipe_cannot_hold_the_suite() {
 #[test]
 fn escaped_descendants_holding_the_pipe_cannot_hold_the_suite() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let marker = path(tools.path());
     // Each leaves the group with setsid and is orphaned at once, keeping the
     // output pipe open: one sleeper, and a shell with a sleeping child.
     let body = "(setsid \"$me\" child &)\n(setsid /bin/sh -c '\"$0\" child & \"$0\" child' \"$me\" &)\nexec \"$TICTAC\" \"$@\"";
     let esc = script(tools.path(), "esc.sh", body);
     let start = Instant::now();
-    let o = Command::new(BIN)
-        .args(["test", "--program", &esc, "--timeout", "20", "-j", "2", &path(dir.path())])
-        .env("TICTAC", BIN)
-        .output()
-        .expect("run");
+    let o = run(
+        Command::new(BIN)
+            .args(["test", "--program", &esc, "--timeout", "20", "-j", "2", &path(dir.path())])
+            .env("TICTAC", BIN),
+        None,
+    );
     assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the escapees");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
@@ -127,17 +110,18 @@ fn escaped_descendants_holding_the_pipe_cannot_hold_the_suite() {
 #[test]
 fn descendants_that_leave_the_group_are_stopped_too() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let marker = path(tools.path());
     // Escapes by setsid, at once and from a grandchild, then exits; the last
     // also sheds its tag, so the runner (its subreaper) stops it at the end.
     let body = "setsid \"$me\" child &\n(setsid \"$me\" child &) &\n(setsid env -i /bin/sh -c '\"$0\" child; exit' \"$me\" >/dev/null 2>&1 &) &\nsleep 0.1\nexec \"$TICTAC\" \"$@\"";
     let esc = script(tools.path(), "esc.sh", body);
-    let o = Command::new(BIN)
-        .args(["test", "--program", &esc, "-j", "2", &path(dir.path())])
-        .env("TICTAC", BIN)
-        .output()
-        .expect("run");
+    let o = run(
+        Command::new(BIN)
+            .args(["test", "--program", &esc, "-j", "2", &path(dir.path())])
+            .env("TICTAC", BIN),
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
 }
@@ -145,7 +129,7 @@ fn descendants_that_leave_the_group_are_stopped_too() {
 #[test]
 fn on_timeout_the_whole_tree_is_stopped_even_a_bounded_fork_flood() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let marker = path(tools.path());
     let body = "for k in 1 2 3 4 5 6 7 8 9 10; do \"$me\" child & setsid \"$me\" child & done\n\"$me\" child";
     let flood = script(tools.path(), "flood.sh", body);
@@ -161,7 +145,7 @@ fn on_timeout_the_whole_tree_is_stopped_even_a_bounded_fork_flood() {
 #[test]
 fn a_program_that_prints_forever_is_stopped_at_the_cap() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let yes = script(tools.path(), "yes.sh", "exec yes");
     let start = Instant::now();
     let o = tictac(&["test", "--program", &yes, "-j", "2", &path(dir.path())]);
@@ -176,7 +160,7 @@ fn a_program_that_prints_forever_is_stopped_at_the_cap() {
 fn a_signal_to_the_runner_stops_every_program_first() {
     for signal in ["INT", "TERM", "HUP"] {
         let dir = suite();
-        let tools = tempfile::tempdir().expect("temp dir");
+        let tools = temp_dir();
         let marker = path(tools.path());
         let hang = script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
         let mut runner = Command::new(BIN)
@@ -211,7 +195,7 @@ fn traces_and_expected_files_that_are_not_regular_files_fail_their_test() {
     mkfifo(&dir.path().join("d.expected.txt"));
     std::os::unix::fs::symlink("/dev/zero", dir.path().join("e.txt")).expect("symlink");
     fs::write(dir.path().join("f.txt"), "-- run: -b /dev/zero\nundo\n").expect("write");
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     for program in [None, Some(script(tools.path(), "p.sh", "exec \"$TICTAC\" \"$@\""))] {
         let mut args = vec!["test".to_string(), "--timeout".into(), "2".into()];
         if let Some(p) = &program {
@@ -219,7 +203,7 @@ fn traces_and_expected_files_that_are_not_regular_files_fail_their_test() {
         }
         args.push(path(dir.path()));
         let start = Instant::now();
-        let o = Command::new(BIN).args(&args).env("TICTAC", BIN).output().expect("run");
+        let o = run(Command::new(BIN).args(&args).env("TICTAC", BIN), None);
         assert!(start.elapsed() < Duration::from_secs(20));
         let out = text(&o);
         assert_eq!(o.status.code(), Some(1), "{out}");
@@ -260,7 +244,7 @@ fn symlink_loops_and_shared_folders_run_each_test_once() {
 #[test]
 fn bless_never_writes_through_a_symlink() {
     let dir = suite();
-    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let elsewhere = temp_dir();
     let target = elsewhere.path().join("precious");
     fs::write(&target, "keep me\n").expect("write");
     let expected = dir.path().join("b.expected.txt");
@@ -286,10 +270,15 @@ fn many_jobs_are_capped_and_threads_that_cannot_start_are_an_error() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{}\n{stderr}", text(&o));
     // Little address space: most of 256 thread stacks cannot be mapped.
-    let o = Command::new("sh")
-        .args(["-c", "ulimit -v 200000 && exec \"$0\" test -j 1000 \"$1\"", BIN, &path(dir.path())])
-        .output()
-        .expect("run");
+    let o = run(
+        Command::new("sh").args([
+            "-c",
+            "ulimit -v 200000 && exec \"$0\" test -j 1000 \"$1\"",
+            BIN,
+            &path(dir.path()),
+        ]),
+        None,
+    );
     let out = text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("error: cannot start the test threads:"), "{out}");
@@ -299,7 +288,7 @@ fn many_jobs_are_capped_and_threads_that_cannot_start_are_an_error() {
 #[test]
 fn each_result_is_printed_as_soon_as_it_is_known() {
     let dir = suite();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let slow = script(
         tools.path(),
         "slow.sh",
@@ -324,7 +313,7 @@ fn a_closed_output_stops_the_programs_and_keeps_the_status_earned() {
     let dir = suite();
     fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
     fs::write(dir.path().join("c.txt"), "undo\n").expect("write");
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let marker = path(tools.path());
     let body = "case \"$2\" in *a.txt) exec \"$TICTAC\" \"$@\";; esac\n\"$me\" child";
     let prog = script(tools.path(), "p.sh", body);
@@ -347,8 +336,8 @@ fn a_closed_output_stops_the_programs_and_keeps_the_status_earned() {
 
 #[test]
 fn large_failures_give_a_bounded_diff_in_bounded_time() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let tools = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
+    let tools = temp_dir();
     // A shuffled 15,000-line output (under the line-diff limits), and a
     // 200,000-line one (over it).
     let lines: Vec<String> = (0..15_000).map(|k| format!("line {k}")).collect();

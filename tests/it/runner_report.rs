@@ -1,24 +1,13 @@
 //! `tictac test` reports for people and for CI: what `--bless` changed,
 //! the diff's labels and pairing, and JUnit XML.
 
+use crate::common::{BIN, Tmux, path, script, temp_dir, text, tictac, tmux_available};
 use std::fs;
-use std::process::{Command, Output, Stdio};
-
-use crate::common::{path, script};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-fn tictac(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).stdin(Stdio::null()).output().expect("run tictac")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use std::process::{Command, Stdio};
 
 /// A folder with traces `a` and `b` (their expected files not yet written).
 fn traces() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
     fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
     dir
@@ -55,7 +44,7 @@ fn bless_says_per_file_what_it_changed() {
 #[test]
 fn bless_with_a_program_says_whose_output_it_recorded() {
     let dir = traces();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let oracle = script(tools.path(), "oracle.sh", "echo \"the oracle's answer\"");
     let o = tictac(&["test", "--bless", "--program", &oracle, "--filter", "b", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
@@ -77,7 +66,7 @@ fn bless_with_a_program_says_whose_output_it_recorded() {
 #[test]
 fn with_an_oracle_the_diff_says_oracle_and_program() {
     let dir = traces();
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let wrong = script(tools.path(), "wrong.sh", "echo wrong");
     let o =
         tictac(&["test", "--program", &wrong, "--oracle", BIN, "--filter", "b", &path(dir.path())]);
@@ -128,7 +117,7 @@ fn parse_junit(xml: &str) -> (Vec<(String, String)>, Vec<Case>) {
 
 #[test]
 fn junit_reports_every_test_once_the_suite_ends() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let sub = dir.path().join("sub");
     fs::create_dir(&sub).expect("mkdir");
     // a passes, b differs (with bytes XML cannot carry), c times out, d has
@@ -144,7 +133,7 @@ fn junit_reports_every_test_once_the_suite_ends() {
     }
     fs::write(sub.join(format!("{odd}.txt")), "undo\n").expect("write");
     fs::write(sub.join(format!("{odd}.expected.txt")), "Q\n").expect("write");
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let body = "case \"$2\" in\n*/b.txt) printf '<x> & \\001\\377\\r\\n'; echo oops >&2;;\n\
                 */c.txt) exec sleep 30;;\n*) cat \"${2%.txt}.expected.txt\";;\nesac";
     let program = script(tools.path(), "p.sh", body);
@@ -207,7 +196,7 @@ fn junit_with_all_passing_exits_0_and_a_closed_output_keeps_the_status_earned() 
     assert_eq!(String::from_utf8_lossy(&o.stderr), "Test Results: 2/2 passed.\n");
     // Nobody reads the report: the runner stops at once, 1 for a known failure.
     fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
-    let tools = tempfile::tempdir().expect("temp dir");
+    let tools = temp_dir();
     let body = "case \"$2\" in */b.txt) exec sleep 30;; *) echo A;; esac";
     let program = script(tools.path(), "p.sh", body);
     let start = std::time::Instant::now();
@@ -258,13 +247,13 @@ fn a_changed_row_is_shown_right_above_the_row_replacing_it() {
 
 #[test]
 fn on_a_terminal_the_changed_characters_are_highlighted_unless_no_color() {
-    if !crate::common::tmux_available() {
+    if !tmux_available() {
         return;
     }
     let dir = failing_board();
     for (name, env, marked) in [("colour", "", true), ("nocolour", "NO_COLOR=1 ", false)] {
         let command = format!("{env}{BIN} test {}; echo DONE; sleep 30", path(dir.path()));
-        let tmux = crate::common::Tmux::start(name, 100, 40, &command);
+        let tmux = Tmux::start(name, 100, 40, &command);
         tmux.wait_for("DONE");
         let screen = tmux.run(&["capture-pane", "-p", "-e", "-t", "t"]);
         // Reverse video (SGR 7) marks the changed characters only.

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{BIN, run, temp_dir, tictac};
 use serde_json::{Value, json};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
 
 /// A running `tictac serve`, stopped when dropped.
 struct Server {
@@ -175,7 +174,7 @@ fn run_line(trace: &Path) -> Option<(Vec<String>, Value)> {
 /// The command line's output for a trace (from OUT when it writes one) and
 /// its exit status.
 fn command_line(trace: &Path, args: &[String]) -> (String, i32) {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let out = dir.path().join("out.txt");
     let args: Vec<PathBuf> = args
         .iter()
@@ -185,7 +184,7 @@ fn command_line(trace: &Path, args: &[String]) -> (String, i32) {
             _ => PathBuf::from(a),
         })
         .collect();
-    let run = Command::new(BIN).args(&args).output().expect("tictac runs");
+    let run = run(Command::new(BIN).args(&args), None);
     let printed = if out.exists() {
         std::fs::read_to_string(&out).expect("OUT")
     } else {
@@ -256,7 +255,7 @@ fn the_api_prints_what_the_command_line_prints_for_the_customers_examples() {
 #[test]
 fn seeded_random_bots_choose_as_on_the_command_line() {
     let server = Server::start(&[]);
-    let dir = tempfile::tempdir().expect("dir");
+    let dir = temp_dir();
     let trace = dir.path().join("t.txt");
     let text = "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",5)\nplay(\"Ann\",1)\n";
     std::fs::write(&trace, text).expect("write");
@@ -290,7 +289,7 @@ fn the_state_is_what_the_transcript_shows_and_bots_answer_once() {
     assert!(trace.lines().last().is_some_and(|l| l.starts_with("play(\"Hal\",")), "{trace}");
 
     // The transcript is what `tictac -b` prints for the returned trace.
-    let dir = tempfile::tempdir().expect("dir");
+    let dir = temp_dir();
     let file = dir.path().join("t.txt");
     std::fs::write(&file, &trace).expect("write");
     let (printed, _) = command_line(&file, &["-b".into(), "IN".into()]);
@@ -474,10 +473,10 @@ fn sigterm_lets_a_request_in_flight_finish_then_stops() {
 fn a_port_in_use_and_bad_options_exit_2() {
     let server = Server::start(&[]);
     let port = server.base.rsplit(':').next().expect("port");
-    let taken = Command::new(BIN).args(["serve", "--port", port]).output().expect("runs");
+    let taken = tictac(&["serve", "--port", port]);
     assert_eq!(taken.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&taken.stdout).contains("cannot listen on 127.0.0.1:"));
-    let bad = Command::new(BIN).args(["serve", "--port", "x"]).output().expect("runs");
+    let bad = tictac(&["serve", "--port", "x"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stdout).starts_with("Error: --port takes"));
 }

@@ -3,13 +3,13 @@
 //! file that cannot be written. Piped sessions are not affected (tests/it/cli.rs,
 //! acceptance/).
 
-use crate::common::{BIN, Tmux, tmux_available};
+use crate::common::{BIN, Tmux, temp_dir, tmux_available};
 
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
 /// `tictac -i ARGS` in tmux, with its history in a folder of its own.
 fn shell(name: &str, env: &str, args: &str) -> (Tmux, tempfile::TempDir) {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.path().display());
     let tmux = Tmux::start(name, 100, 30, &command);
     tmux.wait_for("->");
@@ -115,7 +115,7 @@ fn a_history_file_that_cannot_be_written_is_said_once() {
     if !tmux_available() {
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     // A file where the history's folder should be.
     std::fs::write(dir.path().join("tictac"), "").expect("a file in the way");
     let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.path().display());

@@ -3,17 +3,13 @@
 //! every mode; a closed output pipe keeps the exit status already earned;
 //! an answer that does not need the end of the input comes at once.
 
+use crate::common::{BIN, PATIENCE, finish, run, temp_dir, tictac_with_input};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tictac");
-
-/// Stops a run that hangs (a FIFO read twice hangs for ever).
-const PATIENCE: Duration = Duration::from_secs(20);
 
 /// A trace with every kind of line, a string across lines, and more than
 /// 256 distinct names (past what was ever kept in memory for a run).
@@ -31,41 +27,6 @@ fn write_trace(dir: &Path) -> PathBuf {
     let path = dir.join("trace.txt");
     fs::write(&path, trace_text()).expect("write trace");
     path
-}
-
-/// Waits for a child, killing it past `PATIENCE`.
-fn finish(mut child: Child) -> Output {
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > PATIENCE {
-            let _ = child.kill();
-            panic!("tictac still running after {PATIENCE:?}");
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().expect("output")
-}
-
-/// Runs tictac with `stdin` as its standard input.
-fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run tictac");
-    let mut input = child.stdin.take().expect("stdin");
-    let bytes = stdin.to_vec();
-    let feeder = thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let out = finish(child);
-    feeder.join().expect("feeder");
-    out
-}
-
-fn run(args: &[&str]) -> Output {
-    run_with_stdin(args, b"")
 }
 
 /// The modes, with `IN` (and `OUT`) to fill in.
@@ -102,20 +63,21 @@ fn expected(mode: &[&str], dir: &Path) -> Vec<u8> {
     let file = file.to_string_lossy().into_owned();
     let args = argv(mode, &file, dir);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let bytes = output_of(mode, &file, dir, || run(&args));
+    let bytes = output_of(mode, &file, dir, || tictac_with_input(&args, b""));
     assert!(bytes.len() > 200, "{mode:?}: {}", String::from_utf8_lossy(&bytes));
     bytes
 }
 
 #[test]
 fn a_pipe_as_dev_stdin_or_dash_gives_what_the_file_gives() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     for mode in MODES {
         let want = expected(mode, dir.path());
         for input in ["/dev/stdin", "-"] {
             let args = argv(mode, input, dir.path());
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let got = output_of(mode, input, dir.path(), || run_with_stdin(&args, &trace_text()));
+            let got =
+                output_of(mode, input, dir.path(), || tictac_with_input(&args, &trace_text()));
             assert!(got == want, "{mode:?} with {input}:\n{}", String::from_utf8_lossy(&got));
         }
     }
@@ -123,7 +85,7 @@ fn a_pipe_as_dev_stdin_or_dash_gives_what_the_file_gives() {
 
 #[test]
 fn a_fifo_is_read_once_without_hanging() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let fifo = dir.path().join("fifo");
     let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(made.success());
@@ -152,7 +114,7 @@ fn a_fifo_is_read_once_without_hanging() {
 
 #[test]
 fn process_substitution_gives_what_the_file_gives() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     for mode in MODES {
         let want = expected(mode, dir.path());
         let file = dir.path().join("trace.txt").to_string_lossy().into_owned();
@@ -178,9 +140,9 @@ fn process_substitution_gives_what_the_file_gives() {
 /// the run must not depend on it.
 #[test]
 fn what_the_input_holds_after_its_first_read_changes_nothing() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let want = expected(&["-b", "IN"], dir.path());
-    let o = run_with_stdin(&["-b", "/dev/stdin"], &trace_text());
+    let o = tictac_with_input(&["-b", "/dev/stdin"], &trace_text());
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout == want, "{}", String::from_utf8_lossy(&o.stdout));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("changed while"));
@@ -188,10 +150,10 @@ fn what_the_input_holds_after_its_first_read_changes_nothing() {
 
 #[test]
 fn dash_is_standard_input_and_a_missing_file_is_still_missing() {
-    let o = run_with_stdin(&["-b", "-"], b"new_game(\"Ann\",\"Bob\")\n");
+    let o = tictac_with_input(&["-b", "-"], b"new_game(\"Ann\",\"Bob\")\n");
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("->new_game(\"Ann\",\"Bob\")\n"));
-    let o = run(&["-b", "./-"]);
+    let o = tictac_with_input(&["-b", "./-"], b"");
     assert_eq!(String::from_utf8_lossy(&o.stdout), "error: './-' does not exist\n");
     assert_eq!(o.status.code(), Some(2));
 }
@@ -200,7 +162,7 @@ fn dash_is_standard_input_and_a_missing_file_is_still_missing() {
 /// new OUT (the chunks transcript for `-b`), and no file named `-` appears.
 #[test]
 fn dash_as_out_prints_what_out_would_hold() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     for mode in MODES.iter().filter(|m| m.contains(&"OUT")) {
         let want = expected(mode, dir.path());
         let file = dir.path().join("trace.txt").to_string_lossy().into_owned();
@@ -228,7 +190,7 @@ fn dash_as_out_prints_what_out_would_hold() {
     // the second chunk leaves the first chunk's run in place.
     let mut text = "undo\n".repeat(100);
     text.push_str("play(\n");
-    let o = run_with_stdin(&["-b", "-", "-"], text.as_bytes());
+    let o = tictac_with_input(&["-b", "-", "-"], text.as_bytes());
     let printed = String::from_utf8_lossy(&o.stdout);
     assert!(
         printed.starts_with("  ok:") && printed.ends_with("parse error (Line 2, Column 1)\n"),
@@ -237,11 +199,7 @@ fn dash_as_out_prints_what_out_would_hold() {
     assert_eq!(o.status.code(), Some(1));
     // A file named `-` is still reachable as `./-`, and stays no-clobber.
     fs::write(dir.path().join("-"), "mine").expect("write");
-    let o = Command::new(BIN)
-        .args(["-b", "trace.txt", "./-"])
-        .current_dir(dir.path())
-        .output()
-        .expect("run tictac");
+    let o = run(Command::new(BIN).args(["-b", "trace.txt", "./-"]).current_dir(dir.path()), None);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "Error: output file ./- already exists!\n");
     assert_eq!(fs::read_to_string(dir.path().join("-")).expect("read"), "mine");
 }
@@ -263,7 +221,7 @@ fn read_one_line_then_close(args: &[&str]) -> (String, Option<i32>) {
 
 #[test]
 fn a_closed_pipe_keeps_the_exit_status_already_earned() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     // Megabytes of type errors: the pipe closes while they are written.
     let bad = dir.path().join("bad.txt");
     fs::write(&bad, "undo(1)\n".repeat(200_000)).expect("write");
@@ -290,7 +248,7 @@ fn a_closed_pipe_keeps_the_exit_status_already_earned() {
 #[test]
 fn an_endless_input_gets_its_parse_error_at_once() {
     for args in [&["-b", "/dev/zero"][..], &["-w", "1", "2", "/dev/zero"]] {
-        let o = run(args);
+        let o = tictac_with_input(args, b"");
         assert_eq!(
             String::from_utf8_lossy(&o.stdout),
             "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 1)\n",
@@ -318,7 +276,7 @@ fn an_endless_input_gets_its_parse_error_at_once() {
 /// what tictac prints, or a failure if it has not finished within `PATIENCE`
 /// (it must not wait for the writer to close).
 fn answer_with_the_writer_open(args: &[&str], bytes: &'static [u8]) -> Output {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let fifo = dir.path().join("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
     let fifo_name = fifo.to_string_lossy().into_owned();
@@ -374,7 +332,7 @@ fn an_answer_known_at_the_first_bad_byte_does_not_wait_for_the_writer() {
 /// out (it waited in the output buffer for the end of the input).
 #[test]
 fn a_window_from_the_start_prints_before_the_writer_closes() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let fifo = dir.path().join("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
     let mut child = Command::new(BIN)
