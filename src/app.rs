@@ -1,21 +1,69 @@
 //! From the command line to a front end, and from its result to the exit
 //! status: 0 the trace ran, 1 it had a syntax or type error, 2 invocation or
-//! file error. Messages go to standard output, as ETF prints them.
+//! file error. Messages go to standard output, as ETF prints them. Each
+//! layer's error type knows its status; `exit_status` is the one place they
+//! become the program's.
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use crate::cli::{self, Invocation};
+use crate::cli::{self, Invocation, UsageError};
 use crate::modes::fuzz::{self, FuzzError};
 use crate::modes::runner::{self, RunnerError};
+use crate::modes::serve::{self, ServeError};
 use crate::modes::{
-    OutputFile, RunError, RunOutcome, interactive, open_input, run_input, run_job, serve, tui,
-    verify,
+    OutputFile, RunError, RunOutcome, interactive, open_input, run_input, run_job, tui, verify,
 };
 
 const OUTPUT_BUFFER: usize = 64 * 1024;
+
+/// Why the program could not do what it was asked: the error of the layer
+/// that stopped it, carried as it is.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Runner(#[from] RunnerError),
+    #[error(transparent)]
+    Fuzz(#[from] FuzzError),
+    #[error(transparent)]
+    Serve(#[from] ServeError),
+}
+
+impl Failure {
+    fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Usage(e) => e.exit_code(),
+            Failure::Run(e) => e.exit_code(),
+            Failure::Runner(e) => e.exit_code(),
+            Failure::Fuzz(e) => e.exit_code(),
+            Failure::Serve(e) => e.exit_code(),
+        }
+    }
+
+    fn output_closed(&self) -> bool {
+        match self {
+            Failure::Usage(_) => false,
+            Failure::Run(e) => e.output_closed(),
+            Failure::Runner(e) => e.output_closed(),
+            Failure::Fuzz(e) => e.output_closed(),
+            Failure::Serve(e) => e.output_closed(),
+        }
+    }
+}
+
+/// Writing to standard output from here on (help, version, the flush
+/// before a session) fails as a run's writes do.
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Run(RunError::Write(e))
+    }
+}
 
 /// Runs the program with its arguments (the first is the program's name).
 pub fn main(args: Vec<OsString>) -> ExitCode {
@@ -26,31 +74,33 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         .map_or_else(|| cli::PROGRAM.into(), |n| n.to_string_lossy().into_owned());
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
-    let status = match cli::parse(args.get(1..).unwrap_or_default()) {
-        Err(e) => {
-            let _ = writeln!(stdout, "{}", e.with_hint(&program));
-            ExitCode::from(2)
+    let ran = cli::parse(args.get(1..).unwrap_or_default())
+        .map_err(Failure::from)
+        .and_then(|invocation| dispatch(invocation, &program, &mut stdout));
+    ExitCode::from(exit_status(ran, &program, &mut stdout))
+}
+
+/// The one place a result becomes the exit status. An error is printed
+/// (a usage error with where to read more), unless the reader went away
+/// (`tictac -b big | head`): then the program stops quietly, with the
+/// status the run had already earned.
+fn exit_status(ran: Result<RunOutcome, Failure>, program: &str, stdout: &mut dyn Write) -> u8 {
+    let status = match ran {
+        Ok(outcome) => outcome.exit_code(),
+        Err(e) if e.output_closed() => return e.exit_code(),
+        Err(Failure::Usage(e)) => {
+            let _ = writeln!(stdout, "{}", e.with_hint(program));
+            e.exit_code()
         }
-        Ok(invocation) => match dispatch(invocation, &program, &mut stdout) {
-            Ok(RunOutcome::Ran) => ExitCode::SUCCESS,
-            Ok(RunOutcome::Rejected) => ExitCode::from(1),
-            // The reader went away (`tictac -b big | head`): stop quietly,
-            // with the status the run had already earned.
-            Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                return ExitCode::SUCCESS;
-            }
-            Err(RunError::Closed(RunOutcome::Ran)) => return ExitCode::SUCCESS,
-            Err(RunError::Closed(RunOutcome::Rejected)) => return ExitCode::from(1),
-            Err(e) => {
-                let _ = writeln!(stdout, "{e}");
-                ExitCode::from(2)
-            }
-        },
+        Err(e) => {
+            let _ = writeln!(stdout, "{e}");
+            e.exit_code()
+        }
     };
     match stdout.flush() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             eprintln!("error: writing the output failed: {e}");
-            ExitCode::from(2)
+            2
         }
         _ => status,
     }
@@ -81,7 +131,7 @@ fn dispatch(
     invocation: Invocation,
     program: &str,
     stdout: &mut dyn Write,
-) -> Result<RunOutcome, RunError> {
+) -> Result<RunOutcome, Failure> {
     match invocation {
         Invocation::Help => {
             write!(stdout, "{}", help(program))?;
@@ -103,11 +153,8 @@ fn dispatch(
         }
         Invocation::Test(options) if options.coverage => {
             // A report: gaps in coverage are no failure.
-            match runner::coverage::run(&options, stdout) {
-                Ok(_) | Err(RunnerError::OutputClosed { .. }) => Ok(RunOutcome::Ran),
-                Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
-                Err(e) => Err(RunError::Runner(e.to_string())),
-            }
+            runner::coverage::run(&options, stdout)?;
+            Ok(RunOutcome::Ran)
         }
         Invocation::Test(options) => {
             // Under --format junit the report for people goes to standard error.
@@ -120,36 +167,26 @@ fn dispatch(
             let ran = runner::run_watching(&options, stdout, &mut stderr, color, &stdout_closed);
             // Nothing a test started outlives the suite, even untagged.
             crate::process::stop_all();
-            match ran {
-                Ok(report) if report.all_passed() => Ok(RunOutcome::Ran),
-                Ok(_) => Ok(RunOutcome::Rejected),
-                // The reader went away: end quietly, with the status earned.
-                Err(RunnerError::OutputClosed { failed: true }) => Ok(RunOutcome::Rejected),
-                Err(RunnerError::OutputClosed { failed: false }) => Ok(RunOutcome::Ran),
-                Err(RunnerError::Write(e)) => Err(RunError::Write(e)),
-                Err(e) => Err(RunError::Runner(e.to_string())),
-            }
+            Ok(if ran?.all_passed() { RunOutcome::Ran } else { RunOutcome::Rejected })
         }
         Invocation::Run { job, input, output: None, session } => {
-            run_job(job, &input, stdout, session.autopilot())
+            Ok(run_job(job, &input, stdout, session.autopilot())?)
         }
         Invocation::Run { job, input, output: Some(output), session } => {
             // The input is checked (opened) before the output is created.
-            let input = open_input(&input)?;
-            with_output(&output, |out| run_input(job, input, out, session.autopilot()))
+            let input = open_input(&input).map_err(RunError::from)?;
+            Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
         }
-        Invocation::Verify(options) => verify::run(&options, stdout),
-        Invocation::Serve(options) => serve::run(&options, stdout),
+        Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
+        Invocation::Serve(options) => {
+            serve::run(&options, stdout)?;
+            Ok(RunOutcome::Ran)
+        }
         Invocation::Fuzz(options) => {
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal());
             // Nothing a run started outlives the session.
             crate::process::stop_all();
-            match ran {
-                Ok(report) if report.divergences == 0 => Ok(RunOutcome::Ran),
-                Ok(_) => Ok(RunOutcome::Rejected),
-                Err(FuzzError::Write(e)) => Err(RunError::Write(e)),
-                Err(e) => Err(RunError::Runner(e.to_string())),
-            }
+            Ok(if ran?.divergences == 0 { RunOutcome::Ran } else { RunOutcome::Rejected })
         }
     }
 }

@@ -148,6 +148,11 @@ impl Session {
 pub const PROGRAM: &str = "tictac";
 
 impl UsageError {
+    /// An invocation error (SPEC §5).
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+
     /// The message as the executable prints it, `program` being its name:
     /// the mistake, then where to read more.
     pub fn with_hint(&self, program: &str) -> String {

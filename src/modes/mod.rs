@@ -23,7 +23,7 @@ use std::path::Path;
 
 pub use crate::cli::{Job, STDOUT};
 pub use driver::{Driver, show_step, step};
-pub use files::{STDIN, open_input};
+pub use files::{FileError, STDIN, open_input};
 pub use input::Input;
 pub use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
@@ -43,18 +43,14 @@ pub enum RunOutcome {
 /// Why a run could not go on; printed as one line.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    #[error("error: '{0}' does not exist")]
-    Missing(String),
-    #[error("error: '{0}' is not readable")]
-    Unreadable(String),
-    #[error("Error: output file {0} already exists!")]
-    OutputExists(String),
+    /// IN cannot be read.
+    #[error(transparent)]
+    Input(#[from] FileError),
+    /// OUT (or `verify --trace-out`) was not made.
+    #[error(transparent)]
+    Output(#[from] OutputError),
     #[error("Error: recording file {0} already exists! --record makes a new file")]
     RecordingExists(String),
-    #[error("error: '{0}' cannot be created: {1}")]
-    OutputFailed(String, io::Error),
-    #[error("error: writing '{0}' failed, so it was not created: {1}")]
-    OutputWrite(String, io::Error),
     #[error("error: reading '{0}' failed: {1}")]
     Read(String, io::Error),
     /// The spool that keeps what a run needs between reading and printing
@@ -68,23 +64,41 @@ pub enum RunError {
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
-    /// The web server could not start or serve.
-    #[error("error: {0}")]
-    Serve(String),
-    /// The test runner could not run (no tests, a missing path).
-    #[error("{0}")]
-    Runner(String),
     /// Writing the output failed (a closed pipe among others).
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
 }
 
-impl From<OutputError> for RunError {
-    fn from(e: OutputError) -> RunError {
-        match e {
-            OutputError::Exists(name) => RunError::OutputExists(name),
-            OutputError::Create(name, e) => RunError::OutputFailed(name, e),
-            OutputError::Write(name, e) => RunError::OutputWrite(name, e),
+impl RunOutcome {
+    /// 0 the trace ran, 1 a syntax or type error was printed (SPEC §5).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            RunOutcome::Ran => 0,
+            RunOutcome::Rejected => 1,
+        }
+    }
+}
+
+impl RunError {
+    /// The status the program ends with: the one the run had earned when
+    /// the output went away, otherwise 2, an invocation or file error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Closed(outcome) => outcome.exit_code(),
+            RunError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+            RunError::Input(e) => e.exit_code(),
+            RunError::Output(e) => e.exit_code(),
+            _ => 2,
+        }
+    }
+
+    /// Whether the output went away (a closed pipe): nothing more is
+    /// printed, the program ends quietly.
+    pub fn output_closed(&self) -> bool {
+        match self {
+            RunError::Closed(_) => true,
+            RunError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            _ => false,
         }
     }
 }

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::RunError;
+use super::{OutputError, RunError};
 
 /// Keeps the lines that ran, so a played session becomes a trace.
 #[derive(Default)]
@@ -24,7 +24,7 @@ impl Recorder {
         let file = File::options().write(true).create_new(true).open(path);
         let file = file.map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => RunError::RecordingExists(name()),
-            _ => RunError::OutputFailed(name(), e),
+            _ => OutputError::Create(name(), e).into(),
         })?;
         Ok(Recorder { file: Some((file, path.to_path_buf())) })
     }

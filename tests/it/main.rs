@@ -12,6 +12,7 @@ mod cli;
 mod coverage;
 mod differential;
 mod docs;
+mod exit_status;
 mod fuzz;
 mod hostile;
 mod output_files;

@@ -34,8 +34,22 @@ pub enum FuzzError {
     Oracle(String),
     #[error("error: no scratch folder: {0}")]
     Scratch(io::Error),
-    #[error(transparent)]
+    #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
+}
+
+impl FuzzError {
+    /// The status the program ends with: 0 once the output went away (a
+    /// closed pipe), otherwise 2, the session could not run.
+    pub fn exit_code(&self) -> u8 {
+        if self.output_closed() { 0 } else { 2 }
+    }
+
+    /// Whether the output went away (a closed pipe): the program ends
+    /// quietly.
+    pub fn output_closed(&self) -> bool {
+        matches!(self, FuzzError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
 }
 
 /// The tally of a session.

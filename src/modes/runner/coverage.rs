@@ -24,7 +24,7 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
-use crate::modes::{CHUNK_LINES, Driver, Job, RunError, STDIN, open_input};
+use crate::modes::{CHUNK_LINES, Driver, FileError, Job, STDIN, open_input};
 use crate::window::{Window, WindowEnd};
 
 /// Tests named under each behaviour; the rest are counted.
@@ -201,7 +201,7 @@ fn read_input(input: &Path) -> Result<Result<Vec<u8>, Behaviour>, String> {
     refuse_special(input)?;
     let mut opened = match open_input(input) {
         Ok(opened) => opened,
-        Err(RunError::Missing(_)) => return Ok(Err(Behaviour::InputMissing)),
+        Err(FileError::Missing(_)) => return Ok(Err(Behaviour::InputMissing)),
         Err(_) => return Ok(Err(Behaviour::InputUnreadable)),
     };
     let mut text = Vec::new();

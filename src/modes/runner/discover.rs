@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 use super::RunnerError;
+use crate::modes::FileError;
 
 /// One test: the trace, and its name for the report (the path under the
 /// folder it was found in, without `.txt`).
@@ -95,7 +96,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
             let name = display_name(Path::new(&file));
             tests.push(Test { trace: root.clone(), name });
         } else {
-            return Err(RunnerError::Missing(root.display().to_string()));
+            return Err(FileError::Missing(root.display().to_string()).into());
         }
     }
     tests.sort_by(|a, b| natural_path(&a.trace, &b.trace));
@@ -184,7 +185,7 @@ fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, RunnerError> {
             // ignored like any other file that is not one.
             Err(e) if e.depth() == 0 => {
                 let at = e.path().unwrap_or(root);
-                return Err(RunnerError::Unreadable(at.display().to_string()));
+                return Err(FileError::Unreadable(at.display().to_string()).into());
             }
             Err(e) => {
                 if let Some(path) = e.path().filter(|p| is_trace_name(p))
@@ -224,7 +225,10 @@ mod tests {
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a", "b", "sub/c"]);
         assert_eq!(tests[0].expected_path(), root.join("a.expected.txt"));
-        assert!(matches!(discover(&[root.join("nope")]), Err(RunnerError::Missing(_))));
+        assert!(matches!(
+            discover(&[root.join("nope")]),
+            Err(RunnerError::File(FileError::Missing(_)))
+        ));
         let empty = tempfile::tempdir().expect("temp dir");
         assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(RunnerError::NoTests(_))));
     }

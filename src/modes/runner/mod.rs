@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::modes::FileError;
 use crate::process::Capture;
 
 pub use crate::cli::options::{DEFAULT_TIMEOUT, Format, TestOptions as Options};
@@ -34,10 +35,9 @@ pub enum RunnerError {
         "error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {0})"
     )]
     NoTests(String),
-    #[error("error: '{0}' does not exist")]
-    Missing(String),
-    #[error("error: '{0}' is not readable")]
-    Unreadable(String),
+    /// A path named on the command line that cannot be read.
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("error: the log folder '{0}' cannot be created: {1}")]
     LogFolder(String, io::Error),
     /// A file named on the command line that is not `NAME.txt`.
@@ -54,8 +54,32 @@ pub enum RunnerError {
     /// whether a failure was known by then.
     #[error("standard output was closed")]
     OutputClosed { failed: bool },
-    #[error(transparent)]
+    #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
+}
+
+impl RunnerError {
+    /// The status the program ends with: once the output went away, the
+    /// one the suite had earned (1 once a test failed); otherwise 2, the
+    /// suite could not run.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunnerError::OutputClosed { failed } => u8::from(*failed),
+            RunnerError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
+            RunnerError::File(e) => e.exit_code(),
+            _ => 2,
+        }
+    }
+
+    /// Whether the output went away (a closed pipe): the program ends
+    /// quietly.
+    pub fn output_closed(&self) -> bool {
+        match self {
+            RunnerError::OutputClosed { .. } => true,
+            RunnerError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
+            _ => false,
+        }
+    }
 }
 
 /// The verdict on one test.

@@ -1,6 +1,8 @@
-//! What goes wrong with a request, and the HTTP status and JSON body that
-//! say so (`{"error": "..."}`).
+//! What goes wrong with the server (an exit status), and with a request
+//! (the HTTP status and JSON body that say so, `{"error": "..."}`).
 
+use std::io;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Json;
@@ -9,6 +11,34 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::limits::Cut;
+
+/// Why the server could not start, or could not say that it did.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The runtime (its threads) could not start.
+    #[error("error: {0}")]
+    Runtime(io::Error),
+    #[error("error: cannot listen on {0}: {1}")]
+    Listen(SocketAddr, io::Error),
+    #[error("error: {0}")]
+    Address(io::Error),
+    #[error("error: writing the output failed: {0}")]
+    Write(#[from] io::Error),
+}
+
+impl ServeError {
+    /// The status the program ends with: 0 once the output went away (a
+    /// closed pipe), otherwise 2.
+    pub fn exit_code(&self) -> u8 {
+        if self.output_closed() { 0 } else { 2 }
+    }
+
+    /// Whether the output went away (a closed pipe): the program ends
+    /// quietly.
+    pub fn output_closed(&self) -> bool {
+        matches!(self, ServeError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum ApiError {

@@ -14,8 +14,8 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::{RunError, RunOutcome};
 use crate::cli::ServeOptions;
+pub use error::ServeError;
 
 /// How long requests still running at Ctrl-C or SIGTERM may take to end
 /// (beyond the request time bound).
@@ -23,23 +23,22 @@ const GRACE: Duration = Duration::from_secs(1);
 
 /// Serves until Ctrl-C or SIGTERM; the first line printed is
 /// `tictac: serving on http://ADDR:PORT/`.
-pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
+pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| RunError::Serve(e.to_string()))?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(serve(options, out))?;
     // Requests past the grace period are dropped with the runtime.
     runtime.shutdown_background();
-    Ok(RunOutcome::Ran)
+    Ok(())
 }
 
-async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), RunError> {
+async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {
     let wanted = SocketAddr::new(options.bind, options.port);
-    let listener = tokio::net::TcpListener::bind(wanted)
-        .await
-        .map_err(|e| RunError::Serve(format!("cannot listen on {wanted}: {e}")))?;
-    let address = listener.local_addr().map_err(|e| RunError::Serve(e.to_string()))?;
+    let listener =
+        tokio::net::TcpListener::bind(wanted).await.map_err(|e| ServeError::Listen(wanted, e))?;
+    let address = listener.local_addr().map_err(ServeError::Address)?;
     writeln!(out, "tictac: serving on http://{address}/")?;
     out.flush()?;
 

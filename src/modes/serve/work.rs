@@ -14,7 +14,7 @@ use crate::game::{Cell, Game, Mark, Phase};
 use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::modes::tape::{Entry, Tape};
-use crate::modes::{Driver, Input, Job, RunError, RunOutcome, run_input, show_step, step};
+use crate::modes::{Driver, Input, Job, RunError, run_input, show_step, step};
 
 /// `/api/run`: the output, byte for byte the command line's, and the exit
 /// status (1 when a syntax or type error was printed).
@@ -49,11 +49,7 @@ pub(crate) fn run(
         Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
-    let status = match outcome {
-        RunOutcome::Ran => 0,
-        RunOutcome::Rejected => 1,
-    };
-    Ok(RunReply { output: text(out.bytes), status })
+    Ok(RunReply { output: text(out.bytes), status: outcome.exit_code() })
 }
 
 /// `/api/state` of a trace that does not validate: the message `-b` prints.
