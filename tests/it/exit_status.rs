@@ -8,33 +8,40 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, path};
+use crate::common::{BIN, file, finish, path, run, temp_dir, text};
 
-/// Runs in `dir`, its output going to `stdout`.
+/// `tictac ARGS` in `dir`, its output going to `stdout`.
 fn run_into(dir: &Path, args: &[&str], stdout: impl Into<Stdio>) -> Output {
-    Command::new(BIN)
+    let child = Command::new(BIN)
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(stdout)
-        .output()
-        .expect("run tictac")
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    finish(child)
+}
+
+/// `tictac ARGS` in `dir`, its output captured.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    run(Command::new(BIN).args(args).current_dir(dir), None)
 }
 
 /// A folder with a passing test and a failing one, traces, and an existing
 /// file.
 fn setup() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let good = "new_game(\"a\",\"b\")\nplay(\"a\",5)\n";
-    fs::write(dir.path().join("good.txt"), good).expect("write");
-    fs::write(dir.path().join("typed.txt"), "new_game(1,\"b\")\n").expect("write");
-    fs::write(dir.path().join("exists.txt"), "").expect("write");
+    file(dir.path(), "good.txt", good);
+    file(dir.path(), "typed.txt", "new_game(1,\"b\")\n");
+    file(dir.path(), "exists.txt", "");
     let tests = dir.path().join("tests");
     fs::create_dir(&tests).expect("mkdir");
-    let expected = run_into(dir.path(), &["-b", "good.txt"], Stdio::piped()).stdout;
+    let expected = run_in(dir.path(), &["-b", "good.txt"]).stdout;
     for (name, expected) in [("pass", &expected[..]), ("fail", b"nope\n")] {
-        fs::write(tests.join(format!("{name}.txt")), good).expect("write");
-        fs::write(tests.join(format!("{name}.expected.txt")), expected).expect("write");
+        file(&tests, &format!("{name}.txt"), good);
+        file(&tests, &format!("{name}.expected.txt"), expected);
     }
     dir
 }
@@ -75,8 +82,8 @@ fn errors_of_every_layer_print_their_message_and_exit_2() {
         (&["-g"], "error: the board (-g) needs a terminal; -i and -b work without one\n"),
     ];
     for (args, message) in cases {
-        let o = run_into(dir.path(), args, Stdio::piped());
-        assert_eq!(String::from_utf8_lossy(&o.stdout), *message, "{args:?}");
+        let o = run_in(dir.path(), args);
+        assert_eq!(text(&o), *message, "{args:?}");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
     assert!(!dir.path().join("out.txt").exists());
@@ -101,13 +108,7 @@ fn an_output_that_cannot_be_written_is_an_error_on_standard_error() {
     ];
     for args in cases {
         let full = fs::File::create("/dev/full").expect("/dev/full, on every Linux");
-        let o = Command::new(BIN)
-            .args(*args)
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .stdout(full)
-            .output()
-            .expect("run tictac");
+        let o = run_into(dir.path(), args, full);
         assert_eq!(
             String::from_utf8_lossy(&o.stderr),
             "error: writing the output failed: No space left on device (os error 28)\n",
