@@ -160,6 +160,23 @@ fn piped_shell_ends_at_end_of_input_without_quit() {
 }
 
 #[test]
+fn piped_shell_answers_a_long_line_with_an_early_error_once() {
+    // The error is at column 1 of a line of 300,000 bytes: the line is read in
+    // pieces, and what follows the error is still that line, never run.
+    for line in [format!("#{}undo", " ".repeat(300_000)), format!("undo #{}", "a".repeat(300_000))]
+    {
+        let input = format!("new_game(\"A\",\"B\")\nplay(\"A\",1)\n{line}\n");
+        let o = tictac_with_input(&["-i"], input.as_bytes());
+        let out = text(&o);
+        let after = out.rsplit_once("->").map_or("", |(head, _)| head);
+        let last = after.rsplit_once("->").map_or("", |(_, answer)| answer);
+        assert!(last.contains("parse error (Line 1, Column "), "{last}");
+        assert_eq!(out.matches("->").count(), 4, "one answer per line: {out}");
+        assert!(!out.contains("Type Error"), "{out}");
+    }
+}
+
+#[test]
 fn a_trace_too_big_for_the_tape_is_read_again_with_the_same_result() {
     // 300 distinct names are more than the tape keeps: the run re-reads.
     let dir = temp_dir();

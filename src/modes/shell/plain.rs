@@ -27,7 +27,12 @@ pub fn run_plain<W: Write + ?Sized>(
             Read::End => return Ok(()),
             // A recording must hold the line: it is read whole.
             Read::Long if !recorder.is_on() => {
-                shell.long_line(RestOfLine::new(std::mem::take(&mut line), &mut input), out)?
+                let mut rest = RestOfLine::new(std::mem::take(&mut line), &mut input);
+                let reply = shell.long_line(&mut rest, out)?;
+                // An error can end the check early: what is left of the
+                // line is still part of it, never a line of its own.
+                rest.skip()?;
+                reply
             }
             Read::Long | Read::Whole => {
                 if line.last() != Some(&b'\n') {
@@ -111,6 +116,22 @@ impl<'r, R: BufRead> RestOfLine<'r, R> {
     }
 }
 
+impl<R: BufRead> RestOfLine<'_, R> {
+    /// Reads past the end of the line, keeping nothing.
+    fn skip(&mut self) -> io::Result<()> {
+        while !self.done {
+            let available = self.input.fill_buf()?;
+            let (n, end) = match memchr::memchr(b'\n', available) {
+                Some(k) => (k + 1, true),
+                None => (available.len(), available.is_empty()),
+            };
+            self.input.consume(n);
+            self.done = end;
+        }
+        Ok(())
+    }
+}
+
 impl<R: BufRead> LineSource for RestOfLine<'_, R> {
     fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
         let target = out.len() + want;
@@ -160,6 +181,10 @@ mod tests {
             long("undo", " undo(1) jump\r\r"),
             long("-- a comment", ""),
             long("  ", "  "),
+            // An error early in a long line: the rest is still that line's.
+            long("#", " undo"),
+            long("undo #", " aaaa"),
+            long("play(\"Ann\", 5) )", " redo"),
         ];
         let mut typed = Vec::new();
         let mut whole_shell = Shell::default();
@@ -174,8 +199,9 @@ mod tests {
         }
         whole.extend_from_slice(PROMPT.as_bytes());
         let mut streamed = Vec::new();
-        run_plain(Shell::default(), &typed[..], &mut streamed, &mut Recorder::default())
-            .expect("vec");
+        // Read in pieces, as from a pipe, so that long lines are long.
+        let piped = io::BufReader::with_capacity(4096, &typed[..]);
+        run_plain(Shell::default(), piped, &mut streamed, &mut Recorder::default()).expect("vec");
         assert!(
             streamed == whole,
             "{}",
