@@ -110,6 +110,11 @@ impl<'k, R: BufRead> Lines<'k, R> {
         self.begun
     }
 
+    /// Whether these lines have all been read to their end.
+    pub fn is_done(&self) -> bool {
+        self.left == 0
+    }
+
     /// Reads past what is left of these lines (after a parse error), in
     /// constant memory, however long they are.
     pub fn skip_rest(&mut self) -> io::Result<()> {

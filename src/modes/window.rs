@@ -61,7 +61,8 @@ fn stream(
         }
         // One line at a time on a tape of its own.
         let mut tape = LineTape::default();
-        if !read_line(&mut lines, &mut tape, &mut buf, needed == Some(k + 1), &name)? {
+        let mut line = Lines::new(&mut lines, 1);
+        if !check_line(&mut line, &mut tape, &mut buf, &name)? {
             break;
         }
         k += 1;
@@ -69,6 +70,12 @@ fn stream(
         // an empty trace).
         if end.is_none_or(|n| k < n) {
             player.line(k, k >= first, &mut tape.reader().map_err(RunError::Spool)?, out)?;
+        }
+        // What a parse error left of the line is read past only after its
+        // answer is out: an endless line still gets its answer.
+        if needed != Some(k) && !line.is_done() {
+            out.flush()?;
+            line.skip_rest().map_err(|e| RunError::Read(name.clone(), e))?;
         }
     }
     // An empty window shows the state it stands at (SPEC §5).
@@ -98,12 +105,9 @@ fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOu
     play(tape, first, end, out)
 }
 
-/// Reads the next kept line onto `tape`, validating it as it is read: its
-/// commands go onto the tape at once (taken back if the line turns out
-/// wrong), so a line of any length costs constant memory, and a short one
-/// nothing but its bytes. `buf` is the stream's buffer, kept from line to
-/// line; unless the line is the `last` one needed, what a parse error left
-/// of it is skipped. False at the end of the input.
+/// Reads the next kept line onto `tape`; unless the line is the `last`
+/// one needed, what a parse error left of it is skipped. False at the end
+/// of the input.
 fn read_line<R: BufRead>(
     lines: &mut KeptLines<R>,
     tape: &mut LineTape,
@@ -111,19 +115,33 @@ fn read_line<R: BufRead>(
     last: bool,
     name: &str,
 ) -> Result<bool, RunError> {
-    let read_error = |e| RunError::Read(name.to_owned(), e);
     let mut line = Lines::new(lines, 1);
+    let read = check_line(&mut line, tape, buf, name)?;
+    if read && !last {
+        line.skip_rest().map_err(|e| RunError::Read(name.to_owned(), e))?;
+    }
+    Ok(read)
+}
+
+/// Checks a kept line as it is read and puts it on `tape`: its commands go
+/// on at once (taken back if the line turns out wrong), so a line of any
+/// length costs constant memory, and a short one nothing but its bytes.
+/// `buf` is the stream's buffer, kept from line to line. After a parse
+/// error the rest of the line is left unread. False at the end of the input.
+fn check_line<R: BufRead>(
+    line: &mut Lines<'_, R>,
+    tape: &mut LineTape,
+    buf: &mut Vec<u8>,
+    name: &str,
+) -> Result<bool, RunError> {
     let start = tape.begin_line();
-    let verdict = match lang::validate_reusing(&mut line, buf, |c| tape.command(c)) {
+    let verdict = match lang::validate_reusing(&mut *line, buf, |c| tape.command(c)) {
         Ok(verdict) => verdict,
-        Err(Failure::Read(e)) => return Err(read_error(e)),
+        Err(Failure::Read(e)) => return Err(RunError::Read(name.to_owned(), e)),
         Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
     };
     if line.begun() == 0 {
         return Ok(false);
-    }
-    if !last {
-        line.skip_rest().map_err(read_error)?;
     }
     match verdict {
         Ok(()) => tape.end_line(start),

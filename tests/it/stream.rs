@@ -272,6 +272,34 @@ fn an_endless_input_gets_its_parse_error_at_once() {
     assert_eq!(finish(child).status.code(), Some(1));
 }
 
+#[test]
+fn a_window_to_the_end_answers_an_endless_first_line_at_once() {
+    // `-w 1 _` reads on to find line 2, which never comes; line 1's answer
+    // is out before that.
+    let mut child = Command::new(BIN)
+        .args(["-w", "1", "_", "/dev/zero"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let (sender, answer) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        let two: Vec<String> = lines.by_ref().take(2).map_while(Result::ok).collect();
+        let _ = sender.send(two.join("\n"));
+    });
+    let got = answer.recv_timeout(PATIENCE);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        got.as_deref(),
+        Ok(
+            "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 1)"
+        )
+    );
+}
+
 /// Runs tictac on a FIFO whose writer writes `bytes` and then stays open:
 /// what tictac prints, or a failure if it has not finished within `PATIENCE`
 /// (it must not wait for the writer to close).
