@@ -6,8 +6,9 @@ use std::path::Path;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, Tmux, temp_dir, tmux_available};
+use crate::common::{BIN, Tmux, path, temp_dir, tmux_available};
 use ratatui::layout::Rect;
+use tempfile::TempDir;
 use tictac::modes::tui::app::Action;
 use tictac::modes::tui::view::areas;
 
@@ -19,15 +20,31 @@ fn click(tmux: &Tmux, column: u16, row: u16) {
     }
 }
 
-/// Waits for the command line started in tmux to write its exit status.
-fn exit_status(status: &Path) -> String {
+/// `tictac -g ARGS` in a `width`×`height` terminal, and a folder for it
+/// (`DIR` in ARGS) where its exit status is written when it quits.
+fn board(name: &str, width: u16, height: u16, args: &str) -> (Tmux, TempDir) {
+    let dir = temp_dir();
+    let args = args.replace("DIR", &path(dir.path()));
+    let status = dir.path().join("status");
+    let command = format!("{BIN} -g {args}; echo $? > {}; sleep 60", status.display());
+    (Tmux::start(name, width, height, &command), dir)
+}
+
+/// What `--record DIR/played.txt` recorded.
+fn recorded(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("played.txt")).expect("recorded")
+}
+
+/// Waits for the board started by `board` to quit, and gives its exit status.
+fn exit_status(dir: &Path) -> String {
+    let status = dir.join("status");
     let start = Instant::now();
     while !status.exists() {
         assert!(start.elapsed() < Duration::from_secs(10), "tictac -g did not quit");
         sleep(Duration::from_millis(50));
     }
     sleep(Duration::from_millis(100));
-    std::fs::read_to_string(status).expect("status").trim().to_string()
+    std::fs::read_to_string(&status).expect("status").trim().to_string()
 }
 
 #[test]
@@ -35,11 +52,7 @@ fn play_by_keys_and_mouse_undo_and_quit() {
     if !tmux_available() {
         return;
     }
-    let dir = temp_dir();
-    let status = dir.path().join("status");
-    let record = dir.path().join("played.txt");
-    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
-    let tmux = Tmux::start("board", 80, 24, &command);
+    let (tmux, dir) = board("board", 80, 24, "--record DIR/played.txt");
     tmux.wait_for("start new game");
     tmux.keys(&["n"]);
     tmux.wait_for("Name of X");
@@ -64,9 +77,9 @@ fn play_by_keys_and_mouse_undo_and_quit() {
     assert!(screen.contains("o's turn"), "{screen}");
     let (quit, _) = layout.buttons.iter().find(|(_, a)| *a == Action::Quit).expect("a Quit button");
     click(&tmux, quit.x + 1, quit.y);
-    assert_eq!(exit_status(&status), "0");
+    assert_eq!(exit_status(dir.path()), "0");
     assert_eq!(
-        std::fs::read_to_string(&record).expect("recorded"),
+        recorded(dir.path()),
         "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nundo\nplay(\"Ann\",4)\n"
     );
 }
@@ -76,11 +89,7 @@ fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
     if !tmux_available() {
         return;
     }
-    let dir = temp_dir();
-    let status = dir.path().join("status");
-    let record = dir.path().join("played.txt");
-    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
-    let tmux = Tmux::start("name", 80, 24, &command);
+    let (tmux, dir) = board("name", 80, 24, "--record DIR/played.txt");
     tmux.wait_for("start new game");
     tmux.keys(&["n"]);
     tmux.wait_for("Name of X");
@@ -97,8 +106,8 @@ fn a_name_a_trace_cannot_hold_is_refused_at_the_prompt() {
     // The field closes (a key sent sooner would read as Alt+key).
     tmux.wait_until("Esc did not close the field", |s| !s.contains("Name of O"));
     tmux.keys(&["q"]);
-    assert_eq!(exit_status(&status), "0");
-    assert_eq!(std::fs::read_to_string(&record).expect("recorded"), "", "nothing ran");
+    assert_eq!(exit_status(dir.path()), "0");
+    assert_eq!(recorded(dir.path()), "", "nothing ran");
 }
 
 #[test]
@@ -106,11 +115,7 @@ fn on_a_terminal_too_small_keys_only_quit() {
     if !tmux_available() {
         return;
     }
-    let dir = temp_dir();
-    let status = dir.path().join("status");
-    let record = dir.path().join("played.txt");
-    let command = format!("{BIN} -g --record {}; echo $? > {}", record.display(), status.display());
-    let tmux = Tmux::start("small", 60, 20, &command);
+    let (tmux, dir) = board("small", 60, 20, "--record DIR/played.txt");
     let screen = tmux.wait_for("too small");
     assert!(screen.contains("press q to quit"), "{screen}");
     // Keys that would play, open the name field, or type into it.
@@ -123,8 +128,8 @@ fn on_a_terminal_too_small_keys_only_quit() {
     tmux.run(&["resize-window", "-t", "t", "-x", "60", "-y", "20"]);
     tmux.wait_for("too small");
     tmux.keys(&["q"]);
-    assert_eq!(exit_status(&status), "0");
-    assert_eq!(std::fs::read_to_string(&record).expect("recorded"), "", "nothing ran");
+    assert_eq!(exit_status(dir.path()), "0");
+    assert_eq!(recorded(dir.path()), "", "nothing ran");
 }
 
 #[test]
@@ -132,7 +137,7 @@ fn the_footer_says_how_to_start_and_long_names_end_with_an_ellipsis() {
     if !tmux_available() {
         return;
     }
-    let tmux = Tmux::start("footer", 80, 24, &format!("{BIN} -g; sleep 60"));
+    let (tmux, _dir) = board("footer", 80, 24, "");
     tmux.wait_for("Press n to start a new game");
     tmux.keys(&["n"]);
     tmux.wait_for("Name of X");
@@ -154,13 +159,10 @@ fn a_random_bot_shows_its_fresh_seed_after_the_board_quits() {
     if !tmux_available() {
         return;
     }
-    let dir = temp_dir();
-    let status = dir.path().join("status");
-    let command = format!("{BIN} -g --bot Hal=random; echo $? > {}; sleep 60", status.display());
-    let tmux = Tmux::start("seed", 80, 24, &command);
+    let (tmux, dir) = board("seed", 80, 24, "--bot Hal=random");
     tmux.wait_for("start new game");
     tmux.keys(&["q"]);
-    assert_eq!(exit_status(&status), "0");
+    assert_eq!(exit_status(dir.path()), "0");
     let screen = tmux.wait_for("random seed: ");
     let line = screen.lines().find(|l| l.starts_with("random seed: ")).expect("the seed line");
     assert!(line.trim_end()["random seed: ".len()..].parse::<u64>().is_ok(), "{screen}");
