@@ -230,6 +230,11 @@ impl Coverage {
         Coverage(self.0 & other.0)
     }
 
+    /// The behaviours in this set and not in `other`.
+    pub fn difference(self, other: Coverage) -> Coverage {
+        Coverage(self.0 & !other.0)
+    }
+
     /// Every behaviour of the catalogue.
     pub fn all() -> Coverage {
         Behaviour::ALL.iter().fold(Coverage::default(), |mut c, b| {

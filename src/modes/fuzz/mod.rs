@@ -9,9 +9,10 @@ mod program;
 mod shrink;
 mod trace;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -127,8 +128,14 @@ pub fn run(options: &Options, out: &mut dyn Write, terminal: bool) -> Result<Rep
             let sender = sender.clone();
             let (shared, settings) = (&shared, &settings);
             let file = scratch.path().join(format!("trace-{worker}.txt"));
+            let handle = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&file)
+                .map_err(FuzzError::Scratch)?;
             scope.spawn(move || {
-                let job = Job { options, settings, shared, file, seed, start };
+                let job = Job { options, settings, shared, file, handle, seed, start };
                 job.work(&sender);
             });
         }
@@ -219,6 +226,9 @@ struct Job<'a> {
     shared: &'a Shared,
     /// The worker's own trace file, rewritten for every run.
     file: PathBuf,
+    /// That file, open: rewritten in place, without a path lookup or a
+    /// truncation each run.
+    handle: fs::File,
     seed: u64,
     start: Instant,
 }
@@ -236,7 +246,7 @@ impl Job<'_> {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            let verdict = self.try_trace(&self.file, &trace, &expected);
+            let verdict = self.try_trace(&trace, &expected);
             {
                 let mut covered = lock(&shared.covered);
                 *covered = covered.union(expected.coverage);
@@ -267,27 +277,32 @@ impl Job<'_> {
         Some((run, trace, expected))
     }
 
-    /// Runs the program (and the oracle) on a trace, written to `file`: the
-    /// kind of divergence.
-    fn try_trace(&self, file: &Path, trace: &Trace, expected: &Expected) -> Option<Kind> {
-        if fs::write(file, trace.text()).is_err() {
+    /// Runs the program (and the oracle) on a trace, written to the
+    /// worker's file: the kind of divergence.
+    fn try_trace(&self, trace: &Trace, expected: &Expected) -> Option<Kind> {
+        if self.rewrite(&trace.text()).is_err() {
             return None;
         }
+        let file = self.file.as_path();
         let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
         let limits = Limits { timeout: self.options.timeout, cap };
+        let oracle_output;
         let (wanted, wanted_status) = match &self.options.oracle {
-            None => (expected.output.clone(), Some(expected.status)),
+            None => (&expected.output, Some(expected.status)),
             Some(oracle) => match Guarded.launch(oracle, file, limits) {
-                Launched::Finished { output, status } => (output, status),
+                Launched::Finished { output, status } => {
+                    oracle_output = output;
+                    (&oracle_output, status)
+                }
                 // An oracle that fails says nothing about the program.
                 _ => return None,
             },
         };
         match Guarded.launch(&self.options.program, file, limits) {
             Launched::TimedOut => Some(Kind::Hang),
-            Launched::TooMuch(output) => first_difference(expected, &wanted, &output),
+            Launched::TooMuch(output) => first_difference(expected, wanted, &output),
             Launched::CannotStart(_) => None,
-            Launched::Finished { output, status } => first_difference(expected, &wanted, &output)
+            Launched::Finished { output, status } => first_difference(expected, wanted, &output)
                 .or_else(|| {
                     (self.options.check_status && status != wanted_status)
                         .then_some(Kind::ExitStatus)
@@ -295,21 +310,44 @@ impl Job<'_> {
         }
     }
 
+    /// Makes the worker's file hold `text`: written over the old text, then
+    /// cut to its length (pages are freed only when the trace got shorter).
+    fn rewrite(&self, text: &[u8]) -> io::Result<()> {
+        self.handle.write_all_at(text, 0)?;
+        self.handle.set_len(text.len() as u64)
+    }
+
     /// Shrinks a new kind of divergence, writes it as a test, and says so.
     fn report(&self, trace: Trace, kind: Kind, run: u64) -> String {
         let exclude = self.settings.exclude;
         let from = trace.len();
         let began = Instant::now();
+        // The passes meet the same candidate again (the last round of
+        // passes tries them all once more): each is run once.
+        let mut seen: HashMap<Vec<u8>, bool> = HashMap::new();
         let small = shrink::shrink(trace, |candidate| {
-            let expected = Expected::of(&candidate.text());
-            !expected.coverage.iter().any(|b| exclude.contains(b))
-                && self.try_trace(&self.file, candidate, &expected) == Some(kind)
+            let text = candidate.text();
+            if let Some(&known) = seen.get(&text) {
+                return known;
+            }
+            let expected = Expected::of(&text);
+            // A divergence is named by the behaviour of the step where it
+            // starts: a trace without that step cannot show it.
+            let possible = match kind {
+                Kind::Behaviour(b) => expected.steps.iter().any(|s| s.1 == b),
+                _ => true,
+            };
+            let shows = possible
+                && !expected.coverage.iter().any(|b| exclude.contains(b))
+                && self.try_trace(candidate, &expected) == Some(kind);
+            seen.insert(text, shows);
+            shows
         });
         let text = small.text();
         let wanted = match &self.options.oracle {
             None => Some(Expected::of(&text).output),
             Some(oracle) => {
-                let _ = fs::write(&self.file, &text);
+                let _ = self.rewrite(&text);
                 let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
                 match Guarded.launch(oracle, &self.file, limits) {
                     Launched::Finished { output, .. } => Some(output),

@@ -1,10 +1,14 @@
 //! Shrinking a trace that shows a divergence: remove events (halves, then
 //! smaller pieces, down to single ones), then simplify what is left (the
-//! layout, each event's written form and arguments, the names), for as long
-//! as the trace still shows the same kind of divergence. The result is a
-//! local minimum: no single event can be removed.
+//! layout, each event's written form and arguments, the names), and replace
+//! what leads to a position by the shortest game that reaches it, for as
+//! long as the trace still shows the same kind of divergence; each pass
+//! again until none changes anything. The result is a local minimum: no
+//! single event can be removed.
 
 use super::trace::{Item, Trace};
+use crate::engine::Engine;
+use crate::game::{Cell, Game, Mark, Phase};
 use crate::lang;
 
 /// Shrinks `trace`; `still` says whether a candidate still shows the
@@ -17,6 +21,7 @@ pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
         best = remove_pairs(best, &mut still);
         best = simplify_items(best, &mut still);
         best = rename(best, &mut still);
+        best = replay_shorter(best, &mut still);
         if best == before {
             return best;
         }
@@ -199,6 +204,98 @@ fn rename(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
         }
     }
     best
+}
+
+/// Replaces the events before some point with the shortest game that
+/// leaves the same board, names and turn (a round reached through earlier
+/// rounds, undos or errors, reached directly): removing events one or two
+/// at a time cannot do that, since every event of a round needs the others.
+fn replay_shorter(best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
+    let Some(positions) = positions(&best) else { return best };
+    let mut candidates: Vec<(usize, Vec<Item>)> = positions
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, position)| Some((k, shortest_game(position?)?)))
+        .filter(|(k, game)| game.len() < *k)
+        .collect();
+    // The greatest saving first.
+    candidates.sort_by_key(|(k, game)| std::cmp::Reverse(k - game.len()));
+    for (k, game) in candidates {
+        let candidate =
+            Trace { items: game.into_iter().chain(best.items[k..].iter().cloned()).collect() };
+        if still(&candidate) {
+            return candidate;
+        }
+    }
+    best
+}
+
+/// The position after each prefix of a trace (none for the empty one or
+/// before a game), with the written names of its players; `None` when an
+/// event does not check on its own (a wrong one: the trace is rejected).
+fn positions(trace: &Trace) -> Option<Vec<Option<(Game, [String; 2])>>> {
+    let mut engine = Engine::new();
+    let mut names: Option<[String; 2]> = None;
+    let mut out = vec![None];
+    for item in &trace.items {
+        let commands = lang::check(item.text.as_bytes()).ok()?;
+        for command in &commands {
+            let before = engine.game().names.clone();
+            engine.run(command);
+            if engine.game().names != before {
+                names = split_event(&item.text)
+                    .and_then(|(_, args)| <[String; 2]>::try_from(args).ok());
+            }
+        }
+        let game = engine.game();
+        out.push(
+            names
+                .clone()
+                .filter(|_| game.state.phase != Phase::NoGame)
+                .map(|names| (game.clone(), names)),
+        );
+    }
+    Some(out)
+}
+
+/// `new_game` and the moves that reach this position, the starter of the
+/// round playing X (so a round O started is reached with the names swapped).
+fn shortest_game((game, names): (Game, [String; 2])) -> Option<Vec<Item>> {
+    let state = game.state;
+    let starter = state.starter;
+    let [x, o] = names;
+    let (first, second) = if starter == Mark::X { (x, o) } else { (o, x) };
+    let cells = |mark: Mark| -> Vec<u8> {
+        Cell::ALL
+            .iter()
+            .filter(|c| state.board.get(**c) == Some(mark))
+            .map(|c| c.number())
+            .collect()
+    };
+    let (mut ours, mut theirs) = (cells(starter), cells(starter.other()));
+    if state.phase == Phase::Over {
+        // The round's last move (by `next`, which a win or a tie leaves as
+        // it is) must be the one that ended it: no line before it.
+        let last = if state.next == starter { &mut ours } else { &mut theirs };
+        let ending = last.iter().position(|&n| {
+            let mut before = state.board;
+            Cell::new(n).into_iter().for_each(|c| before.clear(c));
+            !before.has_line(Mark::X) && !before.has_line(Mark::O)
+        })?;
+        let cell = last.remove(ending);
+        last.push(cell);
+    }
+    if ours.len() != theirs.len() && ours.len() != theirs.len() + 1 {
+        return None;
+    }
+    let mut items = vec![Item::new(format!("new_game({first},{second})"), "\n")];
+    for k in 0..ours.len() {
+        items.push(Item::new(format!("play({first},{})", ours[k]), "\n"));
+        if let Some(cell) = theirs.get(k) {
+            items.push(Item::new(format!("play({second},{cell})"), "\n"));
+        }
+    }
+    Some(items)
 }
 
 /// The string literals of a trace (simple ones: no quote inside), in order.
