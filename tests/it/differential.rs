@@ -59,38 +59,77 @@ fn found(dir: &Path) -> Vec<(PathBuf, usize)> {
     traces
 }
 
+/// Fuzzes the model with one mistake: found within 100 runs, shrunk to at
+/// most two commands more than its shortest trace, and each saved test fails
+/// against the model and passes against the engine.
+fn finds_and_shrinks(name: &str, shortest: usize, seed: u64, scratch: &Path) {
+    let out = scratch.join(format!("{name}-{seed}"));
+    let program = format!("{} {name}", mutant().display());
+    let seed = seed.to_string();
+    let args = ["--program", &program, "--runs", "100", "--seed", &seed, "-j", "2"];
+    let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{name}, seed {seed}: {said}");
+    let traces = found(&out);
+    let best = traces.iter().map(|t| t.1).min().unwrap_or(usize::MAX);
+    assert!(
+        best <= shortest + 2,
+        "{name}, seed {seed}: shortest found {best} > {shortest} + 2\n{said}"
+    );
+    assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 100 runs, ")));
+    let o = tictac(&["test", &out.to_string_lossy(), "--program", &program]);
+    assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
+    assert!(text(&o).ends_with(&format!("Test Results: 0/{} passed.\n", traces.len())));
+    let o = tictac(&["test", &out.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+}
+
+/// A shell script that alters tictac's tie message, fuzzed with two jobs
+/// (which run finds the tie first, and so what is shrunk, depends on
+/// scheduling): the tie is shrunk to at most new_game, nine moves and two.
+fn finds_the_altered_tie(seed: u64, scratch: &Path) {
+    let script = scratch.join("wrong.sh");
+    if !script.exists() {
+        let body = format!("#!/bin/sh\n{BIN} \"$@\" | sed 's/game ended in a tie/tie/'\n");
+        fs::write(&script, body).expect("write script");
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let out = scratch.join(format!("tie-{seed}"));
+    let seed = seed.to_string();
+    let args = ["--program", &script.to_string_lossy(), "--runs", "60", "--seed", &seed, "-j", "2"];
+    let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "seed {seed}: {said}");
+    let traces = found(&out);
+    let tie = traces.iter().find(|t| t.0.to_string_lossy().contains("/tie-1.txt"));
+    // new_game and nine moves.
+    assert!(tie.is_some_and(|t| t.1 <= 10 + 2), "seed {seed}: {said}");
+}
+
 #[test]
 fn finds_each_mistake_and_shrinks_it_near_its_shortest_trace() {
     let scratch = temp_dir();
-    let exe = mutant();
     for (name, shortest) in MUTANTS {
-        let out = scratch.path().join(name);
-        let program = format!("{} {name}", exe.display());
-        let o = fuzz(&[
-            "--program",
-            &program,
-            "--runs",
-            "100",
-            "--seed",
-            "11",
-            "-j",
-            "1",
-            "--out",
-            &out.to_string_lossy(),
-        ]);
-        let said = text(&o);
-        assert_eq!(o.status.code(), Some(1), "{name}: {said}");
-        let traces = found(&out);
-        let best = traces.iter().map(|t| t.1).min().unwrap_or(usize::MAX);
-        assert!(best <= shortest + 2, "{name}: shortest found {best} > {shortest} + 2\n{said}");
-        assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: 100 runs, ")));
-        // Each saved test fails at once against the program and passes
-        // against the engine.
-        let o = tictac(&["test", &out.to_string_lossy(), "--program", &program]);
-        assert_eq!(o.status.code(), Some(1), "{name}: {}", text(&o));
-        assert!(text(&o).ends_with(&format!("Test Results: 0/{} passed.\n", traces.len())));
-        let o = tictac(&["test", &out.to_string_lossy()]);
-        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+        finds_and_shrinks(name, shortest, 11, scratch.path());
+    }
+}
+
+/// Every mistake over many seeds (bench/check-fuzz.sh runs it: too slow for
+/// cargo test). Seeds from env FUZZ_SEEDS (`FIRST-LAST`), 1-12 by default.
+#[test]
+#[ignore = "slow: run by bench/check-fuzz.sh"]
+fn every_mistake_over_many_seeds() {
+    let seeds = std::env::var("FUZZ_SEEDS").unwrap_or_else(|_| "1-12".into());
+    let (first, last) = seeds
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .expect("FUZZ_SEEDS is FIRST-LAST");
+    let scratch = temp_dir();
+    for seed in first..=last {
+        for (name, shortest) in MUTANTS {
+            finds_and_shrinks(name, shortest, seed, scratch.path());
+        }
+        finds_the_altered_tie(seed, scratch.path());
     }
 }
 
@@ -121,31 +160,7 @@ fn a_program_that_hangs_is_a_divergence_of_its_own() {
 #[test]
 fn output_altered_by_a_script_is_found_and_named_after_the_behaviour() {
     let scratch = temp_dir();
-    let script = scratch.path().join("wrong.sh");
-    fs::write(&script, format!("#!/bin/sh\n{BIN} \"$@\" | sed 's/game ended in a tie/tie/'\n"))
-        .expect("write script");
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).expect("chmod");
-    let out = scratch.path().join("found");
-    let o = fuzz(&[
-        "--program",
-        &script.to_string_lossy(),
-        "--runs",
-        "60",
-        "--seed",
-        "5",
-        // One job: which run finds the tie first, and so what is shrunk,
-        // does not depend on scheduling (with -j 2 it did, under load).
-        "-j",
-        "1",
-        "--out",
-        &out.to_string_lossy(),
-    ]);
-    let said = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{said}");
-    let traces = found(&out);
-    let tie = traces.iter().find(|t| t.0.to_string_lossy().contains("/tie-1.txt"));
-    // new_game and nine moves.
-    assert!(tie.is_some_and(|t| t.1 <= 10 + 2), "{said}");
+    finds_the_altered_tie(5, scratch.path());
 }
 
 #[test]
