@@ -8,7 +8,7 @@
 # 3. a divergence found in a trace of about 200 commands shrinks in under 5 s;
 # 4. every mistake of examples/mutant.rs and a sed-altered tie, over seeds 1
 #    to 12 with -j 2, found and shrunk to at most two commands more than its
-#    shortest trace (tests/differential.rs, ignored in cargo test: too slow).
+#    shortest trace (tests/it/differential.rs, ignored in cargo test: too slow).
 # Exits non-zero when a bound is not met.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,4 +59,4 @@ awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
 
 echo "== every mistake, seeds 1 to 12, -j 2: shrunk to its shortest trace + 2 at most"
 cargo build --quiet --example mutant
-FUZZ_SEEDS=1-12 cargo test --quiet --test differential -- --ignored every_mistake_over_many_seeds
+FUZZ_SEEDS=1-12 cargo test --quiet --test it -- --ignored differential::every_mistake_over_many_seeds
