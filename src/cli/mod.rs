@@ -95,6 +95,10 @@ pub enum UsageError {
     BadBehaviour(String),
     #[error("Error: '{0}' is not a behaviour a '-b' run can show, so fuzz never generates it")]
     NotBatchBehaviour(String),
+    #[error(
+        "Error: initial-state cannot be excluded: every run prints the initial state first, so every trace shows it"
+    )]
+    ExcludeInitialState,
 }
 
 /// A window as `-w` and the web API take it, checked as SPEC §5 says:
@@ -494,6 +498,9 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
                         .ok_or_else(|| UsageError::BadBehaviour(id.clone()))?;
                     if !b.in_batch() {
                         return Err(UsageError::NotBatchBehaviour(id));
+                    }
+                    if b == Behaviour::InitialState {
+                        return Err(UsageError::ExcludeInitialState);
                     }
                     options.exclude.push(b);
                 }

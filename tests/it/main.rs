@@ -14,6 +14,7 @@ mod differential;
 mod docs;
 mod exit_status;
 mod fuzz;
+mod fuzz_attacks;
 mod hostile;
 mod output_files;
 mod properties;

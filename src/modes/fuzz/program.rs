@@ -7,6 +7,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::process::{self, Ending};
@@ -30,6 +31,8 @@ pub enum Launched {
     TimedOut,
     /// Printed more than the cap (what it printed up to there); stopped.
     TooMuch(Vec<u8>),
+    /// Stopped because the session ended (its time is up, its output closed).
+    Stopped,
     CannotStart(String),
 }
 
@@ -39,10 +42,13 @@ pub trait Launcher: Sync {
 }
 
 /// The project's process core: everything `tictac test` guarantees
-/// against hostile programs holds here too.
-pub struct Guarded;
+/// against hostile programs holds here too. Raising `stop` ends a run at once.
+#[derive(Clone, Copy, Default)]
+pub struct Guarded<'a> {
+    pub stop: Option<&'a AtomicBool>,
+}
 
-impl Launcher for Guarded {
+impl Launcher for Guarded<'_> {
     fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched {
         let Some(exe) = command.first() else {
             return Launched::CannotStart("an empty program".into());
@@ -57,7 +63,7 @@ impl Launcher for Guarded {
             input: None,
             timeout: limits.timeout,
             cap: limits.cap as u64,
-            stop: None,
+            stop: self.stop,
         };
         let mut finished = match process::run(&spec) {
             Ok(finished) => finished,
@@ -70,7 +76,8 @@ impl Launcher for Guarded {
                 Launched::Finished { output, status: status.code() }
             }
             (Ending::PrintedTooMuch, Some(output)) => Launched::TooMuch(output),
-            (Ending::TimedOut | Ending::Stopped, _) => Launched::TimedOut,
+            (Ending::TimedOut, _) => Launched::TimedOut,
+            (Ending::Stopped, _) => Launched::Stopped,
             (_, None) => Launched::CannotStart(format!("reading what {exe} printed failed")),
         }
     }
@@ -90,7 +97,7 @@ mod tests {
 
     #[test]
     fn output_status_time_and_cap() {
-        let launcher = Guarded;
+        let launcher = Guarded::default();
         let trace = Path::new("/dev/null");
         assert_eq!(
             launcher.launch(&sh("echo \"$1 $2\"; exit 3"), trace, limits(5000, 100)),
@@ -105,5 +112,8 @@ mod tests {
             launcher.launch(&["/no/such/program".into()], trace, limits(100, 10)),
             Launched::CannotStart(_)
         ));
+        let stop = AtomicBool::new(true);
+        let stopping = Guarded { stop: Some(&stop) };
+        assert_eq!(stopping.launch(&sh("sleep 5"), trace, limits(5000, 100)), Launched::Stopped);
     }
 }

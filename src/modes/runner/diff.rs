@@ -112,6 +112,14 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// The same output, another exit status than `-- status:` gives.
+    pub fn status(wanted: i32, got: Option<i32>) -> Diff {
+        let got = got.map_or("none (killed by a signal)".to_string(), |n| n.to_string());
+        let mut diff = Diff::default();
+        diff.line(format!("the output is right, the exit status is not: expected {wanted} (`-- status: {wanted}`), got {got}"));
+        diff
+    }
+
     fn headed(labels: Labels) -> Diff {
         let mut diff = Diff::default();
         diff.line(format!("--- {}", labels.expected));

@@ -452,11 +452,12 @@ fn verdict(
         .program
         .as_deref()
         .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
-    let (mut actual, failed) = match produce(producer, &test.trace, cap, stop) {
+    let (mut actual, failed, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
             *stderr = produced.stderr;
-            (produced.output, produced.failed)
+            let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
+            (produced.output, produced.failed, status)
         }
     };
     if let Some(dir) = &options.log {
@@ -480,7 +481,12 @@ fn verdict(
         return Verdict::NoExpected(expected_path);
     };
     match diff::describe(expected, &mut actual, labels) {
-        Ok(None) => Verdict::Pass,
+        Ok(None) => match status {
+            Some((wanted, got)) if got != Some(wanted) => {
+                Verdict::Differs(Diff::status(wanted, got))
+            }
+            _ => Verdict::Pass,
+        },
         Ok(Some(diff)) => Verdict::Differs(diff),
         Err(e) => Verdict::CannotRun(format!("comparing the outputs: {e}")),
     }

@@ -4,7 +4,10 @@
 //! A trace's first line may say how to run it, as a comment the trace itself
 //! ignores: `-- run: -w 2 4 IN`, `-- run: -b IN OUT` (the test compares what
 //! lands in OUT), `-- run: -i` (the rest of the file is typed into the shell).
-//! Without it a trace runs as `-b IN`.
+//! Without it a trace runs as `-b IN`. The next line (or the first, without
+//! a `-- run:` line) may give the exit status the program must end with,
+//! `-- status: N`: a status the runner compares (`tictac fuzz --check-status`
+//! saves its `exit-status` divergences so); without it only the output counts.
 
 use std::ffi::OsString;
 use std::fs;
@@ -16,8 +19,8 @@ use std::time::Duration;
 
 use crate::cli::{self, Invocation};
 use crate::modes::record::Recorder;
-use crate::modes::run_job;
 use crate::modes::shell::{self, Shell};
+use crate::modes::{RunOutcome, run_job};
 use crate::process::{self, Capture, Ending};
 
 use super::files;
@@ -27,23 +30,51 @@ use super::files;
 pub struct Plan {
     pub args: Vec<String>,
     pub typed: Option<Vec<u8>>,
+    /// The exit status the run must end with (`-- status: N`), if given.
+    pub status: Option<i32>,
 }
 
 const DIRECTIVE: &str = "-- run:";
+const STATUS: &str = "-- status:";
+
+/// The first line of `text` and what follows it.
+fn first_line(text: &[u8]) -> (&[u8], &[u8]) {
+    match text.iter().position(|&b| b == b'\n') {
+        Some(k) => (&text[..k], &text[k + 1..]),
+        None => (text, &b""[..]),
+    }
+}
+
+/// `-- status: N` on `line`: `None` when the line is no status directive,
+/// else N, or why it is not a valid one.
+fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim();
+    let rest = line.strip_prefix("--")?.trim_start().strip_prefix("status")?;
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let valid = line.strip_prefix(STATUS).and_then(|n| n.trim().parse::<i32>().ok());
+    Some(valid.filter(|n| (0..=255).contains(n)).ok_or_else(|| {
+        format!("`{line}` is not a valid directive: write `{STATUS} N`, N from 0 to 255")
+    }))
+}
 
 impl Plan {
     pub fn of(trace: &[u8]) -> Plan {
-        let (first, rest) = match trace.iter().position(|&b| b == b'\n') {
-            Some(k) => (&trace[..k], &trace[k + 1..]),
-            None => (trace, &b""[..]),
-        };
+        let (first, rest) = first_line(trace);
         let first = String::from_utf8_lossy(first);
         let Some(args) = first.trim().strip_prefix(DIRECTIVE) else {
-            return Plan { args: vec!["-b".into(), "IN".into()], typed: None };
+            let status = status_of(first.as_bytes()).and_then(Result::ok);
+            return Plan { args: vec!["-b".into(), "IN".into()], typed: None, status };
         };
         let args: Vec<String> = args.split_whitespace().map(String::from).collect();
-        let typed = (args.first().map(String::as_str) == Some("-i")).then(|| rest.to_vec());
-        Plan { args, typed }
+        let (second, after) = first_line(rest);
+        let status = status_of(second).and_then(Result::ok);
+        // The status line is no input typed into the shell.
+        let typed_from = if status.is_some() { after } else { rest };
+        let typed = (args.first().map(String::as_str) == Some("-i")).then(|| typed_from.to_vec());
+        Plan { args, typed, status }
     }
 
     /// `of`, refusing a first line that looks like a directive but is not
@@ -61,6 +92,14 @@ impl Plan {
             return Err(format!(
                 "line 1, `{line}`, is not a valid directive: write `{DIRECTIVE} ARGS` (e.g. `{DIRECTIVE} -b IN OUT`)"
             ));
+        }
+        let (number, status_line) = if line.starts_with(DIRECTIVE) {
+            (2, first_line(first_line(trace).1).0)
+        } else {
+            (1, first_line(trace).0)
+        };
+        if let Some(Err(why)) = status_of(status_line) {
+            return Err(format!("line {number}, {why}"));
         }
         Ok(Plan::of(trace))
     }
@@ -97,6 +136,10 @@ pub struct Produced {
     /// How the program ended, when it failed (killed by a signal, or a
     /// non-zero exit status): `--bless` records no such output.
     pub failed: Option<String>,
+    /// Its exit status (none when killed by a signal).
+    pub status: Option<i32>,
+    /// The status the trace says it must end with (`-- status: N`).
+    pub wanted_status: Option<i32>,
 }
 
 /// The longest `-- run: -i` session typed in (it is held in memory).
@@ -113,11 +156,14 @@ pub fn produce(
     let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
     drop(text);
-    match producer {
-        Producer::InProcess => in_process(&plan, trace, cap).map(|output| Produced {
+    let wanted_status = plan.status;
+    let produced = match producer {
+        Producer::InProcess => in_process(&plan, trace, cap).map(|(output, status)| Produced {
             output,
             stderr: Vec::new(),
             failed: None,
+            status: Some(status),
+            wanted_status: None,
         }),
         Producer::Program { command, timeout } => external(
             command,
@@ -125,23 +171,31 @@ pub fn produce(
             trace,
             process::Spec { argv: &[], input: None, timeout, cap, stop },
         ),
-    }
+    };
+    produced.map(|p| Produced { wanted_status, ..p })
 }
 
-fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
+/// What the executable would print, and its exit status.
+fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<(Capture, i32), String> {
     // OUT is never created in-process: its content is what the job writes.
     let mut out = Capture::new(cap);
     let too_much = |out: &Capture| format!("printed more than {} bytes", out.cap());
+    let mut status = 0;
     match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
         Ok(Invocation::Run { job, input, session, .. }) => {
             if input != trace {
                 refuse_special(&input)?;
             }
-            if let Err(e) = run_job(job, &input, &mut out, session.autopilot()) {
-                if out.overflowed() {
-                    return Err(too_much(&out));
+            match run_job(job, &input, &mut out, session.autopilot()) {
+                Ok(RunOutcome::Ran) => {}
+                Ok(RunOutcome::Rejected) => status = 1,
+                Err(e) => {
+                    if out.overflowed() {
+                        return Err(too_much(&out));
+                    }
+                    let _ = writeln!(out, "{e}");
+                    status = 2;
                 }
-                let _ = writeln!(out, "{e}");
             }
         }
         Ok(Invocation::Interactive(session)) => {
@@ -157,9 +211,10 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<Capture, String> {
         // As the executable prints it, so traces can test invocation errors.
         Err(e) => {
             let _ = writeln!(out, "{}", e.with_hint(crate::cli::PROGRAM));
+            status = 2;
         }
     }
-    Ok(out)
+    Ok((out, status))
 }
 
 /// A file a directive names instead of IN must not be a FIFO or a device:
@@ -189,6 +244,10 @@ fn external(
         program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
     let spec = process::Spec { argv: &argv, input: plan.typed.as_deref(), ..spec };
     let finished = process::run(&spec).map_err(|e| format!("cannot run {exe}: {e}"))?;
+    let code = match finished.ending {
+        Ending::Exited(status) => status.code(),
+        _ => None,
+    };
     let failed = match finished.ending {
         Ending::Exited(status) if status.success() => None,
         Ending::Exited(status) => Some(match status.signal() {
@@ -214,9 +273,11 @@ fn external(
             return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
         }
         // The scratch folder goes, the open file stays readable.
-        return Ok(Produced { output: written, stderr: finished.stderr, failed });
+        let stderr = finished.stderr;
+        return Ok(Produced { output: written, stderr, failed, status: code, wanted_status: None });
     }
-    Ok(Produced { output: finished.stdout, stderr: finished.stderr, failed })
+    let (output, stderr) = (finished.stdout, finished.stderr);
+    Ok(Produced { output, stderr, failed, status: code, wanted_status: None })
 }
 
 #[cfg(test)]
@@ -239,5 +300,24 @@ mod tests {
         assert!(e.starts_with("line 1, `--run:-b IN`, is not a valid directive"), "{e}");
         let p = Plan::of(b"-- run: -i\nundo\nquit\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\nquit\n"[..]));
+    }
+
+    #[test]
+    fn a_status_line_gives_the_exit_status_to_end_with() {
+        assert_eq!(Plan::of(b"undo\n").status, None);
+        assert_eq!(Plan::of(b"-- status: 3\nundo\n").status, Some(3));
+        assert_eq!(Plan::of(b"-- status:0").status, Some(0));
+        let p = Plan::of(b"-- run: -i\r\n-- status: 1\r\nundo\n");
+        assert_eq!((p.status, p.typed.as_deref()), (Some(1), Some(&b"undo\n"[..])));
+        // Only first, or right after `-- run:`.
+        assert_eq!(Plan::of(b"undo\n-- status: 3\n").status, None);
+        assert_eq!(Plan::checked(b"-- status: 3\n").expect("valid").status, Some(3));
+        assert!(Plan::checked(b"-- statuses are noted\n").is_ok());
+        for bad in ["-- status: x\n", "-- status: 256\n", "--status: 1\n", "-- status 1\n"] {
+            let e = Plan::checked(bad.as_bytes()).expect_err(bad);
+            assert!(e.starts_with("line 1, `"), "{e}");
+        }
+        let e = Plan::checked(b"-- run: -b IN\n-- status: -1\n").expect_err("negative");
+        assert!(e.starts_with("line 2, `-- status: -1` is not a valid directive"), "{e}");
     }
 }

@@ -1,0 +1,231 @@
+//! `tictac fuzz` against what an attacker found (issue 11): a saved
+//! `exit-status` test that fails, a failing oracle reported as such, a
+//! timeout under load confirmed before it is a hang, `--time` kept while
+//! shrinking, a closed output, `--out` checked first, `initial-state` not
+//! excludable, and one fault at the root of the output reported once.
+
+use crate::common::{BIN, path, script, temp_dir, text, tictac};
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn fuzz(args: &[&str]) -> Output {
+    tictac(&[&["fuzz"], args].concat())
+}
+
+/// The traces saved in `dir` (not their expected files), sorted.
+fn saved(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .into_iter()
+        .flatten()
+        .filter(|n| n.ends_with(".txt") && !n.ends_with(".expected.txt"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn an_exit_status_divergence_is_saved_as_a_test_that_fails() {
+    let scratch = temp_dir();
+    let exit3 = script(scratch.path(), "exit3.sh", &format!("{BIN} \"$@\"; exit 3"));
+    let out = path(&scratch.path().join("o"));
+    let o = fuzz(&[
+        "--program",
+        &exit3,
+        "--check-status",
+        "--runs",
+        "30",
+        "--seed",
+        "3",
+        "-j",
+        "1",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(saved(Path::new(&out)), ["exit-status-1.txt"], "{}", text(&o));
+    let trace = fs::read_to_string(Path::new(&out).join("exit-status-1.txt")).expect("read");
+    assert!(trace.starts_with("-- status: 0\n"), "{trace}");
+    let o = tictac(&["test", &out, "--program", &exit3]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("the exit status is not: expected 0 (`-- status: 0`), got 3"),
+        "{}",
+        text(&o)
+    );
+    // The engine itself passes it.
+    let o = tictac(&["test", &out, "--program", BIN]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn a_status_line_is_checked_in_process_too() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("a.txt"), "-- status: 1\nundo\n").expect("write");
+    let o = tictac(&["test", &path(dir.path()), "--bless"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("expected 1 (`-- status: 1`), got 0"), "{}", text(&o));
+    fs::write(dir.path().join("a.txt"), "-- status: 0\nundo\n").expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    fs::write(dir.path().join("a.txt"), "-- status: one\nundo\n").expect("write");
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("`-- status: one` is not a valid directive"), "{}", text(&o));
+}
+
+#[test]
+fn a_failing_oracle_is_reported_and_never_blames_the_program() {
+    let scratch = temp_dir();
+    let out = path(&scratch.path().join("o"));
+    let oracles = [
+        ("hangs.sh", "sleep 100", "did not finish in 0.3 s, run alone too"),
+        ("silent.sh", "exit 1", "exited with status 1 on a trace without an error"),
+        ("killed.sh", "kill -9 $$", "killed by a signal"),
+    ];
+    for (name, body, why) in oracles {
+        let oracle = script(scratch.path(), name, body);
+        let o = fuzz(&[
+            "--program",
+            BIN,
+            "--oracle",
+            &oracle,
+            "--runs",
+            "20",
+            "--timeout",
+            "0.3",
+            "--out",
+            &out,
+        ]);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{said}");
+        assert!(
+            said.contains(&format!("error: the oracle '{oracle}' failed on a trace")),
+            "{said}"
+        );
+        assert!(said.contains(why), "{said}");
+        assert!(!said.contains("Divergence"), "{said}");
+        assert!(!Path::new(&out).exists(), "{said}");
+    }
+}
+
+#[test]
+fn a_timeout_that_does_not_repeat_alone_is_no_hang() {
+    let scratch = temp_dir();
+    let count = path(&scratch.path().join("count"));
+    // Slow on its second run only (the first is the check that it starts),
+    // as a loaded machine makes a run.
+    let body = format!(
+        "n=$(($(cat {count} 2>/dev/null || echo 0) + 1)); echo $n > {count}\n\
+         if [ $n = 2 ]; then sleep 3; fi\nexec {BIN} \"$@\""
+    );
+    let program = script(scratch.path(), "slow-once.sh", &body);
+    let out = path(&scratch.path().join("o"));
+    let o =
+        fuzz(&["--program", &program, "--runs", "5", "-j", "1", "--timeout", "0.5", "--out", &out]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("1 runs did not finish in 0.5 s, then did when run again alone"),
+        "{said}"
+    );
+    assert!(said.ends_with(" 0 divergences found.\n"), "{said}");
+}
+
+#[test]
+fn time_is_kept_while_shrinking() {
+    let scratch = temp_dir();
+    let body = format!("if grep -q play_again \"$2\"; then sleep 100; fi\nexec {BIN} \"$@\"");
+    let program = script(scratch.path(), "hangs-on-again.sh", &body);
+    let out = path(&scratch.path().join("o"));
+    let began = Instant::now();
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--time",
+        "3",
+        "--timeout",
+        "1",
+        "--seed",
+        "5",
+        "-j",
+        "2",
+        "--out",
+        &out,
+    ]);
+    let took = began.elapsed();
+    let said = text(&o);
+    assert!(took < Duration::from_millis(5500), "{took:?}\n{said}");
+    assert!(said.contains("Divergence: hang"), "{said}");
+    assert!(said.contains("Fuzz Results: "), "{said}");
+    assert_eq!(saved(Path::new(&out)), ["hang-1.txt"], "{said}");
+}
+
+#[test]
+fn a_closed_output_stops_the_session() {
+    let scratch = temp_dir();
+    let exit3 = script(scratch.path(), "exit3.sh", &format!("{BIN} \"$@\"; exit 3"));
+    let mut child = Command::new(BIN)
+        .args(["fuzz", "--program", &exit3, "--runs", "100000", "--out"])
+        .arg(scratch.path().join("o"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("read");
+    assert!(first.starts_with("Fuzzing '"), "{first}");
+    // The reader is gone: dropped with the BufReader.
+    let began = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if began.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still fuzzing 10 s after its output was closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn out_is_checked_before_fuzzing_and_initial_state_cannot_be_excluded() {
+    let scratch = temp_dir();
+    let file = scratch.path().join("file");
+    fs::write(&file, "").expect("write");
+    let o = fuzz(&["--program", BIN, "--runs", "5", "--out", &path(&file)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o), format!("error: --out '{}' is not a folder\n", path(&file)));
+    let o = fuzz(&["--program", BIN, "--exclude", "initial-state"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).starts_with("Error: initial-state cannot be excluded"), "{}", text(&o));
+}
+
+#[test]
+fn a_fault_at_the_start_of_the_output_is_one_divergence() {
+    let scratch = temp_dir();
+    let programs = [
+        ("stderr.sh", format!("exec {BIN} \"$@\" 1>&2")),
+        ("closes.sh", "exec 1>&-; sleep 0".to_string()),
+        ("forever.sh", "yes".to_string()),
+    ];
+    for (name, body) in programs {
+        let program = script(scratch.path(), name, &body);
+        let out = scratch.path().join(name.replace(".sh", ""));
+        let o =
+            fuzz(&["--program", &program, "--runs", "150", "--seed", "4", "--out", &path(&out)]);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{said}");
+        assert_eq!(said.matches("Divergence: ").count(), 1, "{said}");
+        assert!(said.ends_with(" 1 divergences found.\n"), "{said}");
+        assert_eq!(saved(&out).len(), 1, "{said}");
+    }
+}
