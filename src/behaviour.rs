@@ -8,7 +8,8 @@
 
 mod classify;
 
-pub use classify::{kept_lines, of_command, of_rejected, of_rejection};
+pub use classify::{kept_lines, of_rejected};
+pub(crate) use classify::{of_command, of_rejection};
 
 /// Declares the behaviours, in catalogue order, with their ids and texts.
 macro_rules! catalogue {
@@ -32,7 +33,7 @@ macro_rules! catalogue {
             }
 
             /// What it is, in one line.
-            pub fn description(self) -> &'static str {
+            pub(crate) fn description(self) -> &'static str {
                 match self {
                     $(Behaviour::$variant => $what,)*
                 }
@@ -159,13 +160,13 @@ impl Behaviour {
 
     /// Where the ETF oracle itself does something else on purpose (SPEC:
     /// it crashes on wrong arities); left out when fuzzing against it.
-    pub fn departs_from_etf(self) -> bool {
+    pub(crate) fn departs_from_etf(self) -> bool {
         matches!(self, Behaviour::TypeArity | Behaviour::TypeArgumentsOnBare)
     }
 
     /// The last behaviour a `-b IN` run can show; every one after it needs
     /// another mode (windows, chunks, the shell) or an invocation.
-    pub const LAST_BATCH: Behaviour = Behaviour::TypeArgumentsOnBare;
+    pub(crate) const LAST_BATCH: Behaviour = Behaviour::TypeArgumentsOnBare;
 
     /// Whether a `-b IN` run can show it: the fuzzer steers by and counts
     /// only these; `tictac test --coverage` counts them all.
@@ -186,7 +187,7 @@ const _: () = assert!(Behaviour::ALL.len() <= 128);
 pub struct Coverage(u128);
 
 impl Coverage {
-    pub fn insert(&mut self, b: Behaviour) {
+    pub(crate) fn insert(&mut self, b: Behaviour) {
         self.0 |= b.bit();
     }
 
@@ -198,11 +199,11 @@ impl Coverage {
         Coverage(self.0 | other.0)
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.count_ones() as usize
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0 == 0
     }
 
@@ -212,31 +213,31 @@ impl Coverage {
     }
 
     /// The raw bits, e.g. to share between threads in an atomic.
-    pub fn bits(self) -> u128 {
+    pub(crate) fn bits(self) -> u128 {
         self.0
     }
 
-    pub fn from_bits(bits: u128) -> Coverage {
+    pub(crate) fn from_bits(bits: u128) -> Coverage {
         Coverage(bits & Coverage::all().0)
     }
 
     /// The behaviours a `-b IN` run can show.
-    pub fn batch() -> Coverage {
+    pub(crate) fn batch() -> Coverage {
         Behaviour::ALL.iter().copied().filter(|b| b.in_batch()).collect()
     }
 
     /// The behaviours in both sets.
-    pub fn intersection(self, other: Coverage) -> Coverage {
+    pub(crate) fn intersection(self, other: Coverage) -> Coverage {
         Coverage(self.0 & other.0)
     }
 
     /// The behaviours in this set and not in `other`.
-    pub fn difference(self, other: Coverage) -> Coverage {
+    pub(crate) fn difference(self, other: Coverage) -> Coverage {
         Coverage(self.0 & !other.0)
     }
 
     /// Every behaviour of the catalogue.
-    pub fn all() -> Coverage {
+    pub(crate) fn all() -> Coverage {
         Behaviour::ALL.iter().fold(Coverage::default(), |mut c, b| {
             c.insert(*b);
             c

@@ -43,7 +43,7 @@ impl Engine {
     }
 
     /// The behaviour the last command showed (`initial-state` before any).
-    pub fn last(&self) -> Behaviour {
+    pub(crate) fn last(&self) -> Behaviour {
         self.last
     }
 

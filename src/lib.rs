@@ -17,17 +17,39 @@
 //! assert!(view.starts_with(b"  ok: => Bob plays next\n  ___\n  _X_\n  ___\n"));
 //! ```
 
-pub mod app;
+// The public API is what the integration tests, the benches, the examples
+// and `main` use (docs/ARCHITECTURE.md, "Public API"); everything else is
+// `pub(crate)`, so the compiler finds what is dead.
 pub mod behaviour;
 pub mod bots;
-pub mod cli;
 pub mod command;
 pub mod engine;
 pub mod game;
-pub mod history;
 pub mod lang;
-pub mod modes;
-pub mod process;
+
+mod app;
+mod cli;
+mod history;
+mod modes;
+mod process;
 mod signals;
-pub mod spool;
-pub mod window;
+mod spool;
+mod window;
+
+pub use app::main;
+
+/// The parts of the front ends that the integration tests drive below the
+/// command line.
+pub mod testing {
+    pub use crate::modes::interactive::Recorder;
+    pub use crate::modes::shell::{Reply, Shell};
+    pub use crate::modes::tui::app::Action;
+    pub use crate::modes::tui::view::areas;
+    pub use crate::modes::{Driver, Job, RunOutcome, Sink, run_job};
+
+    /// The test runner (`tictac test`).
+    pub mod runner {
+        pub use crate::modes::runner::coverage::reached;
+        pub use crate::modes::runner::{Options, Report, discover, run};
+    }
+}

@@ -1,5 +1,5 @@
-//! Arguments in, one front end run, exit status out (see `tictac::app`).
+//! Arguments in, one front end run, exit status out (see `tictac::main`).
 
 fn main() -> std::process::ExitCode {
-    tictac::app::main(std::env::args_os().collect())
+    tictac::main(std::env::args_os().collect())
 }

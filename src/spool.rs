@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Seek, SeekFrom, Write};
 
 /// Bytes kept in memory before the spool moves to a temporary file.
-pub const MEMORY_BOUND: usize = 1024 * 1024;
+pub(crate) const MEMORY_BOUND: usize = 1024 * 1024;
 
 /// Buffer size for the temporary file, both ways.
 const FILE_BUFFER: usize = 64 * 1024;
@@ -30,21 +30,22 @@ impl Default for Spool {
 
 impl Spool {
     /// A spool that moves to a file past `bound` bytes (tests use small ones).
-    pub fn with_bound(bound: usize) -> Self {
+    pub(crate) fn with_bound(bound: usize) -> Self {
         Spool { memory: Vec::new(), file: None, in_file: 0, bound }
     }
 
     /// How many bytes were written.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.in_file + self.memory.len() as u64
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether the spool has moved to a temporary file.
-    pub fn on_disk(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn on_disk(&self) -> bool {
         self.file.is_some()
     }
 
@@ -52,7 +53,7 @@ impl Spool {
     /// can take back what turned out not to be wanted (a window line found
     /// wrong after its first commands). Cheap while those bytes are still
     /// in memory, which is nearly always.
-    pub fn truncate(&mut self, len: u64) -> io::Result<()> {
+    pub(crate) fn truncate(&mut self, len: u64) -> io::Result<()> {
         if len >= self.len() {
             return Ok(());
         }
@@ -70,7 +71,7 @@ impl Spool {
     }
 
     /// Everything written, from the start.
-    pub fn reader(mut self) -> io::Result<SpoolReader> {
+    pub(crate) fn reader(mut self) -> io::Result<SpoolReader> {
         match self.file.take() {
             None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
             Some(mut file) => {
@@ -124,7 +125,7 @@ impl Write for Spool {
 }
 
 /// Reads a spool back.
-pub enum SpoolReader {
+pub(crate) enum SpoolReader {
     Memory(Cursor<Vec<u8>>),
     File(BufReader<File>),
 }
@@ -157,7 +158,7 @@ impl BufRead for SpoolReader {
 }
 
 /// Writes `n` in 7-bit groups, low first (LEB128).
-pub fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
+pub(crate) fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
     let mut bytes = [0u8; 10];
     let mut k = 0;
     loop {
@@ -173,7 +174,7 @@ pub fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
 }
 
 /// Reads what `write_varint` wrote.
-pub fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
+pub(crate) fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
     let mut n = 0u64;
     for shift in (0..64).step_by(7) {
         let b = read_byte(input)?.ok_or_else(truncated)?;
@@ -187,7 +188,7 @@ pub fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
 
 /// The next byte, or `None` at the end.
 #[inline]
-pub fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
+pub(crate) fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
     let b = input.fill_buf()?.first().copied();
     if b.is_some() {
         input.consume(1);
@@ -196,7 +197,7 @@ pub fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
 }
 
 /// A spool that ends in the middle of a record: only a failed write does that.
-pub fn truncated() -> io::Error {
+pub(crate) fn truncated() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
 }
 

@@ -16,7 +16,12 @@ use crate::lang::{SyntaxKind, TraceError};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
 /// the model after it, `walked` whether an undo or redo moved the cursor.
-pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) -> Behaviour {
+pub(crate) fn of_command(
+    command: &Command,
+    before: &State,
+    game: &Game,
+    walked: bool,
+) -> Behaviour {
     use Behaviour as B;
     let after = &game.state;
     match *command {
@@ -115,7 +120,7 @@ pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
 /// shows, as a set: `of_rejected`, reading the unit as a stream, so a unit
 /// of any size costs constant memory beyond its text. `kept` is the unit's
 /// kept lines, each with its newline.
-pub fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
+pub(crate) fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
     match rejection {
         Rejection::Syntax(e) => {
             of_rejected(kept, &TraceError::Syntax(e.clone())).into_iter().collect()

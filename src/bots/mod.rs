@@ -3,7 +3,7 @@
 //! them all; a bot picks one).
 
 mod autopilot;
-pub mod explore;
+pub(crate) mod explore;
 mod perfect;
 
 pub use autopilot::{Autopilot, Bot};
@@ -13,27 +13,27 @@ use crate::game::{Board, Cell, Mark};
 
 /// A set of cells, as nine bits (bit k is cell k + 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Cells(u16);
+pub(crate) struct Cells(u16);
 
 impl Cells {
-    pub fn insert(&mut self, cell: Cell) {
+    pub(crate) fn insert(&mut self, cell: Cell) {
         self.0 |= 1 << (cell.number() - 1);
     }
 
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.0 == 0
     }
 
-    pub fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
     /// The cells in ascending order.
-    pub fn iter(self) -> impl Iterator<Item = Cell> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = Cell> {
         Cell::ALL.into_iter().filter(move |c| self.0 & (1 << (c.number() - 1)) != 0)
     }
 
-    pub fn first(self) -> Option<Cell> {
+    pub(crate) fn first(self) -> Option<Cell> {
         self.iter().next()
     }
 }
@@ -63,7 +63,7 @@ impl Strategy {
     pub const ALL: [Strategy; 4] =
         [Strategy::Tla, Strategy::Elm, Strategy::Perfect, Strategy::Random];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Strategy::Tla => "tla",
             Strategy::Elm => "elm",
@@ -72,13 +72,13 @@ impl Strategy {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Strategy> {
+    pub(crate) fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// The moves this strategy allows `mover` on `board` (empty when the
     /// board is full).
-    pub fn moves(self, board: &Board, mover: Mark) -> Cells {
+    pub(crate) fn moves(self, board: &Board, mover: Mark) -> Cells {
         match self {
             Strategy::Tla => tla(board, mover),
             Strategy::Elm => elm(board),

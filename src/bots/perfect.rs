@@ -62,7 +62,7 @@ fn value(board: &Board, mover: Mark, values: &mut [i8]) -> i8 {
 
 /// Every move that keeps the best value for `mover`: the best outcome,
 /// soonest if a win, latest if a loss.
-pub fn best_moves(board: &Board, mover: Mark) -> Cells {
+pub(crate) fn best_moves(board: &Board, mover: Mark) -> Cells {
     let values = table();
     let after = |cell: Cell| {
         let mut next = *board;

@@ -1,9 +1,9 @@
 //! The command line, as ETF executables read it: the first argument is the
 //! mode, then a fixed number of arguments for that mode.
 
-pub mod options;
+pub(crate) mod options;
 
-pub use options::{DEFAULT_TIMEOUT, Format, FuzzOptions, TestOptions};
+pub(crate) use options::{Format, FuzzOptions, TestOptions};
 
 use std::ffi::{OsStr, OsString};
 use std::net::IpAddr;
@@ -17,7 +17,7 @@ use crate::window::{Window, WindowEnd};
 
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum UsageError {
+pub(crate) enum UsageError {
     #[error("Error: a mode is not specified")]
     NoMode,
     /// Standard output already carries the session or the report.
@@ -103,7 +103,7 @@ pub enum UsageError {
 
 /// A window as `-w` and the web API take it, checked as SPEC §5 says:
 /// `start <= end`, and a non-positive start with a non-positive end.
-pub fn check_window(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
+pub(crate) fn check_window(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
     if let WindowEnd::Line(n) = end {
         if start > n {
             return Err(UsageError::WindowOrder);
@@ -117,18 +117,18 @@ pub fn check_window(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
 
 /// Options of a played session; they may stand anywhere on the line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Session {
+pub(crate) struct Session {
     /// Append every line that ran to this file, making the session a trace.
-    pub record: Option<PathBuf>,
+    pub(crate) record: Option<PathBuf>,
     /// `--bot NAME=STRATEGY`: computer players.
-    pub bots: Vec<Bot>,
+    pub(crate) bots: Vec<Bot>,
     /// `--seed N`: bots choose at random among their allowed moves.
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
 }
 
 impl Session {
     /// The bots, ready to play.
-    pub fn autopilot(&self) -> Autopilot {
+    pub(crate) fn autopilot(&self) -> Autopilot {
         Autopilot::new(self.bots.clone(), self.seed)
     }
 
@@ -136,7 +136,7 @@ impl Session {
     /// session takes a fresh seed, returned so that it can be shown and the
     /// session repeated with `--seed N`. Elsewhere output depends only on the
     /// input and `--seed`, so this is the front end's call.
-    pub fn fresh_seed(&mut self) -> Option<u64> {
+    pub(crate) fn fresh_seed(&mut self) -> Option<u64> {
         let random = self.bots.iter().any(|b| b.strategy == Strategy::Random);
         if self.seed.is_some() || !random {
             return None;
@@ -149,17 +149,17 @@ impl Session {
 
 /// The name the executable goes by when it cannot tell (a `-- run:`
 /// directive in `tictac test` has no program name of its own).
-pub const PROGRAM: &str = "tictac";
+pub(crate) const PROGRAM: &str = "tictac";
 
 impl UsageError {
     /// An invocation error (SPEC §5).
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         2
     }
 
     /// The message as the executable prints it, `program` being its name:
     /// the mistake, then where to read more.
-    pub fn with_hint(&self, program: &str) -> String {
+    pub(crate) fn with_hint(&self, program: &str) -> String {
         format!("{self}\nRun '{program} -help' to see more details")
     }
 }
@@ -176,11 +176,11 @@ pub enum Job {
 }
 
 /// `-` as OUT: standard output (as `-` as IN is standard input).
-pub const STDOUT: &str = "-";
+pub(crate) const STDOUT: &str = "-";
 
 /// What the program was asked to do.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Invocation {
+pub(crate) enum Invocation {
     Interactive(Session),
     /// `-g`: the full-screen terminal board.
     Board(Session),
@@ -205,7 +205,7 @@ pub enum Invocation {
 
 /// Reads the arguments after the program name: `test ...`, or an ETF mode
 /// with options such as `--record FILE` anywhere on the line.
-pub fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
+pub(crate) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
     if args.first().is_some_and(|a| a == "test") {
         return parse_test(&args[1..]);
     }
@@ -281,11 +281,11 @@ fn parse_bot(text: &OsStr) -> Result<Bot, UsageError> {
 
 /// What `tictac verify` checks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct VerifyOptions {
+pub(crate) struct VerifyOptions {
     /// One strategy playing one mark, instead of the whole table.
-    pub one: Option<(Strategy, Mark)>,
+    pub(crate) one: Option<(Strategy, Mark)>,
     /// Where to write the first lost game as a trace.
-    pub trace_out: Option<PathBuf>,
+    pub(crate) trace_out: Option<PathBuf>,
 }
 
 /// `verify [--strategy S --as X|O [--trace-out FILE]]`
@@ -327,12 +327,12 @@ fn parse_verify(args: &[OsString]) -> Result<Invocation, UsageError> {
 
 /// Where `tictac serve` listens, and how long a request may run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServeOptions {
-    pub bind: IpAddr,
+pub(crate) struct ServeOptions {
+    pub(crate) bind: IpAddr,
     /// 0 picks a free port.
-    pub port: u16,
+    pub(crate) port: u16,
     /// A request still running after this answers 503.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 impl Default for ServeOptions {
@@ -600,6 +600,7 @@ fn integer(text: &OsStr) -> Option<i32> {
 
 #[cfg(test)]
 mod tests {
+    use super::options::DEFAULT_TIMEOUT;
     use super::*;
 
     fn p(args: &[&str]) -> Result<Invocation, UsageError> {

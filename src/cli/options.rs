@@ -45,7 +45,7 @@ pub enum Format {
 }
 
 /// An external program may take this long on one trace by default.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for TestOptions {
     fn default() -> Self {
@@ -67,25 +67,25 @@ impl Default for TestOptions {
 
 /// What `tictac fuzz` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FuzzOptions {
+pub(crate) struct FuzzOptions {
     /// Run as `PROGRAM... -b TRACE`.
-    pub program: Vec<String>,
+    pub(crate) program: Vec<String>,
     /// Take the expected output from `ORACLE... -b TRACE`, not the engine.
-    pub oracle: Option<Vec<String>>,
-    pub runs: u64,
-    pub time: Option<Duration>,
-    pub seed: Option<u64>,
-    pub out: PathBuf,
-    pub jobs: usize,
-    pub timeout: Duration,
-    pub max_lines: usize,
-    pub exclude: Vec<Behaviour>,
+    pub(crate) oracle: Option<Vec<String>>,
+    pub(crate) runs: u64,
+    pub(crate) time: Option<Duration>,
+    pub(crate) seed: Option<u64>,
+    pub(crate) out: PathBuf,
+    pub(crate) jobs: usize,
+    pub(crate) timeout: Duration,
+    pub(crate) max_lines: usize,
+    pub(crate) exclude: Vec<Behaviour>,
     /// Compare exit statuses too.
-    pub check_status: bool,
+    pub(crate) check_status: bool,
     /// Append every generated trace to this file, each as its length in
     /// bytes, a newline, then the trace: for a loop that only starts the
     /// program on the same traces (bench/check-fuzz.sh, examples/spawn_loop.rs).
-    pub save_traces: Option<PathBuf>,
+    pub(crate) save_traces: Option<PathBuf>,
 }
 
 impl Default for FuzzOptions {

@@ -25,7 +25,7 @@ impl Mark {
     }
 
     /// The letter printed on the board.
-    pub fn letter(self) -> u8 {
+    pub(crate) fn letter(self) -> u8 {
         match self {
             Mark::X => b'X',
             Mark::O => b'O',
@@ -39,7 +39,7 @@ pub struct Cell(u8);
 
 impl Cell {
     /// All nine cells in ascending order.
-    pub const ALL: [Cell; 9] =
+    pub(crate) const ALL: [Cell; 9] =
         [Cell(1), Cell(2), Cell(3), Cell(4), Cell(5), Cell(6), Cell(7), Cell(8), Cell(9)];
 
     /// The cell with this number, if it is in 1..=9.
@@ -47,7 +47,7 @@ impl Cell {
         (1..=9).contains(&number).then_some(Cell(number))
     }
 
-    pub fn number(self) -> u8 {
+    pub(crate) fn number(self) -> u8 {
         self.0
     }
 
@@ -68,11 +68,11 @@ pub struct Board {
 
 impl Board {
     /// How many boards `code` can name: every cell empty, X or O.
-    pub const CODES: usize = 19_683;
+    pub(crate) const CODES: usize = 19_683;
 
     /// The board as a number in base 3, cell 1 the most significant digit
     /// (empty 0, X 1, O 2): an index for tables of positions.
-    pub fn code(&self) -> usize {
+    pub(crate) fn code(&self) -> usize {
         Cell::ALL.iter().fold(0, |code, &c| {
             code * 3
                 + match self.get(c) {
@@ -84,7 +84,7 @@ impl Board {
     }
 
     /// The board `code` names (the inverse of `code`).
-    pub fn from_code(mut code: usize) -> Board {
+    pub(crate) fn from_code(mut code: usize) -> Board {
         let mut board = Board::default();
         for &cell in Cell::ALL.iter().rev() {
             match code % 3 {
@@ -101,11 +101,11 @@ impl Board {
         self.cells[cell.slot()]
     }
 
-    pub fn set(&mut self, cell: Cell, mark: Mark) {
+    pub(crate) fn set(&mut self, cell: Cell, mark: Mark) {
         self.cells[cell.slot()] = Some(mark);
     }
 
-    pub fn clear(&mut self, cell: Cell) {
+    pub(crate) fn clear(&mut self, cell: Cell) {
         self.cells[cell.slot()] = None;
     }
 
@@ -114,7 +114,7 @@ impl Board {
     }
 
     /// The cells still free, in ascending order.
-    pub fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+    pub(crate) fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
         Cell::ALL.into_iter().filter(|&c| self.get(c).is_none())
     }
 
@@ -129,7 +129,7 @@ impl Board {
     }
 
     /// The three printed rows: `X`, `O` or `_` for each cell.
-    pub fn rows(&self) -> [[u8; 3]; 3] {
+    pub(crate) fn rows(&self) -> [[u8; 3]; 3] {
         let l = |i: usize| self.cells[i].map_or(b'_', Mark::letter);
         [[l(0), l(1), l(2)], [l(3), l(4), l(5)], [l(6), l(7), l(8)]]
     }

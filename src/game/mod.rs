@@ -4,7 +4,8 @@ pub mod board;
 pub mod rules;
 pub mod view;
 
-pub use board::{Board, Cell, Mark};
+pub use board::Board;
+pub use board::{Cell, Mark};
 
 /// Where the match stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,12 +64,12 @@ impl Default for State {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
     /// Names as raw bytes (a trace may hold any bytes), indexed by `Mark::index`.
-    pub names: [Vec<u8>; 2],
+    pub(crate) names: [Vec<u8>; 2],
     pub state: State,
 }
 
 impl Game {
-    pub fn name(&self, mark: Mark) -> &[u8] {
+    pub(crate) fn name(&self, mark: Mark) -> &[u8] {
         &self.names[mark.index()]
     }
 

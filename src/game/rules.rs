@@ -50,7 +50,7 @@ impl Game {
     }
 
     /// `play` by the player with this mark (`None`: no player has the name).
-    pub fn play_as(&mut self, player: Option<Mark>, cell: Cell) -> Change {
+    pub(crate) fn play_as(&mut self, player: Option<Mark>, cell: Cell) -> Change {
         match self.state.phase {
             Phase::NoGame => return self.reject(Message::NoSuchPlayer),
             Phase::Over => return self.reject(Message::GameIsFinished),
@@ -84,7 +84,7 @@ impl Game {
     /// Takes back the move `mark` just made on `cell` (`play_as` said
     /// `Moved`): the cell emptied, `mark` to move in a round in play, the
     /// point of a win taken back, and `message` (what the move found) shown.
-    pub fn take_back(&mut self, mark: Mark, cell: Cell, message: Message) {
+    pub(crate) fn take_back(&mut self, mark: Mark, cell: Cell, message: Message) {
         let s = &mut self.state;
         // The round was in play before the move, so a line of `mark` is its doing.
         if s.board.has_line(mark) {

@@ -7,8 +7,8 @@
 mod operation;
 mod ops;
 
-pub use operation::Operation;
-pub use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
+pub(crate) use operation::Operation;
+pub(crate) use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
 
 use crate::game::Game;
 
@@ -22,20 +22,20 @@ pub struct History {
 
 impl History {
     /// Forgets everything (a new round starts).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.ops.clear();
         self.cursor = 0;
     }
 
     /// Keeps an executed operation at the cursor, dropping what was undone.
-    pub fn record(&mut self, op: Op) {
+    pub(crate) fn record(&mut self, op: Op) {
         self.ops.truncate(self.cursor);
         self.ops.push(op);
         self.cursor += 1;
     }
 
     /// Undoes the operation before the cursor; false when there is none.
-    pub fn undo(&mut self, game: &mut Game) -> bool {
+    pub(crate) fn undo(&mut self, game: &mut Game) -> bool {
         let Some(prev) = self.cursor.checked_sub(1) else {
             return false;
         };
@@ -45,7 +45,7 @@ impl History {
     }
 
     /// Executes again the operation after the cursor; false when there is none.
-    pub fn redo(&mut self, game: &mut Game) -> bool {
+    pub(crate) fn redo(&mut self, game: &mut Game) -> bool {
         let Some(op) = self.ops.get_mut(self.cursor) else {
             return false;
         };

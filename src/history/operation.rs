@@ -7,7 +7,7 @@ use crate::game::rules::Change;
 
 /// One command. `execute` remembers what `kept` needs; `kept` is what the
 /// history holds of it: small, `Copy`, never a name.
-pub trait Operation {
+pub(crate) trait Operation {
     /// Runs the command on the game and says what it did to the round.
     fn execute(&mut self, game: &mut Game) -> Change;
 

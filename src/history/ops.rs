@@ -12,7 +12,7 @@ use crate::game::{Cell, Game, Mark, Message};
 /// An executed command as the history keeps it; it undoes and redoes itself,
 /// restoring exactly the state it found when it last ran (SPEC §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub(crate) enum Op {
     /// A mark was placed.
     Move { mark: Mark, cell: Cell, found: Message },
     /// The command failed: only the message changed, from `found` to `shown`.
@@ -22,7 +22,7 @@ pub enum Op {
 
 impl Op {
     /// Restores the game as it was just before the command ran.
-    pub fn undo(self, game: &mut Game) {
+    pub(crate) fn undo(self, game: &mut Game) {
         match self {
             Op::Move { mark, cell, found } => game.take_back(mark, cell, found),
             Op::Failed { found, .. } => game.state.message = found,
@@ -32,7 +32,7 @@ impl Op {
     /// Runs the command again on the state its undo restored. That state
     /// may show another message (a no-op undo or redo sets `ok`): the next
     /// undo restores the one found now.
-    pub fn redo(&mut self, game: &mut Game) {
+    pub(crate) fn redo(&mut self, game: &mut Game) {
         match self {
             Op::Move { mark, cell, found } => {
                 *found = game.state.message;
@@ -73,13 +73,13 @@ const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, change: Chang
 /// `new_game(player1, player2)`. The names are borrowed for the run only:
 /// a new game that starts is never undone, and one that fails keeps its
 /// messages, not its names.
-pub struct NewGameOp<'a> {
+pub(crate) struct NewGameOp<'a> {
     names: [&'a [u8]; 2],
     ran: Ran,
 }
 
 impl<'a> NewGameOp<'a> {
-    pub fn new(player1: &'a [u8], player2: &'a [u8]) -> Self {
+    pub(crate) fn new(player1: &'a [u8], player2: &'a [u8]) -> Self {
         NewGameOp { names: [player1, player2], ran: NOT_RUN }
     }
 }
@@ -98,14 +98,14 @@ impl Operation for NewGameOp<'_> {
 
 /// `play(player, press)`, the player found by name as the command comes in
 /// (the names do not change within a round).
-pub struct PlayOp {
+pub(crate) struct PlayOp {
     player: Option<Mark>,
     cell: Cell,
     ran: Ran,
 }
 
 impl PlayOp {
-    pub fn new(player: Option<Mark>, cell: Cell) -> Self {
+    pub(crate) fn new(player: Option<Mark>, cell: Cell) -> Self {
         PlayOp { player, cell, ran: NOT_RUN }
     }
 }
@@ -128,7 +128,7 @@ impl Operation for PlayOp {
 }
 
 /// `play_again`.
-pub struct PlayAgainOp {
+pub(crate) struct PlayAgainOp {
     ran: Ran,
 }
 

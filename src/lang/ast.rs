@@ -3,7 +3,7 @@
 
 /// One argument value as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value<'a> {
+pub(crate) enum Value<'a> {
     /// The raw text between the quotes.
     Str(&'a [u8]),
     /// A number: sign, integer digits, fraction digits for a real.
@@ -24,19 +24,19 @@ pub enum Value<'a> {
 
 /// An argument and where it starts (for a number, where its digits start).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Arg<'a> {
-    pub value: Value<'a>,
-    pub rest: usize,
+pub(crate) struct Arg<'a> {
+    pub(crate) value: Value<'a>,
+    pub(crate) rest: usize,
 }
 
 /// An event's arguments: most events have two, kept without a heap
 /// allocation (a trace has millions of events).
-pub type Args<'a> = smallvec::SmallVec<[Arg<'a>; 2]>;
+pub(crate) type Args<'a> = smallvec::SmallVec<[Arg<'a>; 2]>;
 
 /// `name` or `name(arg, ...)`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event<'a> {
-    pub name: &'a [u8],
+    pub(crate) name: &'a [u8],
     /// `None` without parentheses; never an empty list (`undo()` does not parse).
-    pub args: Option<Args<'a>>,
+    pub(crate) args: Option<Args<'a>>,
 }

@@ -5,13 +5,13 @@ use std::io::{self, Write};
 /// A 1-based line and byte column in a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
-    pub line: usize,
-    pub column: usize,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 /// What the syntax error says.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SyntaxKind {
+pub(crate) enum SyntaxKind {
     /// A token that does not fit, or an unexpected end of input.
     Parse,
     /// A bare identifier used as an argument.
@@ -24,8 +24,8 @@ pub enum SyntaxKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("Syntax Error: specification of command executions cannot be parsed\n{}", self.detail())]
 pub struct SyntaxError {
-    pub kind: SyntaxKind,
-    pub pos: Pos,
+    pub(crate) kind: SyntaxKind,
+    pub(crate) pos: Pos,
 }
 
 impl SyntaxError {
@@ -41,7 +41,7 @@ impl SyntaxError {
 }
 
 /// The first line of a type error message.
-pub const TYPE_ERROR_HEADER: &str =
+pub(crate) const TYPE_ERROR_HEADER: &str =
     "Type Error: specification of command executions is not type-correct\n";
 
 /// Why a trace runs nothing. Type errors may quote names, which are bytes.

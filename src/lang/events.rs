@@ -8,7 +8,7 @@ use crate::command::Command;
 
 /// The parameter types of the ETF definitions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
+pub(crate) enum Type {
     /// `NAME = STRING`: a string, taken as written.
     Name,
     /// `BUTTON = 1 .. 9`: an integer in range.
@@ -27,26 +27,26 @@ impl Type {
 
 /// A declared parameter, and how the help line shows an argument for it.
 #[derive(Debug)]
-pub struct Param {
-    pub name: &'static str,
-    pub kind: Type,
-    pub example: &'static str,
+pub(crate) struct Param {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Type,
+    pub(crate) example: &'static str,
 }
 
 /// An argument that has its declared type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Typed<'a> {
+pub(crate) enum Typed<'a> {
     Name(&'a [u8]),
     Button(Cell),
 }
 
 /// One declared event.
-pub struct Spec {
-    pub name: &'static str,
+pub(crate) struct Spec {
+    pub(crate) name: &'static str,
     /// None: the event is written bare (`undo`), never with parentheses.
-    pub params: &'static [Param],
+    pub(crate) params: &'static [Param],
     /// The command, from arguments already of the declared types.
-    pub build: for<'a> fn(&[Typed<'a>]) -> Option<Command<'a>>,
+    pub(crate) build: for<'a> fn(&[Typed<'a>]) -> Option<Command<'a>>,
 }
 
 const fn param(name: &'static str, kind: Type, example: &'static str) -> Param {
@@ -54,7 +54,7 @@ const fn param(name: &'static str, kind: Type, example: &'static str) -> Param {
 }
 
 /// The events, in the order `man`, completion and help list them.
-pub const EVENTS: [Spec; 5] = [
+pub(crate) const EVENTS: [Spec; 5] = [
     Spec {
         name: "new_game",
         params: &[
@@ -82,19 +82,19 @@ pub const EVENTS: [Spec; 5] = [
 ];
 
 /// The declared event of that name.
-pub fn find(name: &[u8]) -> Option<&'static Spec> {
+pub(crate) fn find(name: &[u8]) -> Option<&'static Spec> {
     EVENTS.iter().find(|s| s.name.as_bytes() == name)
 }
 
 impl Spec {
     /// The declaration as type errors print it:
     /// `play(player: NAME = STRING ; press: BUTTON = 1 .. 9)`, or `undo`.
-    pub fn declaration(&self) -> String {
+    pub(crate) fn declaration(&self) -> String {
         self.with_params("(", " ; ", ")")
     }
 
     /// The same, appended to `out` (type errors can be millions of lines).
-    pub fn write_declaration(&self, out: &mut Vec<u8>) {
+    pub(crate) fn write_declaration(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.name.as_bytes());
         for (k, p) in self.params.iter().enumerate() {
             out.extend_from_slice(if k == 0 { b"(" } else { b" ; " });
@@ -108,18 +108,18 @@ impl Spec {
     }
 
     /// The `man` entry: the declaration with one parameter a line.
-    pub fn man(&self) -> String {
+    pub(crate) fn man(&self) -> String {
         self.with_params("(\n    ", " ; \n    ", "\n)") + "\n"
     }
 
     /// What completion inserts: the name, with `(` when it takes arguments.
-    pub fn word(&self) -> String {
+    pub(crate) fn word(&self) -> String {
         let open = if self.params.is_empty() { "" } else { "(" };
         format!("{}{open}", self.name)
     }
 
     /// How the help line shows it: `play("player", 1..9)`.
-    pub fn example(&self) -> String {
+    pub(crate) fn example(&self) -> String {
         if self.params.is_empty() {
             return self.name.to_string();
         }
@@ -128,7 +128,7 @@ impl Spec {
     }
 
     /// The type of the `k`-th parameter, if there is one.
-    pub fn param_type(&self, k: usize) -> Option<Type> {
+    pub(crate) fn param_type(&self, k: usize) -> Option<Type> {
         self.params.get(k).map(|p| p.kind)
     }
 
@@ -145,12 +145,12 @@ impl Spec {
 }
 
 /// The `man` text: every declared event, one parameter a line.
-pub fn man() -> String {
+pub(crate) fn man() -> String {
     EVENTS.iter().map(Spec::man).collect()
 }
 
 /// The help line's list of events.
-pub fn examples() -> String {
+pub(crate) fn examples() -> String {
     EVENTS.iter().map(Spec::example).collect::<Vec<_>>().join("   ")
 }
 

@@ -16,7 +16,7 @@ use super::tokens::{
 };
 
 /// An event longer than this (bytes of text) is read token by token.
-pub const FOLD_AT: usize = 64 * 1024;
+pub(crate) const FOLD_AT: usize = 64 * 1024;
 
 /// Within this many bytes of the end of a text that more text follows, a
 /// token may still change (see `stream::LOOKAHEAD`).
@@ -24,7 +24,7 @@ const LOOKAHEAD: usize = 8;
 
 /// What a long event is made of, in source order.
 #[derive(Debug)]
-pub enum Piece<'a> {
+pub(crate) enum Piece<'a> {
     /// Its name.
     Start(&'a [u8]),
     /// A tuple (`[`) or array (`<<`) opens.
@@ -54,7 +54,7 @@ enum State {
 }
 
 /// How far a step got.
-pub enum Folded {
+pub(crate) enum Folded {
     /// The event ended; `consumed` bytes of the text were read.
     Done { consumed: usize },
     /// More text is needed after the first `consumed` bytes.
@@ -64,7 +64,7 @@ pub enum Folded {
 }
 
 /// A long event being read.
-pub struct Fold {
+pub(crate) struct Fold {
     state: State,
     /// Open brackets: `(`, `[` or `<`.
     stack: Vec<u8>,
@@ -79,7 +79,7 @@ impl Default for Fold {
 impl Fold {
     /// Reads as much of the event as `text` holds, handing each piece to
     /// `visit`; `locate` turns "bytes left" into a position.
-    pub fn step<E>(
+    pub(crate) fn step<E>(
         &mut self,
         text: &[u8],
         extent: Extent,

@@ -1,20 +1,23 @@
 //! The trace language of the ETF oracle: kept lines, tokens, the nom
 //! grammar, validation and the error texts. It knows nothing of the game.
 
-pub mod ast;
-pub mod error;
-pub mod events;
-pub mod fold;
+pub(crate) mod ast;
+pub(crate) mod error;
+pub(crate) mod events;
+pub(crate) mod fold;
 pub mod parser;
 pub mod source;
 pub mod stream;
 pub mod tokens;
-pub mod validate;
+pub(crate) mod validate;
 
-pub use error::{Pos, SyntaxError, SyntaxKind, TraceError};
-pub use stream::{EventStream, Found, Locator, Stop};
-pub use tokens::{Unwritable, writable};
-pub use validate::{Checker, Rejection, command};
+pub(crate) use error::SyntaxKind;
+pub use error::TraceError;
+pub use stream::{EventStream, Locator};
+pub(crate) use stream::{Found, Stop};
+pub(crate) use tokens::{Unwritable, writable};
+pub use validate::Checker;
+pub(crate) use validate::{Rejection, command};
 
 use std::io;
 
@@ -50,7 +53,7 @@ pub enum Failure {
 /// a window line) as they are read, in constant memory, handing each
 /// command to `keep` as long as nothing is wrong (once something is,
 /// nothing will run). Reading stops at a parse error.
-pub fn validate<S: LineSource>(
+pub(crate) fn validate<S: LineSource>(
     lines: S,
     keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
@@ -59,7 +62,7 @@ pub fn validate<S: LineSource>(
 
 /// `validate` reading through `buf`, a buffer that the caller keeps from
 /// one text to the next (window lines: nothing allocated per line).
-pub fn validate_reusing<S: LineSource>(
+pub(crate) fn validate_reusing<S: LineSource>(
     lines: S,
     buf: &mut Vec<u8>,
     keep: impl FnMut(&Command) -> io::Result<()>,
@@ -100,7 +103,7 @@ fn validate_in<S: LineSource>(
 
 /// The first name in these commands that a trace file cannot hold as it
 /// stands (see `writable`), and why.
-pub fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
+pub(crate) fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
     commands.iter().flat_map(Command::names).find_map(|n| writable(n).err().map(|why| (n, why)))
 }
 

@@ -42,7 +42,7 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
 
 /// Tuples and arrays nest at most this deep: deeper, the opening bracket is
 /// a parse error (instead of exhausting the stack).
-pub const MAX_NESTING: usize = 256;
+pub(crate) const MAX_NESTING: usize = 256;
 
 /// What every argument parser needs to know.
 #[derive(Clone, Copy)]

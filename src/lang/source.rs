@@ -7,7 +7,7 @@
 use std::io::{self, BufRead};
 
 /// Whether a line (without its newline) is kept.
-pub fn is_kept(line: &[u8]) -> bool {
+pub(crate) fn is_kept(line: &[u8]) -> bool {
     let start = line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\r'));
     start.is_some_and(|k| !line[k..].starts_with(b"--"))
 }
@@ -29,7 +29,7 @@ fn keep_line(line: &[u8], out: &mut Vec<u8>) {
 /// once its start tells whether it is kept (see `KeptLines::settle_pending`),
 /// so a long line (or an endless one: `/dev/zero`) is never held whole, and
 /// `next_piece` hands on parts of at most this many bytes.
-pub const LONG_LINE: usize = 64 * 1024;
+pub(crate) const LONG_LINE: usize = 64 * 1024;
 
 /// A byte that cannot tell whether its line is kept.
 fn is_blank(b: u8) -> bool {
@@ -58,7 +58,7 @@ enum Within {
 
 /// What `KeptLines::next_piece` appended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Piece {
+pub(crate) enum Piece {
     /// The rest of a kept line, with its newline.
     Line,
     /// A part of a long kept line; more follows.
@@ -91,7 +91,7 @@ impl<S: LineSource + ?Sized> LineSource for &mut S {
 }
 
 /// The next `left` kept lines of a reader: a chunk, or one window line.
-pub struct Lines<'k, R> {
+pub(crate) struct Lines<'k, R> {
     lines: &'k mut KeptLines<R>,
     left: usize,
     /// Kept lines begun so far.
@@ -101,23 +101,23 @@ pub struct Lines<'k, R> {
 }
 
 impl<'k, R: BufRead> Lines<'k, R> {
-    pub fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
+    pub(crate) fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
         Lines { lines, left, begun: 0, in_part: false }
     }
 
     /// How many kept lines the source held (fewer than asked at the end).
-    pub fn begun(&self) -> usize {
+    pub(crate) fn begun(&self) -> usize {
         self.begun
     }
 
     /// Whether these lines have all been read to their end.
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.left == 0
     }
 
     /// Reads past what is left of these lines (after a parse error), in
     /// constant memory, however long they are.
-    pub fn skip_rest(&mut self) -> io::Result<()> {
+    pub(crate) fn skip_rest(&mut self) -> io::Result<()> {
         let mut scratch = Vec::new();
         loop {
             scratch.clear();
@@ -175,7 +175,7 @@ pub struct KeptLines<R> {
 
 impl<R: BufRead> KeptLines<R> {
     /// The reader the lines come from.
-    pub fn reader(&self) -> &R {
+    pub(crate) fn reader(&self) -> &R {
         &self.reader
     }
 
@@ -194,7 +194,7 @@ impl<R: BufRead> KeptLines<R> {
     /// This is the fast path for long traces: whole runs of kept lines are
     /// copied at once. The last line appended may be the first part of a
     /// line whose end is not at hand yet (see `LONG_LINE`).
-    pub fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    pub(crate) fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
         let target = out.len() + want;
         while out.len() < target {
             let available = self.reader.fill_buf()?;
@@ -302,7 +302,7 @@ impl<R: BufRead> KeptLines<R> {
     /// Appends the next kept line with its newline (`Piece::Line`), or, for
     /// a long line, its next part (`Piece::Part`, at most about `long_line`
     /// bytes); `Piece::End` at the end of the input.
-    pub fn next_piece(&mut self, out: &mut Vec<u8>) -> io::Result<Piece> {
+    pub(crate) fn next_piece(&mut self, out: &mut Vec<u8>) -> io::Result<Piece> {
         loop {
             let available = self.reader.fill_buf()?;
             let newline = memchr::memchr(b'\n', available);
@@ -420,7 +420,8 @@ impl<R: BufRead> KeptLines<R> {
     }
 
     /// Counts the remaining kept lines.
-    pub fn count(mut self) -> io::Result<usize> {
+    #[cfg(test)]
+    pub(crate) fn count(mut self) -> io::Result<usize> {
         let mut block = Vec::new();
         let mut n = 0;
         loop {

@@ -9,7 +9,7 @@ use super::ast::Event;
 use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::fold::{FOLD_AT, Fold, Folded, Piece};
 use super::parser::next_event;
-use super::source::{KeptLines, LONG_LINE, LineSource};
+use super::source::{KeptLines, LineSource};
 use super::tokens::{Extent, Halt, blank, foreign};
 
 /// Turns a parser position (bytes left) into a line and column.
@@ -154,7 +154,7 @@ fn parse_error(pos: Pos) -> SyntaxError {
 
 /// Why a walk over a streamed trace stopped early.
 #[derive(Debug)]
-pub enum Stop<E> {
+pub(crate) enum Stop<E> {
     Syntax(SyntaxError),
     Read(io::Error),
     /// The visitor's own error.
@@ -176,7 +176,7 @@ pub struct EventStream<S> {
 }
 
 /// What the stream finds.
-pub enum Found<'e, 'a> {
+pub(crate) enum Found<'e, 'a> {
     /// An event, and a locator for its positions.
     Event(&'e Event<'a>, &'e Locator<'a>),
     /// A piece of an event too long to hold.
@@ -184,14 +184,11 @@ pub enum Found<'e, 'a> {
 }
 
 impl<R: BufRead> EventStream<KeptLines<R>> {
-    pub fn new(reader: R) -> Self {
-        Self::with_long_line(reader, LONG_LINE)
-    }
-
     /// A stream that hands on lines longer than `long_line` in pieces (tests
     /// use tiny ones, and readers with tiny buffers, to put buffer edges
     /// everywhere, in the middle of tokens too).
-    pub fn with_long_line(reader: R, long_line: usize) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_long_line(reader: R, long_line: usize) -> Self {
         EventStream::over(KeptLines::with_long_line(reader, long_line))
     }
 }
@@ -199,20 +196,20 @@ impl<R: BufRead> EventStream<KeptLines<R>> {
 impl<S: LineSource> EventStream<S> {
     /// The events of the kept lines `lines` gives (a whole trace, a chunk,
     /// a line), with positions from line 1, column 1.
-    pub fn over(lines: S) -> Self {
+    pub(crate) fn over(lines: S) -> Self {
         Self::folding_at(lines, FOLD_AT)
     }
 
     /// The same, reading through `buf`, a buffer left by an earlier stream
     /// (`into_buffer`): a run of many short texts (window lines) then
     /// allocates nothing per text.
-    pub fn reusing(lines: S, mut buf: Vec<u8>) -> Self {
+    pub(crate) fn reusing(lines: S, mut buf: Vec<u8>) -> Self {
         buf.clear();
         EventStream { buf, ..Self::over(lines) }
     }
 
     /// The buffer, for the next stream (see `reusing`).
-    pub fn into_buffer(self) -> Vec<u8> {
+    pub(crate) fn into_buffer(self) -> Vec<u8> {
         self.buf
     }
 
@@ -233,7 +230,7 @@ impl<S: LineSource> EventStream<S> {
     /// Calls `visit` with every event in order and a locator for its
     /// positions (an event too long to hold comes in pieces, see `fold`);
     /// stops at the first parse error.
-    pub fn for_each<E>(
+    pub(crate) fn for_each<E>(
         &mut self,
         mut visit: impl FnMut(Found<'_, '_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
@@ -305,7 +302,7 @@ mod tests {
 
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
-        EventStream::new(text).for_each(|found| {
+        EventStream::over(KeptLines::new(text)).for_each(|found| {
             match found {
                 Found::Event(e, _) => out.push(String::from_utf8_lossy(e.name).into_owned()),
                 Found::Piece(Piece::Start(name)) => {
@@ -415,7 +412,7 @@ mod tests {
 
     fn names_of(reader: impl BufRead) -> Result<usize, Stop<()>> {
         let mut n = 0;
-        EventStream::new(reader).for_each(|_| {
+        EventStream::over(KeptLines::new(reader)).for_each(|_| {
             n += 1;
             Ok(())
         })?;

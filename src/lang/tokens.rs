@@ -10,7 +10,7 @@ use nom::{IResult, Parser};
 
 /// Why the parser stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Halt {
+pub(crate) enum Halt {
     /// A token that does not fit here (or the end of the input).
     Parse,
     /// The text so far ends inside a token that more input could complete.
@@ -20,22 +20,22 @@ pub enum Halt {
 /// A parse failure: what happened, and how much text was left where it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PErr {
-    pub halt: Halt,
-    pub rest: usize,
+    pub(crate) halt: Halt,
+    pub(crate) rest: usize,
 }
 
 impl PErr {
-    pub fn at(input: &[u8]) -> Self {
+    pub(crate) fn at(input: &[u8]) -> Self {
         PErr { halt: Halt::Parse, rest: input.len() }
     }
 
     /// A failure that no other alternative may recover from.
-    pub fn fatal<T>(input: &[u8]) -> PResult<'_, T> {
+    pub(crate) fn fatal<T>(input: &[u8]) -> PResult<'_, T> {
         Err(nom::Err::Failure(PErr::at(input)))
     }
 
     /// A recoverable failure (alternatives are still tried).
-    pub fn soft<T>(input: &[u8]) -> PResult<'_, T> {
+    pub(crate) fn soft<T>(input: &[u8]) -> PResult<'_, T> {
         Err(nom::Err::Error(PErr::at(input)))
     }
 }
@@ -50,7 +50,7 @@ impl ParseError<&[u8]> for PErr {
     }
 }
 
-pub type PResult<'a, T> = IResult<&'a [u8], T, PErr>;
+pub(crate) type PResult<'a, T> = IResult<&'a [u8], T, PErr>;
 
 /// Whether the text handed to the parser is all there is (`Final`) or more
 /// whole lines may follow (`Partial`).
@@ -61,7 +61,7 @@ pub enum Extent {
 }
 
 /// Skips white space (space, tab, CR, newline), `?` and `--` comments.
-pub fn blank(mut i: &[u8]) -> &[u8] {
+pub(crate) fn blank(mut i: &[u8]) -> &[u8] {
     loop {
         match i {
             [b' ' | b'\t' | b'\r' | b'\n' | b'?', rest @ ..] => i = rest,
@@ -78,7 +78,7 @@ pub fn blank(mut i: &[u8]) -> &[u8] {
 /// literal (a NUL, a control character, a byte of UTF-8, `#`, `;` ...): a
 /// parse error found at such a byte stays there whatever text follows, so
 /// the answer need not wait for more (see `stream::LOOKAHEAD`).
-pub fn foreign(b: u8) -> bool {
+pub(crate) fn foreign(b: u8) -> bool {
     matches!(
         b,
         0..=8
@@ -109,7 +109,7 @@ pub fn foreign(b: u8) -> bool {
 }
 
 /// `[a-zA-Z][a-zA-Z0-9_]*`
-pub fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
+pub(crate) fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
     match i.first() {
         Some(b) if b.is_ascii_alphabetic() => {
             take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_')(i)
@@ -119,7 +119,7 @@ pub fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// Words of the ETF language that are never identifiers.
-pub fn is_reserved(word: &[u8]) -> bool {
+pub(crate) fn is_reserved(word: &[u8]) -> bool {
     const RESERVED: [&[u8]; 13] = [
         b"system",
         b"BOOL",
@@ -139,17 +139,17 @@ pub fn is_reserved(word: &[u8]) -> bool {
 }
 
 /// `true` / `false` in any letter case.
-pub fn is_boolean(word: &[u8]) -> bool {
+pub(crate) fn is_boolean(word: &[u8]) -> bool {
     word.eq_ignore_ascii_case(b"true") || word.eq_ignore_ascii_case(b"false")
 }
 
 /// `[0-9]+`
-pub fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
+pub(crate) fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
     take_while1(|b: u8| b.is_ascii_digit())(i)
 }
 
 /// An unsigned number: its integer digits and, for a real, its fraction digits.
-pub fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
+pub(crate) fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
     let (i, int) = digits(i)?;
     let (i, frac) =
         nom::combinator::opt(nom::sequence::preceded(tag(&b"."[..]), digits)).parse(i)?;
@@ -159,7 +159,7 @@ pub fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
 /// A string literal: the longest match of `"(\\.|[^"])*"`, that is up to the
 /// first later `"` not preceded by a backslash, or else up to the last `"`.
 /// Returns the raw text between the quotes (escapes are not decoded).
-pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
+pub(crate) fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
     let Some(body) = i.strip_prefix(b"\"") else {
         return PErr::soft(i);
     };
@@ -189,7 +189,7 @@ pub fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
 /// Why a string value cannot be written between quotes in a trace file so
 /// that it reads back as the same value wherever it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unwritable {
+pub(crate) enum Unwritable {
     /// A `"` with no backslash before it would close the string early.
     Quote,
     /// A final backslash escapes the closing quote, so the string would run
@@ -202,7 +202,7 @@ pub enum Unwritable {
 
 impl Unwritable {
     /// The rule broken, for a person.
-    pub fn rule(self) -> &'static str {
+    pub(crate) fn rule(self) -> &'static str {
         match self {
             Unwritable::Quote => "a \" in a name needs a backslash before it",
             Unwritable::TrailingBackslash => "a name may not end with a backslash",
@@ -211,7 +211,7 @@ impl Unwritable {
     }
 
     /// What would happen in a trace file.
-    pub fn because(self) -> &'static str {
+    pub(crate) fn because(self) -> &'static str {
         match self {
             Unwritable::Quote => "it would end the string",
             Unwritable::TrailingBackslash => "it would escape the closing quote",
@@ -222,7 +222,7 @@ impl Unwritable {
 
 /// Whether `"value"` reads back as `value` in a trace file, whatever
 /// follows it: every `"` in it escaped, no final backslash, no line break.
-pub fn writable(value: &[u8]) -> Result<(), Unwritable> {
+pub(crate) fn writable(value: &[u8]) -> Result<(), Unwritable> {
     if value.contains(&b'\n') {
         return Err(Unwritable::LineBreak);
     }
@@ -237,7 +237,7 @@ pub fn writable(value: &[u8]) -> Result<(), Unwritable> {
 
 /// A character literal: one character other than a newline between single
 /// quotes. Returns the whole literal, quotes included, as it is printed.
-pub fn char_literal(i: &[u8]) -> PResult<'_, &[u8]> {
+pub(crate) fn char_literal(i: &[u8]) -> PResult<'_, &[u8]> {
     if i.first() != Some(&b'\'') {
         return PErr::soft(i);
     }

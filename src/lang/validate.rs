@@ -14,7 +14,7 @@ use crate::spool::Spool;
 use smallvec::SmallVec;
 
 /// The command a type-correct event stands for, or `None`.
-pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
+pub(crate) fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
     let spec = events::find(event.name)?;
     let args = match (&event.args, spec.params.len()) {
         (None, 0) => &[][..],
@@ -124,7 +124,7 @@ pub enum Rejection {
 
 impl Rejection {
     /// Writes the message byte for byte, with its final newline.
-    pub fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
+    pub(crate) fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
         match self {
             Rejection::Syntax(e) => TraceError::Syntax(e).write_to(w),
             Rejection::Type(lines) => {
@@ -161,7 +161,7 @@ impl Rejection {
 }
 
 /// Type errors that could not be read back, said as one.
-pub fn lost(e: io::Error) -> TraceError {
+pub(crate) fn lost(e: io::Error) -> TraceError {
     TraceError::Type(vec![format!("(the type errors could not be kept: {e})").into_bytes()])
 }
 
@@ -200,7 +200,7 @@ impl Checker {
 
     /// Checks one piece of a long event (see `fold`), handing its command
     /// to `keep` when it is one and nothing is wrong so far.
-    pub fn piece(
+    pub(crate) fn piece(
         &mut self,
         piece: Piece<'_>,
         keep: &mut impl FnMut(&Command) -> io::Result<()>,
@@ -379,12 +379,12 @@ impl Checker {
 
     /// A checker whose type errors never leave memory (for texts that are
     /// in memory already).
-    pub fn in_memory() -> Self {
+    pub(crate) fn in_memory() -> Self {
         Checker { type_errors: Spool::with_bound(usize::MAX), ..Checker::default() }
     }
 
     /// Whether no event checked so far had anything wrong.
-    pub fn is_clean(&self) -> bool {
+    pub(crate) fn is_clean(&self) -> bool {
         self.soft.is_none() && self.type_errors.is_empty()
     }
 
@@ -402,7 +402,7 @@ impl Checker {
     }
 
     /// The verdict of a parse that stopped at a syntax error.
-    pub fn rejected(e: SyntaxError) -> Result<(), Rejection> {
+    pub(crate) fn rejected(e: SyntaxError) -> Result<(), Rejection> {
         Err(Rejection::Syntax(e))
     }
 }

@@ -10,7 +10,7 @@ use crate::lang::{self, Failure, Rejection};
 /// `-b IN`: all or nothing, reading the input once. The validating read
 /// keeps the commands on a tape (memory up to a bound, then a temporary
 /// file); once the whole trace is known to be valid, the run plays the tape.
-pub fn run_whole(
+pub(crate) fn run_whole(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
@@ -56,7 +56,7 @@ fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunEr
 /// sure it is printed even when no chunk ran. A chunk is read as it is
 /// validated, its commands kept on a tape, so a chunk of any size costs
 /// constant memory.
-pub fn run_chunks(
+pub(crate) fn run_chunks(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,

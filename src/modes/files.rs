@@ -10,7 +10,7 @@ use super::Input;
 const INPUT_BUFFER: usize = 64 * 1024;
 
 /// The path that names standard input.
-pub const STDIN: &str = "-";
+pub(crate) const STDIN: &str = "-";
 
 /// A file named on the command line that cannot be read, in the SPEC's
 /// words (`-b IN` and the paths of `tictac test` alike).
@@ -24,13 +24,13 @@ pub enum FileError {
 
 impl FileError {
     /// An invocation or file error (SPEC §5).
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         2
     }
 }
 
 /// Opens a trace for its one read, or says why it cannot be read.
-pub fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
+pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
     let name = path.display().to_string();
     let mut input = if path.as_os_str() == STDIN {
         Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, io::stdin())))

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use super::RunError;
 
 /// A buffered reader that can tell what it holds without reading more.
-pub trait Buffered: BufRead {
+pub(crate) trait Buffered: BufRead {
     fn buffered(&self) -> &[u8];
 }
 
@@ -25,40 +25,40 @@ impl Buffered for &[u8] {
 }
 
 /// A trace opened for its one read.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     name: String,
     reader: Box<dyn Buffered + 'a>,
 }
 
 impl<'a> Input<'a> {
-    pub fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
+    pub(crate) fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
         Input { name, reader }
     }
 
     /// A trace already in memory.
-    pub fn memory(bytes: &'a [u8]) -> Self {
+    pub(crate) fn memory(bytes: &'a [u8]) -> Self {
         Input::new("the trace".into(), Box::new(bytes))
     }
 
     /// Whether a whole line is already read in: if not, the next line may
     /// keep the reader waiting (a pipe or FIFO whose writer is slow), so a
     /// run flushes what it printed before asking for it.
-    pub fn holds_a_line(&self) -> bool {
+    pub(crate) fn holds_a_line(&self) -> bool {
         memchr::memchr(b'\n', self.reader.buffered()).is_some()
     }
 
     /// The name messages give the trace.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// A reading failure, as a run reports it.
-    pub fn read_error(&self, e: io::Error) -> RunError {
+    pub(crate) fn read_error(&self, e: io::Error) -> RunError {
         RunError::Read(self.name.clone(), e)
     }
 
     /// The name, once the input is no longer needed.
-    pub fn into_name(self) -> String {
+    pub(crate) fn into_name(self) -> String {
         self.name
     }
 }

@@ -32,7 +32,7 @@ use crate::lang::events::{self, EVENTS};
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
 /// Runs the session on standard input and output.
-pub fn run(session: &Session) -> Result<(), RunError> {
+pub(crate) fn run(session: &Session) -> Result<(), RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
     let recording = recorder.is_on();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
@@ -157,17 +157,17 @@ fn history_file() -> Option<PathBuf> {
 
 /// Completion of event names and players' names, and declaration hints.
 #[derive(Default)]
-pub struct TraceHelper {
+pub(crate) struct TraceHelper {
     /// The current players' names, offered inside `play("` (but a bot's).
-    pub players: Vec<String>,
+    pub(crate) players: Vec<String>,
     /// The bots' names: they play by themselves, so they are not offered.
-    pub bots: Vec<String>,
+    pub(crate) bots: Vec<String>,
     /// Whether to show hints (not with `NO_COLOR`: undimmed, one would look typed).
-    pub hints: bool,
+    pub(crate) hints: bool,
 }
 
 /// A hint is text to read: Right arrow or End never insert it.
-pub struct Declaration(String);
+pub(crate) struct Declaration(String);
 
 impl Hint for Declaration {
     fn display(&self) -> &str {
@@ -184,7 +184,7 @@ const SHELL_WORDS: [&str; 2] = ["quit", "man"];
 
 impl TraceHelper {
     /// Candidates for the text before the cursor: where they start, and what.
-    pub fn candidates(&self, before: &str) -> (usize, Vec<String>) {
+    pub(crate) fn candidates(&self, before: &str) -> (usize, Vec<String>) {
         let word_start = before
             .char_indices()
             .rev()
@@ -218,7 +218,7 @@ impl TraceHelper {
     }
 
     /// A hint for the line so far: the declaration of the event being typed.
-    pub fn declaration_hint(&self, line: &str) -> Option<String> {
+    pub(crate) fn declaration_hint(&self, line: &str) -> Option<String> {
         let tail = line.rsplit(')').next()?;
         let (head, after) = tail.split_at(tail.find('(').unwrap_or(tail.len()));
         let name = head.trim_end().rsplit(char::is_whitespace).next()?;

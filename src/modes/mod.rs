@@ -1,31 +1,32 @@
 //! The front ends. Each drives the same `Engine` and prints with the same
 //! view, so their outputs agree byte for byte.
 
-pub mod batch;
+pub(crate) mod batch;
 mod driver;
 mod files;
-pub mod fuzz;
+pub(crate) mod fuzz;
 mod input;
-pub mod interactive;
+pub(crate) mod interactive;
 mod output_file;
 mod record;
-pub mod runner;
-pub mod serve;
-pub mod shell;
+pub(crate) mod runner;
+pub(crate) mod serve;
+pub(crate) mod shell;
 mod sink;
-pub mod tape;
-pub mod tui;
-pub mod verify;
-pub mod window;
+pub(crate) mod tape;
+pub(crate) mod tui;
+pub(crate) mod verify;
+pub(crate) mod window;
 
 use std::io::{self, Write};
 use std::path::Path;
 
-pub use crate::cli::{Job, STDOUT};
-pub use driver::{Driver, show_step, step};
-pub use files::{FileError, STDIN, open_input};
-pub use input::Input;
-pub use output_file::{OutputError, OutputFile};
+pub use crate::cli::Job;
+pub use driver::Driver;
+pub(crate) use driver::{show_step, step};
+pub(crate) use files::{FileError, STDIN, open_input};
+pub(crate) use input::Input;
+pub(crate) use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 
 use crate::bots::Autopilot;
@@ -71,7 +72,7 @@ pub enum RunError {
 
 impl RunOutcome {
     /// 0 the trace ran, 1 a syntax or type error was printed (SPEC §5).
-    pub fn exit_code(self) -> u8 {
+    pub(crate) fn exit_code(self) -> u8 {
         match self {
             RunOutcome::Ran => 0,
             RunOutcome::Rejected => 1,
@@ -82,7 +83,7 @@ impl RunOutcome {
 impl RunError {
     /// The status the program ends with: the one the run had earned when
     /// the output went away, otherwise 2, an invocation or file error.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             RunError::Closed(outcome) => outcome.exit_code(),
             RunError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
@@ -94,7 +95,7 @@ impl RunError {
 
     /// Whether the output went away (a closed pipe): nothing more is
     /// printed, the program ends quietly.
-    pub fn output_closed(&self) -> bool {
+    pub(crate) fn output_closed(&self) -> bool {
         match self {
             RunError::Closed(_) => true,
             RunError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
@@ -105,7 +106,7 @@ impl RunError {
 
 /// Kept lines per chunk in `-b IN OUT` (here, below the batch front end and
 /// the coverage replay, which both need it).
-pub const CHUNK_LINES: usize = 100;
+pub(crate) const CHUNK_LINES: usize = 100;
 
 /// Runs a trace file as `job` says, writing the output to `out`; bots (in
 /// the batch jobs) answer as the trace plays.
@@ -121,7 +122,7 @@ pub fn run_job(
 /// Runs a trace opened for its one read (a file, standard input, or bytes
 /// in memory) as `job` says: the one place batch and window runs are made,
 /// for the command line and the web server.
-pub fn run_input(
+pub(crate) fn run_input(
     job: Job,
     input: Input,
     out: &mut dyn Write,

@@ -34,12 +34,12 @@ pub enum OutputError {
 
 impl OutputError {
     /// A file error (SPEC §5).
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         2
     }
 
     /// The system's reason alone, for callers that name the file themselves.
-    pub fn into_reason(self) -> io::Error {
+    pub(crate) fn into_reason(self) -> io::Error {
         match self {
             OutputError::Exists(_) => io::ErrorKind::AlreadyExists.into(),
             OutputError::Create(_, e) | OutputError::Write(_, e) => e,
@@ -48,7 +48,7 @@ impl OutputError {
 }
 
 /// A file being written; it appears under its name only when persisted.
-pub struct OutputFile {
+pub(crate) struct OutputFile {
     target: PathBuf,
     /// The plain file, so write errors read as the system gives them.
     writer: BufWriter<fs::File>,
@@ -61,7 +61,7 @@ pub struct OutputFile {
 impl OutputFile {
     /// Starts a new file at `target`, refusing one that already exists (a
     /// dangling symlink included) before anything is written.
-    pub fn create(target: &Path) -> Result<OutputFile, OutputError> {
+    pub(crate) fn create(target: &Path) -> Result<OutputFile, OutputError> {
         if fs::symlink_metadata(target).is_ok() {
             return Err(OutputError::Exists(target.display().to_string()));
         }
@@ -70,7 +70,7 @@ impl OutputFile {
 
     /// Starts a file that will replace whatever is at `target` (a symlink
     /// there is replaced, never followed), or be new; see `persist_replace`.
-    pub fn replacing(target: &Path) -> Result<OutputFile, OutputError> {
+    pub(crate) fn replacing(target: &Path) -> Result<OutputFile, OutputError> {
         let name = target.display().to_string();
         let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -99,14 +99,14 @@ impl OutputFile {
 
     /// Moves the whole text into place, unless a file appeared at the
     /// target meanwhile: then that file is left alone and this one removed.
-    pub fn persist_noclobber(self) -> Result<(), OutputError> {
+    pub(crate) fn persist_noclobber(self) -> Result<(), OutputError> {
         self.persist(false)
     }
 
     /// Moves the whole text into place, replacing what is there at once.
     /// The text is synced to disk first: the old file is gone after the
     /// rename, so a crash must not leave an empty one in its place.
-    pub fn persist_replace(mut self) -> Result<(), OutputError> {
+    pub(crate) fn persist_replace(mut self) -> Result<(), OutputError> {
         let synced = self.writer.flush().and_then(|()| self.writer.get_ref().sync_all());
         match synced {
             Ok(()) => self.persist(true),
@@ -117,13 +117,13 @@ impl OutputFile {
     /// Gives the file these permission bits (an expected file keeps its
     /// own when it is replaced).
     #[cfg(unix)]
-    pub fn set_mode(&self, mode: u32) -> io::Result<()> {
+    pub(crate) fn set_mode(&self, mode: u32) -> io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
         self.writer.get_ref().set_permissions(fs::Permissions::from_mode(mode))
     }
 
     /// Abandons the file after `error` while writing it; the error names it.
-    pub fn write_failed(self, error: io::Error) -> OutputError {
+    pub(crate) fn write_failed(self, error: io::Error) -> OutputError {
         OutputError::Write(self.name(), error)
     }
 

@@ -30,7 +30,7 @@ impl Recorder {
     }
 
     /// Whether lines are being recorded.
-    pub fn is_on(&self) -> bool {
+    pub(crate) fn is_on(&self) -> bool {
         self.file.is_some()
     }
 

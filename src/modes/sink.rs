@@ -3,7 +3,6 @@
 use std::io::{self, Write};
 
 use super::RunOutcome;
-use crate::lang::TraceError;
 
 /// The transcript's own output buffer. Batch runs write millions of small
 /// pieces; writing them into a concrete `Vec` (inlined copies) and handing
@@ -48,24 +47,18 @@ impl Write for Sink<'_> {
 }
 
 impl Sink<'_> {
-    /// Writes a trace's error message.
-    pub fn write_error(&mut self, e: &TraceError) -> io::Result<()> {
-        self.mark_rejected();
-        e.write_to(self)
-    }
-
     /// Notes that an error message is being written.
-    pub fn mark_rejected(&mut self) {
+    pub(crate) fn mark_rejected(&mut self) {
         self.rejected = true;
     }
 
     /// What the run has earned so far.
-    pub fn outcome(&self) -> RunOutcome {
+    pub(crate) fn outcome(&self) -> RunOutcome {
         if self.rejected { RunOutcome::Rejected } else { RunOutcome::Ran }
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).
-    pub fn finish(&mut self) -> io::Result<()> {
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
         self.flush_block()
     }
 

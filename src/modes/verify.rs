@@ -11,7 +11,7 @@ use crate::cli::VerifyOptions;
 use crate::command::Command;
 use crate::game::{Cell, Mark};
 
-pub fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
+pub(crate) fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
     match options.one {
         None => {
             print_facts(out, &game_facts())?;

@@ -10,7 +10,7 @@ const IN_MEMORY: usize = 1 << 20;
 
 /// A capped, spooled capture of one output.
 #[derive(Debug)]
-pub struct Capture {
+pub(crate) struct Capture {
     memory: Vec<u8>,
     file: Option<File>,
     len: u64,
@@ -20,41 +20,38 @@ pub struct Capture {
 
 impl Capture {
     /// An empty capture that keeps at most `cap` bytes.
-    pub fn new(cap: u64) -> Capture {
+    pub(crate) fn new(cap: u64) -> Capture {
         Capture { memory: Vec::new(), file: None, len: 0, cap, overflowed: false }
     }
 
     /// A capture of bytes already in memory (no cap beyond their length).
-    pub fn of(bytes: Vec<u8>) -> Capture {
+    #[cfg(test)]
+    pub(crate) fn of(bytes: Vec<u8>) -> Capture {
         let len = bytes.len() as u64;
         Capture { memory: bytes, file: None, len, cap: len, overflowed: false }
     }
 
     /// A capture of a whole regular file, read from its start when needed.
-    pub fn of_file(file: File) -> io::Result<Capture> {
+    pub(crate) fn of_file(file: File) -> io::Result<Capture> {
         let len = file.metadata()?.len();
         Ok(Capture { memory: Vec::new(), file: Some(file), len, cap: len, overflowed: false })
     }
 
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub fn cap(&self) -> u64 {
+    pub(crate) fn cap(&self) -> u64 {
         self.cap
     }
 
     /// Whether more than the cap was offered (only the cap is kept).
-    pub fn overflowed(&self) -> bool {
+    pub(crate) fn overflowed(&self) -> bool {
         self.overflowed
     }
 
     /// Appends what fits under the cap; false once something did not fit.
-    pub fn push(&mut self, bytes: &[u8]) -> io::Result<bool> {
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> io::Result<bool> {
         let room = usize::try_from(self.cap - self.len).unwrap_or(usize::MAX);
         let (kept, fits) = if bytes.len() > room { (&bytes[..room], false) } else { (bytes, true) };
         if self.file.is_none() && self.memory.len() + kept.len() > IN_MEMORY {
@@ -73,7 +70,7 @@ impl Capture {
     }
 
     /// Reads the capture from its start.
-    pub fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
+    pub(crate) fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
         match &mut self.file {
             Some(file) => {
                 file.seek(SeekFrom::Start(0))?;
@@ -85,7 +82,7 @@ impl Capture {
     }
 
     /// The whole capture in memory, if it is at most `limit` bytes.
-    pub fn bytes_up_to(&mut self, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    pub(crate) fn bytes_up_to(&mut self, limit: u64) -> io::Result<Option<Vec<u8>>> {
         if self.len > limit {
             return Ok(None);
         }

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, WaitOptions};
 
 /// The environment variable that tags a run's processes.
-pub const TAG_VAR: &str = "TICTAC_RUN_TAG";
+pub(crate) const TAG_VAR: &str = "TICTAC_RUN_TAG";
 
 /// Rounds of looking for tagged processes (a fork flood makes new ones
 /// while the old are stopped); each round stops all it finds.
@@ -65,16 +65,16 @@ fn registry() -> MutexGuard<'static, Registry> {
 }
 
 /// A child started in its own group, with its tag; stop it with `finish`.
-pub struct Started {
-    pub child: Child,
-    pub tag: String,
+pub(crate) struct Started {
+    pub(crate) child: Child,
+    pub(crate) tag: String,
     /// What it left was stopped after it exited (`stop_descendants`).
     swept: bool,
 }
 
 /// Starts `command` in a process group of its own, tagged, and registered so
 /// that a signal to this process stops it.
-pub fn spawn(command: &mut Command) -> io::Result<Started> {
+pub(crate) fn spawn(command: &mut Command) -> io::Result<Started> {
     SETUP.call_once(setup);
     let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
     command.env(TAG_VAR, &tag);
@@ -98,7 +98,7 @@ pub fn spawn(command: &mut Command) -> io::Result<Started> {
 
 /// Stops the group and every tagged descendant, reaps the child, and forgets
 /// it. Safe to call whether or not the child has exited.
-pub fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
+pub(crate) fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
     let pid = started.child.id() as i32;
     stop_group(pid);
     let status = started.child.wait();
@@ -113,7 +113,7 @@ pub fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
 
 /// Stops the group and every tagged descendant of a child that has exited
 /// and been reaped, so nothing they left behind holds its pipes open.
-pub fn stop_descendants(started: &mut Started) {
+pub(crate) fn stop_descendants(started: &mut Started) {
     sweep(started);
     started.swept = true;
 }
@@ -192,7 +192,7 @@ fn stop_adopted(registry: &mut Registry, needle: &str) -> (bool, bool) {
 /// Stops everything this process started through `spawn`, and every child
 /// it adopted as a subreaper (the suite ended, or was interrupted). Only for
 /// the end of a process whose children all came through `spawn`.
-pub fn stop_all() {
+pub(crate) fn stop_all() {
     let mut registry = registry();
     // Starts under way finish first (briefly), so that none is missed.
     let until = Instant::now() + SWEEP_LIMIT;

@@ -6,8 +6,8 @@
 mod capture;
 mod guard;
 
-pub use capture::Capture;
-pub use guard::{TAG_VAR, stop_all};
+pub(crate) use capture::Capture;
+pub(crate) use guard::stop_all;
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
@@ -19,28 +19,28 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec};
 
 /// Bytes of standard error kept; the rest is read and dropped.
-pub const STDERR_KEPT: usize = 64 * 1024;
+pub(crate) const STDERR_KEPT: usize = 64 * 1024;
 
 /// The longest wait between looks at the child, the clock and the stop flag.
 const TICK: Duration = Duration::from_millis(20);
 
 /// One run of a program.
 #[derive(Clone, Copy, Debug)]
-pub struct Spec<'a> {
+pub(crate) struct Spec<'a> {
     /// The program, then its arguments.
-    pub argv: &'a [OsString],
+    pub(crate) argv: &'a [OsString],
     /// Typed into its standard input (then closed); without it, /dev/null.
-    pub input: Option<&'a [u8]>,
-    pub timeout: Duration,
+    pub(crate) input: Option<&'a [u8]>,
+    pub(crate) timeout: Duration,
     /// Bytes of standard output kept; past them the program is stopped.
-    pub cap: u64,
+    pub(crate) cap: u64,
     /// Raised by the caller to stop the program at once.
-    pub stop: Option<&'a AtomicBool>,
+    pub(crate) stop: Option<&'a AtomicBool>,
 }
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// It exited and its output is complete.
     Exited(ExitStatus),
     /// Still running, or its output still open, at the deadline.
@@ -53,16 +53,16 @@ pub enum Ending {
 
 /// What a run left: how it ended, its output, the start of its errors.
 #[derive(Debug)]
-pub struct Finished {
-    pub ending: Ending,
-    pub stdout: Capture,
-    pub stderr: Vec<u8>,
+pub(crate) struct Finished {
+    pub(crate) ending: Ending,
+    pub(crate) stdout: Capture,
+    pub(crate) stderr: Vec<u8>,
 }
 
 /// Runs the program to its end (or the deadline, the cap, a stop); an error
 /// only when it could not be started or watched. When this returns, its
 /// process group and every tagged descendant have been stopped.
-pub fn run(spec: &Spec) -> io::Result<Finished> {
+pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
     let (program, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
     let mut command = Command::new(program);
     command

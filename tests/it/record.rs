@@ -10,9 +10,9 @@ use crate::common::{BIN, path, proptest_config, temp_dir, text, tictac, tictac_w
 use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
-use tictac::modes::interactive::Recorder;
-use tictac::modes::shell::{Reply, Shell};
-use tictac::modes::{Job, RunOutcome, run_job};
+use tictac::testing::Recorder;
+use tictac::testing::{Job, RunOutcome, run_job};
+use tictac::testing::{Reply, Shell};
 
 #[test]
 fn an_existing_file_is_never_recorded_into() {

@@ -11,19 +11,19 @@ use crate::modes::show_step;
 
 /// What `tictac -b TRACE` prints and shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expected {
-    pub output: Vec<u8>,
+pub(crate) struct Expected {
+    pub(crate) output: Vec<u8>,
     /// 0 the trace ran, 1 it was rejected.
-    pub status: i32,
+    pub(crate) status: i32,
     /// Each part of the output: where it starts, and the behaviour it shows
     /// (the initial state, then one per command; or the error alone).
-    pub steps: Vec<(usize, Behaviour)>,
-    pub coverage: Coverage,
+    pub(crate) steps: Vec<(usize, Behaviour)>,
+    pub(crate) coverage: Coverage,
 }
 
 impl Expected {
     /// Runs a whole trace as `-b` does.
-    pub fn of(text: &[u8]) -> Expected {
+    pub(crate) fn of(text: &[u8]) -> Expected {
         let kept = kept_lines(text);
         let mut output = Vec::with_capacity(128 * 8);
         match lang::check(&kept) {
@@ -55,7 +55,7 @@ impl Expected {
     }
 
     /// The behaviour of the part of the output holding byte `at`.
-    pub fn behaviour_at(&self, at: usize) -> Behaviour {
+    pub(crate) fn behaviour_at(&self, at: usize) -> Behaviour {
         let k = self.steps.partition_point(|&(start, _)| start <= at);
         self.steps[k.saturating_sub(1)].1
     }
@@ -64,7 +64,7 @@ impl Expected {
 /// What kind of divergence a run showed: the behaviour of the first part of
 /// the output that differs, or one of the ways a program fails outright.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     Behaviour(Behaviour),
     /// The output was right up to its end, then more came.
     ExtraOutput,
@@ -75,7 +75,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Kind::Behaviour(b) => b.id(),
             Kind::ExtraOutput => "extra-output",
@@ -84,7 +84,7 @@ impl Kind {
         }
     }
 
-    pub fn description(self) -> &'static str {
+    pub(crate) fn description(self) -> &'static str {
         match self {
             Kind::Behaviour(b) => b.description(),
             Kind::ExtraOutput => "more output after the last state",
@@ -96,7 +96,7 @@ impl Kind {
 
 /// Where `actual` first departs from `wanted` (the expected bytes, segmented
 /// by `steps`), if it does.
-pub fn first_difference(steps: &Expected, wanted: &[u8], actual: &[u8]) -> Option<Kind> {
+pub(crate) fn first_difference(steps: &Expected, wanted: &[u8], actual: &[u8]) -> Option<Kind> {
     if wanted == actual {
         return None;
     }

@@ -18,11 +18,11 @@ use crate::lang;
 
 /// What the generator may produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The usual bound on a trace's events (each on at most one line).
-    pub max_lines: usize,
+    pub(crate) max_lines: usize,
     /// Behaviours never to generate.
-    pub exclude: Coverage,
+    pub(crate) exclude: Coverage,
 }
 
 impl Default for Settings {
@@ -39,12 +39,16 @@ impl Default for Settings {
 const CANDIDATES: usize = 4;
 
 /// The random source of run number `run` of a fuzz session.
-pub fn rng_for(seed: u64, run: u64) -> Rng {
+pub(crate) fn rng_for(seed: u64, run: u64) -> Rng {
     Rng::with_seed(seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
 /// A trace, its expected run, steered toward `uncovered`.
-pub fn generate(rng: &mut Rng, settings: &Settings, uncovered: Coverage) -> (Trace, Expected) {
+pub(crate) fn generate(
+    rng: &mut Rng,
+    settings: &Settings,
+    uncovered: Coverage,
+) -> (Trace, Expected) {
     let mut best: Option<(usize, Trace, Expected)> = None;
     let wanted = uncovered.difference(settings.exclude);
     let candidates = if wanted.is_empty() { 1 } else { CANDIDATES };

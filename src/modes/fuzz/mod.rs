@@ -26,11 +26,11 @@ use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
 use trace::Trace;
 
-pub use crate::cli::options::FuzzOptions as Options;
+pub(crate) use crate::cli::options::FuzzOptions as Options;
 
 /// Why the fuzzer could not run, or stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum FuzzError {
+pub(crate) enum FuzzError {
     #[error("error: the program cannot be started: {0}")]
     Program(String),
     #[error("error: the oracle cannot be started: {0}")]
@@ -55,7 +55,7 @@ impl FuzzError {
     /// The status the program ends with: once the output went away (a
     /// closed pipe) the one earned so far, otherwise 2, the session could
     /// not run or its oracle failed.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             // The status earned before the output went away.
             FuzzError::Closed { found } => u8::from(*found),
@@ -66,7 +66,7 @@ impl FuzzError {
 
     /// Whether the output went away (a closed pipe): the program ends
     /// quietly.
-    pub fn output_closed(&self) -> bool {
+    pub(crate) fn output_closed(&self) -> bool {
         match self {
             FuzzError::Closed { .. } => true,
             FuzzError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
@@ -77,9 +77,9 @@ impl FuzzError {
 
 /// The tally of a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Report {
-    pub runs: u64,
-    pub divergences: usize,
+pub(crate) struct Report {
+    pub(crate) runs: u64,
+    pub(crate) divergences: usize,
 }
 
 /// Output past this size (beyond the expected one) is a divergence of its own.
@@ -112,7 +112,7 @@ struct Shared {
 /// Runs a session, printing progress and each divergence found, then the
 /// closing `Fuzz Results: ...` line. `closed` says whether the reader of
 /// `out` has gone: the session then stops at once.
-pub fn run(
+pub(crate) fn run(
     options: &Options,
     out: &mut dyn Write,
     terminal: bool,

@@ -14,15 +14,15 @@ use crate::process::{self, Ending};
 
 /// Bounds on one run.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    pub timeout: Duration,
+pub(crate) struct Limits {
+    pub(crate) timeout: Duration,
     /// Stop the program once it has printed more than this.
-    pub cap: usize,
+    pub(crate) cap: usize,
 }
 
 /// How a run ended.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Launched {
+pub(crate) enum Launched {
     Finished {
         output: Vec<u8>,
         status: Option<i32>,
@@ -37,15 +37,15 @@ pub enum Launched {
 }
 
 /// Runs `command... -b trace`.
-pub trait Launcher: Sync {
+pub(crate) trait Launcher: Sync {
     fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched;
 }
 
 /// The project's process core: everything `tictac test` guarantees
 /// against hostile programs holds here too. Raising `stop` ends a run at once.
 #[derive(Clone, Copy, Default)]
-pub struct Guarded<'a> {
-    pub stop: Option<&'a AtomicBool>,
+pub(crate) struct Guarded<'a> {
+    pub(crate) stop: Option<&'a AtomicBool>,
 }
 
 impl Launcher for Guarded<'_> {

@@ -13,7 +13,7 @@ use crate::lang;
 
 /// Shrinks `trace`; `still` says whether a candidate still shows the
 /// divergence (it runs the program, so it is the cost to count).
-pub fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
+pub(crate) fn shrink(trace: Trace, mut still: impl FnMut(&Trace) -> bool) -> Trace {
     let mut best = shortest_prefix(trace, &mut still);
     loop {
         let before = best.clone();

@@ -4,25 +4,25 @@
 /// One event as written (possibly a wrong one), and what follows it:
 /// a newline, blanks, a comment, blank lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    pub text: String,
-    pub sep: String,
+pub(crate) struct Item {
+    pub(crate) text: String,
+    pub(crate) sep: String,
 }
 
 impl Item {
-    pub fn new(text: impl Into<String>, sep: impl Into<String>) -> Item {
+    pub(crate) fn new(text: impl Into<String>, sep: impl Into<String>) -> Item {
         Item { text: text.into(), sep: sep.into() }
     }
 }
 
 /// A trace as a list of items; its text is their concatenation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Trace {
-    pub items: Vec<Item>,
+pub(crate) struct Trace {
+    pub(crate) items: Vec<Item>,
 }
 
 impl Trace {
-    pub fn text(&self) -> Vec<u8> {
+    pub(crate) fn text(&self) -> Vec<u8> {
         let mut text = Vec::new();
         for item in &self.items {
             text.extend_from_slice(item.text.as_bytes());
@@ -31,7 +31,7 @@ impl Trace {
         text
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.items.len()
     }
 }

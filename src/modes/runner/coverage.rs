@@ -32,11 +32,11 @@ const NAMES_SHOWN: usize = 3;
 
 /// What a suite reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Report {
-    pub reached: usize,
-    pub total: usize,
+pub(crate) struct Report {
+    pub(crate) reached: usize,
+    pub(crate) total: usize,
     /// Tests that could not be measured (each said why).
-    pub unmeasured: usize,
+    pub(crate) unmeasured: usize,
 }
 
 /// For each behaviour, how many tests reach it and the first few names:
@@ -62,7 +62,7 @@ impl Tally {
 /// Measures every test of the suite, then prints each behaviour with the
 /// tests that reach it, those no test reaches, and `Coverage: C/T
 /// behaviours.` A test that cannot be measured is said so as it is met.
-pub fn run(options: &Options, out: &mut dyn Write) -> Result<Report, RunnerError> {
+pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Report, RunnerError> {
     let mut tests = discover(&options.paths)?;
     if let Some(text) = &options.filter {
         tests.retain(|t| t.name.contains(text.as_str()));

@@ -16,25 +16,25 @@ use crate::process::Capture;
 const CONTEXT: usize = 3;
 
 /// Lines of a diff printed; the rest are counted.
-pub const MAX_LINES: usize = 200;
+pub(crate) const MAX_LINES: usize = 200;
 
 /// Outputs larger than this, or longer than `MAX_DIFFED_LINES`, are not
 /// diffed line by line: the diff's memory grows with the lines (two diffs of
 /// 60,000 shuffled lines at once took 39 MiB).
-pub const MAX_DIFFED: u64 = 1 << 20;
-pub const MAX_DIFFED_LINES: usize = 20_000;
+pub(crate) const MAX_DIFFED: u64 = 1 << 20;
+pub(crate) const MAX_DIFFED_LINES: usize = 20_000;
 
 /// How long a line-by-line diff may take before the plain report is used.
-pub const TIME_BOUND: Duration = Duration::from_millis(500);
+pub(crate) const TIME_BOUND: Duration = Duration::from_millis(500);
 
 /// Bytes of a line shown when reporting the first difference.
 const LINE_SHOWN: usize = 200;
 
 /// The two sides' names in the headers.
 #[derive(Clone, Copy, Debug)]
-pub struct Labels {
-    pub expected: &'static str,
-    pub actual: &'static str,
+pub(crate) struct Labels {
+    pub(crate) expected: &'static str,
+    pub(crate) actual: &'static str,
 }
 
 impl Default for Labels {
@@ -46,7 +46,7 @@ impl Default for Labels {
 /// Compares two outputs that may be large: None when equal; otherwise a
 /// line-by-line diff when both are small enough and it comes within the time
 /// bound, else the first differing line of each.
-pub fn describe(
+pub(crate) fn describe(
     expected: &mut Capture,
     actual: &mut Capture,
     labels: Labels,
@@ -105,15 +105,15 @@ pub(crate) enum Change {
 /// A rendered diff: its plain text and, for a terminal, the characters that
 /// changed within each changed row paired with the row it replaces.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Diff {
-    pub text: String,
+pub(crate) struct Diff {
+    pub(crate) text: String,
     /// (line of `text`, byte ranges of that line that changed).
-    pub marks: Vec<(usize, Vec<Range<usize>>)>,
+    pub(crate) marks: Vec<(usize, Vec<Range<usize>>)>,
 }
 
 impl Diff {
     /// The same output, another exit status than `-- status:` gives.
-    pub fn status(wanted: i32, got: Option<i32>) -> Diff {
+    pub(crate) fn status(wanted: i32, got: Option<i32>) -> Diff {
         let got = got.map_or("none (killed by a signal)".to_string(), |n| n.to_string());
         let mut diff = Diff::default();
         diff.line(format!("the output is right, the exit status is not: expected {wanted} (`-- status: {wanted}`), got {got}"));
@@ -145,7 +145,7 @@ impl Diff {
     }
 
     /// The text with its marks in colour (see `paint`).
-    pub fn painted(&self) -> String {
+    pub(crate) fn painted(&self) -> String {
         let mut marks = self.marks.iter().peekable();
         let mut painted = String::with_capacity(self.text.len() * 2);
         for (k, line) in self.text.lines().enumerate() {
@@ -158,7 +158,8 @@ impl Diff {
 }
 
 /// The diff (see `Diff::painted` for colours), at most `MAX_LINES`.
-pub fn unified(expected: &[u8], actual: &[u8]) -> Diff {
+#[cfg(test)]
+pub(crate) fn unified(expected: &[u8], actual: &[u8]) -> Diff {
     render(&diff_lines(expected, actual, None), Labels::default(), None)
 }
 
@@ -265,10 +266,10 @@ fn is_change(change: &similar::Change<&[u8]>) -> bool {
 /// Where two outputs first differ: the line number and the start of that
 /// line on each side (None where that side has ended).
 #[derive(Debug, PartialEq, Eq)]
-pub struct FirstDifference {
-    pub line: u64,
-    pub expected: Option<Vec<u8>>,
-    pub actual: Option<Vec<u8>>,
+pub(crate) struct FirstDifference {
+    pub(crate) line: u64,
+    pub(crate) expected: Option<Vec<u8>>,
+    pub(crate) actual: Option<Vec<u8>>,
 }
 
 impl FirstDifference {
@@ -299,7 +300,7 @@ impl FirstDifference {
 }
 
 /// Streams both outputs in constant memory to their first difference.
-pub fn first_difference(
+pub(crate) fn first_difference(
     expected: &mut dyn Read,
     actual: &mut dyn Read,
 ) -> io::Result<Option<FirstDifference>> {
@@ -363,7 +364,7 @@ fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Vec<u8>
 }
 
 /// One line, without its newline, with invisible characters shown.
-pub fn visible(line: &[u8]) -> String {
+pub(crate) fn visible(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let text = String::from_utf8_lossy(line);
     let body = text.trim_end_matches(' ');

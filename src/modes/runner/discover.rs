@@ -31,7 +31,7 @@ impl Test {
 /// `a/NAME.txt` → `a/NAME.KIND.txt`; a name without `.txt` just gains `.KIND.txt`.
 /// Built from the name's bytes: a name that is not UTF-8 must not lead to a
 /// look-alike file.
-pub fn sibling(trace: &Path, kind: &str) -> PathBuf {
+pub(crate) fn sibling(trace: &Path, kind: &str) -> PathBuf {
     let name = trace.file_name().map(OsStrExt::as_bytes).unwrap_or_default();
     let mut file = name.strip_suffix(b".txt").unwrap_or(name).to_vec();
     file.extend_from_slice(format!(".{kind}.txt").as_bytes());
@@ -60,7 +60,7 @@ fn is_output(name: &str) -> bool {
 }
 
 /// The folders searched when no path is given.
-pub const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
+pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 
 /// The tests under the given paths (each a trace or a folder searched
 /// recursively, following symbolic links), sorted by path; with no path,

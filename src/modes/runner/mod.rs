@@ -2,7 +2,7 @@
 //! expected output, byte for byte, as ETF's regression scripts do.
 
 mod bless;
-pub mod coverage;
+pub(crate) mod coverage;
 mod diff;
 mod discover;
 mod files;
@@ -10,9 +10,9 @@ mod junit;
 mod pairs;
 mod plan;
 
-pub use diff::{Diff, Labels, first_difference, unified};
+pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
-pub use plan::{Produced, Producer, produce};
+pub(crate) use plan::{Producer, produce};
 
 use std::borrow::Cow;
 use std::fs;
@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use crate::modes::FileError;
 use crate::process::Capture;
 
-pub use crate::cli::options::{DEFAULT_TIMEOUT, Format, TestOptions as Options};
+pub(crate) use crate::cli::options::Format;
+pub use crate::cli::options::TestOptions as Options;
 
 /// Why the runner could not run the suite.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +63,7 @@ impl RunnerError {
     /// The status the program ends with: once the output went away, the
     /// one the suite had earned (1 once a test failed); otherwise 2, the
     /// suite could not run.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             RunnerError::OutputClosed { failed } => u8::from(*failed),
             RunnerError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
@@ -73,7 +74,7 @@ impl RunnerError {
 
     /// Whether the output went away (a closed pipe): the program ends
     /// quietly.
-    pub fn output_closed(&self) -> bool {
+    pub(crate) fn output_closed(&self) -> bool {
         match self {
             RunnerError::OutputClosed { .. } => true,
             RunnerError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
@@ -84,7 +85,7 @@ impl RunnerError {
 
 /// The verdict on one test.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Pass,
     /// Outputs differ: the rendered diff.
     Differs(Diff),
@@ -96,19 +97,19 @@ pub enum Verdict {
 
 /// One test's result.
 #[derive(Debug)]
-pub struct TestResult {
-    pub verdict: Verdict,
-    pub elapsed: Duration,
+pub(crate) struct TestResult {
+    pub(crate) verdict: Verdict,
+    pub(crate) elapsed: Duration,
     /// Notes to print under the result line (blessed files, logs).
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// The start of a failing program's standard error, as lines to show.
-    pub stderr: Vec<String>,
+    pub(crate) stderr: Vec<String>,
 }
 
 /// The tally of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Report {
-    pub passed: usize,
+    pub(crate) passed: usize,
     pub total: usize,
 }
 
@@ -119,13 +120,13 @@ impl Report {
 }
 
 /// Tests never run at once beyond this, whatever `-j` says.
-pub const MAX_JOBS: usize = 256;
+pub(crate) const MAX_JOBS: usize = 256;
 
 /// Captured output never stops below this many bytes.
-pub const MIN_CAP: u64 = 16 << 20;
+pub(crate) const MIN_CAP: u64 = 16 << 20;
 
 /// An oracle's output is kept up to this many bytes (on disk past 1 MiB).
-pub const ORACLE_CAP: u64 = 256 << 20;
+pub(crate) const ORACLE_CAP: u64 = 256 << 20;
 
 /// Runs the suite, printing a line per test (in sorted order, each as soon
 /// as it and every test before it are done) and the closing
@@ -140,7 +141,7 @@ pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report
 /// asking `closed` now and then whether the reader of `out` has gone
 /// (`tictac test | head -1`): then the running programs are stopped and the
 /// run ends at once.
-pub fn run_watching(
+pub(crate) fn run_watching(
     options: &Options,
     out: &mut dyn Write,
     progress: &mut dyn Write,
@@ -406,7 +407,7 @@ fn print_outcome(
 const STDERR_LINES: usize = 10;
 
 /// Runs one test: its actual output, its expected output, the verdict.
-pub fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
+pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
     let mut notes = Vec::new();
     let mut stderr = Vec::new();

@@ -22,14 +22,14 @@ const ALIKE: f32 = 0.5;
 /// One line of a diff: kept, removed or added, with its line numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Line<'a> {
-    pub tag: ChangeTag,
-    pub old: Option<usize>,
-    pub new: Option<usize>,
-    pub value: &'a [u8],
+    pub(crate) tag: ChangeTag,
+    pub(crate) old: Option<usize>,
+    pub(crate) new: Option<usize>,
+    pub(crate) value: &'a [u8],
 }
 
 impl<'a> Line<'a> {
-    pub fn of(change: Change<&'a [u8]>) -> Line<'a> {
+    pub(crate) fn of(change: Change<&'a [u8]>) -> Line<'a> {
         Line {
             tag: change.tag(),
             old: change.old_index(),

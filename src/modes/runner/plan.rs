@@ -27,11 +27,11 @@ use super::files;
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    pub args: Vec<String>,
-    pub typed: Option<Vec<u8>>,
+pub(crate) struct Plan {
+    pub(crate) args: Vec<String>,
+    pub(crate) typed: Option<Vec<u8>>,
     /// The exit status the run must end with (`-- status: N`), if given.
-    pub status: Option<i32>,
+    pub(crate) status: Option<i32>,
 }
 
 const DIRECTIVE: &str = "-- run:";
@@ -61,7 +61,7 @@ fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
 }
 
 impl Plan {
-    pub fn of(trace: &[u8]) -> Plan {
+    pub(crate) fn of(trace: &[u8]) -> Plan {
         let (first, rest) = first_line(trace);
         let first = String::from_utf8_lossy(first);
         let Some(args) = first.trim().strip_prefix(DIRECTIVE) else {
@@ -80,7 +80,7 @@ impl Plan {
     /// `of`, refusing a first line that looks like a directive but is not
     /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
     /// test something else than meant.
-    pub fn checked(trace: &[u8]) -> Result<Plan, String> {
+    pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
         let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
         let line = first.trim();
@@ -120,7 +120,7 @@ impl Plan {
 
 /// What produces a test's output: the engine here, or a program.
 #[derive(Clone, Copy, Debug)]
-pub enum Producer<'a> {
+pub(crate) enum Producer<'a> {
     /// This program's engine, in this process.
     InProcess,
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
@@ -130,16 +130,16 @@ pub enum Producer<'a> {
 
 /// An output, and the start of what the program wrote to standard error.
 #[derive(Debug)]
-pub struct Produced {
-    pub output: Capture,
-    pub stderr: Vec<u8>,
+pub(crate) struct Produced {
+    pub(crate) output: Capture,
+    pub(crate) stderr: Vec<u8>,
     /// How the program ended, when it failed (killed by a signal, or a
     /// non-zero exit status): `--bless` records no such output.
-    pub failed: Option<String>,
+    pub(crate) failed: Option<String>,
     /// Its exit status (none when killed by a signal).
-    pub status: Option<i32>,
+    pub(crate) status: Option<i32>,
     /// The status the trace says it must end with (`-- status: N`).
-    pub wanted_status: Option<i32>,
+    pub(crate) wanted_status: Option<i32>,
 }
 
 /// The longest `-- run: -i` session typed in (it is held in memory).
@@ -147,7 +147,7 @@ pub(super) const MAX_TYPED: u64 = 16 << 20;
 
 /// Runs the trace as its plan says and returns what it printed (or wrote
 /// to OUT), at most `cap` bytes; `stop` ends an external program at once.
-pub fn produce(
+pub(crate) fn produce(
     producer: Producer,
     trace: &Path,
     cap: u64,

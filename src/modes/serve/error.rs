@@ -14,7 +14,7 @@ use super::limits::Cut;
 
 /// Why the server could not start, or could not say that it did.
 #[derive(Debug, thiserror::Error)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     /// The runtime (its threads) could not start.
     #[error("error: {0}")]
     Runtime(io::Error),
@@ -29,13 +29,13 @@ pub enum ServeError {
 impl ServeError {
     /// The status the program ends with: 0 once the output went away (a
     /// closed pipe), otherwise 2.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         if self.output_closed() { 0 } else { 2 }
     }
 
     /// Whether the output went away (a closed pipe): the program ends
     /// quietly.
-    pub fn output_closed(&self) -> bool {
+    pub(crate) fn output_closed(&self) -> bool {
         matches!(self, ServeError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }

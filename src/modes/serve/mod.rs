@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::cli::ServeOptions;
-pub use error::ServeError;
+pub(crate) use error::ServeError;
 
 /// How long requests still running at Ctrl-C or SIGTERM may take to end
 /// (beyond the request time bound).
@@ -23,7 +23,7 @@ const GRACE: Duration = Duration::from_secs(1);
 
 /// Serves until Ctrl-C or SIGTERM; the first line printed is
 /// `tictac: serving on http://ADDR:PORT/`.
-pub fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {
+pub(crate) fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -12,7 +12,7 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::{render, write_state};
 use crate::lang::{self, Failure, source::LineSource};
-pub use plain::run_plain;
+pub(crate) use plain::run_plain;
 
 /// The prompt before each line.
 pub(crate) const PROMPT: &str = "->";
@@ -53,7 +53,7 @@ impl Shell {
     }
 
     /// Prints the current state.
-    pub fn show<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+    pub(crate) fn show<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
         write_state(out, self.driver.engine.game())
     }
 
@@ -97,7 +97,7 @@ impl Shell {
     /// read from `line` as it is validated: its commands wait on a tape, so
     /// a line of any length costs constant memory. What it prints is what
     /// `line` prints; the reply keeps no record.
-    pub fn long_line<W: Write + ?Sized>(
+    pub(crate) fn long_line<W: Write + ?Sized>(
         &mut self,
         line: impl LineSource,
         out: &mut W,

@@ -11,7 +11,7 @@ use crate::modes::record::Recorder;
 
 /// The plain protocol: the state, then `->` before each line read.
 /// `quit` or the end of input ends it.
-pub fn run_plain<W: Write + ?Sized>(
+pub(crate) fn run_plain<W: Write + ?Sized>(
     mut shell: Shell,
     mut input: impl BufRead,
     out: &mut W,

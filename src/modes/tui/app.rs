@@ -28,7 +28,7 @@ pub enum Action {
 }
 
 /// The buttons under the board, in order, with their keys.
-pub const BUTTONS: [(Action, char, &str); 6] = [
+pub(crate) const BUTTONS: [(Action, char, &str); 6] = [
     (Action::NewGame, 'n', "New game"),
     (Action::Restart, 's', "Restart"),
     (Action::PlayAgain, 'a', "Play again"),
@@ -39,41 +39,41 @@ pub const BUTTONS: [(Action, char, &str); 6] = [
 
 /// The name field of `New game`: X's name first, then O's.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Prompt {
+pub(crate) struct Prompt {
     /// X's name, once given.
-    pub x_name: Option<String>,
-    pub text: String,
+    pub(crate) x_name: Option<String>,
+    pub(crate) text: String,
     /// Why the name typed was refused, until the next key.
-    pub refused: Option<Unwritable>,
+    pub(crate) refused: Option<Unwritable>,
 }
 
 impl Prompt {
-    pub fn asking(&self) -> Mark {
+    pub(crate) fn asking(&self) -> Mark {
         if self.x_name.is_some() { Mark::O } else { Mark::X }
     }
 }
 
-pub struct App {
+pub(crate) struct App {
     driver: Driver,
     recorder: Recorder,
-    pub prompt: Option<Prompt>,
-    pub quit: bool,
+    pub(crate) prompt: Option<Prompt>,
+    pub(crate) quit: bool,
     /// The echo of the last command run (bots' included), for the screen.
-    pub last: Option<String>,
+    pub(crate) last: Option<String>,
     /// Whether the board fits the terminal; when not, keys only quit.
-    pub fits: bool,
+    pub(crate) fits: bool,
 }
 
 impl App {
-    pub fn new(driver: Driver, recorder: Recorder) -> Self {
+    pub(crate) fn new(driver: Driver, recorder: Recorder) -> Self {
         App { driver, recorder, prompt: None, quit: false, last: None, fits: true }
     }
 
-    pub fn engine(&self) -> &Engine {
+    pub(crate) fn engine(&self) -> &Engine {
         &self.driver.engine
     }
 
-    pub fn key(&mut self, key: KeyEvent) -> io::Result<()> {
+    pub(crate) fn key(&mut self, key: KeyEvent) -> io::Result<()> {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             self.quit = true;
             return Ok(());
@@ -108,7 +108,7 @@ impl App {
         }
     }
 
-    pub fn act(&mut self, action: Action) -> io::Result<()> {
+    pub(crate) fn act(&mut self, action: Action) -> io::Result<()> {
         let game = self.driver.engine.game();
         match action {
             Action::Play(cell) => {

@@ -1,8 +1,8 @@
 //! `tictac -g`: the game on a full-screen terminal board, by mouse and
 //! keyboard, driving the same engine as every other mode.
 
-pub mod app;
-pub mod view;
+pub(crate) mod app;
+pub(crate) mod view;
 
 use std::io::{self, IsTerminal, Stdout};
 use std::time::Duration;
@@ -34,7 +34,7 @@ fn restore() {
     let _ = execute!(io::stdout(), event::DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
 }
 
-pub fn run(session: &Session) -> Result<(), RunError> {
+pub(crate) fn run(session: &Session) -> Result<(), RunError> {
     if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
         return Err(RunError::NoTerminal);
     }

@@ -14,8 +14,8 @@ use crate::game::view::{banner, render};
 use crate::game::{Board, Cell, Mark, Phase};
 
 /// The smallest screen the board fits on.
-pub const WIDTH: u16 = 72;
-pub const HEIGHT: u16 = 24;
+pub(crate) const WIDTH: u16 = 72;
+pub(crate) const HEIGHT: u16 = 24;
 
 /// A cell of the grid is this wide and tall, inside the lines.
 const CELL_W: u16 = 7;
@@ -26,15 +26,15 @@ const GRID_H: u16 = 3 * CELL_H + 4;
 /// Where everything is on a screen of a given size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Areas {
-    pub title: Rect,
-    pub banner: Rect,
-    pub grid: Rect,
+    pub(crate) title: Rect,
+    pub(crate) banner: Rect,
+    pub(crate) grid: Rect,
     /// The inside of each cell, cell 1 first.
     pub cells: [Rect; 9],
-    pub status: Rect,
-    pub last: Rect,
+    pub(crate) status: Rect,
+    pub(crate) last: Rect,
     pub buttons: Vec<(Rect, Action)>,
-    pub help: Rect,
+    pub(crate) help: Rect,
 }
 
 /// The layout for a screen, or `None` when the screen is too small.
@@ -94,7 +94,7 @@ fn button_text(key: char, label: &str) -> String {
 }
 
 /// What hides behind a click, if anything.
-pub fn hit(screen: Rect, column: u16, row: u16) -> Option<Action> {
+pub(crate) fn hit(screen: Rect, column: u16, row: u16) -> Option<Action> {
     let areas = areas(screen)?;
     let inside = |r: &Rect| r.contains(ratatui::layout::Position::new(column, row));
     if let Some(k) = areas.cells.iter().position(inside) {
@@ -142,7 +142,7 @@ fn grid_lines(board: &Board) -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw(frame: &mut Frame, app: &App) {
+pub(crate) fn draw(frame: &mut Frame, app: &App) {
     let screen = frame.area();
     let Some(a) = areas(screen) else {
         let text = format!(
