@@ -54,7 +54,7 @@ impl Window {
     /// A window counted from the start (`M` > 0, `N` > 0 or `_`): what each
     /// line shows does not depend on how many lines follow. Its first line
     /// and its end (`None` for `_`); `None` for any other window.
-    pub(crate) fn from_start(self) -> Option<(usize, Option<usize>)> {
+    pub(crate) fn counted_from_start(self) -> Option<(usize, Option<usize>)> {
         let first = usize::try_from(self.start).ok().filter(|&m| m > 0)?;
         match self.end {
             WindowEnd::Unbounded => Some((first, None)),
@@ -67,7 +67,7 @@ impl Window {
     /// output: up to its end (and at least one, to tell an empty trace).
     /// `None`: every line.
     pub(crate) fn lines_needed(self) -> Option<usize> {
-        match self.from_start()? {
+        match self.counted_from_start()? {
             (_, Some(end)) => Some(end.saturating_sub(1).max(1)),
             (_, None) => None,
         }
@@ -119,11 +119,11 @@ mod tests {
 
     #[test]
     fn windows_from_the_start_need_only_their_lines() {
-        assert_eq!(w(2, 4).from_start(), Some((2, Some(4))));
-        assert_eq!(OPEN.from_start(), Some((1, None)));
-        assert_eq!(w(0, 0).from_start(), None);
-        assert_eq!(w(2, 0).from_start(), None);
-        assert_eq!(Window::LAST.from_start(), None);
+        assert_eq!(w(2, 4).counted_from_start(), Some((2, Some(4))));
+        assert_eq!(OPEN.counted_from_start(), Some((1, None)));
+        assert_eq!(w(0, 0).counted_from_start(), None);
+        assert_eq!(w(2, 0).counted_from_start(), None);
+        assert_eq!(Window::LAST.counted_from_start(), None);
         assert_eq!(w(2, 4).lines_needed(), Some(3));
         // `-w 1 1` reads one line: to tell an empty trace.
         assert_eq!(w(1, 1).lines_needed(), Some(1));

@@ -30,7 +30,7 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
 pub(crate) fn run(window: Window, input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
-    match window.from_start() {
+    match window.counted_from_start() {
         Some((first, end)) => stream(window, first, end, input, out),
         None => run_counted(window, input, out),
     }
