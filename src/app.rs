@@ -5,7 +5,7 @@
 //! become the program's.
 
 use std::ffi::OsString;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -17,6 +17,8 @@ use crate::modes::{
     OutputFile, RunError, RunOutcome, interactive, open_input, run_input, run_job, tui, verify,
 };
 
+/// Standard output's buffer for everything but a transcript, which `Sink`
+/// buffers (docs/PERFORMANCE.md, "One output buffer").
 const OUTPUT_BUFFER: usize = 64 * 1024;
 
 /// Why the program could not do what it was asked: the error of the layer
@@ -130,7 +132,7 @@ fn stdout_closed() -> bool {
 fn dispatch(
     invocation: Invocation,
     program: &str,
-    stdout: &mut dyn Write,
+    stdout: &mut BufWriter<StdoutLock<'static>>,
 ) -> Result<RunOutcome, Failure> {
     match invocation {
         Invocation::Help => {
@@ -170,7 +172,10 @@ fn dispatch(
             Ok(if ran?.all_passed() { RunOutcome::Ran } else { RunOutcome::Rejected })
         }
         Invocation::Run { job, input, output: None, session } => {
-            Ok(run_job(job, &input, stdout, session.autopilot())?)
+            // The run buffers its transcript itself (`Sink`) and writes past
+            // this buffer, so the bytes are buffered once.
+            stdout.flush()?;
+            Ok(run_job(job, &input, stdout.get_mut(), session.autopilot())?)
         }
         Invocation::Run { job, input, output: Some(output), session } => {
             // The input is checked (opened) before the output is created.
