@@ -28,6 +28,8 @@ yes '?' | head -n 10000000 > qmarks.txt
 { printf 'e('; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1)'; } > args.txt
 { printf 'undo(['; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1])'; } > tuple.txt
 { printf 'play("Ann",'; yes '1,' | head -n 9999999 | tr -d '\n'; echo '1)'; } > playargs.txt
+head -c 100000000 /dev/zero | tr '\0' ' ' > spaces.txt
+{ cat spaces.txt; printf 'undo'; } > spaces-undo.txt
 set -o pipefail
 
 failed=0
@@ -44,7 +46,8 @@ report() { # name status seconds kib
   if [ "$result" = KNOWN-OVER ]; then echo "    known: ${KNOWN[$name]}"; fi
 }
 
-# case NAME EXPECTED-FIRST-LINE-PATTERN -- ARGS... (stdin from $STDIN_FILE if set)
+# case NAME EXPECTED-PATTERN -- ARGS... (stdin from $STDIN_FILE if set; the
+# pattern NOTHING: the output must be empty)
 case_run() {
   local name=$1 pattern=$2; shift 3
   rm -f out.txt
@@ -54,7 +57,11 @@ case_run() {
   local status=ok
   local shown=stdout.txt
   [ -f out.txt ] && shown=out.txt
-  grep -q -- "$pattern" "$shown" || status=wrong
+  if [ "$pattern" = NOTHING ]; then
+    [ -s "$shown" ] && status=wrong
+  else
+    grep -q -- "$pattern" "$shown" || status=wrong
+  fi
   report "$name" "$status" "$secs" "$kib"
 }
 
@@ -70,6 +77,13 @@ case_run '-l, undo([1,1,...]) a 10 M-element tuple' 'undo(\[1, 1, 1' -- -l tuple
 case_run '-b, 10 M lines of ?' 'start new game' -- -b qmarks.txt
 case_run '-l, 10 M lines of ?' 'start new game' -- -l qmarks.txt
 case_run '-b IN OUT, 10 M lines of ?' 'start new game' -- -b qmarks.txt out.txt
+case_run '-b, 100 MB of spaces, no newline' 'start new game' -- -b spaces.txt
+case_run '-b IN OUT, 100 MB of spaces, no newline' 'start new game' -- -b spaces.txt out.txt
+case_run '-l, 100 MB of spaces, no newline' NOTHING -- -l spaces.txt
+case_run '-w 1 2, 100 MB of spaces, no newline' NOTHING -- -w 1 2 spaces.txt
+STDIN_FILE=spaces.txt case_run '-i piped, 100 MB of spaces, no newline' 'start new game' -- -i
+case_run '-b, 100 MB of spaces, then undo' '^->undo' -- -b spaces-undo.txt
+case_run '-l, 100 MB of spaces, then undo' '^->undo' -- -l spaces-undo.txt
 case_run '-b /dev/zero' 'parse error (Line 1, Column 1)' -- -b /dev/zero
 [ "$(tail -n 1 time.txt | awk '{print $1}')" \< 1 ] || { echo '    -b /dev/zero did not answer at once'; failed=1; }
 

@@ -91,6 +91,9 @@ pub(crate) enum UsageError {
     Count(String, String),
     #[error("Error: --time takes a positive number of seconds, not '{0}'")]
     Time(String),
+    /// A well-formed number past what the option takes.
+    #[error("Error: {0} takes at most {1}, not '{2}'")]
+    TooLarge(&'static str, &'static str, String),
     #[error("Error: unknown behaviour '{0}' (tictac test --coverage lists them)")]
     BadBehaviour(String),
     #[error("Error: '{0}' is not a behaviour a '-b' run can show, so fuzz never generates it")]
@@ -234,7 +237,7 @@ pub(crate) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
             session.bots.push(parse_bot(value("--bot")?)?);
         } else if arg == "--seed" {
             let n = value("--seed")?.to_string_lossy().into_owned();
-            session.seed = Some(n.trim().parse().map_err(|_| UsageError::Seed(n))?);
+            session.seed = Some(seed(n)?);
         } else {
             etf.push(arg.clone());
         }
@@ -369,9 +372,7 @@ fn parse_serve(args: &[OsString]) -> Result<Invocation, UsageError> {
             }
             "--timeout" => {
                 let secs = value()?;
-                let parsed = secs.parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
-                let parsed = parsed.and_then(|s| Duration::try_from_secs_f64(s).ok());
-                options.timeout = parsed.ok_or(UsageError::Timeout(secs))?;
+                options.timeout = seconds("--timeout", secs, UsageError::Timeout)?;
             }
             other => return Err(UsageError::UnknownServeOption(other.into())),
         }
@@ -409,14 +410,11 @@ fn parse_test(args: &[OsString]) -> Result<Invocation, UsageError> {
             "--log" => options.log = Some(PathBuf::from(value()?)),
             "--timeout" => {
                 let secs = value()?.to_string_lossy().into_owned();
-                let parsed = secs.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0);
-                let parsed = parsed.and_then(|s| std::time::Duration::try_from_secs_f64(s).ok());
-                options.timeout = parsed.ok_or(UsageError::Timeout(secs))?;
+                options.timeout = seconds("--timeout", secs, UsageError::Timeout)?;
             }
             "-j" | "--jobs" => {
                 let n = value()?.to_string_lossy().into_owned();
-                options.jobs =
-                    n.trim().parse().ok().filter(|&j| j > 0).ok_or(UsageError::Jobs(n))?;
+                options.jobs = capped_count(&n, MAX_JOBS).ok_or(UsageError::Jobs(n))?;
             }
             option if option.starts_with('-') && option.len() > 1 => {
                 return Err(UsageError::UnknownOption(option.into()));
@@ -458,34 +456,27 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
                 .map(|v| v.to_string_lossy().into_owned())
                 .ok_or_else(|| UsageError::MissingValue(text.clone()))
         };
-        let count = |name: &str, v: String| {
-            v.trim().parse::<u64>().ok().filter(|&n| n > 0).ok_or(UsageError::Count(name.into(), v))
+        let count = |name: &'static str, v: String| match whole(&v) {
+            Whole::Number(n) if n > 0 => Ok(n),
+            Whole::TooLarge => Err(UsageError::TooLarge(name, U64_MAX, v)),
+            _ => Err(UsageError::Count(name.into(), v)),
         };
         match text.as_str() {
             "--program" => options.program = words(&value()?.into()),
             "--oracle" => options.oracle = Some(words(&value()?.into())),
             "--runs" => options.runs = count("--runs", value()?)?,
-            "--time" => {
-                let v = value()?;
-                options.time = Some(positive_seconds(&v).ok_or(UsageError::Time(v))?);
-            }
-            "--seed" => {
-                let v = value()?;
-                options.seed = Some(v.trim().parse().map_err(|_| UsageError::Seed(v))?);
-            }
+            "--time" => options.time = Some(seconds("--time", value()?, UsageError::Time)?),
+            "--seed" => options.seed = Some(seed(value()?)?),
             "--out" => options.out = PathBuf::from(value()?),
             "-j" | "--jobs" => {
                 let v = value()?;
-                let n = count("-j", v.clone()).map_err(|_| UsageError::Jobs(v))?;
-                options.jobs = usize::try_from(n).unwrap_or(usize::MAX).min(256);
+                options.jobs = capped_count(&v, MAX_JOBS).ok_or(UsageError::Jobs(v))?;
             }
-            "--timeout" => {
-                let v = value()?;
-                options.timeout = positive_seconds(&v).ok_or(UsageError::Timeout(v))?;
-            }
+            "--timeout" => options.timeout = seconds("--timeout", value()?, UsageError::Timeout)?,
             "--max-lines" => {
-                let n = count("--max-lines", value()?)?;
-                options.max_lines = usize::try_from(n).unwrap_or(usize::MAX).min(100_000);
+                let v = value()?;
+                options.max_lines = capped_count(&v, MAX_LINES)
+                    .ok_or_else(|| UsageError::Count("--max-lines".into(), v))?;
             }
             "--exclude" => {
                 let first = value()?;
@@ -516,10 +507,69 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
     Ok(Invocation::Fuzz(options))
 }
 
-/// A positive, finite number of seconds.
-fn positive_seconds(text: &str) -> Option<std::time::Duration> {
-    let secs = text.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0)?;
-    std::time::Duration::try_from_secs_f64(secs).ok()
+/// The most seconds `--timeout` and `--time` take (about 31 years): any
+/// deadline counted from now can be computed.
+const MAX_SECONDS: f64 = 1e9;
+
+/// `u64::MAX`, as the messages give it.
+const U64_MAX: &str = "18446744073709551615";
+
+/// `-j` runs at most this many tests (or fuzz runs) at once.
+const MAX_JOBS: usize = 256;
+
+/// `fuzz --max-lines` is capped here.
+const MAX_LINES: usize = 100_000;
+
+/// A positive number of seconds, at most `MAX_SECONDS` (`bad` for one that
+/// is not a positive number).
+fn seconds(
+    option: &'static str,
+    text: String,
+    bad: fn(String) -> UsageError,
+) -> Result<std::time::Duration, UsageError> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs > MAX_SECONDS => {
+            Err(UsageError::TooLarge(option, "1000000000 seconds", text))
+        }
+        Ok(secs) if secs > 0.0 => Ok(std::time::Duration::from_secs_f64(secs)),
+        _ => Err(bad(text)),
+    }
+}
+
+/// A whole number as a person writes it: digits, maybe a `+`, and spaces
+/// around.
+enum Whole {
+    Number(u64),
+    /// Digits past `u64::MAX`.
+    TooLarge,
+    NotWhole,
+}
+
+fn whole(text: &str) -> Whole {
+    let t = text.trim();
+    let digits = t.strip_prefix('+').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Whole::NotWhole;
+    }
+    digits.parse().map_or(Whole::TooLarge, Whole::Number)
+}
+
+/// A positive whole number of any size, capped at `cap`.
+fn capped_count(text: &str, cap: usize) -> Option<usize> {
+    match whole(text) {
+        Whole::Number(0) | Whole::NotWhole => None,
+        Whole::Number(n) => Some(usize::try_from(n).unwrap_or(usize::MAX).min(cap)),
+        Whole::TooLarge => Some(cap),
+    }
+}
+
+/// `--seed`: any `u64`.
+fn seed(text: String) -> Result<u64, UsageError> {
+    match whole(&text) {
+        Whole::Number(n) => Ok(n),
+        Whole::TooLarge => Err(UsageError::TooLarge("--seed", U64_MAX, text)),
+        Whole::NotWhole => Err(UsageError::Seed(text)),
+    }
 }
 
 /// A command given as one argument (`"python3 ttt.py"`), split into words.
@@ -742,13 +792,39 @@ mod tests {
         assert!(matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.jobs >= 1 && !o.bless));
         assert_eq!(p(&["test", "-j", "0"]), Err(UsageError::Jobs("0".into())));
         assert_eq!(p(&["test", "--timeout", "-1"]), Err(UsageError::Timeout("-1".into())));
-        assert_eq!(p(&["test", "--timeout", "inf"]), Err(UsageError::Timeout("inf".into())));
+        assert_eq!(
+            p(&["test", "--timeout", "inf"]),
+            Err(UsageError::TooLarge("--timeout", "1000000000 seconds", "inf".into()))
+        );
+        assert!(matches!(p(&["test", "-j", "99999999999999999999"]),
+            Ok(Invocation::Test(o)) if o.jobs == 256));
         assert!(matches!(p(&["test", "--timeout", "0.5"]),
             Ok(Invocation::Test(o)) if o.timeout == std::time::Duration::from_millis(500)));
         assert!(matches!(p(&["test"]), Ok(Invocation::Test(o)) if o.timeout == DEFAULT_TIMEOUT));
         assert_eq!(p(&["test", "--x"]), Err(UsageError::UnknownOption("--x".into())));
         assert_eq!(p(&["test", "--log"]), Err(UsageError::MissingValue("--log".into())));
         assert_eq!(p(&["test", "--bless", "--oracle", "o"]), Err(UsageError::BlessWithOracle));
+    }
+
+    #[test]
+    fn numbers_past_their_maximum_say_so() {
+        let big = "18446744073709551616";
+        let fuzz = |option: &str, v: &str| p(&["fuzz", "--program", "x", option, v]);
+        assert!(
+            matches!(fuzz("--max-lines", big), Ok(Invocation::Fuzz(o)) if o.max_lines == 100_000)
+        );
+        assert!(matches!(fuzz("-j", big), Ok(Invocation::Fuzz(o)) if o.jobs == 256));
+        let max = "18446744073709551615";
+        assert!(matches!(fuzz("--runs", max), Ok(Invocation::Fuzz(o)) if o.runs == u64::MAX));
+        assert_eq!(fuzz("--runs", big), Err(UsageError::TooLarge("--runs", max, big.into())));
+        assert_eq!(fuzz("--runs", "0"), Err(UsageError::Count("--runs".into(), "0".into())));
+        assert_eq!(fuzz("--seed", "-1"), Err(UsageError::Seed("-1".into())));
+        assert_eq!(
+            fuzz("--time", "1e10"),
+            Err(UsageError::TooLarge("--time", "1000000000 seconds", "1e10".into()))
+        );
+        assert!(matches!(fuzz("--time", "1e9"), Ok(Invocation::Fuzz(o))
+            if o.time == Some(std::time::Duration::from_secs(1_000_000_000))));
     }
 
     #[test]

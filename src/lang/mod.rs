@@ -2,6 +2,7 @@
 //! grammar, validation and the error texts. It knows nothing of the game.
 
 pub(crate) mod ast;
+mod blanks;
 pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod fold;

@@ -6,6 +6,8 @@
 
 use std::io::{self, BufRead};
 
+use super::blanks::{Blanks, Replay};
+
 /// Whether a line (without its newline) is kept.
 pub(crate) fn is_kept(line: &[u8]) -> bool {
     let start = line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\r'));
@@ -22,6 +24,30 @@ fn keep_line(line: &[u8], out: &mut Vec<u8>) {
     if is_kept(line) {
         out.extend_from_slice(line);
         out.push(b'\n');
+    }
+}
+
+/// Ends a line whose start was pending: `line` is the rest of it after the
+/// held blanks, if any (without its newline). A kept line goes to `out`,
+/// or, after held blanks, to `replay`, to be handed on in pieces (then true).
+fn replay_held(
+    held: &mut Option<Blanks>,
+    replay: &mut Option<Replay>,
+    line: &[u8],
+    out: &mut Vec<u8>,
+) -> io::Result<bool> {
+    match held.take() {
+        Some(blanks) if is_kept(line) => {
+            let mut tail = Vec::with_capacity(line.len() + 1);
+            tail.extend_from_slice(line);
+            tail.push(b'\n');
+            *replay = Some(blanks.replay(tail)?);
+            Ok(true)
+        }
+        _ => {
+            keep_line(line, out);
+            Ok(false)
+        }
     }
 }
 
@@ -168,6 +194,12 @@ pub struct KeptLines<R> {
     /// How many bytes at the start of `pending` are known to be blanks, so
     /// a long run of blanks is looked at once, not again with each block.
     blanks: usize,
+    /// Blanks before `pending`, moved out of it past `long_line` bytes: a
+    /// line of blanks whose end has not come costs constant memory.
+    held: Option<Blanks>,
+    /// A kept line's held blanks and the bytes after them, still to be
+    /// handed on (in pieces) before anything else.
+    replay: Option<Replay>,
     within: Within,
     /// See `LONG_LINE`.
     long_line: usize,
@@ -186,7 +218,15 @@ impl<R: BufRead> KeptLines<R> {
     /// `next_piece` hands on parts of at most `long_line` bytes (tests use
     /// short ones).
     pub fn with_long_line(reader: R, long_line: usize) -> Self {
-        KeptLines { reader, pending: Vec::new(), blanks: 0, within: Within::Start, long_line }
+        KeptLines {
+            reader,
+            pending: Vec::new(),
+            blanks: 0,
+            held: None,
+            replay: None,
+            within: Within::Start,
+            long_line,
+        }
     }
 
     /// Appends kept lines (each with its newline) to `out` until it has
@@ -197,12 +237,23 @@ impl<R: BufRead> KeptLines<R> {
     pub(crate) fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
         let target = out.len() + want;
         while out.len() < target {
+            if let Some(replay) = &mut self.replay {
+                if replay.next_into(out, self.long_line)? {
+                    self.replay = None;
+                }
+                continue;
+            }
             let available = self.reader.fill_buf()?;
             if available.is_empty() {
                 match self.within {
                     Within::Kept => out.push(b'\n'),
                     Within::Dropped => {}
-                    Within::Start => keep_line(&self.take_pending(), out),
+                    Within::Start => {
+                        let line = self.take_pending();
+                        if replay_held(&mut self.held, &mut self.replay, &line, out)? {
+                            continue;
+                        }
+                    }
                 }
                 self.within = Within::Start;
                 return Ok(false);
@@ -224,17 +275,20 @@ impl<R: BufRead> KeptLines<R> {
                 self.pending.extend_from_slice(available);
                 let n = available.len();
                 self.reader.consume(n);
-                self.settle_pending(out);
+                self.settle_pending(out)?;
                 continue;
             };
             let (lines, tail) = available.split_at(last + 1);
             let mut from = 0;
-            if !self.pending.is_empty() {
+            if !self.pending.is_empty() || self.held.is_some() {
                 let end = memchr::memchr(b'\n', lines).unwrap_or(last);
                 self.pending.extend_from_slice(&lines[..end]);
                 self.blanks = 0;
                 let line = std::mem::take(&mut self.pending);
-                keep_line(&line, out);
+                if replay_held(&mut self.held, &mut self.replay, &line, out)? {
+                    self.reader.consume(end + 1);
+                    continue;
+                }
                 from = end + 1;
             }
             // Copy runs of kept lines whole; skip the others. A line that
@@ -258,9 +312,14 @@ impl<R: BufRead> KeptLines<R> {
             self.pending.extend_from_slice(tail);
             let n = available.len();
             self.reader.consume(n);
-            self.settle_pending(out);
+            self.settle_pending(out)?;
         }
         Ok(true)
+    }
+
+    /// Whether a line has begun whose end has not come.
+    fn has_start(&self) -> bool {
+        !self.pending.is_empty() || self.held.is_some()
     }
 
     /// Hands on the start of a line whose end has not come yet as soon as
@@ -268,21 +327,37 @@ impl<R: BufRead> KeptLines<R> {
     /// reader may wait a long time for the rest (a FIFO whose writer stays
     /// open), and an answer that needs no more than this (a parse error at
     /// its first byte) must not wait for it. Blanks alone cannot tell yet.
-    fn settle_pending(&mut self, out: &mut Vec<u8>) {
+    fn settle_pending(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
         if self.pending.is_empty() {
-            return;
+            return Ok(());
         }
         let from = self.blanks.min(self.pending.len());
         match decided(&self.pending[from..]) {
             Some(true) => {
-                out.extend_from_slice(&self.pending);
                 self.within = Within::Kept;
+                match self.held.take() {
+                    None => out.extend_from_slice(&self.pending),
+                    Some(held) => {
+                        let tail = std::mem::take(&mut self.pending);
+                        self.replay = Some(held.replay(tail)?);
+                    }
+                }
             }
-            Some(false) => self.within = Within::Dropped,
+            Some(false) => {
+                self.within = Within::Dropped;
+                self.held = None;
+            }
             None => {
                 let more = self.pending[from..].iter().take_while(|&&b| is_blank(b)).count();
                 self.blanks = from + more;
-                return;
+                // Past `long_line`, the blanks are held as runs instead.
+                if self.blanks > self.long_line {
+                    let rest = self.pending.split_off(self.blanks);
+                    let blanks = std::mem::replace(&mut self.pending, rest);
+                    self.held.get_or_insert_with(Blanks::default).push(&blanks)?;
+                    self.blanks = 0;
+                }
+                return Ok(());
             }
         }
         if self.pending.capacity() > self.long_line {
@@ -291,6 +366,7 @@ impl<R: BufRead> KeptLines<R> {
             self.pending.clear();
         }
         self.blanks = 0;
+        Ok(())
     }
 
     /// The pending start of a line, taken whole (its blanks forgotten).
@@ -304,6 +380,13 @@ impl<R: BufRead> KeptLines<R> {
     /// bytes); `Piece::End` at the end of the input.
     pub(crate) fn next_piece(&mut self, out: &mut Vec<u8>) -> io::Result<Piece> {
         loop {
+            if let Some(replay) = &mut self.replay {
+                if !replay.next_into(out, self.long_line)? {
+                    return Ok(Piece::Part);
+                }
+                self.replay = None;
+                return Ok(if self.within == Within::Start { Piece::Line } else { Piece::Part });
+            }
             let available = self.reader.fill_buf()?;
             let newline = memchr::memchr(b'\n', available);
             match self.within {
@@ -336,23 +419,22 @@ impl<R: BufRead> KeptLines<R> {
                 Within::Start => {
                     if available.is_empty() {
                         let line = self.take_pending();
-                        if is_kept(&line) {
-                            keep_line(&line, out);
-                            return Ok(Piece::Line);
+                        if replay_held(&mut self.held, &mut self.replay, &line, out)? {
+                            continue;
                         }
-                        return Ok(Piece::End);
+                        return Ok(if is_kept(&line) { Piece::Line } else { Piece::End });
                     }
                     let Some(e) = newline else {
                         self.pending.extend_from_slice(available);
                         let n = available.len();
                         self.reader.consume(n);
-                        self.settle_pending(out);
-                        if self.within == Within::Kept {
+                        self.settle_pending(out)?;
+                        if self.within == Within::Kept && self.replay.is_none() {
                             return Ok(Piece::Part);
                         }
                         continue;
                     };
-                    let kept = if self.pending.is_empty() {
+                    let kept = if self.pending.is_empty() && self.held.is_none() {
                         let line = &available[..e];
                         let kept = is_kept(line);
                         if kept {
@@ -361,13 +443,13 @@ impl<R: BufRead> KeptLines<R> {
                         kept
                     } else {
                         self.pending.extend_from_slice(&available[..e]);
-                        let kept = is_kept(&self.pending);
-                        if kept {
-                            keep_line(&self.pending, out);
-                        }
-                        self.pending.clear();
                         self.blanks = 0;
-                        kept
+                        let line = std::mem::take(&mut self.pending);
+                        if replay_held(&mut self.held, &mut self.replay, &line, out)? {
+                            self.reader.consume(e + 1);
+                            continue;
+                        }
+                        is_kept(&line)
                     };
                     self.reader.consume(e + 1);
                     if kept {
@@ -380,6 +462,12 @@ impl<R: BufRead> KeptLines<R> {
 
     /// Appends the next kept line and a newline to `out`; false at the end.
     pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
+        if let Some(mut replay) = self.replay.take() {
+            while !replay.next_into(out, self.long_line)? {}
+            if self.within == Within::Start {
+                return Ok(true);
+            }
+        }
         // Only `fill_into` leaves a part line; finish it first.
         match std::mem::replace(&mut self.within, Within::Start) {
             Within::Start => {}
@@ -394,12 +482,14 @@ impl<R: BufRead> KeptLines<R> {
                 self.reader.read_until(b'\n', &mut Vec::new())?;
             }
         }
-        if !self.pending.is_empty() {
+        if self.has_start() {
             let mut line = self.take_pending();
             self.reader.read_until(b'\n', &mut line)?;
             let line = line.strip_suffix(b"\n").unwrap_or(&line);
+            if replay_held(&mut self.held, &mut self.replay, line, out)? {
+                return self.next_into(out);
+            }
             if is_kept(line) {
-                keep_line(line, out);
                 return Ok(true);
             }
         }
@@ -484,6 +574,58 @@ mod tests {
             assert_eq!(got, expected, "buffer of {capacity}");
         }
         assert_eq!(KeptLines::new(&text[..]).count().expect("read"), 2001);
+    }
+
+    /// Blanks past `long_line` at the start of a line are held as runs, then
+    /// handed on byte for byte if the line is kept (a string may hold them).
+    #[test]
+    fn long_leading_blanks_are_held_and_handed_on_byte_for_byte() {
+        let blanks = |n: usize| -> Vec<u8> { (0..n).map(|k| b" \t\r"[k % 7 % 3]).collect() };
+        let mut text = Vec::new();
+        for (n, rest) in [
+            (5000, &b"x"[..]),
+            (3000, b"-- a comment"),
+            (2000, b"-"),
+            (4000, b""),
+            (100, b"new_game(\"A"),
+            (6000, b"B\", \"C\")"),
+            (17, b"--"),
+            (900, b"- 1"),
+        ] {
+            text.extend_from_slice(&blanks(n));
+            text.extend_from_slice(rest);
+            text.push(b'\n');
+        }
+        text.extend_from_slice(&blanks(7000)); // no final newline: dropped
+        let mut expected = Vec::new();
+        let mut lines = KeptLines::new(&text[..]);
+        while lines.next_into(&mut expected).expect("read") {}
+        assert_eq!(memchr::memchr_iter(b'\n', &expected).count(), 5);
+        for capacity in [1, 5, 64, 1000] {
+            let reader = || std::io::BufReader::with_capacity(capacity, &text[..]);
+            let mut blocks = KeptLines::with_long_line(reader(), 16);
+            let mut got = Vec::new();
+            while blocks.fill_into(&mut got, 7).expect("read") {}
+            assert!(got == expected, "blocks, buffer of {capacity}");
+            let mut pieces = KeptLines::with_long_line(reader(), 16);
+            let (mut got, mut lines) = (Vec::new(), 0);
+            loop {
+                let before = got.len();
+                match pieces.next_piece(&mut got).expect("read") {
+                    Piece::Line => lines += 1,
+                    Piece::Part => assert!(got.len() - before <= 2 * 16 + capacity + 1),
+                    Piece::End => break,
+                }
+            }
+            assert!(got == expected, "pieces, buffer of {capacity}");
+            assert_eq!(lines, 5);
+            // The whole-line reader after a block left a line part-read.
+            let mut mixed = KeptLines::with_long_line(reader(), 16);
+            let mut got = Vec::new();
+            mixed.fill_into(&mut got, 1).expect("read");
+            while mixed.next_into(&mut got).expect("read") {}
+            assert!(got == expected, "mixed, buffer of {capacity}");
+        }
     }
 
     #[test]

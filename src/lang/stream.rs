@@ -10,7 +10,7 @@ use super::error::{Pos, SyntaxError, SyntaxKind};
 use super::fold::{FOLD_AT, Fold, Folded, Piece};
 use super::parser::next_event;
 use super::source::{KeptLines, LineSource};
-use super::tokens::{Extent, Halt, blank, foreign};
+use super::tokens::{Extent, Halt, blank, foreign, is_word_byte};
 
 /// Turns a parser position (bytes left) into a line and column.
 ///
@@ -67,7 +67,8 @@ enum Scanned {
 /// A token is never longer than this without being able to tell, from its
 /// start, that it goes on (strings and blanks say so; a character literal
 /// is at most six bytes): an error this close to the end of a text that
-/// stops in the middle of a line may move once more text comes.
+/// stops in the middle of a line may move once more text comes, unless the
+/// bytes at hand decide it (`stays`).
 const LOOKAHEAD: usize = 8;
 
 /// Visits the events of `text` in order.
@@ -116,13 +117,31 @@ fn scan<'a, E>(
 
 /// Whether a parse error `rest` bytes before the end of a text that more
 /// text follows may still move (or go) once that text comes: at the very
-/// end, and, mid-line, within `LOOKAHEAD` bytes of it, unless it is at a
-/// byte no token holds.
+/// end, and, mid-line, within `LOOKAHEAD` bytes of it, unless what is at
+/// the error already decides it (see `stays`).
 pub(super) fn may_move(text: &[u8], rest: usize, mid_line: bool) -> bool {
     if !mid_line {
         return rest == 0;
     }
-    rest < LOOKAHEAD && (rest == 0 || !foreign(text[text.len() - rest]))
+    rest < LOOKAHEAD && (rest == 0 || !stays(&text[text.len() - rest..]))
+}
+
+/// Whether a parse error at the start of `at` stays there whatever text
+/// follows `at`. The text before it is whole tokens, ended by this byte;
+/// the parser refuses the token here by what it is, so the error stays
+/// once that token can be told: a byte no token holds, a one-byte token,
+/// a number (refused by its first digit: no event starts with one, and it
+/// cannot stand for a `,` or a closing bracket), `<` or `>` with the byte
+/// after it, or a word with the byte after it. Not a `-` (a comment may
+/// follow), a quote, or a `.` (more digits may make it part of a number).
+fn stays(at: &[u8]) -> bool {
+    match at {
+        [b, ..] if foreign(*b) => true,
+        [b'(' | b')' | b'[' | b']' | b',' | b'_' | b'0'..=b'9', ..] => true,
+        [b'<' | b'>', _, ..] => true,
+        [b, after @ ..] if b.is_ascii_alphabetic() => after.iter().any(|&b| !is_word_byte(b)),
+        _ => false,
+    }
 }
 
 /// For blanks that stop mid-line: how many bytes at their end must stay,

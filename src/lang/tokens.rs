@@ -118,6 +118,11 @@ pub(crate) fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
     }
 }
 
+/// A byte that goes on an identifier.
+pub fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
 /// Words of the ETF language that are never identifiers.
 pub(crate) fn is_reserved(word: &[u8]) -> bool {
     const RESERVED: [&[u8]; 13] = [

@@ -43,7 +43,8 @@ pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
             return Err(FileError::Unreadable(name));
         }
         let file = File::open(path).map_err(|_| FileError::Unreadable(name.clone()))?;
-        Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, file)))
+        let input = Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, file)));
+        if meta.is_file() { input.never_waits() } else { input }
     };
     // Some files open and then fail (/proc files): find out before anything
     // runs. What this reads stays in the buffer for the run.

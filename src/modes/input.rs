@@ -28,16 +28,24 @@ impl Buffered for &[u8] {
 pub(crate) struct Input<'a> {
     name: String,
     reader: Box<dyn Buffered + 'a>,
+    /// Whether a read may wait for a writer (not a regular file's).
+    may_wait: bool,
 }
 
 impl<'a> Input<'a> {
     pub(crate) fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
-        Input { name, reader }
+        Input { name, reader, may_wait: true }
+    }
+
+    /// The same input, known never to keep a read waiting (a regular file,
+    /// bytes in memory): nothing need be flushed before reading it.
+    pub(crate) fn never_waits(self) -> Self {
+        Input { may_wait: false, ..self }
     }
 
     /// A trace already in memory.
     pub(crate) fn memory(bytes: &'a [u8]) -> Self {
-        Input::new("the trace".into(), Box::new(bytes))
+        Input::new("the trace".into(), Box::new(bytes)).never_waits()
     }
 
     /// Whether a whole line is already read in: if not, the next line may
@@ -45,6 +53,12 @@ impl<'a> Input<'a> {
     /// run flushes what it printed before asking for it.
     pub(crate) fn holds_a_line(&self) -> bool {
         memchr::memchr(b'\n', self.reader.buffered()).is_some()
+    }
+
+    /// Whether the next read may wait: nothing is read in, and the input
+    /// is not a regular file.
+    pub(crate) fn may_wait(&self) -> bool {
+        self.may_wait && self.reader.buffered().is_empty()
     }
 
     /// The name messages give the trace.

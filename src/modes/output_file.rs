@@ -88,7 +88,7 @@ impl OutputFile {
             });
             Ok(((file, temp), action))
         })
-        .map_err(|e| OutputError::Create(name.clone(), e))?;
+        .map_err(|e| OutputError::Create(name.clone(), without_temp_path(e)))?;
         Ok(OutputFile {
             target: target.to_path_buf(),
             writer: BufWriter::with_capacity(BUFFER, file),
@@ -157,6 +157,17 @@ impl Write for OutputFile {
 
     fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
+    }
+}
+
+/// The system's reason alone: tempfile adds the temporary file's path to
+/// the errors it gives, and the message names the file the user gave.
+fn without_temp_path(e: io::Error) -> io::Error {
+    let Some(inner) = e.get_ref() else { return e };
+    let text = inner.to_string();
+    match text.rfind(" at path ") {
+        Some(k) => io::Error::new(e.kind(), &text[..k]),
+        None => e,
     }
 }
 
@@ -278,10 +289,11 @@ mod tests {
     fn a_missing_folder_is_named() {
         let dir = tempfile::tempdir().expect("temp dir");
         let target = dir.path().join("no/such/out.txt");
-        let Err(OutputError::Create(name, _)) = OutputFile::create(&target) else {
+        let Err(OutputError::Create(name, reason)) = OutputFile::create(&target) else {
             panic!("should fail");
         };
         assert_eq!(name, target.display().to_string());
+        assert_eq!(reason.to_string(), "No such file or directory (os error 2)");
     }
 
     #[test]

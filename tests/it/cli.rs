@@ -240,3 +240,75 @@ fn bots_that_could_never_play_are_usage_errors() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("->play(\"Hal\","), "{}", text(&o));
 }
+
+/// An output that cannot be written (a full device) is an error on standard
+/// error with exit 2, in every mode that prints to standard output. (`>&-`
+/// cannot be told apart: Rust's runtime opens /dev/null on a closed
+/// standard output before `main`; docs/DECISIONS.md.)
+#[test]
+fn an_output_that_cannot_be_written_is_an_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let t = trace(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\nplay(\"a\",5)\n");
+    let suite = dir.path().to_string_lossy().into_owned();
+    let runs: [&[&str]; 6] = [
+        &["-b", &t],
+        &["-w", "1", "2", &t],
+        &["-l", &t],
+        &["-b", &t, "-"],
+        &["test", &suite],
+        &["verify"],
+    ];
+    for args in runs {
+        let full = fs::File::create("/dev/full").expect("/dev/full");
+        let o = Command::new(BIN).args(args).stdout(full).output().expect("run tictac");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.starts_with("error: writing the output failed: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// A number too large for an option says so and gives the maximum; a count
+/// that is capped anyway (`-j`, `--max-lines`) takes any size.
+#[test]
+fn numbers_too_large_say_so_and_give_the_maximum() {
+    let big = "18446744073709551616";
+    let seconds = |option: &str, v: &str| {
+        format!("Error: {option} takes at most 1000000000 seconds, not '{v}'")
+    };
+    let u64_max =
+        |option: &str| format!("Error: {option} takes at most 18446744073709551615, not '{big}'");
+    let cases: [(&[&str], String); 10] = [
+        (&["test", "--timeout", big], seconds("--timeout", big)),
+        (&["test", "--timeout", "1e300"], seconds("--timeout", "1e300")),
+        (&["serve", "--timeout", big], seconds("--timeout", big)),
+        (&["fuzz", "--program", "x", "--timeout", "inf"], seconds("--timeout", "inf")),
+        (&["fuzz", "--program", "x", "--time", big], seconds("--time", big)),
+        (&["fuzz", "--program", "x", "--runs", big], u64_max("--runs")),
+        (&["fuzz", "--program", "x", "--seed", big], u64_max("--seed")),
+        (&["-b", "t.txt", "--bot", "Ann=random", "--seed", big], u64_max("--seed")),
+        (
+            &["serve", "--port", big],
+            format!("Error: --port takes a port number from 0 to 65535, not '{big}'"),
+        ),
+        // The window's messages are the oracle's (SPEC 5.1).
+        (&["-w", big, "1", "t.txt"], "Error: the start of window is not a valid integer".into()),
+    ];
+    for (args, message) in cases {
+        usage_error(args, &message);
+    }
+    // Not too large: still refused for what they are.
+    usage_error(
+        &["test", "--timeout", "0"],
+        "Error: --timeout takes a positive number of seconds, not '0'",
+    );
+    usage_error(&["test", "-j", "0"], "Error: -j needs a positive number of jobs, not '0'");
+    // Capped counts: a huge one is the cap.
+    let dir = tempfile::tempdir().expect("temp dir");
+    trace(dir.path(), "a.txt", b"undo\n");
+    let suite = dir.path().to_string_lossy().into_owned();
+    assert_eq!(tictac(&["test", "--bless", "-j", big, &suite]).status.code(), Some(0));
+    assert_eq!(tictac(&["test", "-j", big, &suite]).status.code(), Some(0));
+}

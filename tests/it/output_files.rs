@@ -260,3 +260,30 @@ fn help_says_output_files_are_whole() {
     let o = run(Command::new(BIN).arg("-help"), None);
     assert!(String::from_utf8_lossy(&o.stdout).contains("it appears whole or not at all"));
 }
+
+/// A file that cannot be created is named as the user gave it; the hidden
+/// temporary file it would have been written through is not mentioned.
+#[test]
+fn a_file_that_cannot_be_created_is_named_as_given() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("t.txt");
+    fs::write(&trace, GAME).expect("write");
+    let target = dir.path().join("no/such/dir/x.txt");
+    let want = format!(
+        "error: '{}' cannot be created: No such file or directory (os error 2)\n",
+        target.display()
+    );
+    let out = verify(&["--strategy", "perfect", "--as", "X"], &target);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(out.status.code(), Some(2));
+    for args in [&["-b"][..], &["-w", "1", "2"], &["-l"]] {
+        let o = Command::new(BIN)
+            .args(args)
+            .args([&trace, &target])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run tictac");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), want, "{args:?}");
+        assert_eq!(o.status.code(), Some(2));
+    }
+}

@@ -344,7 +344,7 @@ fn only_a_newline_ends_a_line_in_diffs_and_bless_counts() {
     assert!(out.contains(&format!("-{:>5}       | x␍y\n", lines + 1)), "{out}");
     assert!(!out.contains("no newline"), "{out}");
     let o = tictac(&["test", "--bless", &path(dir.path())]);
-    assert!(text(&o).contains("1 line differ (1 removed, 0 added)"), "{}", text(&o));
+    assert!(text(&o).contains("1 line differs (1 removed, 0 added)"), "{}", text(&o));
     // A name holding a CR: the lines after it keep their true numbers.
     let trace = dir.path().join("c.txt");
     fs::write(&trace, "new_game(\"A\rn\",\"Bob\")\nplay(\"A\rn\",5)\nplay(\"Bob\",1)\n")

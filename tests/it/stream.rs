@@ -340,8 +340,15 @@ fn an_answer_known_at_the_first_bad_byte_does_not_wait_for_the_writer() {
             "Syntax Error: specification of command executions cannot be parsed\nparse error ({at})\n"
         )
     };
-    let cases: [(&[&str], &[u8], &str); 6] = [
+    let cases: [(&[&str], &[u8], &str); 12] = [
         (&["-b", "FIFO"], b"\0", "Line 1, Column 1"),
+        // The last token is whole, and no text after it can change the error.
+        (&["-b", "FIFO"], b"undo)", "Line 1, Column 5"),
+        (&["-b", "FIFO"], b"undo 5", "Line 1, Column 6"),
+        (&["-b", "FIFO"], b"undo\n  play(\"Ann\" 5", "Line 2, Column 14"),
+        (&["-b", "FIFO"], b"undo(1 ]", "Line 1, Column 8"),
+        (&["-b", "FIFO"], b"undo,", "Line 1, Column 5"),
+        (&["-w", "1", "2", "FIFO"], b"redo()", "Line 1, Column 6"),
         (&["-b", "FIFO"], b"\xff", "Line 1, Column 1"),
         (&["-w", "1", "2", "FIFO"], b"\0", "Line 1, Column 1"),
         (&["-b", "FIFO"], b"undo\n\0", "Line 2, Column 1"),
@@ -395,4 +402,73 @@ fn a_window_from_the_start_prints_before_the_writer_closes() {
     assert_eq!(seen[13], "->play(\"b\",2)");
     drop(writer);
     assert!(child.wait().expect("wait").success());
+}
+
+/// Reads tictac's output lines as they come, on a thread of their own.
+fn lines_as_they_come(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, lines) = std::sync::mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.expect("a line")).is_err() {
+                return;
+            }
+        }
+    });
+    lines
+}
+
+/// Waits for lines until one satisfies `done`; fails past `PATIENCE`.
+fn wait_for(
+    lines: &std::sync::mpsc::Receiver<String>,
+    child: &mut Child,
+    what: &str,
+    mut done: impl FnMut(&str) -> bool,
+) {
+    let mut seen = 0;
+    loop {
+        match lines.recv_timeout(PATIENCE) {
+            Ok(line) if done(&line) => return,
+            Ok(_) => seen += 1,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("with the writer open, {what} did not come ({seen} lines did)");
+            }
+        }
+    }
+}
+
+/// `-b IN -` validates and runs each chunk of 100 kept lines as a unit: with
+/// the writer of a FIFO still open, a chunk's output comes once its last
+/// line is read (it waited in the output buffer for the end of the input),
+/// and a parse error as soon as the bytes decide it, before the rest of its
+/// chunk is read.
+#[test]
+fn chunks_print_each_chunk_before_the_writer_closes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let mut child = Command::new(BIN)
+        .args(["-b", &fifo.to_string_lossy(), "-"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let mut writer = fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO");
+    let lines = lines_as_they_come(&mut child);
+    let mut first = String::from("new_game(\"a\",\"b\")\n");
+    first.push_str(&"undo\n".repeat(99));
+    writer.write_all(first.as_bytes()).expect("write");
+    let mut undos = 0;
+    wait_for(&lines, &mut child, "the first chunk", |line| {
+        undos += usize::from(line == "->undo");
+        undos == 99
+    });
+    // The second chunk: a parse error on its second line, the writer open.
+    writer.write_all(b"undo\nredo)").expect("write");
+    wait_for(&lines, &mut child, "the parse error", |line| {
+        line == "parse error (Line 2, Column 5)"
+    });
+    drop(writer);
+    assert_eq!(finish(child).status.code(), Some(1));
 }

@@ -62,10 +62,13 @@ pub(crate) fn bless(
             let lines = line_count(actual).map_err(|e| not(e.to_string()))?;
             format!("created {shown}{whose} ({})", plural(lines, "line"))
         }
-        Some(diff::Change::Lines { removed, added }) => format!(
-            "updated {shown}{whose}: {} differ ({removed} removed, {added} added)",
-            plural(removed + added, "line")
-        ),
+        Some(diff::Change::Lines { removed, added }) => {
+            let verb = if removed + added == 1 { "differs" } else { "differ" };
+            format!(
+                "updated {shown}{whose}: {} {verb} ({removed} removed, {added} added)",
+                plural(removed + added, "line")
+            )
+        }
         Some(diff::Change::From(line)) => {
             format!("updated {shown}{whose}: it differs from line {line} on")
         }
@@ -128,6 +131,9 @@ mod tests {
         // Only `\n` ends a line: `a\rb` is one line, not two.
         let note = bless(&expected, &mut Capture::of(b"a\rb\n".to_vec()), None).expect("blessed");
         assert_eq!(note, format!("updated {shown}: 4 lines differ (3 removed, 1 added)"));
+        let note =
+            bless(&expected, &mut Capture::of(b"a\rb\nc\n".to_vec()), None).expect("blessed");
+        assert_eq!(note, format!("updated {shown}: 1 line differs (0 removed, 1 added)"));
         let target = dir.path().join("elsewhere");
         fs::write(&target, "keep").expect("write");
         let link = dir.path().join("b.expected.txt");

@@ -236,7 +236,8 @@ fn render(diff: &TextDiff<'_, '_, [u8]>, labels: Labels, deadline: Option<Instan
         }
     }
     if more > 0 {
-        out.line(format!("... and {more} more lines differ"));
+        let lines = if more == 1 { "line differs" } else { "lines differ" };
+        out.line(format!("... and {more} more {lines}"));
     }
     out
 }
@@ -430,6 +431,9 @@ mod tests {
             .and_then(|n| n.parse().ok())
             .expect("a count");
         assert_eq!(shown + more, 1000 + 1000 - 143 * 2, "{d}");
+        let one_more: String = (0..MAX_LINES).map(|k| format!("{k}\n")).collect();
+        let d = unified(b"", one_more.as_bytes()).text;
+        assert!(d.ends_with("\n... and 1 more line differs\n"), "{d}");
     }
 
     #[test]

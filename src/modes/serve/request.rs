@@ -1,9 +1,11 @@
 //! The JSON requests of the API, read strictly (unknown fields, values and
 //! types are errors) and turned into what the engine runs.
 
-use std::collections::BTreeMap;
+use std::collections::HashSet;
+use std::fmt;
 
-use serde::Deserialize;
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::error::ApiError;
@@ -21,8 +23,8 @@ pub(crate) struct RunRequest {
     mode: Mode,
     start: Option<Value>,
     end: Option<Value>,
-    #[serde(default)]
-    bots: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "bot_list")]
+    bots: Vec<(String, String)>,
     seed: Option<u64>,
 }
 
@@ -43,8 +45,8 @@ enum Mode {
 #[serde(deny_unknown_fields)]
 pub(crate) struct StateRequest {
     pub(crate) trace: String,
-    #[serde(default)]
-    bots: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "bot_list")]
+    bots: Vec<(String, String)>,
     seed: Option<u64>,
 }
 
@@ -103,12 +105,38 @@ fn window_end(end: &Value) -> Result<WindowEnd, UsageError> {
     }
 }
 
+/// `"bots"`: the object's members in order, a name given twice included
+/// (a map would keep only the last, where the command line refuses both).
+fn bot_list<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, String)>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object of bot names and strategies")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut members = Vec::new();
+            while let Some(member) = map.next_entry()? {
+                members.push(member);
+            }
+            Ok(members)
+        }
+    }
+    d.deserialize_map(Members)
+}
+
 /// `{"NAME": "STRATEGY"}` and the seed, as `--bot NAME=STRATEGY --seed N`.
-fn autopilot(bots: &BTreeMap<String, String>, seed: Option<u64>) -> Result<Autopilot, ApiError> {
+fn autopilot(bots: &[(String, String)], seed: Option<u64>) -> Result<Autopilot, ApiError> {
     if seed.is_some() && bots.is_empty() {
         return Err(ApiError::BadRequest(
             "\"seed\" chooses the bots' moves: give it with bots".into(),
         ));
+    }
+    let mut names = HashSet::new();
+    if let Some((name, _)) = bots.iter().find(|(name, _)| !names.insert(name)) {
+        return Err(ApiError::BadRequest(UsageError::SameBotTwice(name.clone()).to_string()));
     }
     let bots = bots
         .iter()
@@ -179,5 +207,9 @@ mod tests {
         );
         assert!(refused(r#"{"trace": "", "seed": 3}"#).contains("give it with bots"));
         assert!(refused(r#"{"trace": "", "seed": -3, "bots": {}}"#).contains("invalid value"));
+        // As the command line refuses `--bot Hal=elm --bot Hal=tla`.
+        let twice = r#"{"trace": "", "bots": {"Hal": "elm", "Ann": "tla", "Hal": "tla"}}"#;
+        assert_eq!(refused(twice), "Error: two bots are named 'Hal'");
+        assert!(refused(r#"{"trace": "", "bots": []}"#).contains("an object of bot names"));
     }
 }
