@@ -542,14 +542,14 @@ enum Whole {
     Number(u64),
     /// Digits past `u64::MAX`.
     TooLarge,
-    NotWhole,
+    NotANumber,
 }
 
 fn whole(text: &str) -> Whole {
     let t = text.trim();
     let digits = t.strip_prefix('+').unwrap_or(t);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Whole::NotWhole;
+        return Whole::NotANumber;
     }
     digits.parse().map_or(Whole::TooLarge, Whole::Number)
 }
@@ -557,7 +557,7 @@ fn whole(text: &str) -> Whole {
 /// A positive whole number of any size, capped at `cap`.
 fn capped_count(text: &str, cap: usize) -> Option<usize> {
     match whole(text) {
-        Whole::Number(0) | Whole::NotWhole => None,
+        Whole::Number(0) | Whole::NotANumber => None,
         Whole::Number(n) => Some(usize::try_from(n).unwrap_or(usize::MAX).min(cap)),
         Whole::TooLarge => Some(cap),
     }
@@ -568,7 +568,7 @@ fn seed(text: String) -> Result<u64, UsageError> {
     match whole(&text) {
         Whole::Number(n) => Ok(n),
         Whole::TooLarge => Err(UsageError::TooLarge("--seed", U64_MAX, text)),
-        Whole::NotWhole => Err(UsageError::Seed(text)),
+        Whole::NotANumber => Err(UsageError::Seed(text)),
     }
 }
 

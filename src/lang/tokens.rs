@@ -119,7 +119,7 @@ pub(crate) fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
 }
 
 /// A byte that goes on an identifier.
-pub fn is_word_byte(b: u8) -> bool {
+pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 

@@ -136,12 +136,12 @@ impl<W: Write> Read for FlushBeforeWait<'_, '_, '_, W> {
 
 impl<W: Write> BufRead for FlushBeforeWait<'_, '_, '_, W> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.input.may_wait() {
-            if let Err(e) = self.out.borrow_mut().flush() {
-                let kind = e.kind();
-                self.failed.set(Some(e));
-                return Err(kind.into());
-            }
+        if self.input.may_wait()
+            && let Err(e) = self.out.borrow_mut().flush()
+        {
+            let kind = e.kind();
+            self.failed.set(Some(e));
+            return Err(kind.into());
         }
         self.input.fill_buf()
     }

@@ -247,8 +247,8 @@ fn bots_that_could_never_play_are_usage_errors() {
 /// standard output before `main`; docs/DECISIONS.md.)
 #[test]
 fn an_output_that_cannot_be_written_is_an_error() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let t = trace(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\nplay(\"a\",5)\n");
+    let dir = temp_dir();
+    let t = file(dir.path(), "t.txt", b"new_game(\"a\",\"b\")\nplay(\"a\",5)\n");
     let suite = dir.path().to_string_lossy().into_owned();
     let runs: [&[&str]; 6] = [
         &["-b", &t],
@@ -306,8 +306,8 @@ fn numbers_too_large_say_so_and_give_the_maximum() {
     );
     usage_error(&["test", "-j", "0"], "Error: -j needs a positive number of jobs, not '0'");
     // Capped counts: a huge one is the cap.
-    let dir = tempfile::tempdir().expect("temp dir");
-    trace(dir.path(), "a.txt", b"undo\n");
+    let dir = temp_dir();
+    file(dir.path(), "a.txt", b"undo\n");
     let suite = dir.path().to_string_lossy().into_owned();
     assert_eq!(tictac(&["test", "--bless", "-j", big, &suite]).status.code(), Some(0));
     assert_eq!(tictac(&["test", "-j", big, &suite]).status.code(), Some(0));

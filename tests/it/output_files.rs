@@ -265,7 +265,7 @@ fn help_says_output_files_are_whole() {
 /// temporary file it would have been written through is not mentioned.
 #[test]
 fn a_file_that_cannot_be_created_is_named_as_given() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let trace = dir.path().join("t.txt");
     fs::write(&trace, GAME).expect("write");
     let target = dir.path().join("no/such/dir/x.txt");

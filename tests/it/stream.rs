@@ -7,7 +7,7 @@ use crate::common::{BIN, PATIENCE, finish, run, temp_dir, tictac_with_input};
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -445,7 +445,7 @@ fn wait_for(
 /// chunk is read.
 #[test]
 fn chunks_print_each_chunk_before_the_writer_closes() {
-    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = temp_dir();
     let fifo = dir.path().join("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
     let mut child = Command::new(BIN)
