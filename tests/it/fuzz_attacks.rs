@@ -164,6 +164,11 @@ fn time_is_kept_while_shrinking() {
     assert!(said.contains("Divergence: hang"), "{said}");
     assert!(said.contains("Fuzz Results: "), "{said}");
     assert_eq!(saved(Path::new(&out)), ["hang-1.txt"], "{said}");
+    // The check that it starts is part of the session too.
+    let always = script(scratch.path(), "hangs.sh", "sleep 100");
+    let began = Instant::now();
+    let o = fuzz(&["--program", &always, "--time", "2", "--out", &out]);
+    assert!(began.elapsed() < Duration::from_millis(4500), "{:?}\n{}", began.elapsed(), text(&o));
 }
 
 #[test]

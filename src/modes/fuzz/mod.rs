@@ -127,7 +127,11 @@ pub(crate) fn run(
     }
     let settings = Settings { max_lines: options.max_lines, exclude };
     let scratch = scratch_dir().map_err(FuzzError::Scratch)?;
-    let limits = Limits { timeout: options.timeout, cap: MIN_CAP };
+    // `--time` counts from here: the checks that the programs start are
+    // part of the session (a program that hangs on every trace).
+    let deadline = options.time.map(|t| Instant::now() + t);
+    let timeout = options.time.map_or(options.timeout, |t| t.min(options.timeout));
+    let limits = Limits { timeout, cap: MIN_CAP };
     probe(&options.program, scratch.path(), limits).map_err(FuzzError::Program)?;
     if let Some(oracle) = &options.oracle {
         probe(oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
@@ -186,7 +190,7 @@ pub(crate) fn run(
             let sender = sender.clone();
             let (shared, settings) = (&shared, &settings);
             scope.spawn(move || {
-                let job = Job { options, settings, shared, file, handle, seed, start };
+                let job = Job { options, settings, shared, file, handle, seed, deadline };
                 job.work(&sender);
             });
         }
@@ -194,7 +198,7 @@ pub(crate) fn run(
         let mut last_line = Instant::now();
         // Until every worker is done: once stopped, they end within moments.
         loop {
-            if options.time.is_some_and(|t| start.elapsed() >= t) {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 shared.time_up.store(true, Ordering::Relaxed);
                 shared.stop.store(true, Ordering::Relaxed);
             }
@@ -358,7 +362,8 @@ struct Job<'a> {
     /// truncation each run.
     handle: fs::File,
     seed: u64,
-    start: Instant,
+    /// When `--time` runs out.
+    deadline: Option<Instant>,
 }
 
 impl Job<'_> {
@@ -409,7 +414,7 @@ impl Job<'_> {
     fn draw(&self) -> Option<(u64, Trace, Expected)> {
         let shared = self.shared;
         let run = shared.next.fetch_add(1, Ordering::Relaxed);
-        let out_of_time = self.options.time.is_some_and(|t| self.start.elapsed() >= t);
+        let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
         if run >= self.options.runs || out_of_time || shared.stop.load(Ordering::Relaxed) {
             return None;
         }
