@@ -15,7 +15,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -96,7 +96,6 @@ struct Shared {
     /// fault, whatever kind later traces would name it.
     root_found: AtomicBool,
     runs: AtomicU64,
-    next: AtomicU64,
     /// The session is over: no new run, and running programs are stopped.
     stop: AtomicBool,
     /// It is over because `--time` ran out.
@@ -107,7 +106,20 @@ struct Shared {
     flaky: AtomicU64,
     /// The first failure of the oracle, which ends the session.
     oracle_failure: Mutex<Option<String>>,
+    /// The traces drawn ahead, in run order; taken away (so the drawing
+    /// thread stops) when the last worker leaves.
+    queue: Mutex<Option<mpsc::Receiver<Drawn>>>,
+    /// Workers still at work.
+    working: AtomicUsize,
 }
+
+/// A run's number, its trace and what the engine makes of it.
+type Drawn = (u64, Trace, Expected);
+
+/// Traces drawn ahead of the workers (per worker): enough that a worker
+/// never waits for one, few enough that a session stopped by `--time`
+/// drops little.
+const AHEAD: usize = 4;
 
 /// Runs a session, printing progress and each divergence found, then the
 /// closing `Fuzz Results: ...` line. `closed` says whether the reader of
@@ -161,13 +173,16 @@ pub(crate) fn run(
         kinds: Mutex::new(HashSet::new()),
         root_found: AtomicBool::new(false),
         runs: AtomicU64::new(0),
-        next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         time_up: AtomicBool::new(false),
         alone: RwLock::new(()),
         flaky: AtomicU64::new(0),
         oracle_failure: Mutex::new(None),
+        queue: Mutex::new(None),
+        working: AtomicUsize::new(options.jobs.max(1)),
     };
+    let (feed, queue) = mpsc::sync_channel::<Drawn>(AHEAD * options.jobs.max(1));
+    *lock(&shared.queue) = Some(queue);
     let start = Instant::now();
     let (sender, found) = mpsc::channel::<String>();
     // Only what a `-b` run can show counts: the mode behaviours are
@@ -186,11 +201,17 @@ pub(crate) fn run(
         .collect::<io::Result<Vec<_>>>()
         .map_err(FuzzError::Scratch)?;
     std::thread::scope(|scope| {
+        // Traces are drawn on a thread of their own, ahead of the runs, so
+        // a worker only writes, runs and compares.
+        {
+            let (shared, settings) = (&shared, &settings);
+            scope.spawn(move || draw_ahead(options, settings, shared, seed, deadline, &feed));
+        }
         for (file, handle) in files {
             let sender = sender.clone();
             let (shared, settings) = (&shared, &settings);
             scope.spawn(move || {
-                let job = Job { options, settings, shared, file, handle, seed, deadline };
+                let job = Job { options, settings, shared, file, handle, deadline };
                 job.work(&sender);
             });
         }
@@ -351,6 +372,45 @@ enum Outcome {
     OracleFailed(String),
 }
 
+/// Draws the traces of the session in run order, steered by what those
+/// drawn before reach (each drawn trace is run, so with one job this is the
+/// coverage of the runs before), until the runs or the time are spent, the
+/// session stops, or the workers are gone.
+fn draw_ahead(
+    options: &Options,
+    settings: &Settings,
+    shared: &Shared,
+    seed: u64,
+    deadline: Option<Instant>,
+    feed: &mpsc::SyncSender<Drawn>,
+) {
+    let mut drawn = Coverage::default();
+    for run in 0..options.runs {
+        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+        if out_of_time || shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let uncovered = Coverage::from_bits(!drawn.bits()).intersection(Coverage::batch());
+        let (trace, expected) = generate(&mut rng_for(seed, run), settings, uncovered);
+        drawn = drawn.union(expected.coverage);
+        if feed.send((run, trace, expected)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Dropped when a worker leaves (also by a panic): the last one takes the
+/// queue away, so the drawing thread is not left waiting on a full queue.
+struct Leaving<'a>(&'a Shared);
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        if self.0.working.fetch_sub(1, Ordering::AcqRel) == 1 {
+            drop(lock(&self.0.queue).take());
+        }
+    }
+}
+
 /// One worker's view of the session.
 struct Job<'a> {
     options: &'a Options,
@@ -361,7 +421,6 @@ struct Job<'a> {
     /// That file, open: rewritten in place, without a path lookup or a
     /// truncation each run.
     handle: fs::File,
-    seed: u64,
     /// When `--time` runs out.
     deadline: Option<Instant>,
 }
@@ -369,6 +428,7 @@ struct Job<'a> {
 impl Job<'_> {
     fn work(&self, found: &mpsc::Sender<String>) {
         let shared = self.shared;
+        let _leaving = Leaving(shared);
         while let Some((run, trace, expected)) = self.draw() {
             if let Some(saved) = &shared.saved {
                 let text = trace.text();
@@ -411,17 +471,13 @@ impl Job<'_> {
     }
 
     /// The next run's number and trace, unless the session is over.
-    fn draw(&self) -> Option<(u64, Trace, Expected)> {
+    fn draw(&self) -> Option<Drawn> {
         let shared = self.shared;
-        let run = shared.next.fetch_add(1, Ordering::Relaxed);
         let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if run >= self.options.runs || out_of_time || shared.stop.load(Ordering::Relaxed) {
+        if out_of_time || shared.stop.load(Ordering::Relaxed) {
             return None;
         }
-        let uncovered =
-            Coverage::from_bits(!lock(&shared.covered).bits()).intersection(Coverage::batch());
-        let (trace, expected) = generate(&mut rng_for(self.seed, run), self.settings, uncovered);
-        Some((run, trace, expected))
+        lock(&shared.queue).as_ref()?.recv().ok()
     }
 
     /// Ends the session: the oracle failed on `trace`.
