@@ -39,8 +39,8 @@ for seed in 1 2; do
   bare_total=$(( bare_total + bare_ms ))
 done
 ratio=$(( 100 * bare_total / fuzz_total ))
-echo "over both: fuzz at $ratio % of the bare loop's rate (bound: 50 %, see docs/PERFORMANCE.md)"
-[ "$ratio" -ge 50 ]
+echo "over both: fuzz at $ratio % of the bare loop's rate (bound: 80 %, see docs/PERFORMANCE.md)"
+[ "$ratio" -ge 80 ]
 
 echo "== shrinking a divergence in a long trace (about 200 commands)"
 cat > "$scratch/tie.sh" <<SCRIPT
