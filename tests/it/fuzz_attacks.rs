@@ -83,10 +83,17 @@ fn a_status_line_is_checked_in_process_too() {
 fn a_failing_oracle_is_reported_and_never_blames_the_program() {
     let scratch = temp_dir();
     let out = path(&scratch.path().join("o"));
-    let oracles = [
-        ("hangs.sh", "sleep 100", "did not finish in 0.3 s, run alone too"),
-        ("silent.sh", "exit 1", "exited with status 1 on a trace without an error"),
-        ("killed.sh", "kill -9 $$", "killed by a signal"),
+    // (On a trace with an error, an oracle exiting 1 is within its rights,
+    // but it still printed nothing: which of the two is said depends on the
+    // first trace.)
+    let oracles: [(&str, &str, &[&str]); 3] = [
+        ("hangs.sh", "sleep 100", &["did not finish in 1 s, run alone too"]),
+        (
+            "silent.sh",
+            "exit 1",
+            &["exited with status 1 on a trace without an error", "it printed nothing"],
+        ),
+        ("killed.sh", "kill -9 $$", &["killed by a signal"]),
     ];
     for (name, body, why) in oracles {
         let oracle = script(scratch.path(), name, body);
@@ -97,8 +104,10 @@ fn a_failing_oracle_is_reported_and_never_blames_the_program() {
             &oracle,
             "--runs",
             "20",
+            "--seed",
+            "1",
             "--timeout",
-            "0.3",
+            "1",
             "--out",
             &out,
         ]);
@@ -108,7 +117,7 @@ fn a_failing_oracle_is_reported_and_never_blames_the_program() {
             said.contains(&format!("error: the oracle '{oracle}' failed on a trace")),
             "{said}"
         );
-        assert!(said.contains(why), "{said}");
+        assert!(why.iter().any(|why| said.contains(why)), "{said}");
         assert!(!said.contains("Divergence"), "{said}");
         assert!(!Path::new(&out).exists(), "{said}");
     }
@@ -122,18 +131,15 @@ fn a_timeout_that_does_not_repeat_alone_is_no_hang() {
     // as a loaded machine makes a run.
     let body = format!(
         "n=$(($(cat {count} 2>/dev/null || echo 0) + 1)); echo $n > {count}\n\
-         if [ $n = 2 ]; then sleep 3; fi\nexec {BIN} \"$@\""
+         if [ $n = 2 ]; then sleep 10; fi\nexec {BIN} \"$@\""
     );
     let program = script(scratch.path(), "slow-once.sh", &body);
     let out = path(&scratch.path().join("o"));
     let o =
-        fuzz(&["--program", &program, "--runs", "5", "-j", "1", "--timeout", "0.5", "--out", &out]);
+        fuzz(&["--program", &program, "--runs", "5", "-j", "1", "--timeout", "2", "--out", &out]);
     let said = text(&o);
     assert_eq!(o.status.code(), Some(0), "{said}");
-    assert!(
-        said.contains("1 runs did not finish in 0.5 s, then did when run again alone"),
-        "{said}"
-    );
+    assert!(said.contains("1 run did not finish in 2 s, then did when run again alone"), "{said}");
     assert!(said.ends_with(" 0 divergences found.\n"), "{said}");
 }
 

@@ -287,7 +287,8 @@ pub(crate) fn run(
         if flaky > 0 {
             writeln!(
                 out,
-                "{flaky} runs did not finish in {} s, then did when run again alone: a busy machine, no divergence.",
+                "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.",
+                if flaky == 1 { "run did" } else { "runs did" },
                 options.timeout.as_secs_f64()
             )?;
         }
@@ -558,9 +559,9 @@ impl Job<'_> {
     }
 
     /// The oracle's output and status, or why it failed: it could not start,
-    /// did not finish (twice), printed past the cap, was killed by a signal,
-    /// or exited non-zero on a trace the engine runs (the ETF oracle always
-    /// exits 0).
+    /// did not finish (twice), printed past the cap or nothing at all, was
+    /// killed by a signal, or exited non-zero on a trace the engine runs (the
+    /// ETF oracle always exits 0).
     fn oracle_answer(
         &self,
         oracle: Launched,
@@ -571,6 +572,10 @@ impl Job<'_> {
             Launched::Finished { status: None, .. } => failed("it was killed by a signal".into()),
             Launched::Finished { status: Some(code), .. } if code != 0 && expected.status == 0 => {
                 failed(format!("it exited with status {code} on a trace without an error"))
+            }
+            // Every trace prints something: its first state, or an error.
+            Launched::Finished { output, .. } if output.is_empty() => {
+                failed("it printed nothing (any trace prints its first state or an error)".into())
             }
             Launched::Finished { output, status } => Ok((output, status)),
             Launched::TimedOut => failed(format!(
