@@ -36,9 +36,14 @@ fn sources(path: &Path) -> Vec<PathBuf> {
 /// The top-level modules a line names as `crate::NAME`, and inside
 /// `use crate::{NAME, ...}` groups.
 fn named(line: &str) -> Vec<String> {
+    names_after(line, "crate::")
+}
+
+/// The names a line has right after `prefix`, alone or in a `{...}` group.
+fn names_after(line: &str, prefix: &str) -> Vec<String> {
     let mut names = Vec::new();
-    for (k, _) in line.match_indices("crate::") {
-        let rest = &line[k + "crate::".len()..];
+    for (k, _) in line.match_indices(prefix) {
+        let rest = &line[k + prefix.len()..];
         let group = rest.strip_prefix('{').map(|g| g.split('}').next().unwrap_or(g));
         for item in group.map_or_else(|| vec![rest], |g| g.split(',').collect()) {
             let name: String =
@@ -97,26 +102,13 @@ fn front_ends_named(file: &Path, line: &str) -> Vec<&'static str> {
     // modes/x.rs and modes/x/mod.rs reach modes as `super::`; one folder
     // deeper as `super::super::`.
     let up = if depth == 1 || (depth == 2 && in_mod_rs) { "super::" } else { "super::super::" };
-    let mut found = Vec::new();
-    // (`modes::` also finds `crate::modes::`.)
-    for prefix in ["modes::", up] {
-        for (k, _) in line.match_indices(prefix) {
-            // `super::super::x` is not `super::` naming `super`.
-            if prefix == "super::" && line[k + prefix.len()..].starts_with("super::") {
-                continue;
-            }
-            let rest = &line[k + prefix.len()..];
-            let group = rest.strip_prefix('{').map(|g| g.split('}').next().unwrap_or(g));
-            for item in group.map_or_else(|| vec![rest], |g| g.split(',').collect()) {
-                let name: String =
-                    item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                if let Some(front) = FRONT_ENDS.iter().find(|f| **f == name) {
-                    found.push(*front);
-                }
-            }
-        }
-    }
-    found
+    // (`modes::` also finds `crate::modes::`; `super::super::x` is not
+    // `super::` naming `super`, which is no front end.)
+    ["modes::", up]
+        .into_iter()
+        .flat_map(|prefix| names_after(line, prefix))
+        .filter_map(|name| FRONT_ENDS.iter().find(|f| **f == name).copied())
+        .collect()
 }
 
 #[test]
