@@ -51,6 +51,21 @@ fn processes_with(marker: &str) -> Vec<u32> {
 }
 
 /// Fails if any process with `marker` is still alive shortly after.
+/// `tictac test DIR --program PROGRAM ARGS...` with `TICTAC` set for the
+/// program's scripts: its output and how long it took.
+fn test_suite_with(dir: &Path, program: &str, args: &[&str]) -> (std::process::Output, Duration) {
+    let start = Instant::now();
+    let o = run(
+        Command::new(BIN)
+            .args(["test", "--program", program])
+            .args(args)
+            .arg(path(dir))
+            .env("TICTAC", BIN),
+        None,
+    );
+    (o, start.elapsed())
+}
+
 fn assert_none_left(marker: &str) {
     let until = Instant::now() + Duration::from_secs(2);
     loop {
@@ -74,14 +89,8 @@ fn a_background_child_holding_the_pipe_cannot_hold_the_suite() {
     let tools = temp_dir();
     let marker = path(tools.path());
     let bg = script(tools.path(), "bg.sh", "\"$me\" child &\nexec \"$TICTAC\" \"$@\"");
-    let start = Instant::now();
-    let o = run(
-        Command::new(BIN)
-            .args(["test", "--program", &bg, "--timeout", "20", &path(dir.path())])
-            .env("TICTAC", BIN),
-        None,
-    );
-    assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the child");
+    let (o, took) = test_suite_with(dir.path(), &bg, &["--timeout", "20"]);
+    assert!(took < Duration::from_secs(10), "the suite waited for the child");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
 }
@@ -95,14 +104,8 @@ fn escaped_descendants_holding_the_pipe_cannot_hold_the_suite() {
     // output pipe open: one sleeper, and a shell with a sleeping child.
     let body = "(setsid \"$me\" child &)\n(setsid /bin/sh -c '\"$0\" child & \"$0\" child' \"$me\" &)\nexec \"$TICTAC\" \"$@\"";
     let esc = script(tools.path(), "esc.sh", body);
-    let start = Instant::now();
-    let o = run(
-        Command::new(BIN)
-            .args(["test", "--program", &esc, "--timeout", "20", "-j", "2", &path(dir.path())])
-            .env("TICTAC", BIN),
-        None,
-    );
-    assert!(start.elapsed() < Duration::from_secs(10), "the suite waited for the escapees");
+    let (o, took) = test_suite_with(dir.path(), &esc, &["--timeout", "20", "-j", "2"]);
+    assert!(took < Duration::from_secs(10), "the suite waited for the escapees");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
 }
@@ -116,12 +119,7 @@ fn descendants_that_leave_the_group_are_stopped_too() {
     // also sheds its tag, so the runner (its subreaper) stops it at the end.
     let body = "setsid \"$me\" child &\n(setsid \"$me\" child &) &\n(setsid env -i /bin/sh -c '\"$0\" child; exit' \"$me\" >/dev/null 2>&1 &) &\nsleep 0.1\nexec \"$TICTAC\" \"$@\"";
     let esc = script(tools.path(), "esc.sh", body);
-    let o = run(
-        Command::new(BIN)
-            .args(["test", "--program", &esc, "-j", "2", &path(dir.path())])
-            .env("TICTAC", BIN),
-        None,
-    );
+    let (o, _) = test_suite_with(dir.path(), &esc, &["-j", "2"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
 }
