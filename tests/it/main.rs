@@ -20,6 +20,7 @@ mod output_files;
 mod properties;
 mod record;
 mod runner;
+mod runner_directives;
 mod runner_hostile;
 mod runner_report;
 mod serve;
