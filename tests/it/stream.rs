@@ -84,6 +84,35 @@ fn a_pipe_as_dev_stdin_or_dash_gives_what_the_file_gives() {
 }
 
 #[test]
+fn a_socket_as_dev_stdin_or_dash_gives_what_the_file_gives() {
+    use std::os::unix::net::UnixStream;
+    let dir = temp_dir();
+    for mode in MODES {
+        let want = expected(mode, dir.path());
+        for input in ["/dev/stdin", "-"] {
+            let args = argv(mode, input, dir.path());
+            let got = output_of(mode, input, dir.path(), || {
+                let (mut ours, theirs) = UnixStream::pair().expect("socket pair");
+                let child = Command::new(BIN)
+                    .args(&args)
+                    .stdin(std::os::fd::OwnedFd::from(theirs))
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("run tictac");
+                let writer = thread::spawn(move || {
+                    let _ = ours.write_all(&trace_text());
+                    let _ = ours.shutdown(std::net::Shutdown::Write);
+                });
+                let out = finish(child);
+                writer.join().expect("writer");
+                out
+            });
+            assert!(got == want, "{mode:?} with {input}:\n{}", String::from_utf8_lossy(&got));
+        }
+    }
+}
+
+#[test]
 fn a_fifo_is_read_once_without_hanging() {
     let dir = temp_dir();
     let fifo = dir.path().join("fifo");
