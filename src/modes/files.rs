@@ -29,6 +29,26 @@ impl FileError {
     }
 }
 
+/// What a file is, for messages ("is a FIFO, not a regular file").
+pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() {
+        "a file"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    }
+}
+
 /// Whether `path` is this process's standard input (`/dev/stdin`,
 /// `/dev/fd/0`, a link to either, or the file it was opened from).
 pub(crate) fn is_stdin(path: &Path) -> bool {

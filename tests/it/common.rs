@@ -130,6 +130,11 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "t"])
     }
 
+    /// The screen with each wrapped line joined into one.
+    pub fn joined_screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
     /// Waits until `done` holds for the screen, and returns that screen.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();

@@ -110,6 +110,24 @@ fn tab_lists_the_events_and_names_leave_out_the_bot() {
     tmux.wait_for("->play(\"Ann\"");
 }
 
+/// `tictac -i` in tmux with `$XDG_DATA_HOME` in `dir`, already at its prompt.
+fn shell_in(name: &str, dir: &std::path::Path) -> Tmux {
+    let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.display());
+    let tmux = Tmux::start(name, 100, 30, &command);
+    tmux.wait_for("start new game");
+    tmux
+}
+
+/// The session runs as usual: a line gets its answer, `quit` ends it.
+fn runs_as_usual(tmux: &Tmux) {
+    tmux.type_text("new_game(\"Ann\",\"Bob\")");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Ann plays next");
+    tmux.type_text("quit");
+    tmux.keys(&["Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+}
+
 #[test]
 fn a_history_file_that_cannot_be_written_is_said_once() {
     if !tmux_available() {
@@ -118,15 +136,41 @@ fn a_history_file_that_cannot_be_written_is_said_once() {
     let dir = temp_dir();
     // A file where the history's folder should be.
     std::fs::write(dir.path().join("tictac"), "").expect("a file in the way");
-    let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.path().display());
-    let tmux = Tmux::start("history", 100, 30, &command);
-    let screen = tmux.wait_for("start new game");
-    let said = "tictac: the shell's history cannot be kept in";
-    assert_eq!(screen.matches(said).count(), 1, "{screen}");
-    tmux.type_text("quit");
-    tmux.keys(&["Enter"]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let tmux = shell_in("history", dir.path());
+    let screen = tmux.joined_screen();
+    let said = format!(
+        "tictac: the shell's history cannot be kept in {0}/tictac/history: {0}/tictac is a file, not a folder",
+        dir.path().display()
+    );
+    assert_eq!(screen.matches(&said).count(), 1, "{said}\n{screen}");
+    assert!(!screen.contains("File exists"), "{screen}");
+    runs_as_usual(&tmux);
+    let said = "tictac: the shell's history";
     assert_eq!(tmux.screen().matches(said).count(), 1, "said again at the end");
+}
+
+#[test]
+fn a_history_that_is_a_fifo_is_never_opened() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = temp_dir();
+    let history = dir.path().join("tictac").join("history");
+    std::fs::create_dir(dir.path().join("tictac")).expect("mkdir");
+    let mode = rustix::fs::Mode::from_raw_mode(0o600);
+    rustix::fs::mkfifoat(rustix::fs::CWD, &history, mode).expect("mkfifo");
+    // Opening it would wait for a writer (or a reader) before the first line.
+    let tmux = shell_in("fifo", dir.path());
+    let said = format!(
+        "tictac: the shell's history cannot be kept in {}: it is a FIFO, not a regular file",
+        history.display()
+    );
+    let screen = tmux.joined_screen();
+    assert_eq!(screen.matches(&said).count(), 1, "{said}\n{screen}");
+    runs_as_usual(&tmux);
+    assert_eq!(tmux.screen().matches("the shell's history").count(), 1, "said again at the end");
+    let kind = std::fs::symlink_metadata(&history).expect("still there").file_type();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind), "replaced");
 }
 
 /// The seed a session showed on its first line, `random seed: N`.

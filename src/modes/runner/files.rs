@@ -4,8 +4,10 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+
+pub(crate) use crate::modes::describe;
 
 /// Opens `path` for reading if it is a regular file (after symlinks);
 /// otherwise a message saying what it is.
@@ -37,23 +39,6 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
 
 fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-}
-
-/// What a file that is not regular is, for messages.
-pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
-    }
 }
 
 /// Reads at most `limit` bytes of a regular file; an error past it.

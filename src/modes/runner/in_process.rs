@@ -9,12 +9,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::files;
 use super::plan::{DIRECTIVE, Directive, Plan, Source};
 use crate::modes::input::Buffered;
 use crate::modes::record::Recorder;
 use crate::modes::shell::{self, Shell};
-use crate::modes::{Input, RunError, RunOutcome, open_input, run_input};
+use crate::modes::{Input, RunError, RunOutcome, describe, open_input, run_input};
 use crate::process::Capture;
 
 /// When an in-process run must stop: its deadline, and the flag that
@@ -160,7 +159,7 @@ pub(super) fn refuse_special(input: &Path) -> Result<(), String> {
     let named = || format!("`{DIRECTIVE}` names {}, which is", input.display());
     match fs::metadata(input) {
         Ok(m) if !m.is_file() && !m.is_dir() => {
-            Err(format!("{} {}, not a regular file", named(), files::describe(m.file_type())))
+            Err(format!("{} {}, not a regular file", named(), describe(m.file_type())))
         }
         Ok(_) if crate::modes::is_stdin(input) => Err(format!(
             "{} the runner's own standard input: write `-` for the trace itself",
