@@ -217,6 +217,12 @@ impl Hint for Declaration {
     }
 }
 
+/// The longest line that shows a hint. rustyline redraws the whole line at
+/// every key while a hint is shown (without one, it only echoes the key), so
+/// a paste without bracketed paste would cost the square of its length; a
+/// line this long is pasted, not typed.
+const HINTS_UP_TO: usize = 256;
+
 /// Words of the shell's own, completed after the events.
 const SHELL_WORDS: [&str; 2] = ["quit", "man"];
 
@@ -299,8 +305,8 @@ impl Hinter for TraceHelper {
     type Hint = Declaration;
 
     fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<Declaration> {
-        let at_end = self.hints && pos == line.len();
-        at_end.then(|| self.declaration_hint(line)).flatten().map(Declaration)
+        let shown = self.hints && pos == line.len() && line.len() <= HINTS_UP_TO;
+        shown.then(|| self.declaration_hint(line)).flatten().map(Declaration)
     }
 }
 
@@ -359,6 +365,17 @@ mod tests {
         let events = ["new_game(", "play(", "play_again", "undo", "redo"];
         assert_eq!(helper().candidates(""), (0, events.map(String::from).to_vec()));
         assert_eq!(helper().candidates("  ").1.len(), 5);
+    }
+
+    #[test]
+    fn a_long_line_shows_no_hint() {
+        let h = helper();
+        let ctx_history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&ctx_history);
+        let line = format!("{}play", "undo ".repeat(50));
+        assert!(h.hint(&line, line.len(), &ctx).is_some(), "{} bytes", line.len());
+        let line = format!("{}play", "undo ".repeat(51));
+        assert!(h.hint(&line, line.len(), &ctx).is_none(), "{} bytes", line.len());
     }
 
     #[test]

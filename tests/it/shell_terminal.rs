@@ -10,10 +10,15 @@ const GUIDE: &str = "Type man to list the commands, quit to leave.";
 /// `tictac -i ARGS` in tmux, with its history in a folder of its own.
 fn shell(name: &str, env: &str, args: &str) -> (Tmux, tempfile::TempDir) {
     let dir = temp_dir();
-    let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.path().display());
-    let tmux = Tmux::start(name, 100, 30, &command);
+    let tmux = shell_with(name, dir.path(), env, args);
     tmux.wait_for("->");
     (tmux, dir)
+}
+
+/// `ENV tictac -i ARGS` in tmux with `$XDG_DATA_HOME` in `dir`.
+fn shell_with(name: &str, dir: &std::path::Path, env: &str, args: &str) -> Tmux {
+    let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.display());
+    Tmux::start(name, 100, 30, &command)
 }
 
 /// The screen's lines, without trailing blanks.
@@ -110,12 +115,39 @@ fn tab_lists_the_events_and_names_leave_out_the_bot() {
     tmux.wait_for("->play(\"Ann\"");
 }
 
-/// `tictac -i` in tmux with `$XDG_DATA_HOME` in `dir`, already at its prompt.
+/// `tictac -i` in tmux with `$XDG_DATA_HOME` in `dir`, past its first state.
 fn shell_in(name: &str, dir: &std::path::Path) -> Tmux {
-    let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.display());
-    let tmux = Tmux::start(name, 100, 30, &command);
+    let tmux = shell_with(name, dir, "", "");
     tmux.wait_for("start new game");
     tmux
+}
+
+/// A paste without bracketed paste arrives key by key: echoing each must not
+/// redraw the whole line (with a hint shown, rustyline did: 20 KB wrote
+/// hundreds of MB and took seconds). Measured in bytes written, not time:
+/// bench/check-paste.sh times it on the release build.
+#[test]
+fn a_long_paste_is_echoed_without_redrawing_the_line_at_every_key() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, dir) = shell("paste", "", "");
+    let written = dir.path().join("written");
+    tmux.record_output(&written);
+    // Hints all along (each `play(` shows one), and a last event to wait for.
+    let mut line = "play(\"Ann\",1) ".repeat(1430);
+    line.push_str("play(\"Zed\",7)");
+    assert!(line.len() > 20_000);
+    tmux.paste(&line, 2000);
+    let screen = tmux.wait_until("the paste is not echoed whole", |_| {
+        tmux.joined_screen().contains("play(\"Ann\",1) play(\"Zed\",7)")
+    });
+    let bytes = std::fs::metadata(&written).map_or(0, |m| m.len());
+    // Each key echoed, and the line redrawn at the end of each row (a few
+    // MB); a redraw at every key is some 200 MB.
+    assert!(bytes < 8 << 20, "{bytes} bytes written for a paste of {}:\n{screen}", line.len());
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("no such player");
 }
 
 /// The session runs as usual: a line gets its answer, `quit` ends it.
