@@ -16,7 +16,7 @@ use clap_complete::Shell;
 
 use super::options::{
     DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_MAX_LINES, DEFAULT_PORT, DEFAULT_RUNS,
-    DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, default_jobs,
+    DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
@@ -68,11 +68,22 @@ struct TestArgs {
     /// Save every actual output as DIR/NAME.actual.txt
     #[arg(long, value_name = "DIR")]
     log: Option<PathBuf>,
-    /// Run N tests at once (at most 256)
-    #[arg(short, long, value_name = "N", value_parser = Checked(values::jobs), default_value_t = default_jobs())]
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N tests at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
     jobs: usize,
     /// Stop a program or oracle still running after S seconds (its test fails)
-    #[arg(long, value_name = "S", value_parser = Checked(values::seconds), default_value_t = Seconds(DEFAULT_TIMEOUT))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
     timeout: Seconds,
     /// Print only failures and the last line
     #[arg(short, long)]
@@ -100,7 +111,12 @@ struct FuzzArgs {
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     oracle: Option<Words>,
     /// Stop after N runs
-    #[arg(long, value_name = "N", value_parser = Checked(values::count), default_value_t = DEFAULT_RUNS)]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = Checked(values::count),
+        default_value_t = DEFAULT_RUNS
+    )]
     runs: u64,
     /// Stop after S seconds, whatever is running
     #[arg(long, value_name = "S", value_parser = Checked(values::seconds))]
@@ -111,14 +127,30 @@ struct FuzzArgs {
     /// Save each divergence, shrunk, as a test in DIR
     #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_FUZZ_OUT))]
     out: PathBuf,
-    /// Run N programs at once (at most 256)
-    #[arg(short, long, value_name = "N", value_parser = Checked(values::jobs), default_value_t = default_jobs())]
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N programs at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
     jobs: usize,
     /// A run still going after S seconds is a hang
-    #[arg(long, value_name = "S", value_parser = Checked(values::seconds), default_value_t = Seconds(DEFAULT_TIMEOUT))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
     timeout: Seconds,
-    /// Generate traces of at most L lines (at most 100000)
-    #[arg(long, value_name = "L", value_parser = Checked(values::max_lines), default_value_t = DEFAULT_MAX_LINES)]
+    #[arg(
+        long,
+        value_name = "L",
+        help = format!("Generate traces of at most L lines (L at most {MAX_LINES})"),
+        value_parser = Checked(values::max_lines),
+        default_value_t = DEFAULT_MAX_LINES
+    )]
     max_lines: usize,
     /// Never generate these behaviours (tictac test --coverage lists them)
     #[arg(long, value_name = "ID", num_args = 1.., value_parser = Checked(values::excluded))]
@@ -137,7 +169,12 @@ struct VerifyArgs {
     #[arg(long, value_name = "S", value_parser = Choice(&Strategy::ALL, Strategy::name))]
     strategy: Option<Strategy>,
     /// ... playing this mark (with --strategy)
-    #[arg(long = "as", value_name = "MARK", ignore_case = true, value_parser = Choice(&[Mark::X, Mark::O], mark_name))]
+    #[arg(
+        long = "as",
+        value_name = "MARK",
+        ignore_case = true,
+        value_parser = Choice(&[Mark::X, Mark::O], mark_name)
+    )]
     mark: Option<Mark>,
     /// Write the strategy's first lost game to FILE (new), as a trace
     #[arg(long, value_name = "FILE")]
@@ -147,13 +184,28 @@ struct VerifyArgs {
 #[derive(Args)]
 struct ServeArgs {
     /// Listen on port N (0: any free port; the first line says which)
-    #[arg(long, value_name = "N", value_parser = Checked(values::port), default_value_t = DEFAULT_PORT)]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = Checked(values::port),
+        default_value_t = DEFAULT_PORT
+    )]
     port: u16,
     /// Listen on this address (0.0.0.0: every interface)
-    #[arg(long, value_name = "ADDR", value_parser = Checked(values::bind), default_value_t = DEFAULT_BIND)]
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = Checked(values::bind),
+        default_value_t = DEFAULT_BIND
+    )]
     bind: IpAddr,
     /// Answer 503 to a request still running after S seconds
-    #[arg(long, value_name = "S", value_parser = Checked(values::seconds), default_value_t = Seconds(DEFAULT_SERVE_TIMEOUT))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_SERVE_TIMEOUT)
+    )]
     timeout: Seconds,
 }
 
