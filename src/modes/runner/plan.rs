@@ -88,6 +88,10 @@ fn os_args(args: &[String]) -> Vec<OsString> {
 
 impl Directive {
     fn of(args: &[String]) -> Directive {
+        // A command (`test`, `serve`, ...) runs no trace, well formed or not.
+        if args.first().is_some_and(|word| cli::is_command(word)) {
+            return Directive::NoTrace;
+        }
         match cli::parse(&os_args(args)) {
             Ok(Invocation::Run { job, input, session, .. }) => {
                 let input = if input == Path::new(IN) {
@@ -384,7 +388,8 @@ mod tests {
 
     #[test]
     fn forms_that_run_no_trace_are_refused() {
-        for line in ["test", "-g", "-version", "serve", "-i --record x.txt", "--record x -g"] {
+        let no_trace = ["test", "-g", "-version", "serve", "test --bogus", "-i --record x", "-h"];
+        for line in no_trace {
             let e = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect_err(line);
             assert!(e.starts_with(&format!("line 1, `-- run: {line}`, runs no trace")), "{e}");
         }
