@@ -106,3 +106,16 @@ fn ci_tests_on_linux_macos_and_windows() {
     let steps = runs(test);
     assert!(steps.iter().any(|r| r.contains("cargo test --locked")), "{steps:?}");
 }
+
+#[test]
+fn the_readme_says_how_to_install_on_every_platform() {
+    let readme = read("README.md");
+    for target in TARGETS {
+        let archive = if target.contains("windows") { ".zip" } else { ".tar.gz" };
+        let archive = format!("tictac-{target}{archive}");
+        assert!(readme.contains(&archive), "README does not name {archive}");
+    }
+    for needed in ["tictac-installer.sh | sh", "tictac-installer.ps1 | iex", "cargo install --locked"] {
+        assert!(readme.contains(needed), "README does not say {needed}");
+    }
+}
