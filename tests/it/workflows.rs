@@ -23,7 +23,8 @@ fn read(path: &str) -> String {
 
 fn workflow(name: &str) -> Yaml {
     let path = format!(".github/workflows/{name}");
-    let mut docs = YamlLoader::load_from_str(&read(&path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut docs =
+        YamlLoader::load_from_str(&read(&path)).unwrap_or_else(|e| panic!("{path}: {e}"));
     assert_eq!(docs.len(), 1, "{path}: one document");
     docs.remove(0)
 }
@@ -84,7 +85,8 @@ fn the_release_attaches_both_install_scripts_for_its_own_download_folder() {
 
 #[test]
 fn every_archive_an_install_script_fetches_is_released() {
-    for (script, targets) in [("dist/install.sh", &TARGETS[1..4]), ("dist/install.ps1", &TARGETS[4..])]
+    for (script, targets) in
+        [("dist/install.sh", &TARGETS[1..4]), ("dist/install.ps1", &TARGETS[4..])]
     {
         let text = read(script);
         for target in targets {
@@ -115,7 +117,9 @@ fn the_readme_says_how_to_install_on_every_platform() {
         let archive = format!("tictac-{target}{archive}");
         assert!(readme.contains(&archive), "README does not name {archive}");
     }
-    for needed in ["tictac-installer.sh | sh", "tictac-installer.ps1 | iex", "cargo install --locked"] {
+    for needed in
+        ["tictac-installer.sh | sh", "tictac-installer.ps1 | iex", "cargo install --locked"]
+    {
         assert!(readme.contains(needed), "README does not say {needed}");
     }
 }
