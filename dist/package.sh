@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs a built tictac for one target as the release workflow attaches it, in
-# cargo-dist's layout: target/dist/tictac-TARGET.tar.gz (.zip for Windows)
+# cargo-dist's layout: target/distrib/tictac-TARGET.tar.gz (.zip for Windows)
 # holding tictac-TARGET/tictac and README.md, and beside it ARCHIVE.sha256
 # (`HASH  NAME`, as sha256sum writes it), which the install scripts check.
 # Prints the archive's path.
@@ -19,7 +19,7 @@ if ! [ -f "$bin" ]; then
 fi
 
 name=tictac-$target
-out=$PWD/target/dist
+out=$PWD/target/distrib
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$out" "$stage/$name"
