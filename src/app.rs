@@ -191,7 +191,7 @@ fn dispatch(
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);
             // Nothing a run started outlives the session.
             crate::process::stop_all();
-            Ok(if ran?.divergences == 0 { RunOutcome::Ran } else { RunOutcome::Rejected })
+            Ok(ran?.outcome())
         }
     }
 }
@@ -236,8 +236,9 @@ fn help(program: &str) -> String {
         ("", "which none does ([PATH...], --filter TEXT, --quiet)"),
         ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
         ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
-        ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),
-        ("", "--max-lines L, --exclude ID..., --check-status)"),
+        ("", "--runs N, --time S: without either, 10000 runs or 60 s at most;"),
+        ("", "--seed N, --out DIR, -j N, --timeout S, --max-lines L,"),
+        ("", "--exclude ID..., --check-status; Ctrl-C stops it with a summary)"),
         ("verify", "the game's facts and every strategy's record, exhaustively"),
         ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
         ("serve", "the game and the oracle in a web browser, and a JSON API"),

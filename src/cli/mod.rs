@@ -448,6 +448,7 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
         jobs: std::thread::available_parallelism().map_or(1, usize::from),
         ..FuzzOptions::default()
     };
+    let mut runs_given = false;
     let mut args = args.iter().peekable();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
@@ -456,6 +457,7 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
                 .map(|v| v.to_string_lossy().into_owned())
                 .ok_or_else(|| UsageError::MissingValue(text.clone()))
         };
+        runs_given |= text == "--runs";
         let count = |name: &'static str, v: String| match whole(&v) {
             Whole::Number(n) if n > 0 => Ok(n),
             Whole::TooLarge => Err(UsageError::TooLarge(name, U64_MAX, v)),
@@ -503,6 +505,10 @@ fn parse_fuzz(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
     if options.program.is_empty() {
         return Err(UsageError::FuzzNeedsProgram);
+    }
+    // Without a bound of its own a session ends by itself, soon.
+    if !runs_given && options.time.is_none() {
+        options.time = Some(FuzzOptions::DEFAULT_TIME);
     }
     Ok(Invocation::Fuzz(options))
 }
@@ -816,6 +822,16 @@ mod tests {
         assert!(matches!(fuzz("-j", big), Ok(Invocation::Fuzz(o)) if o.jobs == 256));
         let max = "18446744073709551615";
         assert!(matches!(fuzz("--runs", max), Ok(Invocation::Fuzz(o)) if o.runs == u64::MAX));
+        // Without --runs or --time a session has a time bound; with either,
+        // only the bounds asked for.
+        let bounds = |args: &[&str]| match p(&[&["fuzz", "--program", "x"], args].concat()) {
+            Ok(Invocation::Fuzz(o)) => (o.runs, o.time),
+            other => panic!("{other:?}"),
+        };
+        let minute = Some(FuzzOptions::DEFAULT_TIME);
+        assert_eq!(bounds(&[]), (10_000, minute));
+        assert_eq!(bounds(&["--runs", "5"]), (5, None));
+        assert_eq!(bounds(&["--time", "2"]), (10_000, Some(std::time::Duration::from_secs(2))));
         assert_eq!(fuzz("--runs", big), Err(UsageError::TooLarge("--runs", max, big.into())));
         assert_eq!(fuzz("--runs", "0"), Err(UsageError::Count("--runs".into(), "0".into())));
         assert_eq!(fuzz("--seed", "-1"), Err(UsageError::Seed("-1".into())));

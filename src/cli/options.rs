@@ -88,6 +88,11 @@ pub(crate) struct FuzzOptions {
     pub(crate) save_traces: Option<PathBuf>,
 }
 
+impl FuzzOptions {
+    /// The time a session takes at most without `--runs` or `--time`.
+    pub(crate) const DEFAULT_TIME: Duration = Duration::from_secs(60);
+}
+
 impl Default for FuzzOptions {
     fn default() -> Self {
         FuzzOptions {

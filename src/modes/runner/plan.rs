@@ -19,8 +19,8 @@ use std::time::Duration;
 
 use crate::cli::{self, Invocation};
 use crate::modes::record::Recorder;
+use crate::modes::run_job;
 use crate::modes::shell::{self, Shell};
-use crate::modes::{RunOutcome, run_job};
 use crate::process::{self, Capture, Ending};
 
 use super::files;
@@ -187,8 +187,7 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<(Capture, i32), Str
                 refuse_special(&input)?;
             }
             match run_job(job, &input, &mut out, session.autopilot()) {
-                Ok(RunOutcome::Ran) => {}
-                Ok(RunOutcome::Rejected) => status = 1,
+                Ok(outcome) => status = i32::from(outcome.exit_code()),
                 Err(e) => {
                     if out.overflowed() {
                         return Err(too_much(&out));
