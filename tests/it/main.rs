@@ -15,6 +15,7 @@ mod docs;
 mod exit_status;
 mod fuzz;
 mod fuzz_attacks;
+mod fuzz_session;
 mod hostile;
 mod output_files;
 mod properties;

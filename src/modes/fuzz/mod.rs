@@ -402,7 +402,7 @@ fn stalled(options: &Options, shared: &Shared) -> String {
     let Some((trace, found)) = stalls.iter().min_by_key(|s| s.0.len()) else { return text };
     let mut reports = lock(&shared.reports);
     let kind = found.kind;
-    let said = match reports.saved_for(kind) {
+    let said = match reports.saved_for(kind, found.root) {
         Some(path) => format!("The smallest trace it failed on is saved above: {}", path.display()),
         None => {
             let trace = trace.text();
@@ -414,7 +414,7 @@ fn stalled(options: &Options, shared: &Shared) -> String {
                 ),
                 Err(why) => format!("The smallest trace it failed on could not be saved: {why}"),
             };
-            reports.add(kind, trace, found.symptom.clone(), saved.ok());
+            reports.add((kind, found.root), trace, found.symptom.clone(), saved.ok());
             said
         }
     };
@@ -779,7 +779,8 @@ impl Job<'_> {
         let mut not_shrunk = false;
         if cut == Some(Stop::Stalled) {
             let stalls = lock(&shared.stalls);
-            let smaller = stalls.iter().filter(|s| s.1.kind == kind).min_by_key(|s| s.0.len());
+            let same = |s: &&(Trace, Found)| s.1.kind == kind || (s.1.root && found.root);
+            let smaller = stalls.iter().filter(same).min_by_key(|s| s.0.len());
             if let Some((trace, stalled)) = smaller.filter(|s| s.0.len() < small.len()) {
                 (small, found, not_shrunk) = (trace.clone(), stalled.clone(), true);
             }
@@ -819,7 +820,7 @@ impl Job<'_> {
             }
         }
         let message = falsifying(&head, &text, &found.symptom, self.options.timeout, &written);
-        reports.add(kind, small_text, found.symptom, written.ok());
+        reports.add((kind, found.root), small_text, found.symptom, written.ok());
         message
     }
 

@@ -65,6 +65,9 @@ impl Symptom {
 /// the saved test.
 struct Reported {
     kinds: Vec<Kind>,
+    /// Its output differs from the first byte or at the initial state: one
+    /// fault, whatever kinds it shows.
+    root: bool,
     /// The shrunk trace (before any `-- status:` line is put on it).
     trace: Vec<u8>,
     symptom: Symptom,
@@ -112,17 +115,21 @@ impl Reports {
 
     pub(crate) fn add(
         &mut self,
-        kind: Kind,
+        (kind, root): (Kind, bool),
         trace: Vec<u8>,
         symptom: Symptom,
         saved: Option<PathBuf>,
     ) {
-        self.0.push(Reported { kinds: vec![kind], trace, symptom, saved });
+        self.0.push(Reported { kinds: vec![kind], root, trace, symptom, saved });
     }
 
-    /// Whether a saved report showed `kind`.
-    pub(crate) fn saved_for(&self, kind: Kind) -> Option<&PathBuf> {
-        self.0.iter().filter(|r| r.kinds.contains(&kind)).find_map(|r| r.saved.as_ref())
+    /// The file of a saved report of `kind` (or of the fault at the root,
+    /// for a `root` one).
+    pub(crate) fn saved_for(&self, kind: Kind, root: bool) -> Option<&PathBuf> {
+        self.0
+            .iter()
+            .filter(|r| r.kinds.contains(&kind) || (root && r.root))
+            .find_map(|r| r.saved.as_ref())
     }
 
     /// What was found, one line a report (nothing when nothing was).
@@ -284,7 +291,8 @@ mod tests {
     fn one_cause_is_one_report() {
         let mut reports = Reports::default();
         let undo = Kind::Behaviour(Behaviour::UndoMove);
-        reports.add(undo, b"t1".to_vec(), symptom(b"x\n  ___\n", b"x\n  ???\n", Some(0)), None);
+        let s = symptom(b"x\n  ___\n", b"x\n  ???\n", Some(0));
+        reports.add((undo, false), b"t1".to_vec(), s, Some(PathBuf::from("f")));
         // The same lines in another trace, and the same trace.
         let same_lines = symptom(b"y\nz\n  ___\n", b"y\nz\n  ???\n", Some(0));
         let (k, how) = reports.same_cause(b"t2", &same_lines).expect("the same lines");
@@ -298,7 +306,9 @@ mod tests {
         assert_eq!(reports.len(), 1);
         assert_eq!(
             reports.recap(),
-            "Found 1 divergence:\n  undo-move, undo-error: output line 2, not saved\n"
+            "Found 1 divergence:\n  undo-move, undo-error: output line 2, f\n"
         );
+        assert!(reports.saved_for(error, false).is_some());
+        assert!(reports.saved_for(Kind::Hang, true).is_none(), "no report at the root");
     }
 }
