@@ -230,7 +230,11 @@ fn existing_files_are_never_overwritten() {
 fn usage_errors_and_a_program_that_cannot_start() {
     let o = fuzz(&[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).starts_with("Error: fuzz needs --program CMD"), "{}", text(&o));
+    assert!(
+        text(&o).starts_with("Error: fuzz needs --program <CMD>\nRun 'tictac fuzz --help'"),
+        "{}",
+        text(&o)
+    );
     let o = fuzz(&["--program", BIN, "--exclude", "no-such-thing"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with("Error: unknown behaviour 'no-such-thing'"));

@@ -9,6 +9,7 @@ mod architecture;
 mod board;
 mod bots;
 mod cli;
+mod commands;
 mod coverage;
 mod differential;
 mod docs;
