@@ -8,6 +8,7 @@ mod generate;
 mod program;
 mod progress;
 mod report;
+mod saved;
 mod shrink;
 mod trace;
 
@@ -22,13 +23,14 @@ use std::sync::{Mutex, RwLock, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::behaviour::{Behaviour, Coverage};
-use crate::modes::{OutputError, OutputFile, RunOutcome};
+use crate::modes::RunOutcome;
 use crate::signals;
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
 use progress::Progress;
 use report::{Ended, Reports, Symptom, falsifying};
+use saved::{check_out, save};
 use trace::Trace;
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
@@ -429,21 +431,6 @@ fn closed_or(e: io::Error, found: bool) -> FuzzError {
         FuzzError::Closed { found }
     } else {
         FuzzError::Write(e)
-    }
-}
-
-/// `--out` must be a folder or nothing yet: found before fuzzing, not at
-/// the first save.
-fn check_out(dir: &Path) -> Result<(), FuzzError> {
-    let name = dir.display().to_string();
-    match fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(FuzzError::Out(name, "is not a folder".into())),
-        Err(_) if fs::symlink_metadata(dir).is_ok() => {
-            Err(FuzzError::Out(name, "is a symbolic link to nothing".into()))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(FuzzError::Out(name, format!("cannot be used: {e}"))),
     }
 }
 
@@ -883,88 +870,5 @@ impl Job<'_> {
             Launched::Finished { output, .. } => Some(output),
             _ => None,
         }
-    }
-}
-
-/// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N
-/// with neither file present; never overwrites. Both are written whole or
-/// not at all (each through a temporary file moved into place), and the
-/// trace is removed again if its expected output cannot be put beside it.
-fn save(dir: &Path, name: &str, trace: &[u8], expected: &[u8]) -> Result<PathBuf, String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let written = |path: &Path, bytes: &[u8]| -> Result<OutputFile, OutputError> {
-        let mut file = OutputFile::create(path)?;
-        match file.write_all(bytes).and_then(|()| file.flush()) {
-            Ok(()) => Ok(file),
-            Err(e) => Err(file.write_failed(e)),
-        }
-    };
-    for n in 1.. {
-        let path = dir.join(format!("{name}-{n}.txt"));
-        let expected_path = dir.join(format!("{name}-{n}.expected.txt"));
-        let taken = |p: &Path| fs::symlink_metadata(p).is_ok();
-        if taken(&path) || taken(&expected_path) {
-            continue;
-        }
-        let both = written(&path, trace).and_then(|t| Ok((t, written(&expected_path, expected)?)));
-        let (trace_file, expected_file) = match both {
-            Ok(files) => files,
-            Err(OutputError::Exists(_)) => continue,
-            Err(e) => return Err(e.to_string()),
-        };
-        match trace_file.persist_noclobber() {
-            Ok(()) => {}
-            Err(OutputError::Exists(_)) => continue,
-            Err(e) => return Err(e.to_string()),
-        }
-        match expected_file.persist_noclobber() {
-            Ok(()) => return Ok(path),
-            Err(e) => {
-                let _ = fs::remove_file(&path);
-                if !matches!(e, OutputError::Exists(_)) {
-                    return Err(e.to_string());
-                }
-            }
-        }
-    }
-    Err("no free name".into())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_saved_test_is_both_files_or_neither() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let saved = save(dir.path(), "undo", b"undo\n", b"expected\n").expect("save");
-        assert_eq!(saved, dir.path().join("undo-1.txt"));
-        assert_eq!(fs::read(dir.path().join("undo-1.expected.txt")).expect("read"), b"expected\n");
-        // A name the trace's file can take and the expected file cannot
-        // (over 255 bytes): neither stays.
-        let long = "k".repeat(242);
-        let e = save(dir.path(), &long, b"undo\n", b"expected\n").expect_err("too long");
-        assert!(e.contains(".expected.txt"), "{e}");
-        let mut names: Vec<_> = fs::read_dir(dir.path())
-            .expect("list")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["undo-1.expected.txt", "undo-1.txt"]);
-    }
-
-    #[test]
-    fn out_must_be_a_folder_or_nothing() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        assert!(check_out(dir.path()).is_ok());
-        assert!(check_out(&dir.path().join("new")).is_ok());
-        let file = dir.path().join("file");
-        fs::write(&file, "").expect("write");
-        let e = check_out(&file).expect_err("a file").to_string();
-        assert!(e.ends_with("is not a folder"), "{e}");
-        assert!(check_out(&file.join("sub")).is_err());
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).expect("symlink");
-        assert!(check_out(&link).is_err());
     }
 }
