@@ -7,7 +7,7 @@
 
 use crate::common::{BIN, path, script, temp_dir, text, tictac};
 use std::fs;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -105,10 +105,10 @@ fn kinds_of_one_cause_are_one_report() {
     assert!(said.ends_with(" 1 divergences found.\n"), "{said}");
 }
 
-/// Starts `tictac fuzz ARGS`, sends `signal` once it has run for a second,
-/// and gives what it printed, its status, and how long it took to end
-/// after the signal.
-fn interrupted(args: &[&str], signal: &str) -> (String, Option<i32>, Duration) {
+/// Starts `tictac fuzz ARGS`, sends `signal` once it has printed a line
+/// starting with `after` (and run a moment longer), and gives what it
+/// printed, its status, and how long it took to end after the signal.
+fn interrupted(args: &[&str], after: &str, signal: &str) -> (String, Option<i32>, Duration) {
     let mut child = Command::new(BIN)
         .arg("fuzz")
         .args(args)
@@ -117,18 +117,22 @@ fn interrupted(args: &[&str], signal: &str) -> (String, Option<i32>, Duration) {
         .stderr(Stdio::null())
         .spawn()
         .expect("start");
-    // Read all it prints (a reader that goes away would stop it too).
-    let (first, started) = mpsc::channel();
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        let _ = stdout.read_line(&mut all);
-        let _ = first.send(());
-        let _ = stdout.read_to_string(&mut all);
-        all
+    // Every line it prints, as it comes (a reader that went away would stop
+    // it too).
+    let (lines, printed) = mpsc::channel();
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let _ = lines.send(line.expect("read"));
+        }
     });
-    started.recv_timeout(Duration::from_secs(60)).expect("its first line");
-    std::thread::sleep(Duration::from_secs(1));
+    let mut said = String::new();
+    while !said.lines().any(|l| l.starts_with(after)) {
+        let line = printed.recv_timeout(Duration::from_secs(60)).expect("a line");
+        said.push_str(&line);
+        said.push('\n');
+    }
+    std::thread::sleep(Duration::from_millis(500));
     let sent = Instant::now();
     let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
     assert!(kill.success());
@@ -143,7 +147,11 @@ fn interrupted(args: &[&str], signal: &str) -> (String, Option<i32>, Duration) {
         std::thread::sleep(Duration::from_millis(20));
     };
     let took = sent.elapsed();
-    (reader.join().expect("reader"), status.code(), took)
+    for line in printed.iter() {
+        said.push_str(&line);
+        said.push('\n');
+    }
+    (said, status.code(), took)
 }
 
 #[test]
@@ -153,7 +161,7 @@ fn a_signal_stops_the_session_with_the_summary_so_far() {
     let program = undo_marked(scratch.path(), 0);
     let out = scratch.path().join("o");
     let args = ["--program", &program, "--runs", "1000000", "--seed", "1", "--out", &path(&out)];
-    let (said, status, took) = interrupted(&args, "-INT");
+    let (said, status, took) = interrupted(&args, "Divergence: ", "-INT");
     assert!(took < Duration::from_secs(10), "{took:?}\n{said}");
     assert_eq!(status, Some(1), "{said}");
     assert!(said.contains("\nStopped by SIGINT after "), "{said}");
@@ -164,7 +172,7 @@ fn a_signal_stops_the_session_with_the_summary_so_far() {
     assert!(said.contains(&path(&out.join(&names[0]))), "{said}");
     // Nothing found: 130, whichever of the two signals.
     let args = ["--program", BIN, "--runs", "1000000", "--out", &path(&out.join("none"))];
-    let (said, status, took) = interrupted(&args, "-TERM");
+    let (said, status, took) = interrupted(&args, "Fuzzing ", "-TERM");
     assert!(took < Duration::from_secs(10), "{took:?}\n{said}");
     assert_eq!(status, Some(130), "{said}");
     assert!(said.contains("\nStopped by SIGTERM after "), "{said}");
