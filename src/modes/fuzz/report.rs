@@ -56,10 +56,13 @@ impl Symptom {
     }
 
     /// The pair of lines that differ, which names a cause.
-    fn pair(&self) -> Option<(&Option<Vec<u8>>, &Option<Vec<u8>>)> {
+    fn pair(&self) -> Option<LinePair<'_>> {
         self.line.as_ref().map(|l| (&l.expected, &l.got))
     }
 }
+
+/// The expected and the actual line (`None`: the output had ended).
+type LinePair<'a> = (&'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
 
 /// One report: the kinds it showed, what was shrunk, what differs, and
 /// the saved test.
