@@ -197,6 +197,7 @@ pub fn path(p: &Path) -> String {
 
 /// An executable shell script standing in for a student's program or an
 /// oracle.
+#[cfg(unix)]
 pub fn script(dir: &Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let p = file(dir, name, format!("#!/bin/sh\n{body}\n"));

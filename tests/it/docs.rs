@@ -32,7 +32,7 @@ fn shell(input: &str) -> String {
 fn readme_links_the_reference_and_says_how_to_install() {
     let readme = read("README.md");
     assert!(readme.contains("(docs/BEHAVIOUR.md)"));
-    assert!(readme.contains("cargo install --path ."));
+    assert!(readme.contains("cargo install --locked --path ."));
     assert!(!read("docs/BEHAVIOUR.md").contains("../shared"), "the reference stands alone");
 }
 
