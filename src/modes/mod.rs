@@ -24,7 +24,7 @@ use std::path::Path;
 pub use crate::cli::Job;
 pub use driver::Driver;
 pub(crate) use driver::{show_step, step};
-pub(crate) use files::{FileError, STDIN, open_input};
+pub(crate) use files::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use input::Input;
 pub(crate) use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
