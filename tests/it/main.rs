@@ -7,6 +7,7 @@ mod common;
 mod acceptance;
 mod architecture;
 mod board;
+mod containment;
 mod bots;
 mod cli;
 mod coverage;

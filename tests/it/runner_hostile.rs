@@ -4,53 +4,14 @@
 //! reader that goes away. Leftover processes are looked for in /proc by a
 //! marker unique to each test (the temporary folder of its scripts).
 
-use crate::common::{self, BIN, path, run, temp_dir, text, tictac};
+use crate::common::hostile_script as script;
+use crate::common::{BIN, assert_none_left, path, processes_with, run, suite, temp_dir, text, tictac};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A folder of tests `a` and `b` with correct expected outputs.
-fn suite() -> tempfile::TempDir {
-    let dir = temp_dir();
-    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
-    fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
-    let o = tictac(&["test", "--bless", &path(dir.path())]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    dir
-}
-
-/// An executable shell script in `dir`. Called with `child` it sleeps, as a
-/// copy of `sleep` in `dir`, so that its command line names the folder and
-/// it can be found.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    let sleep = dir.join("sleep");
-    if !sleep.exists() {
-        let system = ["/bin/sleep", "/usr/bin/sleep"].into_iter().find(|s| Path::new(s).exists());
-        fs::copy(system.expect("a sleep program"), &sleep).expect("copy sleep");
-    }
-    let child = "if [ \"$1\" = child ]; then exec \"${0%/*}/sleep\" 1000; fi";
-    common::script(dir, name, &format!("{child}\nme=\"$0\"\n{body}"))
-}
-
-/// Live processes whose command line contains `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        if pid == std::process::id() {
-            continue;
-        }
-        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else { continue };
-        if String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// Fails if any process with `marker` is still alive shortly after.
 /// `tictac test DIR --program PROGRAM ARGS...` with `TICTAC` set for the
 /// program's scripts: its output and how long it took.
 fn test_suite_with(dir: &Path, program: &str, args: &[&str]) -> (std::process::Output, Duration) {
@@ -64,23 +25,6 @@ fn test_suite_with(dir: &Path, program: &str, args: &[&str]) -> (std::process::O
         None,
     );
     (o, start.elapsed())
-}
-
-fn assert_none_left(marker: &str) {
-    let until = Instant::now() + Duration::from_secs(2);
-    loop {
-        let left = processes_with(marker);
-        if left.is_empty() {
-            return;
-        }
-        if Instant::now() > until {
-            for &pid in &left {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            }
-            panic!("processes left running: {left:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
