@@ -20,19 +20,25 @@ use crate::common::{
 const NO_CGROUP: &str = "TICTAC_NO_CGROUP";
 const WAYS: [&str; 2] = ["", "1"];
 
-/// A daemon that churns: it leaves its session and forks, the parent
-/// exiting at once, over and over, so that at any moment one process of it
-/// lives and none for long (for 10 s at most, so that a failing test leaves
-/// nothing for long).
+/// A daemon that churns: it leaves its session and forks, over and over,
+/// each parent exiting a millisecond after its fork, so that no process of
+/// it lives long and the newest always has a live parent: whoever kills
+/// only the oldest is always a generation behind. For 10 s at most, so that
+/// a failing test leaves nothing for long.
 const CHURN_C: &str = r#"
 #include <time.h>
 #include <unistd.h>
 int main(void) {
+    struct timespec linger = { 0, 1000000 };
     time_t end = time(0) + 10;
-    for (;;) {
+    while (time(0) <= end) {
         setsid();
-        if (fork() > 0 || time(0) > end) _exit(0);
+        if (fork() > 0) {
+            nanosleep(&linger, 0);
+            break;
+        }
     }
+    _exit(0);
 }
 "#;
 
