@@ -22,18 +22,22 @@ const WAYS: [&str; 2] = ["", "1"];
 
 /// A daemon that churns: it leaves its session and forks, over and over,
 /// each parent exiting a millisecond after its fork, so that no process of
-/// it lives long and the newest always has a live parent: whoever kills
-/// only the oldest is always a generation behind. For 10 s at most, so that
-/// a failing test leaves nothing for long.
+/// it lives long (a search of /proc rarely sees one alive) and the newest
+/// always has a live parent (whoever kills only the oldest is always a
+/// generation behind). Each generation appends a byte to the file it is
+/// given: that file growing is the sign that it still runs. For 10 s at
+/// most, so that a failing test leaves nothing for long.
 const CHURN_C: &str = r#"
+#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
-int main(void) {
+int main(int argc, char **argv) {
     struct timespec linger = { 0, 1000000 };
     time_t end = time(0) + 10;
+    int beat = open(argv[1], O_WRONLY | O_CREAT | O_APPEND, 0644);
     while (time(0) <= end) {
         setsid();
-        if (fork() > 0) {
+        if (write(beat, ".", 1) != 1 || fork() > 0) {
             nanosleep(&linger, 0);
             break;
         }
@@ -41,6 +45,16 @@ int main(void) {
     _exit(0);
 }
 "#;
+
+/// Fails if the churner writing to `beat` still runs: the file grows.
+fn assert_stopped(beat: &Path, context: &str) {
+    let size = || fs::metadata(beat).map_or(0, |m| m.len());
+    sleep(Duration::from_millis(100));
+    let before = size();
+    sleep(Duration::from_millis(400));
+    let after = size();
+    assert_eq!(before, after, "{context}: the churner still runs ({before} then {after} beats)");
+}
 
 /// `CHURN_C` compiled into `dir` with the C compiler Rust links with.
 fn churner(dir: &Path) -> String {
@@ -61,11 +75,19 @@ fn a_fork_churning_daemon_outlives_no_test_run() {
     let tools = temp_dir();
     let marker = path(tools.path());
     let churn = churner(tools.path());
-    // Right output, and a churner with a cleared environment (no tag) left.
-    let body = format!("env -i {churn} >/dev/null 2>&1 </dev/null &\nexec \"$TICTAC\" \"$@\"");
+    let beat = tools.path().join("beat");
+    // Right output, and a churner with a cleared environment (no tag) left,
+    // once it runs.
+    let beat_path = path(&beat);
+    let body = format!(
+        "env -i {churn} {beat_path} >/dev/null 2>&1 </dev/null &
+        while [ ! -s {beat_path} ]; do sleep 0.01; done
+        exec \"$TICTAC\" \"$@\""
+    );
     let program = hostile_script(tools.path(), "daemon.sh", &body);
     for no_cgroup in WAYS {
         for k in 1..=5 {
+            let _ = fs::remove_file(&beat);
             let o = run(
                 Command::new(BIN)
                     .args(["test", "--program", &program, &path(dir.path())])
@@ -73,7 +95,9 @@ fn a_fork_churning_daemon_outlives_no_test_run() {
                     .env(NO_CGROUP, no_cgroup),
                 None,
             );
-            assert_eq!(o.status.code(), Some(0), "{NO_CGROUP}={no_cgroup}, run {k}: {}", text(&o));
+            let context = format!("{NO_CGROUP}={no_cgroup}, run {k}");
+            assert_eq!(o.status.code(), Some(0), "{context}: {}", text(&o));
+            assert_stopped(&beat, &context);
             assert_none_left(&marker);
         }
     }
