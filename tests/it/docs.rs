@@ -74,3 +74,27 @@ fn the_readme_bot_example_is_what_the_bot_plays() {
     assert_eq!(commands, shown);
     assert!(shown.iter().any(|l| l.starts_with("->play(\"Hal\"")), "the bot plays");
 }
+
+#[test]
+fn the_readme_coverage_example_is_what_coverage_prints() {
+    let readme = read("README.md");
+    let args = "test --coverage acceptance/01_x_wins.txt acceptance/24_window_middle.txt acceptance/29_interactive_session.txt";
+    let shown = session_block(&readme, &format!("tictac {args}"));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let full: Vec<String> = args
+        .split(' ')
+        .map(|a| if a.starts_with("acceptance/") { format!("{root}/{a}") } else { a.to_string() })
+        .collect();
+    let full: Vec<&str> = full.iter().map(String::as_str).collect();
+    let printed = text(&tictac(&full));
+    let printed: Vec<&str> = printed.lines().map(str::trim).collect();
+    let mut at = 0;
+    for line in shown.iter().filter(|l| *l != "...") {
+        let found = printed[at..].iter().position(|p| p == line);
+        let Some(k) = found else {
+            panic!("README line not printed in order: {line:?}\n{printed:#?}")
+        };
+        at += k + 1;
+    }
+    assert!(shown.len() > 8, "the example is there: {shown:?}");
+}

@@ -10,6 +10,7 @@ mod board;
 mod containment;
 mod bots;
 mod cli;
+mod commands;
 mod coverage;
 mod differential;
 mod docs;

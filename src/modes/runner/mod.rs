@@ -26,6 +26,8 @@ use crate::modes::FileError;
 use crate::process::Capture;
 
 pub(crate) use crate::cli::options::Format;
+/// Tests never run at once beyond this, whatever `-j` (or `Options`) says.
+use crate::cli::options::MAX_JOBS;
 pub use crate::cli::options::TestOptions as Options;
 
 /// Why the runner could not run the suite.
@@ -118,9 +120,6 @@ impl Report {
         self.passed == self.total
     }
 }
-
-/// Tests never run at once beyond this, whatever `-j` says.
-pub(crate) const MAX_JOBS: usize = 256;
 
 /// Captured output never stops below this many bytes.
 pub(crate) const MIN_CAP: u64 = 16 << 20;
