@@ -100,13 +100,16 @@ fn a_program_that_prints_forever_is_stopped_at_the_cap() {
 
 #[test]
 fn a_signal_to_the_runner_stops_every_program_first() {
-    for signal in ["INT", "TERM", "HUP"] {
+    // Each fatal signal that may be caught (QUIT and XCPU dump a core file:
+    // in the temporary folder, if the limit allows one).
+    for signal in ["INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "XCPU"] {
         let dir = suite();
         let tools = temp_dir();
         let marker = path(tools.path());
         let hang = script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
         let mut runner = Command::new(BIN)
             .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
+            .current_dir(tools.path())
             .stdout(Stdio::null())
             .spawn()
             .expect("spawn");
