@@ -347,3 +347,51 @@ fn broken_and_looping_links_fail_only_their_own_test_or_are_ignored() {
     assert_ne!(o.status.code(), Some(2), "{out}");
     assert!(out.contains("t1.txt is a symbolic link that loops"), "{out}");
 }
+
+#[test]
+fn logs_never_write_through_links_and_replace_files_whole() {
+    use std::os::unix::fs::symlink;
+    let dir = suite();
+    fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    fs::write(dir.path().join("sub/c.txt"), "undo\n").expect("write");
+    fs::copy(dir.path().join("b.expected.txt"), dir.path().join("sub/c.expected.txt"))
+        .expect("copy");
+    let elsewhere = temp_dir();
+    let (precious, linked) = (elsewhere.path().join("precious"), elsewhere.path().join("linked"));
+    fs::write(&precious, "keep me\n").expect("write");
+    fs::write(&linked, "keep me too\n").expect("write");
+    let logs = temp_dir();
+    let log_dir = logs.path();
+    // A symbolic link to a file outside, a hard link to one (truncating it in
+    // place would change it), and a folder of a test's name that is a link.
+    symlink(&precious, log_dir.join("a.actual.txt")).expect("symlink");
+    fs::hard_link(&linked, log_dir.join("b.actual.txt")).expect("hard link");
+    symlink(elsewhere.path(), log_dir.join("sub")).expect("symlink");
+    let o = tictac(&["test", "--log", &path(log_dir), "-j", "1", &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let shown = path(log_dir);
+    assert!(
+        out.contains(&format!(
+            "not logged: {shown}/a.actual.txt is a symbolic link (--log never writes through one)"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "not logged: {shown}/sub is a symbolic link (--log never writes through one)"
+        )),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&precious).expect("read"), "keep me\n");
+    assert_eq!(fs::read_to_string(&linked).expect("read"), "keep me too\n");
+    assert!(!elsewhere.path().join("c.actual.txt").exists());
+    let logged = fs::read(log_dir.join("b.actual.txt")).expect("logged");
+    assert_eq!(logged, fs::read(dir.path().join("b.expected.txt")).expect("read"));
+    let mut names: Vec<String> = fs::read_dir(log_dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.actual.txt", "b.actual.txt", "sub"], "no hidden file left");
+}
