@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use super::cgroup::{Cgroups, Slot};
+use super::terminal;
 use super::tree::{self, freeze_and_kill};
 
 /// The environment variable that tags a run's processes.
@@ -229,7 +230,7 @@ enum Owner {
 /// says it outside cgroups; a process with neither is no run's.
 fn owner(pid: i32, of: Option<&Started>, registry: &Registry) -> Owner {
     let Some(run) = of else { return Owner::Leftover };
-    let cgroup = run.slot.as_ref().and(super::cgroup::of(pid));
+    let cgroup = cgroups().and(super::cgroup::of(pid));
     if let Some(cgroup) = &cgroup {
         if run.slot.as_ref().is_some_and(|slot| slot.holds(cgroup)) {
             return Owner::Leftover;
@@ -327,9 +328,11 @@ pub(crate) fn stop_all() {
         CGROUPS_CLOSED.store(true, Ordering::Relaxed);
         cgroups.remove();
     }
+    terminal::put_back();
 }
 
 fn setup() {
+    terminal::remember();
     #[cfg(target_os = "linux")]
     {
         // Without it (other kernels, sandboxes) sessions and tags still work.

@@ -13,6 +13,7 @@
 mod capture;
 mod cgroup;
 mod guard;
+mod terminal;
 mod tree;
 
 pub(crate) use capture::Capture;

@@ -167,12 +167,14 @@ fn programs_run_in_a_session_of_their_own_with_nothing_to_read() {
 /// Takes the terminal if it can: turns echo off and makes its own process
 /// group the foreground one (ignoring SIGTTOU, which would stop it), notes
 /// that it did in `$TOOK`, then hangs ignoring SIGINT, so that a Ctrl-C
-/// reaches only it.
+/// reaches only it. It also turns echo off through the device its parent
+/// (the runner) reads, which no session rule forbids.
 const GRAB: &str = "trap '' INT TTOU
 perl -MPOSIX -e 'open(my $t, \"+<\", \"/dev/tty\") or exit 1;
   my $a = POSIX::Termios->new; $a->getattr(fileno $t);
   $a->setlflag($a->getlflag & ~POSIX::ECHO()); $a->setattr(fileno $t, POSIX::TCSANOW());
   POSIX::tcsetpgrp(fileno $t, getpgrp()) or exit 1' && echo took > \"$TOOK\"
+stty -echo < /proc/$PPID/fd/0
 exec \"$me\" child";
 
 #[test]
