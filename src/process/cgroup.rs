@@ -54,7 +54,10 @@ pub(super) struct Slot {
 
 impl Slot {
     fn child(&self, name: &str) -> Slot {
-        Slot { dir: self.dir.join(name), path: format!("{}/{name}", self.path.trim_end_matches('/')) }
+        Slot {
+            dir: self.dir.join(name),
+            path: format!("{}/{name}", self.path.trim_end_matches('/')),
+        }
     }
 
     /// Moves `pid` (its every thread) into this cgroup.

@@ -18,6 +18,7 @@
 //!   reaped, until a round finds none. A fork-churning daemon cannot outrun
 //!   this: what is stopped cannot fork, and what a killed one leaves is
 //!   adopted in turn.
+//!
 //! Without a subreaper or `/proc` (other systems), a run's process group is
 //! killed and, on Linux, all of `/proc` is searched for its tag.
 //! SIGINT, SIGTERM, SIGHUP and the other fatal signals stop every run first,
@@ -391,11 +392,7 @@ fn reap_orphans(registry: &mut Registry) {
         }
         match tree::parent_of(pid) {
             None => {} // gone: reaped elsewhere
-            Some(parent) if parent == me => {
-                if !reaped(pid) {
-                    registry.orphans.insert(pid);
-                }
-            }
+            Some(parent) if parent == me && reaped(pid) => {}
             Some(_) => {
                 registry.orphans.insert(pid);
             }

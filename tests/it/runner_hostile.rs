@@ -5,7 +5,9 @@
 //! marker unique to each test (the temporary folder of its scripts).
 
 use crate::common::hostile_script as script;
-use crate::common::{BIN, assert_none_left, path, processes_with, run, suite, temp_dir, text, tictac};
+use crate::common::{
+    BIN, assert_none_left, path, processes_with, run, suite, temp_dir, text, tictac,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
