@@ -6,6 +6,7 @@ pub(crate) mod coverage;
 mod diff;
 mod discover;
 mod files;
+mod in_process;
 mod junit;
 mod pairs;
 mod plan;
@@ -451,7 +452,7 @@ fn verdict(
     let producer = options
         .program
         .as_deref()
-        .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
+        .map_or(Producer::InProcess { timeout }, |command| Producer::Program { command, timeout });
     let (mut actual, failed, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
