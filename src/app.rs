@@ -199,7 +199,7 @@ fn dispatch(
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);
             // Nothing a run started outlives the session.
             crate::process::stop_all();
-            Ok(if ran?.divergences == 0 { RunOutcome::Ran } else { RunOutcome::Rejected })
+            Ok(ran?.outcome())
         }
     }
 }

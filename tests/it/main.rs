@@ -9,6 +9,7 @@ mod architecture;
 mod bots;
 mod cli;
 mod commands;
+mod containment;
 mod coverage;
 mod docs;
 mod exit_status;
@@ -26,6 +27,8 @@ mod board;
 mod differential;
 #[cfg(unix)]
 mod fuzz_attacks;
+#[cfg(unix)]
+mod fuzz_session;
 #[cfg(unix)]
 mod output_files;
 #[cfg(unix)]

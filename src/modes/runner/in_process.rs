@@ -13,7 +13,7 @@ use super::plan::{DIRECTIVE, Directive, Plan, Source};
 use crate::modes::input::Buffered;
 use crate::modes::record::Recorder;
 use crate::modes::shell::{self, Shell};
-use crate::modes::{Input, RunError, RunOutcome, describe, open_input, run_input};
+use crate::modes::{Input, RunError, describe, open_input, run_input};
 use crate::process::Capture;
 
 /// When an in-process run must stop: its deadline, and the flag that
@@ -118,8 +118,7 @@ pub(super) fn run(
                 run_input(*job, input, &mut out, session.autopilot())
             });
             match ran {
-                Ok(RunOutcome::Ran) => Ok(0),
-                Ok(RunOutcome::Rejected) => Ok(1),
+                Ok(outcome) => Ok(i32::from(outcome.exit_code())),
                 Err(e) => {
                     // As the executable prints it.
                     let _ = writeln!(out.inner, "{e}");
