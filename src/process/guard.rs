@@ -332,15 +332,21 @@ pub(crate) fn stop_all() {
     terminal::put_back();
 }
 
+/// Makes this process the child subreaper of what it starts (Linux's
+/// alone); whether it is one.
+fn become_subreaper() -> bool {
+    #[cfg(target_os = "linux")]
+    return rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
 fn setup() {
     terminal::remember();
-    #[cfg(target_os = "linux")]
-    {
-        // Without it (other kernels, sandboxes) sessions and tags still work.
-        let reaper = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
-        WALKABLE.store(reaper.is_ok() && tree::listable(), Ordering::Relaxed);
-        let _ = CGROUPS.set(Cgroups::probe());
-    }
+    // Without them (other kernels, sandboxes) sessions and tags still work.
+    // Off Linux there is no subreaper, and the probe finds no cgroup.
+    WALKABLE.store(become_subreaper() && tree::listable(), Ordering::Relaxed);
+    let _ = CGROUPS.set(Cgroups::probe());
     // Kept for the life of the process: any run may be interrupted; after
     // a signal, nothing more is started.
     let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(|| {
