@@ -34,6 +34,7 @@ mod modes;
 mod process;
 mod signals;
 mod spool;
+mod status;
 mod window;
 
 pub use app::main;
@@ -45,7 +46,8 @@ pub mod testing {
     pub use crate::modes::shell::{Reply, Shell};
     pub use crate::modes::tui::app::Action;
     pub use crate::modes::tui::view::areas;
-    pub use crate::modes::{Driver, Job, RunOutcome, Sink, run_job};
+    pub use crate::modes::{Driver, Job, Sink, run_job};
+    pub use crate::status::Status;
 
     /// The test runner (`tictac test`).
     pub mod runner {

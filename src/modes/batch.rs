@@ -5,10 +5,11 @@ use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Entry, Tape};
-use super::{CHUNK_LINES, Driver, Input, RunError, RunOutcome, Sink};
+use super::{CHUNK_LINES, Driver, Input, RunError, Sink};
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
+use crate::status::Status;
 
 /// `-b IN`: all or nothing, reading the input once. The validating read
 /// keeps the commands on a tape (memory up to a bound, then a temporary
@@ -17,16 +18,16 @@ pub(crate) fn run_whole(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
-) -> Result<RunOutcome, RunError> {
+) -> Result<Status, RunError> {
     let mut tape = Tape::default();
     let verdict = lang::validate(KeptLines::new(&mut input), |c| tape.push(c));
     if let Err(rejection) = verdict.map_err(|e| failed(&input, e))? {
         reject(rejection, out)?;
-        return Ok(RunOutcome::Rejected);
+        return Ok(Status::Failed);
     }
     write_state(out, driver.engine.game())?;
     run_tape(tape, out, driver)?;
-    Ok(RunOutcome::Ran)
+    Ok(Status::Ran)
 }
 
 /// A validation that could not finish, as a run reports it.
@@ -65,7 +66,7 @@ pub(crate) fn run_chunks(
     mut input: Input,
     out: &mut Sink,
     driver: &mut Driver,
-) -> Result<RunOutcome, RunError> {
+) -> Result<Status, RunError> {
     let name = input.name().to_owned();
     let out = RefCell::new(out);
     let failed = Cell::new(None);
@@ -77,7 +78,7 @@ pub(crate) fn run_chunks(
     let reader = FlushBeforeWait { input: &mut input, out: &out, failed: &failed };
     let mut lines = KeptLines::new(reader);
     let mut initial_shown = false;
-    let mut outcome = RunOutcome::Ran;
+    let mut outcome = Status::Ran;
     loop {
         let mut tape = Tape::default();
         let mut chunk = Lines::new(&mut lines, CHUNK_LINES);
@@ -92,7 +93,7 @@ pub(crate) fn run_chunks(
             match verdict {
                 Err(rejection) => {
                     reject(rejection, out)?;
-                    outcome = RunOutcome::Rejected;
+                    outcome = Status::Failed;
                 }
                 Ok(()) => {
                     if !initial_shown {

@@ -22,13 +22,6 @@ pub enum FileError {
     Unreadable(String),
 }
 
-impl FileError {
-    /// An invocation or file error (SPEC §5).
-    pub(crate) fn exit_code(&self) -> u8 {
-        2
-    }
-}
-
 /// Opens a trace for its one read, or says why it cannot be read.
 pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
     let name = path.display().to_string();

@@ -26,13 +26,14 @@ use super::shell::{PROMPT, Reply, Shell};
 use crate::cli::Session;
 use crate::game::Mark;
 use crate::lang::events::{self, EVENTS};
+use crate::status::Status;
 
 /// On a terminal only: the first line of a session, and the answer below
 /// the engine's own message to a line that is just `help` or `exit`.
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
 /// Runs the session on standard input and output.
-pub(crate) fn run(session: &Session) -> Result<(), RunError> {
+pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     let mut recorder = Recorder::open(session.record.as_deref())?;
     let recording = recorder.is_on();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
@@ -45,14 +46,15 @@ pub(crate) fn run(session: &Session) -> Result<(), RunError> {
             ..TraceHelper::default()
         };
         match run_terminal(shell(), helper, &mut recorder) {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(Status::Ran),
             Err(ReadlineError::Io(e)) => return Err(e.into()),
             // No usable terminal after all: fall back to plain lines.
             Err(_) => {}
         }
     }
     let mut out = io::stdout().lock();
-    Ok(run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder)?)
+    run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder)?;
+    Ok(Status::Ran)
 }
 
 fn run_terminal(

@@ -31,15 +31,7 @@ pub use sink::Sink;
 
 use crate::bots::Autopilot;
 use crate::cli::Session;
-
-/// How a run that got going ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunOutcome {
-    /// The trace ran (game errors such as `button already taken` included).
-    Ran,
-    /// A syntax or type error message was printed.
-    Rejected,
-}
+use crate::status::{Closed, Status, Stopped, closed_pipe};
 
 /// Why a run could not go on; printed as one line.
 #[derive(Debug, thiserror::Error)]
@@ -58,10 +50,9 @@ pub enum RunError {
     /// could not be written or read back (a full disk, among others).
     #[error("error: keeping the trace in a temporary file failed: {0}")]
     Spool(io::Error),
-    /// The output went away (a closed pipe) after the run had earned this
-    /// outcome; the program ends quietly with its exit status.
-    #[error("the output was closed")]
-    Closed(RunOutcome),
+    /// The output went away after the run had earned its status.
+    #[error(transparent)]
+    Closed(#[from] Closed),
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
@@ -70,36 +61,12 @@ pub enum RunError {
     Write(#[from] io::Error),
 }
 
-impl RunOutcome {
-    /// 0 the trace ran, 1 a syntax or type error was printed (SPEC §5).
-    pub(crate) fn exit_code(self) -> u8 {
+impl Stopped for RunError {
+    fn closed(&self) -> Option<Status> {
         match self {
-            RunOutcome::Ran => 0,
-            RunOutcome::Rejected => 1,
-        }
-    }
-}
-
-impl RunError {
-    /// The status the program ends with: the one the run had earned when
-    /// the output went away, otherwise 2, an invocation or file error.
-    pub(crate) fn exit_code(&self) -> u8 {
-        match self {
-            RunError::Closed(outcome) => outcome.exit_code(),
-            RunError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-            RunError::Input(e) => e.exit_code(),
-            RunError::Output(e) => e.exit_code(),
-            _ => 2,
-        }
-    }
-
-    /// Whether the output went away (a closed pipe): nothing more is
-    /// printed, the program ends quietly.
-    pub(crate) fn output_closed(&self) -> bool {
-        match self {
-            RunError::Closed(_) => true,
-            RunError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
-            _ => false,
+            RunError::Closed(Closed(earned)) => Some(*earned),
+            RunError::Write(e) => closed_pipe(e, Status::Ran),
+            _ => None,
         }
     }
 }
@@ -115,7 +82,7 @@ pub fn run_job(
     input: &Path,
     out: &mut dyn Write,
     autopilot: Autopilot,
-) -> Result<RunOutcome, RunError> {
+) -> Result<Status, RunError> {
     run_input(job, open_input(input)?, out, autopilot)
 }
 
@@ -127,7 +94,7 @@ pub(crate) fn run_input(
     input: Input,
     out: &mut dyn Write,
     autopilot: Autopilot,
-) -> Result<RunOutcome, RunError> {
+) -> Result<Status, RunError> {
     let mut driver = Driver::new(autopilot);
     let mut sink = Sink::new(out);
     let ran = match job {
@@ -138,7 +105,7 @@ pub(crate) fn run_input(
     let finished = ran.and_then(|outcome| Ok(sink.finish().map(|()| outcome)?));
     match finished {
         Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            Err(RunError::Closed(sink.outcome()))
+            Err(Closed(sink.outcome()).into())
         }
         other => other,
     }

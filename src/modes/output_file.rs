@@ -33,11 +33,6 @@ pub enum OutputError {
 }
 
 impl OutputError {
-    /// A file error (SPEC §5).
-    pub(crate) fn exit_code(&self) -> u8 {
-        2
-    }
-
     /// The system's reason alone, for callers that name the file themselves.
     pub(crate) fn into_reason(self) -> io::Error {
         match self {

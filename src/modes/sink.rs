@@ -2,7 +2,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::RunOutcome;
+use crate::status::Status;
 
 /// The transcript's output: a `BufWriter` (batch runs write millions of
 /// small pieces; its buffer is a concrete type, so each piece is an inlined
@@ -46,8 +46,8 @@ impl Sink<'_> {
     }
 
     /// What the run has earned so far.
-    pub(crate) fn outcome(&self) -> RunOutcome {
-        if self.rejected { RunOutcome::Rejected } else { RunOutcome::Ran }
+    pub(crate) fn outcome(&self) -> Status {
+        if self.rejected { Status::Failed } else { Status::Ran }
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).

@@ -4,14 +4,15 @@
 
 use std::io::Write;
 
-use super::{OutputFile, RunError, RunOutcome};
+use super::{OutputFile, RunError};
 use crate::bots::Strategy;
 use crate::bots::explore::{GameFacts, Tally, check, game_facts};
 use crate::cli::VerifyOptions;
 use crate::command::Command;
 use crate::game::{Cell, Mark};
+use crate::status::Status;
 
-pub(crate) fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<RunOutcome, RunError> {
+pub(crate) fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Status, RunError> {
     match options.one {
         None => {
             print_facts(out, &game_facts())?;
@@ -58,7 +59,7 @@ pub(crate) fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<RunOut
             }
         }
     }
-    Ok(RunOutcome::Ran)
+    Ok(Status::Ran)
 }
 
 fn print_facts(out: &mut dyn Write, f: &GameFacts) -> std::io::Result<()> {

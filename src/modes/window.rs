@@ -11,13 +11,14 @@
 use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
-use super::{Input, RunError, RunOutcome, Sink, step};
+use super::{Input, RunError, Sink, step};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::spool::{Spool, read_varint, truncated, write_varint};
+use crate::status::Status;
 use crate::window::Window;
 
 /// Ends the commands of a line that ran.
@@ -29,7 +30,7 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
-pub(crate) fn run(window: Window, input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
+pub(crate) fn run(window: Window, input: Input, out: &mut Sink) -> Result<Status, RunError> {
     match window.counted_from_start() {
         Some((first, end)) => stream(window, first, end, input, out),
         None => run_counted(window, input, out),
@@ -47,7 +48,7 @@ fn stream(
     end: Option<usize>,
     mut input: Input,
     out: &mut Sink,
-) -> Result<RunOutcome, RunError> {
+) -> Result<Status, RunError> {
     let name = input.name().to_owned();
     let needed = window.lines_needed();
     let mut lines = KeptLines::new(&mut input);
@@ -85,7 +86,7 @@ fn stream(
 
 /// Any other window: every line is checked and kept on a tape until the
 /// number of lines is known, then the window is resolved and played.
-fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOutcome, RunError> {
+fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<Status, RunError> {
     let name = input.name().to_owned();
     let needed = window.lines_needed();
     let mut lines = KeptLines::new(&mut input);
@@ -100,7 +101,7 @@ fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<RunOu
         k += 1;
     }
     let Some((first, end)) = window.resolve(k) else {
-        return Ok(RunOutcome::Ran);
+        return Ok(Status::Ran);
     };
     play(tape, first, end, out)
 }
@@ -152,7 +153,7 @@ fn check_line<R: BufRead>(
 }
 
 /// Plays lines `1..end` of the tape, showing `first..end`.
-fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<RunOutcome, RunError> {
+fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<Status, RunError> {
     let mut tape = tape.reader().map_err(RunError::Spool)?;
     let mut player = Player::new(first);
     for i in 1..end {
@@ -168,12 +169,12 @@ struct Player {
     engine: Engine,
     first: usize,
     context_shown: bool,
-    outcome: RunOutcome,
+    outcome: Status,
 }
 
 impl Player {
     fn new(first: usize) -> Self {
-        Player { engine: Engine::new(), first, context_shown: false, outcome: RunOutcome::Ran }
+        Player { engine: Engine::new(), first, context_shown: false, outcome: Status::Ran }
     }
 
     /// Runs line `i`, read from `tape`, showing it if `shown`.
@@ -192,7 +193,7 @@ impl Player {
         if kind == Line::Failed {
             if shown {
                 out.mark_rejected();
-                self.outcome = RunOutcome::Rejected;
+                self.outcome = Status::Failed;
                 tape.message(out)?;
             } else {
                 tape.message(&mut io::sink())?;
@@ -218,7 +219,7 @@ impl Player {
     }
 
     /// Ends the run; an empty window shows the state it stands at.
-    fn finish(self, show_state: bool, out: &mut Sink) -> Result<RunOutcome, RunError> {
+    fn finish(self, show_state: bool, out: &mut Sink) -> Result<Status, RunError> {
         if show_state {
             write_state(out, self.engine.game())?;
         }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::behaviour::{Behaviour, Coverage};
 use crate::modes::{OutputError, OutputFile};
+use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
@@ -43,34 +44,20 @@ pub(crate) enum FuzzError {
     /// The oracle failed on a trace: nothing can be said about the program.
     #[error("error: {0}")]
     OracleFailed(String),
-    /// Standard output was closed (`tictac fuzz ... | head -1`); whether a
-    /// divergence had been found, for the exit status.
-    #[error("standard output was closed")]
-    Closed { found: bool },
+    /// Standard output was closed (`tictac fuzz ... | head -1`), with what
+    /// the session had earned (`Failed` once a divergence was found).
+    #[error(transparent)]
+    Closed(#[from] Closed),
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
 }
 
-impl FuzzError {
-    /// The status the program ends with: once the output went away (a
-    /// closed pipe) the one earned so far, otherwise 2, the session could
-    /// not run or its oracle failed.
-    pub(crate) fn exit_code(&self) -> u8 {
+impl Stopped for FuzzError {
+    fn closed(&self) -> Option<Status> {
         match self {
-            // The status earned before the output went away.
-            FuzzError::Closed { found } => u8::from(*found),
-            _ if self.output_closed() => 0,
-            _ => 2,
-        }
-    }
-
-    /// Whether the output went away (a closed pipe): the program ends
-    /// quietly.
-    pub(crate) fn output_closed(&self) -> bool {
-        match self {
-            FuzzError::Closed { .. } => true,
-            FuzzError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
-            _ => false,
+            FuzzError::Closed(Closed(earned)) => Some(*earned),
+            FuzzError::Write(e) => closed_pipe(e, Status::Ran),
+            _ => None,
         }
     }
 }
@@ -80,6 +67,13 @@ impl FuzzError {
 pub(crate) struct Report {
     pub(crate) runs: u64,
     pub(crate) divergences: usize,
+}
+
+impl Report {
+    /// `Failed` once a divergence was found.
+    pub(crate) fn status(&self) -> Status {
+        Status::failed_if(self.divergences > 0)
+    }
 }
 
 /// Output past this size (beyond the expected one) is a divergence of its own.
@@ -158,7 +152,7 @@ pub(crate) fn run(
         options.jobs
     )
     .and_then(|()| out.flush())
-    .map_err(|e| closed_or(e, false))?;
+    .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
     let saved = match &options.save_traces {
         Some(path) => Some(Mutex::new(
             OpenOptions::new().append(true).create(true).open(path).map(io::BufWriter::new)?,
@@ -265,7 +259,7 @@ pub(crate) fn run(
         }
     });
     if let Some(e) = write_error {
-        return Err(closed_or(e, divergences > 0));
+        return Err(write_failed(e, Status::failed_if(divergences > 0)));
     }
     if terminal {
         write!(out, "\r\x1b[2K")?;
@@ -298,17 +292,8 @@ pub(crate) fn run(
         )?;
         out.flush()
     };
-    write(out).map_err(|e| closed_or(e, divergences > 0))?;
+    write(out).map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
     Ok(Report { runs, divergences })
-}
-
-/// A write error: a closed pipe ends the session quietly, with its status.
-fn closed_or(e: io::Error, found: bool) -> FuzzError {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        FuzzError::Closed { found }
-    } else {
-        FuzzError::Write(e)
-    }
 }
 
 /// `--out` must be a folder or nothing yet: found before fuzzing, not at

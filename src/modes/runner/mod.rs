@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::modes::FileError;
 use crate::process::Capture;
+use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 
 pub(crate) use crate::cli::options::Format;
 /// Tests never run at once beyond this, whatever `-j` (or `Options`) says.
@@ -53,34 +54,20 @@ pub enum RunnerError {
     Program(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
-    /// Standard output was closed (`tictac test | head -1`); `failed` says
-    /// whether a failure was known by then.
-    #[error("standard output was closed")]
-    OutputClosed { failed: bool },
+    /// Standard output was closed (`tictac test | head -1`), with what the
+    /// suite had earned by then (`Failed` once a failure was known).
+    #[error(transparent)]
+    Closed(#[from] Closed),
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
 }
 
-impl RunnerError {
-    /// The status the program ends with: once the output went away, the
-    /// one the suite had earned (1 once a test failed); otherwise 2, the
-    /// suite could not run.
-    pub(crate) fn exit_code(&self) -> u8 {
+impl Stopped for RunnerError {
+    fn closed(&self) -> Option<Status> {
         match self {
-            RunnerError::OutputClosed { failed } => u8::from(*failed),
-            RunnerError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
-            RunnerError::File(e) => e.exit_code(),
-            _ => 2,
-        }
-    }
-
-    /// Whether the output went away (a closed pipe): the program ends
-    /// quietly.
-    pub(crate) fn output_closed(&self) -> bool {
-        match self {
-            RunnerError::OutputClosed { .. } => true,
-            RunnerError::Write(e) => e.kind() == io::ErrorKind::BrokenPipe,
-            _ => false,
+            RunnerError::Closed(Closed(earned)) => Some(*earned),
+            RunnerError::Write(e) => closed_pipe(e, Status::Ran),
+            _ => None,
         }
     }
 }
@@ -118,6 +105,11 @@ pub struct Report {
 impl Report {
     pub fn all_passed(&self) -> bool {
         self.passed == self.total
+    }
+
+    /// `Failed` once a test failed.
+    pub(crate) fn status(&self) -> Status {
+        Status::failed_if(!self.all_passed())
     }
 }
 
@@ -177,17 +169,10 @@ pub(crate) fn run_watching(
         (Format::Tap, _) => writeln!(out, "# {summary}"),
         _ => writeln!(out, "{summary}"),
     };
-    written.and_then(|()| out.flush()).map_err(|e| write_failed(e, !report.all_passed()))?;
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| write_failed::<RunnerError>(e, report.status()))?;
     Ok(report)
-}
-
-/// A write error; a closed pipe carries what the run had earned.
-fn write_failed(e: io::Error, failed: bool) -> RunnerError {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        RunnerError::OutputClosed { failed }
-    } else {
-        RunnerError::Write(e)
-    }
 }
 
 /// Where results go, and how to tell that nobody reads them any more.
@@ -215,7 +200,7 @@ fn run_all(
     if tap {
         writeln!(out, "TAP version 13\n1..{}", tests.len())
             .and_then(|()| out.flush())
-            .map_err(|e| write_failed(e, false))?;
+            .map_err(|e| write_failed::<RunnerError>(e, Status::Ran))?;
     }
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, TestResult)>();
@@ -258,7 +243,7 @@ fn run_all(
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
                     stop.store(true, Ordering::Relaxed);
-                    return Err(RunnerError::OutputClosed { failed: failed_early });
+                    return Err(Closed(Status::failed_if(failed_early)).into());
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
             };
@@ -288,7 +273,7 @@ fn run_all(
                 };
                 if let Err(e) = shown {
                     stop.store(true, Ordering::Relaxed);
-                    return Err(write_failed(e, failed_early));
+                    return Err(write_failed(e, Status::failed_if(failed_early)));
                 }
                 printed += 1;
             }

@@ -19,9 +19,10 @@ use std::time::Duration;
 
 use crate::cli::{self, Invocation};
 use crate::modes::record::Recorder;
+use crate::modes::run_job;
 use crate::modes::shell::{self, Shell};
-use crate::modes::{RunOutcome, run_job};
 use crate::process::{self, Capture, Ending};
+use crate::status::Status;
 
 use super::files;
 
@@ -180,21 +181,20 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<(Capture, i32), Str
     // OUT is never created in-process: its content is what the job writes.
     let mut out = Capture::new(cap);
     let too_much = |out: &Capture| format!("printed more than {} bytes", out.cap());
-    let mut status = 0;
+    let mut status = Status::Ran.code();
     match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
         Ok(Invocation::Run { job, input, session, .. }) => {
             if input != trace {
                 refuse_special(&input)?;
             }
             match run_job(job, &input, &mut out, session.autopilot()) {
-                Ok(RunOutcome::Ran) => {}
-                Ok(RunOutcome::Rejected) => status = 1,
+                Ok(earned) => status = earned.code(),
                 Err(e) => {
                     if out.overflowed() {
                         return Err(too_much(&out));
                     }
                     let _ = writeln!(out, "{e}");
-                    status = 2;
+                    status = Status::Error.code();
                 }
             }
         }
@@ -211,10 +211,10 @@ fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<(Capture, i32), Str
         // As the executable prints it, so traces can test invocation errors.
         Err(e) => {
             let _ = writeln!(out, "{}", e.with_hint(crate::cli::PROGRAM));
-            status = 2;
+            status = Status::Error.code();
         }
     }
-    Ok((out, status))
+    Ok((out, i32::from(status)))
 }
 
 /// A file a directive names instead of IN must not be a FIFO or a device:

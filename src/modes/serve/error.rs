@@ -11,6 +11,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::limits::Cut;
+use crate::status::{Status, Stopped, closed_pipe};
 
 /// Why the server could not start, or could not say that it did.
 #[derive(Debug, thiserror::Error)]
@@ -26,17 +27,12 @@ pub(crate) enum ServeError {
     Write(#[from] io::Error),
 }
 
-impl ServeError {
-    /// The status the program ends with: 0 once the output went away (a
-    /// closed pipe), otherwise 2.
-    pub(crate) fn exit_code(&self) -> u8 {
-        if self.output_closed() { 0 } else { 2 }
-    }
-
-    /// Whether the output went away (a closed pipe): the program ends
-    /// quietly.
-    pub(crate) fn output_closed(&self) -> bool {
-        matches!(self, ServeError::Write(e) if e.kind() == io::ErrorKind::BrokenPipe)
+impl Stopped for ServeError {
+    fn closed(&self) -> Option<Status> {
+        match self {
+            ServeError::Write(e) => closed_pipe(e, Status::Ran),
+            _ => None,
+        }
     }
 }
 

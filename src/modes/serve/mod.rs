@@ -15,6 +15,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use crate::cli::ServeOptions;
+use crate::status::Status;
 pub(crate) use error::ServeError;
 
 /// How long requests still running at Ctrl-C or SIGTERM may take to end
@@ -23,7 +24,7 @@ const GRACE: Duration = Duration::from_secs(1);
 
 /// Serves until Ctrl-C or SIGTERM; the first line printed is
 /// `tictac: serving on http://ADDR:PORT/`.
-pub(crate) fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {
+pub(crate) fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<Status, ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -31,7 +32,7 @@ pub(crate) fn run(options: &ServeOptions, out: &mut dyn Write) -> Result<(), Ser
     runtime.block_on(serve(options, out))?;
     // Requests past the grace period are dropped with the runtime.
     runtime.shutdown_background();
-    Ok(())
+    Ok(Status::Ran)
 }
 
 async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeError> {

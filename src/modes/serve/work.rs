@@ -49,7 +49,7 @@ pub(crate) fn run(
         Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
-    Ok(RunReply { output: text(out.bytes), status: outcome.exit_code() })
+    Ok(RunReply { output: text(out.bytes), status: outcome.code() })
 }
 
 /// `/api/state` of a trace that does not validate: the message `-b` prints.

@@ -18,6 +18,7 @@ use self::app::App;
 use super::record::Recorder;
 use super::{Driver, RunError};
 use crate::cli::Session;
+use crate::status::Status;
 
 /// Puts the terminal back as it was: on quit, on error (by drop) and on
 /// panic (by the hook).
@@ -34,7 +35,7 @@ fn restore() {
     let _ = execute!(io::stdout(), event::DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
 }
 
-pub(crate) fn run(session: &Session) -> Result<(), RunError> {
+pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
         return Err(RunError::NoTerminal);
     }
@@ -76,5 +77,5 @@ pub(crate) fn run(session: &Session) -> Result<(), RunError> {
             _ => {}
         }
     }
-    Ok(())
+    Ok(Status::Ran)
 }
