@@ -1,10 +1,11 @@
-//! A byte store written once and read back once: in memory up to a fixed
-//! bound, then in an anonymous temporary file, so whatever a run must keep
-//! between reading its input and printing (the commands of a trace, its
-//! type errors, the outcome of each window line) costs constant memory.
+//! The one byte store for "memory up to a bound, then a temporary file":
+//! whatever a run must keep between reading its input and printing (the
+//! commands of a trace, its type errors, the outcome of each window line,
+//! JUnit's testcases) and what a program printed (`process::Capture`, a
+//! spool with a cap) cost constant memory.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
 
 /// Bytes kept in memory before the spool moves to a temporary file.
 pub(crate) const MEMORY_BOUND: usize = 1024 * 1024;
@@ -12,6 +13,7 @@ pub(crate) const MEMORY_BOUND: usize = 1024 * 1024;
 /// Buffer size for the temporary file, both ways.
 const FILE_BUFFER: usize = 64 * 1024;
 
+#[derive(Debug)]
 pub struct Spool {
     /// Everything written, while the spool is in memory; once on disk, what
     /// was written since the last block went to the file.
@@ -32,6 +34,13 @@ impl Spool {
     /// A spool that moves to a file past `bound` bytes (tests use small ones).
     pub(crate) fn with_bound(bound: usize) -> Self {
         Spool { memory: Vec::new(), file: None, in_file: 0, bound }
+    }
+
+    /// A spool holding a whole file already written (a regular file,
+    /// read from its start, never written).
+    pub(crate) fn of_file(file: File) -> io::Result<Self> {
+        let in_file = file.metadata()?.len();
+        Ok(Spool { memory: Vec::new(), file: Some(file), in_file, bound: MEMORY_BOUND })
     }
 
     /// How many bytes were written.
@@ -82,6 +91,20 @@ impl Spool {
         }
     }
 
+    /// Everything written so far, from the start, leaving the spool as it
+    /// is (it can be read again).
+    pub(crate) fn read_back(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        match &mut self.file {
+            None => Ok(Box::new(self.memory.as_slice())),
+            Some(file) => {
+                file.seek(SeekFrom::Start(0))?;
+                // A file that grows meanwhile is read to its length then.
+                let file = BufReader::with_capacity(FILE_BUFFER, file).take(self.in_file);
+                Ok(Box::new(file.chain(self.memory.as_slice())))
+            }
+        }
+    }
+
     /// Writes what is in memory to the file (made now, the first time):
     /// from then on memory holds at most about `FILE_BUFFER` bytes.
     #[cold]
@@ -90,6 +113,8 @@ impl Spool {
             Some(file) => file,
             None => self.file.insert(tempfile::tempfile()?),
         };
+        // A `read_back` may have moved the position.
+        file.seek(SeekFrom::Start(self.in_file))?;
         file.write_all(&self.memory)?;
         self.in_file += self.memory.len() as u64;
         if self.memory.capacity() > 2 * FILE_BUFFER {
@@ -243,6 +268,27 @@ mod tests {
                 }
             }
             assert_eq!(spool.len(), expected.len() as u64);
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert!(back == expected, "bound {bound}");
+        }
+    }
+
+    #[test]
+    fn a_spool_reads_back_again_and_again_and_goes_on() {
+        for bound in [0, 10, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..2000u32 {
+                let piece = k.to_string();
+                spool.write_all(piece.as_bytes()).expect("write");
+                expected.extend_from_slice(piece.as_bytes());
+                if k % 500 == 0 {
+                    let mut back = Vec::new();
+                    spool.read_back().expect("read back").read_to_end(&mut back).expect("read");
+                    assert!(back == expected, "bound {bound}, after {k}");
+                }
+            }
             let mut back = Vec::new();
             spool.reader().expect("reader").read_to_end(&mut back).expect("read");
             assert!(back == expected, "bound {bound}");

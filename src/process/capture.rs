@@ -1,19 +1,16 @@
-//! What a program printed, kept in memory while small and in an anonymous
-//! temporary file past that, up to a cap: a program that prints forever
-//! costs disk up to the cap, never memory.
+//! What a program printed, up to a cap, in a `Spool` (memory while small, a
+//! temporary file past that): a program that prints forever costs disk up
+//! to the cap, never memory.
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
 
-/// Bytes kept in memory before the capture moves to a temporary file.
-const IN_MEMORY: usize = 1 << 20;
+use crate::spool::Spool;
 
 /// A capped, spooled capture of one output.
 #[derive(Debug)]
 pub(crate) struct Capture {
-    memory: Vec<u8>,
-    file: Option<File>,
-    len: u64,
+    kept: Spool,
     cap: u64,
     overflowed: bool,
 }
@@ -21,24 +18,25 @@ pub(crate) struct Capture {
 impl Capture {
     /// An empty capture that keeps at most `cap` bytes.
     pub(crate) fn new(cap: u64) -> Capture {
-        Capture { memory: Vec::new(), file: None, len: 0, cap, overflowed: false }
+        Capture { kept: Spool::default(), cap, overflowed: false }
     }
 
     /// A capture of bytes already in memory (no cap beyond their length).
     #[cfg(test)]
     pub(crate) fn of(bytes: Vec<u8>) -> Capture {
-        let len = bytes.len() as u64;
-        Capture { memory: bytes, file: None, len, cap: len, overflowed: false }
+        let mut c = Capture::new(bytes.len() as u64);
+        c.kept.write_all(&bytes).expect("a spool in memory");
+        c
     }
 
     /// A capture of a whole regular file, read from its start when needed.
     pub(crate) fn of_file(file: File) -> io::Result<Capture> {
-        let len = file.metadata()?.len();
-        Ok(Capture { memory: Vec::new(), file: Some(file), len, cap: len, overflowed: false })
+        let kept = Spool::of_file(file)?;
+        Ok(Capture { cap: kept.len(), kept, overflowed: false })
     }
 
     pub(crate) fn len(&self) -> u64 {
-        self.len
+        self.kept.len()
     }
 
     pub(crate) fn cap(&self) -> u64 {
@@ -52,44 +50,24 @@ impl Capture {
 
     /// Appends what fits under the cap; false once something did not fit.
     pub(crate) fn push(&mut self, bytes: &[u8]) -> io::Result<bool> {
-        let room = usize::try_from(self.cap - self.len).unwrap_or(usize::MAX);
+        let room = usize::try_from(self.cap - self.len()).unwrap_or(usize::MAX);
         let (kept, fits) = if bytes.len() > room { (&bytes[..room], false) } else { (bytes, true) };
-        if self.file.is_none() && self.memory.len() + kept.len() > IN_MEMORY {
-            let mut file = tempfile::tempfile()?;
-            file.write_all(&self.memory)?;
-            self.memory = Vec::new();
-            self.file = Some(file);
-        }
-        match &mut self.file {
-            Some(file) => file.write_all(kept)?,
-            None => self.memory.extend_from_slice(kept),
-        }
-        self.len += kept.len() as u64;
+        self.kept.write_all(kept)?;
         self.overflowed |= !fits;
         Ok(fits)
     }
 
     /// Reads the capture from its start.
     pub(crate) fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
-        match &mut self.file {
-            Some(file) => {
-                file.seek(SeekFrom::Start(0))?;
-                // A file that grows meanwhile is read to its length then.
-                Ok(Box::new(io::BufReader::with_capacity(64 * 1024, file).take(self.len)))
-            }
-            None => Ok(Box::new(self.memory.as_slice())),
-        }
+        self.kept.read_back()
     }
 
     /// The whole capture in memory, if it is at most `limit` bytes.
     pub(crate) fn bytes_up_to(&mut self, limit: u64) -> io::Result<Option<Vec<u8>>> {
-        if self.len > limit {
+        if self.len() > limit {
             return Ok(None);
         }
-        if self.file.is_none() {
-            return Ok(Some(self.memory.clone()));
-        }
-        let mut all = Vec::with_capacity(self.len as usize);
+        let mut all = Vec::with_capacity(self.len() as usize);
         self.reader()?.read_to_end(&mut all)?;
         Ok(Some(all))
     }
@@ -113,6 +91,7 @@ impl Write for Capture {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spool::MEMORY_BOUND as IN_MEMORY;
 
     fn all(c: &mut Capture) -> Vec<u8> {
         let mut v = Vec::new();
@@ -124,10 +103,10 @@ mod tests {
     fn small_captures_stay_in_memory_and_large_ones_spill_whole() {
         let mut c = Capture::new(10 * IN_MEMORY as u64);
         assert!(c.push(b"abc").expect("push"));
-        assert!(c.file.is_none());
+        assert!(!c.kept.on_disk());
         let big = vec![b'x'; IN_MEMORY];
         assert!(c.push(&big).expect("push"));
-        assert!(c.file.is_some() && c.memory.is_empty());
+        assert!(c.kept.on_disk());
         let v = all(&mut c);
         assert_eq!((v.len(), &v[..4]), (IN_MEMORY + 3, &b"abcx"[..]));
         assert_eq!(c.bytes_up_to(10).expect("read"), None);

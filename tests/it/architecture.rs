@@ -16,7 +16,7 @@ const LAYERS: [(&str, &[&str]); 10] = [
     ("command.rs", &["game"]),
     ("history", &["game"]),
     ("lang", &["command", "spool"]),
-    ("process", &["signals"]),
+    ("process", &["signals", "spool"]),
     ("engine.rs", &["game", "history", "command", "behaviour"]),
     // What to run, as plain data: never a front end.
     ("cli", &["bots", "behaviour", "game", "window"]),
