@@ -6,15 +6,15 @@ pub(crate) mod coverage;
 mod diff;
 mod discover;
 mod files;
-mod junit;
 mod pairs;
 mod plan;
+mod report;
 
 pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
 pub(crate) use plan::{Producer, produce};
+use report::{Reporter, TestEvent};
 
-use std::borrow::Cow;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -156,52 +156,30 @@ pub(crate) fn run_watching(
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
     // `process`); a signal stops them all.
-    let mut junit = (options.format == Format::Junit).then(junit::Junit::new);
-    let printer = Printer { out: &mut *out, progress, junit: junit.as_mut(), color, closed };
-    let report = run_all(&tests, options, printer, &stop)?;
-    let summary = format!("Test Results: {}/{} passed.", report.passed, report.total);
-    let written = match (options.format, junit) {
-        (Format::Junit, Some(junit)) => {
-            // The report on standard error is for people; it may be closed.
-            let _ = writeln!(progress, "{summary}").and_then(|()| progress.flush());
-            junit.finish(out)
-        }
-        (Format::Tap, _) => writeln!(out, "# {summary}"),
-        _ => writeln!(out, "{summary}"),
-    };
-    written
-        .and_then(|()| out.flush())
-        .map_err(|e| write_failed::<RunnerError>(e, report.status()))?;
+    // Under TAP every test has its line: --quiet leaves none out.
+    let quiet = options.quiet && options.format != Format::Tap;
+    let mut reporter = report::for_format(options.format, quiet, color, out, progress);
+    let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
+    let done = TestEvent::Done { passed: report.passed, total: report.total };
+    reporter.report(&done).map_err(|e| write_failed::<RunnerError>(e, report.status()))?;
     Ok(report)
-}
-
-/// Where results go, and how to tell that nobody reads them any more.
-struct Printer<'a> {
-    out: &'a mut dyn Write,
-    /// The human report under `--format junit`.
-    progress: &'a mut dyn Write,
-    junit: Option<&'a mut junit::Junit>,
-    color: bool,
-    closed: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// How often the closed-output check runs while results are awaited.
 const LOOK_AT_OUTPUT: Duration = Duration::from_millis(100);
 
+/// Runs the tests on `options.jobs` threads and reports each result in
+/// sorted order, as soon as it and every test before it are done.
 fn run_all(
     tests: &[Test],
     options: &Options,
-    printer: Printer,
+    reporter: &mut dyn Reporter,
+    closed: &(dyn Fn() -> bool + Sync),
     stop: &AtomicBool,
 ) -> Result<Report, RunnerError> {
-    let Printer { out, progress, mut junit, color, closed } = printer;
-    let tap = options.format == Format::Tap;
-    let quiet = options.quiet && !tap;
-    if tap {
-        writeln!(out, "TAP version 13\n1..{}", tests.len())
-            .and_then(|()| out.flush())
-            .map_err(|e| write_failed::<RunnerError>(e, Status::Ran))?;
-    }
+    reporter
+        .report(&TestEvent::Started { tests: tests.len() })
+        .map_err(|e| write_failed::<RunnerError>(e, Status::Ran))?;
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, TestResult)>();
     let mut report = Report { passed: 0, total: tests.len() };
@@ -251,27 +229,12 @@ fn run_all(
             waiting[k] = Some(outcome);
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
                 report.passed += usize::from(outcome.verdict == Verdict::Pass);
-                let passed = outcome.verdict == Verdict::Pass;
-                let test = &tests[printed];
-                let shown = if let Some(junit) = junit.as_deref_mut() {
-                    if !(quiet && passed) {
-                        // People's report: it may be closed, the XML counts.
-                        let _ = print_outcome(progress, test, &outcome, color)
-                            .and_then(|()| progress.flush());
-                    }
-                    junit.add(test, &outcome).map_err(|e| {
-                        stop.store(true, Ordering::Relaxed);
-                        RunnerError::Write(e)
-                    })?;
-                    Ok(())
-                } else if quiet && passed {
-                    Ok(())
-                } else if tap {
-                    print_tap(out, printed + 1, test, &outcome).and_then(|()| out.flush())
-                } else {
-                    print_outcome(out, test, &outcome, color).and_then(|()| out.flush())
+                let finished = TestEvent::Finished {
+                    number: printed + 1,
+                    test: &tests[printed],
+                    result: &outcome,
                 };
-                if let Err(e) = shown {
+                if let Err(e) = reporter.report(&finished) {
                     stop.store(true, Ordering::Relaxed);
                     return Err(write_failed(e, Status::failed_if(failed_early)));
                 }
@@ -322,69 +285,6 @@ fn check_program(command: &[String]) -> Result<(), RunnerError> {
         "not found on PATH"
     };
     Err(RunnerError::Program(exe.clone(), why.into()))
-}
-
-/// One test as a TAP line; a failure's details follow as comments.
-fn print_tap(
-    out: &mut dyn Write,
-    number: usize,
-    test: &Test,
-    outcome: &TestResult,
-) -> io::Result<()> {
-    let mut shown = Vec::new();
-    print_outcome(&mut shown, test, outcome, false)?;
-    let ok = if outcome.verdict == Verdict::Pass { "ok" } else { "not ok" };
-    // A `#` would start a TAP directive (`# TODO` makes a failure pass).
-    writeln!(out, "{ok} {number} - {}", test.name.replace('#', "\\#"))?;
-    // The human report's lines after its first, as comments.
-    for line in String::from_utf8_lossy(&shown).lines().skip(1) {
-        writeln!(out, "# {}", line.strip_prefix("     ").unwrap_or(line))?;
-    }
-    Ok(())
-}
-
-fn print_outcome(
-    out: &mut dyn Write,
-    test: &Test,
-    outcome: &TestResult,
-    color: bool,
-) -> io::Result<()> {
-    use crossterm::style::Stylize;
-    let ms = outcome.elapsed.as_secs_f64() * 1000.0;
-    let (word, detail) = match &outcome.verdict {
-        Verdict::Pass => ("PASS", None),
-        Verdict::Differs(diff) if color => ("FAIL", Some(Cow::Owned(diff.painted()))),
-        Verdict::Differs(diff) => ("FAIL", Some(Cow::Borrowed(diff.text.as_str()))),
-        Verdict::NoExpected(path) => (
-            "FAIL",
-            Some(Cow::Owned(format!(
-                "no expected output: {} is missing (run with --bless to create it)",
-                path.display()
-            ))),
-        ),
-        Verdict::CannotRun(why) => ("FAIL", Some(Cow::Borrowed(why.as_str()))),
-    };
-    let word = match (color, word) {
-        (false, w) => w.to_string(),
-        (true, "PASS") => word.green().to_string(),
-        (true, w) => w.red().bold().to_string(),
-    };
-    writeln!(out, "{word} {} ({ms:.1} ms)", test.name)?;
-    for note in &outcome.notes {
-        writeln!(out, "     {note}")?;
-    }
-    if !outcome.stderr.is_empty() {
-        writeln!(out, "     standard error:")?;
-        for line in &outcome.stderr {
-            writeln!(out, "       {line}")?;
-        }
-    }
-    if let Some(detail) = detail {
-        for line in detail.lines() {
-            writeln!(out, "     {line}")?;
-        }
-    }
-    Ok(())
 }
 
 /// Lines of a failing program's standard error shown under its result.

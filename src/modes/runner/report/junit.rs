@@ -16,14 +16,19 @@ use std::time::{Duration, Instant};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 
-use super::{Test, TestResult, Verdict};
+use super::human::Human;
+use super::{Reporter, TestEvent};
+use crate::modes::runner::{Test, TestResult, Verdict};
 use crate::spool::Spool;
 
 /// The suite's name in the report, and the class of top-level tests.
 const SUITE: &str = "tictac test";
 
-/// Testcases written so far, and their counts.
-pub(crate) struct Junit {
+/// The XML's writer: testcases written so far, and their counts; the
+/// report for people goes on beside it.
+pub(crate) struct Junit<'a> {
+    xml: &'a mut dyn Write,
+    people: Human<'a>,
     cases: Writer<Spool>,
     tests: usize,
     failures: usize,
@@ -31,9 +36,23 @@ pub(crate) struct Junit {
     start: Instant,
 }
 
-impl Junit {
-    pub(crate) fn new() -> Junit {
+impl Reporter for Junit<'_> {
+    fn report(&mut self, event: &TestEvent) -> io::Result<()> {
+        // People's report: it may be closed, the XML counts.
+        let _ = self.people.report(event);
+        match *event {
+            TestEvent::Started { .. } => Ok(()),
+            TestEvent::Finished { test, result, .. } => self.add(test, result),
+            TestEvent::Done { .. } => self.finish(),
+        }
+    }
+}
+
+impl<'a> Junit<'a> {
+    pub(crate) fn new(xml: &'a mut dyn Write, people: Human<'a>) -> Junit<'a> {
         Junit {
+            xml,
+            people,
             cases: Writer::new(Spool::default()),
             tests: 0,
             failures: 0,
@@ -45,7 +64,7 @@ impl Junit {
     /// One `<testcase>`: a difference or a missing expected file is a
     /// `<failure>`; a program that could not run, timed out or printed too
     /// much is an `<error>` (the check itself could not be made).
-    pub(crate) fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
+    fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
         self.tests += 1;
         let (folder, _) = test.name.rsplit_once('/').unwrap_or((SUITE, ""));
         let problem = match &outcome.verdict {
@@ -100,7 +119,7 @@ impl Junit {
     }
 
     /// The whole document: declaration, counts, then the testcases.
-    pub(crate) fn finish(self, out: &mut dyn Write) -> io::Result<()> {
+    fn finish(&mut self) -> io::Result<()> {
         let counts = [
             ("tests", self.tests.to_string()),
             ("failures", self.failures.to_string()),
@@ -110,10 +129,11 @@ impl Junit {
         ];
         let attributes =
             || std::iter::once(("name", SUITE)).chain(counts.iter().map(|(k, v)| (*k, v.as_str())));
-        let mut w = Writer::new(&mut *out);
+        let mut w = Writer::new(&mut *self.xml);
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
         w.get_mut().write_all(b"\n")?;
-        let cases = self.cases.into_inner();
+        let cases = std::mem::replace(&mut self.cases, Writer::new(Spool::default()));
+        let cases = cases.into_inner();
         w.create_element("testsuites").with_attributes(attributes()).write_inner_content(|w| {
             w.create_element("testsuite").with_attributes(attributes()).write_inner_content(
                 |w| {
@@ -123,7 +143,8 @@ impl Junit {
             )?;
             Ok(())
         })?;
-        out.write_all(b"\n")
+        self.xml.write_all(b"\n")?;
+        self.xml.flush()
     }
 }
 
@@ -160,6 +181,7 @@ fn clean(text: &str, attribute: bool) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::modes::runner::Diff;
+    use std::io;
     use std::path::PathBuf;
 
     #[test]
@@ -172,7 +194,10 @@ mod tests {
 
     #[test]
     fn a_suite_is_one_document_with_its_counts() {
-        let mut junit = Junit::new();
+        let mut out = Vec::new();
+        let mut people = io::sink();
+        let people = Human { out: &mut people, color: false, quiet: false };
+        let mut junit = Junit::new(&mut out, people);
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
         let outcome = |verdict| TestResult {
@@ -192,8 +217,8 @@ mod tests {
             )
             .expect("add");
         junit.add(&test("c"), &outcome(Verdict::CannotRun("p ran too long".into()))).expect("add");
-        let mut out = Vec::new();
-        junit.finish(&mut out).expect("finish");
+        junit.finish().expect("finish");
+        drop(junit);
         let xml = String::from_utf8(out).expect("UTF-8");
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tictac test\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\" time=\""), "{xml}");
         assert!(
