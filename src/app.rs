@@ -10,13 +10,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{self, Invocation, UsageError};
-use crate::modes::fuzz::{self, FuzzError};
-use crate::modes::runner::{self, RunnerError};
-use crate::modes::serve::{self, ServeError};
-use crate::modes::{
-    OutputFile, RunError, interactive, open_input, run_input, run_job, tui, verify,
-};
+use crate::fuzz::{self, FuzzError};
+use crate::run::{OutputFile, RunError, open_input, run_input, run_job};
+use crate::serve::{self, ServeError};
 use crate::status::{Status, Stopped};
+use crate::suite::RunnerError;
+use crate::{board, shell, test, verify};
 
 /// Standard output's buffer for everything but a transcript, which `Sink`
 /// buffers (docs/PERFORMANCE.md, "One output buffer").
@@ -148,30 +147,13 @@ fn dispatch(
         }
         Invocation::Interactive(session) => {
             stdout.flush()?;
-            Ok(interactive::run(&session)?)
+            Ok(shell::run(&session)?)
         }
         Invocation::Board(session) => {
             stdout.flush()?;
-            Ok(tui::run(&session)?)
+            Ok(board::run(&session)?)
         }
-        Invocation::Test(options) if options.coverage => {
-            // A report: gaps in coverage are no failure.
-            runner::coverage::run(&options, stdout)?;
-            Ok(Status::Ran)
-        }
-        Invocation::Test(options) => {
-            // Under --format junit the report for people goes to standard error.
-            let people_read = match options.format {
-                runner::Format::Junit => io::stderr().is_terminal(),
-                _ => io::stdout().is_terminal(),
-            };
-            let color = people_read && std::env::var_os("NO_COLOR").is_none();
-            let mut stderr = io::stderr();
-            let ran = runner::run_watching(&options, stdout, &mut stderr, color, &stdout_closed);
-            // Nothing a test started outlives the suite, even untagged.
-            crate::process::stop_all();
-            Ok(ran?.status())
-        }
+        Invocation::Test(options) => Ok(test::run(&options, stdout, &stdout_closed)?),
         Invocation::Run { job, input, output: None, session } => {
             // The run buffers its transcript itself (`Sink`) and writes past
             // this buffer, so the bytes are buffered once.
@@ -188,7 +170,7 @@ fn dispatch(
         Invocation::Fuzz(options) => {
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);
             // Nothing a run started outlives the session.
-            crate::process::stop_all();
+            crate::platform::process::stop_all();
             Ok(ran?.status())
         }
     }
