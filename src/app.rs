@@ -14,7 +14,7 @@ use crate::fuzz::{self, FuzzError};
 use crate::run::{OutputFile, RunError, open_input, run_input, run_job};
 use crate::serve::{self, ServeError};
 use crate::status::{Status, Stopped};
-use crate::suite::RunnerError;
+use crate::suite::SuiteError;
 use crate::{board, shell, test, verify};
 
 /// Standard output's buffer for everything but a transcript, which `Sink`
@@ -30,7 +30,7 @@ enum Failure {
     #[error(transparent)]
     Run(#[from] RunError),
     #[error(transparent)]
-    Runner(#[from] RunnerError),
+    Runner(#[from] SuiteError),
     #[error(transparent)]
     Fuzz(#[from] FuzzError),
     #[error(transparent)]

@@ -62,14 +62,14 @@ impl Stopped for FuzzError {
     }
 }
 
-/// The tally of a session.
+/// What a session did: its runs and the divergences found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Report {
+pub(crate) struct Fuzzed {
     pub(crate) runs: u64,
     pub(crate) divergences: usize,
 }
 
-impl Report {
+impl Fuzzed {
     /// `Failed` once a divergence was found.
     pub(crate) fn status(&self) -> Status {
         Status::failed_if(self.divergences > 0)
@@ -123,7 +123,7 @@ pub(crate) fn run(
     out: &mut dyn Write,
     terminal: bool,
     closed: &(dyn Fn() -> bool + Sync),
-) -> Result<Report, FuzzError> {
+) -> Result<Fuzzed, FuzzError> {
     check_out(&options.out)?;
     let seed = options.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut exclude: Coverage = options.exclude.iter().copied().collect();
@@ -205,8 +205,8 @@ pub(crate) fn run(
             let sender = sender.clone();
             let (shared, settings) = (&shared, &settings);
             scope.spawn(move || {
-                let job = Job { options, settings, shared, file, handle, deadline };
-                job.work(&sender);
+                let worker = Worker { options, settings, shared, file, handle, deadline };
+                worker.work(&sender);
             });
         }
         drop(sender);
@@ -293,7 +293,7 @@ pub(crate) fn run(
         out.flush()
     };
     write(out).map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
-    Ok(Report { runs, divergences })
+    Ok(Fuzzed { runs, divergences })
 }
 
 /// `--out` must be a folder or nothing yet: found before fuzzing, not at
@@ -398,7 +398,7 @@ impl Drop for Leaving<'_> {
 }
 
 /// One worker's view of the session.
-struct Job<'a> {
+struct Worker<'a> {
     options: &'a Options,
     settings: &'a Settings,
     shared: &'a Shared,
@@ -411,7 +411,7 @@ struct Job<'a> {
     deadline: Option<Instant>,
 }
 
-impl Job<'_> {
+impl Worker<'_> {
     fn work(&self, found: &mpsc::Sender<String>) {
         let shared = self.shared;
         let _leaving = Leaving(shared);

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::RunnerError;
+use super::SuiteError;
 use crate::run::FileError;
 
 /// One test: the trace, and its name for the report (the path under the
@@ -68,10 +68,10 @@ pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 /// (links, loops, a folder named twice) is one test, named by the first path
 /// in sorted order; a folder reached again is not searched again, so links
 /// can neither loop nor multiply the search.
-pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         let found = DEFAULT_ROOTS.iter().map(PathBuf::from).find(|p| p.is_dir());
-        vec![found.ok_or_else(|| RunnerError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
+        vec![found.ok_or_else(|| SuiteError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
     } else {
         paths.to_vec()
     };
@@ -88,7 +88,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
             let file =
                 root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if !file.ends_with(".txt") {
-                return Err(RunnerError::NotATrace(root.display().to_string()));
+                return Err(SuiteError::NotATrace(root.display().to_string()));
             }
             if is_output(&file) || !seen.first(root) {
                 continue;
@@ -103,7 +103,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, RunnerError> {
     tests.dedup_by(|a, b| a.trace == b.trace);
     if tests.is_empty() {
         let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
-        return Err(RunnerError::NoTests(looked.join(", ")));
+        return Err(SuiteError::NoTests(looked.join(", ")));
     }
     Ok(tests)
 }
@@ -166,7 +166,7 @@ impl Seen {
 }
 
 /// The traces under `root`, in sorted order, each file and folder once.
-fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, RunnerError> {
+fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, SuiteError> {
     let mut traces = Vec::new();
     let mut folders = Seen::default();
     let entries = WalkDir::new(root)
@@ -227,10 +227,10 @@ mod tests {
         assert_eq!(tests[0].expected_path(), root.join("a.expected.txt"));
         assert!(matches!(
             discover(&[root.join("nope")]),
-            Err(RunnerError::File(FileError::Missing(_)))
+            Err(SuiteError::File(FileError::Missing(_)))
         ));
         let empty = tempfile::tempdir().expect("temp dir");
-        assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(RunnerError::NoTests(_))));
+        assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(SuiteError::NoTests(_))));
     }
 
     #[test]

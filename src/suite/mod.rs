@@ -32,7 +32,7 @@ pub use crate::cli::options::TestOptions as Options;
 
 /// Why the runner could not run the suite.
 #[derive(Debug, thiserror::Error)]
-pub enum RunnerError {
+pub enum SuiteError {
     /// Nothing to run under the paths named (listed in the message).
     #[error(
         "error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {0})"
@@ -61,11 +61,11 @@ pub enum RunnerError {
     Write(#[from] io::Error),
 }
 
-impl Stopped for RunnerError {
+impl Stopped for SuiteError {
     fn closed(&self) -> Option<Status> {
         match self {
-            RunnerError::Closed(Closed(earned)) => Some(*earned),
-            RunnerError::Write(e) => closed_pipe(e, Status::Ran),
+            SuiteError::Closed(Closed(earned)) => Some(*earned),
+            SuiteError::Write(e) => closed_pipe(e, Status::Ran),
             _ => None,
         }
     }
@@ -123,7 +123,7 @@ pub(crate) const ORACLE_CAP: u64 = 256 << 20;
 /// `Test Results: P/T passed.` Every program started is stopped before it
 /// returns. With `--format junit` that report goes to standard error and
 /// the XML to `out`.
-pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, RunnerError> {
+pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, SuiteError> {
     run_watching(options, out, &mut io::stderr(), color, &|| false)
 }
 
@@ -137,17 +137,16 @@ pub(crate) fn run_watching(
     progress: &mut dyn Write,
     color: bool,
     closed: &(dyn Fn() -> bool + Sync),
-) -> Result<Report, RunnerError> {
+) -> Result<Report, SuiteError> {
     let mut tests = discover(&options.paths)?;
     if let Some(text) = &options.filter {
         tests.retain(|t| t.name.contains(text.as_str()));
         if tests.is_empty() {
-            return Err(RunnerError::NoneMatch(text.clone()));
+            return Err(SuiteError::NoneMatch(text.clone()));
         }
     }
     if let Some(dir) = &options.log {
-        fs::create_dir_all(dir)
-            .map_err(|e| RunnerError::LogFolder(dir.display().to_string(), e))?;
+        fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
     }
     for command in options.program.iter().chain(&options.oracle) {
         check_program(command)?;
@@ -160,7 +159,7 @@ pub(crate) fn run_watching(
     let mut reporter = report::for_format(options.format, quiet, color, out, progress);
     let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { passed: report.passed, total: report.total };
-    reporter.report(&done).map_err(|e| write_failed::<RunnerError>(e, report.status()))?;
+    reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
     Ok(report)
 }
 
@@ -175,10 +174,10 @@ fn run_all(
     reporter: &mut dyn Reporter,
     closed: &(dyn Fn() -> bool + Sync),
     stop: &AtomicBool,
-) -> Result<Report, RunnerError> {
+) -> Result<Report, SuiteError> {
     reporter
         .report(&TestEvent::Started { tests: tests.len() })
-        .map_err(|e| write_failed::<RunnerError>(e, Status::Ran))?;
+        .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, TestResult)>();
     let mut report = Report { passed: 0, total: tests.len() };
@@ -186,7 +185,7 @@ fn run_all(
     // is an error before anything runs (and none has finished and freed its
     // stack, which would make the failure depend on timing).
     let gate = std::sync::RwLock::new(());
-    std::thread::scope(|scope| -> Result<(), RunnerError> {
+    std::thread::scope(|scope| -> Result<(), SuiteError> {
         let closed_gate = gate.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         for _ in 0..options.jobs.clamp(1, MAX_JOBS).min(tests.len()) {
             let sender = sender.clone();
@@ -205,7 +204,7 @@ fn run_all(
                 std::thread::Builder::new().name("test".into()).spawn_scoped(scope, worker)
             {
                 stop.store(true, Ordering::Relaxed);
-                return Err(RunnerError::Threads(e));
+                return Err(SuiteError::Threads(e));
             }
         }
         drop(closed_gate);
@@ -261,9 +260,9 @@ fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult 
 
 /// A program that cannot be started at all is one error before any test:
 /// its name must be an executable file, found on PATH if it has no slash.
-fn check_program(command: &[String]) -> Result<(), RunnerError> {
+fn check_program(command: &[String]) -> Result<(), SuiteError> {
     let Some(exe) = command.first() else {
-        return Err(RunnerError::Program(String::new(), "an empty command".into()));
+        return Err(SuiteError::Program(String::new(), "an empty command".into()));
     };
     let runnable =
         |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
@@ -283,7 +282,7 @@ fn check_program(command: &[String]) -> Result<(), RunnerError> {
     } else {
         "not found on PATH"
     };
-    Err(RunnerError::Program(exe.clone(), why.into()))
+    Err(SuiteError::Program(exe.clone(), why.into()))
 }
 
 /// Lines of a failing program's standard error shown under its result.

@@ -23,7 +23,7 @@ use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
 use crate::run::{CHUNK_LINES, Driver, FileError, Job, STDIN, open_input};
 use crate::suite::plan::{MAX_TYPED, Plan, refuse_special};
-use crate::suite::{Options, RunnerError, Test, discover, files};
+use crate::suite::{Options, SuiteError, Test, discover, files};
 use crate::window::{Window, WindowEnd};
 
 /// Tests named under each behaviour; the rest are counted.
@@ -31,7 +31,7 @@ const NAMES_SHOWN: usize = 3;
 
 /// What a suite reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Report {
+pub(crate) struct Totals {
     pub(crate) reached: usize,
     pub(crate) total: usize,
     /// Tests that could not be measured (each said why).
@@ -61,12 +61,12 @@ impl Tally {
 /// Measures every test of the suite, then prints each behaviour with the
 /// tests that reach it, those no test reaches, and `Coverage: C/T
 /// behaviours.` A test that cannot be measured is said so as it is met.
-pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Report, RunnerError> {
+pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Totals, SuiteError> {
     let mut tests = discover(&options.paths)?;
     if let Some(text) = &options.filter {
         tests.retain(|t| t.name.contains(text.as_str()));
         if tests.is_empty() {
-            return Err(RunnerError::NoneMatch(text.clone()));
+            return Err(SuiteError::NoneMatch(text.clone()));
         }
     }
     let mut tally = Tally::default();
@@ -80,7 +80,7 @@ pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Report, Runn
             }
         }
     }
-    let report = Report { reached: tally.count.len(), total: Behaviour::ALL.len(), unmeasured };
+    let report = Totals { reached: tally.count.len(), total: Behaviour::ALL.len(), unmeasured };
     print(&tally, tests.len(), options.quiet, &report, out)?;
     Ok(report)
 }
@@ -89,7 +89,7 @@ fn print(
     tally: &Tally,
     tests: usize,
     quiet: bool,
-    report: &Report,
+    report: &Totals,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let width = Behaviour::ALL.iter().map(|b| b.id().len()).max().unwrap_or(0);

@@ -6,14 +6,14 @@ pub(crate) mod coverage;
 use std::io::{self, IsTerminal, Write};
 
 use crate::status::Status;
-use crate::suite::{self, Format, Options, RunnerError};
+use crate::suite::{self, Format, Options, SuiteError};
 
 /// Runs the command; `closed` says whether the reader of `out` has gone.
 pub(crate) fn run(
     options: &Options,
     out: &mut dyn Write,
     closed: &(dyn Fn() -> bool + Sync),
-) -> Result<Status, RunnerError> {
+) -> Result<Status, SuiteError> {
     if options.coverage {
         // A report: gaps in coverage are no failure.
         coverage::run(options, out)?;
