@@ -6,6 +6,7 @@
 mod expect;
 mod generate;
 mod program;
+mod report;
 mod shrink;
 mod trace;
 
@@ -25,6 +26,7 @@ use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
+use report::{FuzzEvent, FuzzReporter, Human};
 use trace::Trace;
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
@@ -144,15 +146,16 @@ pub(crate) fn run(
     }
     let against =
         options.oracle.as_ref().map_or("the engine".to_string(), |o| format!("'{}'", o.join(" ")));
-    writeln!(
-        out,
-        "Fuzzing '{}' against {against}: seed {seed}, up to {} runs, {} jobs",
-        options.program.join(" "),
-        options.runs,
-        options.jobs
-    )
-    .and_then(|()| out.flush())
-    .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+    let mut reporter = Human::new(terminal);
+    let program = options.program.join(" ");
+    let started = FuzzEvent::Started {
+        program: &program,
+        against: &against,
+        seed,
+        runs: options.runs,
+        jobs: options.jobs,
+    };
+    reporter.report(&started, out).map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
     let saved = match &options.save_traces {
         Some(path) => Some(Mutex::new(
             OpenOptions::new().append(true).create(true).open(path).map(io::BufWriter::new)?,
@@ -210,7 +213,6 @@ pub(crate) fn run(
             });
         }
         drop(sender);
-        let mut last_line = Instant::now();
         // Until every worker is done: once stopped, they end within moments.
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -221,49 +223,37 @@ pub(crate) fn run(
                 write_error = Some(io::ErrorKind::BrokenPipe.into());
                 shared.stop.store(true, Ordering::Relaxed);
             }
-            let mut lines = String::new();
-            match found.recv_timeout(Duration::from_millis(250)) {
+            let found = match found.recv_timeout(Duration::from_millis(250)) {
                 Ok(message) => {
                     divergences += 1;
-                    if terminal {
-                        lines.push_str("\r\x1b[2K");
-                    }
-                    lines.push_str(&message);
-                    lines.push('\n');
+                    Some(message)
                 }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            let every = if terminal { Duration::ZERO } else { Duration::from_secs(10) };
-            if last_line.elapsed() >= every {
-                last_line = Instant::now();
-                let runs = shared.runs.load(Ordering::Relaxed);
-                let rate = runs as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                let covered = lock(&shared.covered).len();
-                let line = format!(
-                    "{runs} runs, {rate:.0} runs/s, {covered}/{total} behaviours covered, {divergences} divergences"
-                );
-                if terminal {
-                    lines.push_str(&format!("\r\x1b[2K{line}"));
-                } else {
-                    lines.push_str(&line);
-                    lines.push('\n');
+            };
+            let runs = shared.runs.load(Ordering::Relaxed);
+            let progress = FuzzEvent::Progress {
+                runs,
+                rate: runs as f64 / start.elapsed().as_secs_f64().max(1e-9),
+                covered: lock(&shared.covered).len(),
+                total,
+                divergences,
+            };
+            let found = found.as_deref().map(FuzzEvent::Found);
+            for event in found.iter().chain([&progress]) {
+                if write_error.is_none()
+                    && let Err(e) = reporter.report(event, out)
+                {
+                    write_error = Some(e);
+                    shared.stop.store(true, Ordering::Relaxed);
                 }
-            }
-            if write_error.is_none()
-                && let Err(e) = out.write_all(lines.as_bytes()).and_then(|()| out.flush())
-            {
-                write_error = Some(e);
-                shared.stop.store(true, Ordering::Relaxed);
             }
         }
     });
     if let Some(e) = write_error {
         return Err(write_failed(e, Status::failed_if(divergences > 0)));
     }
-    if terminal {
-        write!(out, "\r\x1b[2K")?;
-    }
+    reporter.report(&FuzzEvent::Stopped, out)?;
     if let Some(failure) = lock(&shared.oracle_failure).take() {
         return Err(FuzzError::OracleFailed(failure));
     }
@@ -277,22 +267,11 @@ pub(crate) fn run(
     let covered =
         lock(&shared.covered).iter().filter(|b| b.in_batch() && !exclude.contains(*b)).count();
     let flaky = shared.flaky.load(Ordering::Relaxed);
-    let write = |out: &mut dyn Write| -> io::Result<()> {
-        if flaky > 0 {
-            writeln!(
-                out,
-                "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.",
-                if flaky == 1 { "run did" } else { "runs did" },
-                options.timeout.as_secs_f64()
-            )?;
-        }
-        writeln!(
-            out,
-            "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found."
-        )?;
-        out.flush()
-    };
-    write(out).map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
+    let done =
+        FuzzEvent::Done { flaky, timeout: options.timeout, runs, covered, total, divergences };
+    reporter
+        .report(&done, out)
+        .map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
     Ok(Fuzzed { runs, divergences })
 }
 
