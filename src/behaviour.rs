@@ -121,11 +121,11 @@ catalogue! {
     WindowEndRelative => "window-end-relative", "an end <= 0 counts from the end";
     WindowPlusSign => "window-plus-sign", "a start or end written with a `+`";
     WindowStartBelowOne => "window-start-below-one", "a start that counts to before line 1 counts as 1";
-    WindowEndPastEnd => "window-end-past-end", "an end past the last line counts as K + 1";
+    WindowEndPastEnd => "window-end-past-end", "a window that starts within the trace and ends past its last line: through the last line";
     WindowEmpty => "window-empty", "M = N within the trace: only the state before line M";
     WindowFinalState => "window-final-state", "M = N = K + 1: only the final state";
     WindowEndsBeforeStart => "window-ends-before-start", "an end that falls before the start once counted: only the state before line M";
-    WindowPastTheEnd => "window-past-the-end", "a window wholly after the last line: nothing at all";
+    WindowPastTheEnd => "window-past-the-end", "a window that starts past the last line (but M = N = K + 1): nothing at all";
     WindowEmptyTrace => "window-empty-trace", "a window on a trace with no kept lines: nothing at all";
     WindowLast => "window-last", "-l: the last line with the state before it";
     WindowOutFile => "window-out-file", "-w or -l into a new file OUT";

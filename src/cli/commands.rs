@@ -224,7 +224,7 @@ fn mark_name(mark: Mark) -> &'static str {
 }
 
 /// Whether `word` names a command (rather than an ETF mode).
-pub(super) fn is_command(word: &str) -> bool {
+pub(crate) fn is_command(word: &str) -> bool {
     Command::has_subcommand(word)
 }
 

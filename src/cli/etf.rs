@@ -94,7 +94,8 @@ pub(super) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
 
 /// Bots that could never move are mistakes of the command line, not of the
 /// trace: a name the game refuses, a name given twice, a seed with no bot.
-fn check_bots(session: Session) -> Result<Session, UsageError> {
+/// (The web API refuses them in the same words.)
+pub(crate) fn check_bots(session: Session) -> Result<Session, UsageError> {
     for (k, bot) in session.bots.iter().enumerate() {
         let name = || String::from_utf8_lossy(&bot.name).into_owned();
         if !bot.name.first().is_some_and(u8::is_ascii_alphabetic) {

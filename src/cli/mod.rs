@@ -10,9 +10,9 @@ mod etf;
 pub(crate) mod options;
 mod values;
 
-pub(crate) use commands::{summaries, write_completions};
+pub(crate) use commands::{is_command, summaries, write_completions};
 pub(crate) use errors::UsageError;
-pub(crate) use etf::{Session, check_window};
+pub(crate) use etf::{Session, check_bots, check_window};
 pub(crate) use options::{Format, FuzzOptions, ServeOptions, TestOptions, VerifyOptions};
 
 use std::ffi::OsString;

@@ -6,7 +6,7 @@
 
 pub(crate) mod batch;
 mod driver;
-mod input;
+pub(crate) mod input;
 mod input_file;
 mod output_file;
 pub(crate) mod protocol;
@@ -22,7 +22,7 @@ pub use crate::cli::Job;
 pub use driver::Driver;
 pub(crate) use driver::{show_step, step};
 pub(crate) use input::Input;
-pub(crate) use input_file::{FileError, STDIN, open_input};
+pub(crate) use input_file::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
 

@@ -5,6 +5,7 @@ mod bless;
 mod diff;
 mod discover;
 pub(crate) mod files;
+pub(crate) mod in_process;
 mod pairs;
 pub(crate) mod plan;
 mod report;
@@ -334,7 +335,7 @@ fn verdict(
     let producer = options
         .program
         .as_deref()
-        .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
+        .map_or(Producer::InProcess { timeout }, |command| Producer::Program { command, timeout });
     let (mut actual, failed, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {

@@ -130,6 +130,31 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "t"])
     }
 
+    /// Text typed as is in pieces of `piece` bytes (tmux takes a command of
+    /// a few KiB at most): as a terminal without bracketed paste pastes it.
+    pub fn paste(&self, text: &str, piece: usize) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut end = piece.min(rest.len());
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.type_text(&rest[..end]);
+            rest = &rest[end..];
+        }
+    }
+
+    /// Everything the program writes from now on, appended to `file`.
+    pub fn record_output(&self, file: &Path) {
+        let command = format!("cat >> '{}'", file.display());
+        self.run(&["pipe-pane", "-o", "-t", "t", &command]);
+    }
+
+    /// The screen with each wrapped line joined into one.
+    pub fn joined_screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
     /// Waits until `done` holds for the screen, and returns that screen.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
@@ -172,6 +197,7 @@ pub fn path(p: &Path) -> String {
 
 /// An executable shell script standing in for a student's program or an
 /// oracle.
+#[cfg(unix)]
 pub fn script(dir: &Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let p = file(dir, name, format!("#!/bin/sh\n{body}\n"));
