@@ -14,15 +14,19 @@ pub enum Status {
     Failed,
     /// The invocation or a file was wrong, or the run could not go on.
     Error,
+    /// A session asked to stop by a signal (Ctrl-C) stopped before it found
+    /// anything: 130, as a shell reports a command ended by Ctrl-C.
+    Interrupted,
 }
 
 impl Status {
-    /// 0, 1 or 2 (SPEC §5).
+    /// 0, 1 or 2 (SPEC §5); 130 for a session stopped by a signal.
     pub(crate) fn code(self) -> u8 {
         match self {
             Status::Ran => 0,
             Status::Failed => 1,
             Status::Error => 2,
+            Status::Interrupted => 130,
         }
     }
 
@@ -65,7 +69,8 @@ mod tests {
 
     #[test]
     fn the_codes_are_specs() {
-        assert_eq!([Status::Ran, Status::Failed, Status::Error].map(Status::code), [0, 1, 2]);
+        let all = [Status::Ran, Status::Failed, Status::Error, Status::Interrupted];
+        assert_eq!(all.map(Status::code), [0, 1, 2, 130]);
         assert_eq!(Status::failed_if(true), Status::Failed);
         assert_eq!(Status::failed_if(false), Status::Ran);
     }

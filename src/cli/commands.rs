@@ -15,8 +15,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::options::{
-    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_MAX_LINES, DEFAULT_PORT, DEFAULT_RUNS,
-    DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
+    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_MAX_LINES, DEFAULT_PORT,
+    DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
@@ -110,16 +110,22 @@ struct FuzzArgs {
     /// Take the expected output from CMD -b TRACE, not the engine
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     oracle: Option<Words>,
-    /// Stop after N runs
     #[arg(
         long,
         value_name = "N",
-        value_parser = Checked(values::count),
-        default_value_t = DEFAULT_RUNS
+        help = format!("Stop after N runs [default: {DEFAULT_RUNS}]"),
+        value_parser = Checked(values::count)
     )]
-    runs: u64,
-    /// Stop after S seconds, whatever is running
-    #[arg(long, value_name = "S", value_parser = Checked(values::seconds))]
+    runs: Option<u64>,
+    #[arg(
+        long,
+        value_name = "S",
+        help = format!(
+            "Stop after S seconds, whatever is running [default without --runs: {}]",
+            DEFAULT_FUZZ_TIME.as_secs()
+        ),
+        value_parser = Checked(values::seconds)
+    )]
     time: Option<Seconds>,
     /// Generate the traces from seed N, to repeat a session [default: a fresh one]
     #[arg(long, value_name = "N", value_parser = Checked(values::seed))]
@@ -293,11 +299,16 @@ impl TestArgs {
 
 impl FuzzArgs {
     fn options(self) -> FuzzOptions {
+        // Without a bound of its own a session ends by itself, soon.
+        let time = match (self.runs, self.time) {
+            (None, None) => Some(DEFAULT_FUZZ_TIME),
+            (_, time) => time.map(|t| t.0),
+        };
         FuzzOptions {
             program: self.program.0,
             oracle: self.oracle.map(|w| w.0),
-            runs: self.runs,
-            time: self.time.map(|t| t.0),
+            runs: self.runs.unwrap_or(DEFAULT_RUNS),
+            time,
             seed: self.seed,
             out: self.out,
             jobs: self.jobs,
@@ -560,6 +571,16 @@ mod tests {
             (o.runs, o.max_lines, o.timeout),
             (DEFAULT_RUNS, DEFAULT_MAX_LINES, DEFAULT_TIMEOUT)
         );
+        // Without --runs or --time a session has a time bound; with either,
+        // only the bounds asked for.
+        let bounds = |args: &[&str]| match p(&[&["fuzz", "--program", "x"], args].concat()) {
+            Ok(Invocation::Fuzz(o)) => (o.runs, o.time),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(o.time, Some(DEFAULT_FUZZ_TIME));
+        assert_eq!(bounds(&["--runs", "5"]), (5, None));
+        let two = Some(std::time::Duration::from_secs(2));
+        assert_eq!(bounds(&["--time", "2"]), (DEFAULT_RUNS, two));
         assert_eq!((o.jobs, o.out), (default_jobs(), PathBuf::from(DEFAULT_FUZZ_OUT)));
         assert_eq!(error(&["fuzz"]), "Error: fuzz needs --program <CMD>");
         let Ok(Invocation::Fuzz(o)) =

@@ -25,6 +25,10 @@ pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// `fuzz --runs` unless given.
 pub(crate) const DEFAULT_RUNS: u64 = 10_000;
 
+/// `fuzz --time` when neither it nor `--runs` is given: a session ends by
+/// itself, soon, whatever the program's speed.
+pub(crate) const DEFAULT_FUZZ_TIME: Duration = Duration::from_secs(60);
+
 /// `fuzz --out` unless given.
 pub(crate) const DEFAULT_FUZZ_OUT: &str = "fuzz-found";
 

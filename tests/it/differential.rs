@@ -133,6 +133,8 @@ fn every_mistake_over_many_seeds() {
     }
 }
 
+/// (Four runs, one job: five traces that hang would end the session before
+/// the hang is shrunk, tests/it/fuzz_session.rs.)
 #[test]
 fn a_program_that_hangs_is_a_divergence_of_its_own() {
     let scratch = temp_dir();
@@ -142,7 +144,9 @@ fn a_program_that_hangs_is_a_divergence_of_its_own() {
         "--program",
         &program,
         "--runs",
-        "12",
+        "4",
+        "-j",
+        "1",
         "--seed",
         "3",
         "--timeout",

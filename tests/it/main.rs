@@ -27,6 +27,8 @@ mod differential;
 #[cfg(unix)]
 mod fuzz_attacks;
 #[cfg(unix)]
+mod fuzz_session;
+#[cfg(unix)]
 mod output_files;
 #[cfg(unix)]
 mod runner;

@@ -144,7 +144,7 @@ fn a_long_paste_is_echoed_without_redrawing_the_line_at_every_key() {
     });
     let bytes = std::fs::metadata(&written).map_or(0, |m| m.len());
     // Each key echoed, and the line redrawn at the end of each row (a few
-    // MB); a redraw at every key is some 200 MB.
+    // MB); a redraw at every key was 155 MB.
     assert!(bytes < 8 << 20, "{bytes} bytes written for a paste of {}:\n{screen}", line.len());
     tmux.keys(&["Enter"]);
     tmux.wait_for("no such player");
