@@ -42,12 +42,12 @@ pub(crate) struct Totals {
 /// For each behaviour, how many tests reach it and the first few names:
 /// memory bounded whatever the size of the suite.
 #[derive(Default)]
-struct Tally {
+struct Reachers {
     count: HashMap<Behaviour, usize>,
     names: HashMap<Behaviour, Vec<String>>,
 }
 
-impl Tally {
+impl Reachers {
     fn add(&mut self, name: &str, reached: Coverage) {
         for b in reached.iter() {
             *self.count.entry(b).or_default() += 1;
@@ -70,7 +70,7 @@ pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Totals, Suit
             return Err(SuiteError::NoneMatch(text.clone()));
         }
     }
-    let mut tally = Tally::default();
+    let mut tally = Reachers::default();
     let mut unmeasured = 0;
     for test in &tests {
         match reached(test) {
@@ -87,7 +87,7 @@ pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Totals, Suit
 }
 
 fn print(
-    tally: &Tally,
+    tally: &Reachers,
     tests: usize,
     quiet: bool,
     report: &Totals,
