@@ -1,21 +1,47 @@
-//! Dying of a signal cleanly. On SIGINT, SIGTERM or SIGHUP the registered
-//! cleanups run (removing half-written temporary files, stopping children),
-//! then the process ends by that same signal with its default action, so the
-//! shell sees how it ended. A signal ignored at start (`nohup`) stays ignored.
-//! Nothing is installed until the first cleanup is registered, so the modes
-//! that never need one keep the default dispositions. A session that stops
-//! by itself and reports (`tictac fuzz`) asks instead to be told: while its
-//! `StopRequest` lives, the first SIGINT or SIGTERM only raises a flag.
+//! Dying of a signal cleanly: the seam for signal handling (a port fills
+//! `on_fatal_signal`, `stop_request` and `survive_file_size_limit` with its
+//! own events, such as Windows' console control events). On a fatal signal
+//! (`FATAL`: SIGINT, SIGTERM, SIGHUP and every other that ends a process by
+//! default and may be caught) the registered cleanups run (removing
+//! half-written temporary files, stopping children, giving the terminal
+//! back), then the process ends by that same signal with its default
+//! action, so the shell sees how it ended. A signal ignored at start
+//! (`nohup`) stays ignored. Nothing is installed until the first cleanup is
+//! registered, so the modes that never need one keep the default
+//! dispositions. A session that stops by itself and reports (`tictac fuzz`)
+//! asks instead to be told: while its `StopRequest` lives, the first SIGINT
+//! or SIGTERM only raises a flag.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::signal::*;
 use signal_hook::iterator::Signals;
 
-/// The signals after which a run is abandoned.
-const FATAL: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+/// The signals after which a run is abandoned: each whose default action
+/// ends the process and that a process may catch, except SIGPIPE (Rust's
+/// runtime ignores it: a write to a closed pipe fails, and that failure is
+/// handled where it happens) and the faults of this process itself
+/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT: a bug, after
+/// which nothing can be trusted). Linux's SIGIO, SIGPWR and SIGSTKFLT and
+/// the real-time signals keep their default action (the C library reserves
+/// some real-time ones, differently in glibc and musl, and the others could
+/// not be raised again to end the process as they would have): like
+/// SIGKILL, they leave at most the hidden temporary file.
+const FATAL: [i32; 10] =
+    [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF];
+
+/// A write past the file size limit (`ulimit -f`) fails with EFBIG, and is
+/// reported as a full disk's would be, instead of killing the process
+/// (SIGXFSZ's default action) and leaving a hidden temporary file. Caught,
+/// not ignored: a program this process starts gets the default back when
+/// it is executed. Left as it is when ignored at start.
+pub(crate) fn survive_file_size_limit() {
+    if !is_set(ignored_at_start(), SIGXFSZ) {
+        let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
+    }
+}
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 

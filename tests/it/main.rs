@@ -9,6 +9,7 @@ mod architecture;
 mod bots;
 mod cli;
 mod commands;
+mod containment;
 mod coverage;
 mod docs;
 mod exit_status;
