@@ -10,7 +10,7 @@ use super::events::{self, Type, Typed};
 use super::fold::Piece;
 use crate::command::Cell;
 use crate::command::Command;
-use crate::spool::Spool;
+use crate::platform::spool::Spool;
 use smallvec::SmallVec;
 
 /// The command a type-correct event stands for, or `None`.
