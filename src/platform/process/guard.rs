@@ -8,8 +8,9 @@
 //! terminal, and a process group of its own) and carries a tag in its
 //! environment, inherited by its descendants. On Linux:
 //! - where a cgroup v2 can be made (`cgroup`), each program is moved into a
-//!   cgroup of its own as it starts; the end of its run kills that cgroup,
-//!   which holds whatever it started however it left its session;
+//!   cgroup of its own as soon as it has started; the end of its run kills
+//!   that cgroup, which holds whatever it started however it left its
+//!   session (what it forked before the move, the sweeps find);
 //! - this process is a child subreaper in any case, so a descendant whose
 //!   parent dies is adopted by it rather than by init. After each run, its
 //!   adopted children are swept in rounds: each that belongs to the run (its
@@ -25,8 +26,9 @@
 //! then end this process as the signal would have (`crate::platform::signals`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::io;
-use std::process::{Child, Command};
+use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, Once, OnceLock};
 use std::time::{Duration, Instant};
@@ -34,6 +36,7 @@ use std::time::{Duration, Instant};
 use rustix::process::{Pid, Signal, WaitOptions};
 
 use super::cgroup::{Cgroups, Slot};
+use super::spawn::{Child, Pipes};
 use super::terminal;
 use super::tree::{self, freeze_and_kill};
 
@@ -115,13 +118,13 @@ pub(crate) struct Started {
     swept: bool,
 }
 
-/// Starts `command` in a session of its own (no controlling terminal),
+/// Starts `argv` in a session of its own (no controlling terminal),
 /// tagged, in a cgroup of its own where there are cgroups, and registered
-/// so that a signal to this process stops it.
-pub(crate) fn spawn(mut command: Command) -> io::Result<Started> {
+/// so that a signal to this process stops it; with a pipe to type into
+/// when `typed`.
+pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
     SETUP.call_once(setup);
     let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
-    command.env(TAG_VAR, &tag);
     // Counted while it starts (outside the lock, so that starts run in
     // parallel): reaping waits until no start is under way.
     {
@@ -132,44 +135,46 @@ pub(crate) fn spawn(mut command: Command) -> io::Result<Started> {
         registry.spawning += 1;
         registry.live_tags.insert(tag.clone());
     }
-    let (spawned, slot) = match cgroups().and_then(|c| Some((c, c.take().ok()?))) {
-        None => (start_session(command), None),
-        Some((cgroups, slot)) => match cgroups.start_in(&slot, || start_session(command)) {
-            (spawned @ Ok(_), true) => (spawned, Some(slot)),
-            (spawned, _) => {
-                cgroups.give_back(slot);
-                (spawned, None)
-            }
-        },
-    };
+    let slot = cgroups().and_then(|c| c.take().ok());
+    let spawned = super::spawn::spawn(argv, (TAG_VAR, &tag), typed);
     let mut registry = registry();
     registry.spawning -= 1;
-    let child = match spawned {
-        Ok(child) => child,
+    let (child, pipes) = match spawned {
+        Ok(spawned) => spawned,
         Err(e) => {
             registry.live_tags.remove(&tag);
+            drop(registry);
+            if let (Some(cgroups), Some(slot)) = (cgroups(), slot) {
+                cgroups.give_back(slot);
+            }
             return Err(e);
         }
     };
-    registry.running.insert(child.id() as i32, Run { tag: tag.clone(), slot: slot.clone() });
-    Ok(Started { child, tag, slot, swept: false })
-}
-
-/// Starts `command` as the leader of a new session (`setsid` between fork
-/// and exec, done by `process-wrap`: this crate has no `unsafe`).
-fn start_session(command: Command) -> io::Result<Child> {
-    let mut wrapped = process_wrap::std::CommandWrap::from(command);
-    wrapped.wrap(process_wrap::std::ProcessSession);
-    let started: Box<dyn std::any::Any> = wrapped.spawn()?.into_inner();
-    started.downcast::<Child>().map(|child| *child).map_err(|_| io::Error::other("not a child"))
+    // Registered at once, so that another run's sweep knows it; moved into
+    // its cgroup after, outside the lock.
+    let pid = child.id() as i32;
+    registry.running.insert(pid, Run { tag: tag.clone(), slot: slot.clone() });
+    drop(registry);
+    let slot = match (cgroups(), slot) {
+        (Some(cgroups), Some(slot)) if cgroups.adopt(&slot, child.id()) => Some(slot),
+        (Some(cgroups), Some(slot)) => {
+            if let Some(run) = self::registry().running.get_mut(&pid) {
+                run.slot = None;
+            }
+            cgroups.give_back(slot);
+            None
+        }
+        _ => None,
+    };
+    Ok((Started { child, tag, slot, swept: false }, pipes))
 }
 
 /// Stops the run's session, cgroup and every descendant, reaps the child,
 /// and forgets it. Safe to call whether or not the child has exited.
-pub(crate) fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
+pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     let pid = started.child.id() as i32;
     // A child not yet reaped keeps its pid: killing it cannot hit another.
-    let _ = started.child.kill();
+    started.child.kill();
     stop_group(pid);
     if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
         cgroups.kill(slot);

@@ -13,6 +13,7 @@
 mod capture;
 mod cgroup;
 mod guard;
+mod spawn;
 mod terminal;
 mod tree;
 
@@ -22,11 +23,13 @@ pub(crate) use guard::stop_all;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
+
+use spawn::Pipes;
 
 /// Bytes of standard error kept; the rest is read and dropped.
 pub(crate) const STDERR_KEPT: usize = 64 * 1024;
@@ -73,20 +76,8 @@ pub(crate) struct Finished {
 /// only when it could not be started or watched. When this returns, its
 /// process group and every tagged descendant have been stopped.
 pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
-    let (program, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .stdin(if spec.input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
     let deadline = Instant::now().checked_add(spec.timeout);
-    let mut started = guard::spawn(command)?;
-    let pipes = Pipes {
-        stdin: started.child.stdin.take(),
-        stdout: started.child.stdout.take(),
-        stderr: started.child.stderr.take(),
-    };
+    let (mut started, pipes) = guard::spawn(spec.argv, spec.input.is_some())?;
     let watched = watch(&mut started, pipes, spec, deadline);
     let status = guard::finish(&mut started);
     let (ending, stdout, stderr) = watched?;
@@ -95,12 +86,6 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
         other => other,
     };
     Ok(Finished { ending, stdout, stderr })
-}
-
-struct Pipes {
-    stdin: Option<ChildStdin>,
-    stdout: Option<ChildStdout>,
-    stderr: Option<ChildStderr>,
 }
 
 /// Types, reads and waits at once on this one thread: a program may answer
@@ -210,7 +195,7 @@ fn read_some(pipe: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
 }
 
 /// A descriptor that becomes readable when `child` exits (Linux 5.3+).
-fn pid_fd(child: &std::process::Child) -> Option<std::os::fd::OwnedFd> {
+fn pid_fd(child: &spawn::Child) -> Option<std::os::fd::OwnedFd> {
     #[cfg(target_os = "linux")]
     {
         let pid = rustix::process::Pid::from_raw(child.id() as i32)?;
