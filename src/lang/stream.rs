@@ -266,6 +266,7 @@ impl<S: LineSource> EventStream<S> {
                     Folded::Failed { rest } => {
                         return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                     }
+                    Folded::FailedAt(pos) => return Err(Stop::Syntax(parse_error(pos))),
                     Folded::NeedMore { .. } if self.at_end => {
                         return Err(Stop::Syntax(parse_error(locator.pos(0))));
                     }
@@ -453,5 +454,91 @@ mod tests {
         let e = parse_text(b"play(\"a\",").expect_err("incomplete");
         assert_eq!(e.pos, Pos { line: 1, column: 10 });
         assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
+    }
+
+    /// What an event's blanks (spaces, tabs, `?`, comments, line breaks)
+    /// leave in the buffer: nothing of their length. Each text has 1 MB
+    /// of them after an event (or a minus); the buffer stays within 8 times
+    /// `FOLD_AT` (it holds them all without folding), and the events and
+    /// errors are the usual ones.
+    #[test]
+    fn blanks_after_an_event_are_read_past_not_held() {
+        let long = |fill: &str| fill.repeat(1_000_000 / fill.len());
+        let cases = [
+            (format!("undo{}(1)\nredo", long(" ")), Ok(vec!["undo(1)", "redo"])),
+            (format!("undo -- {}\n(1)", long("x")), Ok(vec!["undo(1)"])),
+            (
+                format!("new_game(\"A\",\"B\") -- {}\nundo", long("x")),
+                Ok(vec!["new_game(2)", "undo"]),
+            ),
+            (format!("undo(-{} 3)", long(" ")), Ok(vec!["undo(1)"])),
+            (format!("undo(-{} x)", long("\t")), Err(Pos { line: 1, column: 6 })),
+            (format!("undo{}redo", long("?")), Ok(vec!["undo", "redo"])),
+            (format!("undo{}", long(" \t?")), Ok(vec!["undo"])),
+            (
+                format!("undo{}-- x{}\n-\n- 1", long("\t"), long("-")),
+                Err(Pos { line: 2, column: 1 }),
+            ),
+        ];
+        for (text, want) in cases {
+            let reader = io::BufReader::with_capacity(8192, text.as_bytes());
+            let mut stream = EventStream::over(KeptLines::new(reader));
+            let mut got = Vec::new();
+            let walked = stream.for_each(|found| {
+                match found {
+                    Found::Event(e, _) => got.push(echo(e.name, e.args.as_ref().map(|a| a.len()))),
+                    Found::Piece(Piece::Start(name)) => got.push(echo(name, None)),
+                    Found::Piece(Piece::Scalar(..)) => {
+                        let last = got.last_mut().expect("an event");
+                        let args = last
+                            .split_once('(')
+                            .map_or(0, |(_, n)| n.trim_end_matches(')').parse().unwrap_or(0));
+                        *last = format!("{}({})", last.split('(').next().unwrap_or(""), args + 1);
+                    }
+                    Found::Piece(_) => {}
+                }
+                Ok::<(), ()>(())
+            });
+            let got = match walked {
+                Ok(()) => Ok(got),
+                Err(Stop::Syntax(e)) => Err(e.pos),
+                Err(e) => panic!("{e:?}"),
+            };
+            let want = want.map(|w| w.into_iter().map(String::from).collect::<Vec<_>>());
+            assert_eq!(got, want, "{}", &text[..20]);
+            assert!(
+                stream.buf.capacity() <= 8 * FOLD_AT,
+                "{} bytes held for {}",
+                stream.buf.capacity(),
+                &text[..20]
+            );
+        }
+    }
+
+    fn echo(name: &[u8], args: Option<usize>) -> String {
+        let name = String::from_utf8_lossy(name);
+        match args {
+            Some(n) => format!("{name}({n})"),
+            None => name.into_owned(),
+        }
+    }
+
+    /// A `-` at the end of a text that stops mid-line may start a comment:
+    /// after an event's name it does not end the event.
+    #[test]
+    fn a_dash_at_a_buffer_edge_after_a_name_waits_for_the_next_byte() {
+        let text = b"play_again -- note\n(\"Ann\")";
+        for refill in 1..=12 {
+            let lines =
+                KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
+            let mut scalars = 0;
+            EventStream::folding_at(lines, 0)
+                .for_each(|found| {
+                    scalars += usize::from(matches!(found, Found::Piece(Piece::Scalar(..))));
+                    Ok::<(), ()>(())
+                })
+                .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
+            assert_eq!(scalars, 1, "refill {refill}");
+        }
     }
 }
