@@ -13,6 +13,7 @@
 
 use super::ast::Value;
 use super::error::Pos;
+use super::held::LONG_TOKEN;
 use super::parser::MAX_NESTING;
 use super::tokens::{
     Extent, Halt, PErr, blank, char_literal, identifier, is_boolean, is_reserved, string_literal,
@@ -62,6 +63,11 @@ pub(crate) enum Folded {
     Done { consumed: usize },
     /// More text is needed after the first `consumed` bytes.
     NeedMore { consumed: usize },
+    /// A long token was read: the first `consumed` bytes are done with, and
+    /// the buffer that held them may let them go before the event goes on
+    /// (what a piece keeps of a long token is read back only then: it is
+    /// held once).
+    Paused { consumed: usize },
     /// A parse error, `rest` bytes before the end.
     Failed { rest: usize },
     /// A parse error at a token read earlier (a minus whose number never came).
@@ -218,6 +224,9 @@ impl Fold {
                         visit(Piece::Scalar(value, locate(j.len())))?;
                         self.state = State::AfterArg;
                         at = text.len() - after.len();
+                        if j.len() - after.len() >= LONG_TOKEN {
+                            return Ok(Folded::Paused { consumed: at });
+                        }
                     }
                     Err(_) => return Ok(Folded::FailedAt(minus)),
                 },
@@ -234,6 +243,9 @@ impl Fold {
                         }
                         visit(piece)?;
                         at = text.len() - after.len();
+                        if j.len() - after.len() >= LONG_TOKEN {
+                            return Ok(Folded::Paused { consumed: at });
+                        }
                     }
                     Err(e) => return Ok(failed(e)),
                 },

@@ -180,6 +180,10 @@ pub(crate) enum Stop<E> {
     Visit(E),
 }
 
+/// A buffer that grew past this (for a long token) is made small again
+/// once the token is read.
+const SMALL_AGAIN: usize = 1 << 20;
+
 /// The events of a trace read from a reader, kept lines only.
 pub struct EventStream<S> {
     lines: S,
@@ -274,7 +278,7 @@ impl<S: LineSource> EventStream<S> {
                         self.fold = None;
                         consumed
                     }
-                    Folded::NeedMore { consumed } => consumed,
+                    Folded::NeedMore { consumed } | Folded::Paused { consumed } => consumed,
                 };
                 self.at = locator.pos(text.len() - consumed);
                 self.start += consumed;
@@ -307,10 +311,22 @@ impl<S: LineSource> EventStream<S> {
     /// (so an event spanning many lines costs linear time), or to the end.
     /// Between events, what the reader has at hand is enough: an answer
     /// that does not need the rest of the input does not wait for it.
+    ///
+    /// Past `FOLD_AT` (a single long token: only a token makes the stream
+    /// wait that long), the buffer grows by a sixteenth at a time, so what
+    /// it reads beyond the token is a small part of it; and once the
+    /// buffer holds far less than it grew to, it is made small again: a
+    /// long token is held once, while it is read.
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let want = self.buf.len().max(1);
+        if self.buf.capacity() > SMALL_AGAIN && self.buf.len() < self.buf.capacity() / 4 {
+            let mut small = Vec::with_capacity(self.buf.len().max(FOLD_AT));
+            small.extend_from_slice(&self.buf);
+            self.buf = small;
+        }
+        let left = self.buf.len();
+        let want = left.min(FOLD_AT).max(left / 16).max(1);
         self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         Ok(())
     }
