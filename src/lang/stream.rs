@@ -335,6 +335,7 @@ impl<S: LineSource> EventStream<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::ast::Value;
 
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
@@ -556,5 +557,46 @@ mod tests {
                 .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
             assert_eq!(scalars, 1, "refill {refill}");
         }
+    }
+
+    /// Records how much the stream's buffer holds after each refill.
+    struct Watched<S> {
+        lines: S,
+        most: usize,
+    }
+
+    impl<S: LineSource> LineSource for Watched<S> {
+        fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+            let more = self.lines.fill_into(out, want)?;
+            self.most = self.most.max(out.len());
+            Ok(more)
+        }
+    }
+
+    /// A long token is read into the buffer a sixteenth at a time (so the
+    /// buffer holds little beyond it, whatever follows), and the buffer is
+    /// made small again once the token is read.
+    #[test]
+    fn a_long_token_is_held_once_and_let_go() {
+        let token = 4 << 20;
+        let text = format!("undo(\"{}\")\n{}", "a".repeat(token), "undo\n".repeat(token / 5));
+        let reader = io::BufReader::with_capacity(8192, text.as_bytes());
+        let mut watched = Watched { lines: KeptLines::new(reader), most: 0 };
+        let mut stream = EventStream::over(&mut watched);
+        let mut strings = Vec::new();
+        stream
+            .for_each(|found| {
+                if let Found::Piece(Piece::Scalar(Value::Str(s), _)) = found {
+                    strings.push(s.len());
+                }
+                Ok::<(), ()>(())
+            })
+            .expect("parses");
+        assert_eq!(strings, [token]);
+        // What followed the token in the buffer (a sixteenth of it) stays.
+        let kept = stream.buf.capacity();
+        assert!(kept <= token / 8 + 4 * FOLD_AT, "{kept} bytes kept after");
+        drop(stream);
+        assert!(watched.most <= token + token / 16 + 4 * FOLD_AT, "{} bytes held", watched.most);
     }
 }

@@ -710,4 +710,43 @@ mod tests {
         assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
         assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
     }
+
+    /// A long argument of a long event waits on a temporary file until the
+    /// event ends (the stream's buffer holds it meanwhile), then comes back
+    /// whole: the command, or the message, is the one a short one gives.
+    #[test]
+    fn long_arguments_and_soft_error_texts_wait_on_a_file() {
+        use crate::lang::held::LONG_TOKEN;
+        let at = Pos { line: 1, column: 10 };
+        let long = vec![b'N'; LONG_TOKEN + 10];
+        let mut c = Checker::default();
+        let mut echoes = Vec::new();
+        let mut keep = |command: &Command| command.write_echo(&mut echoes);
+        c.piece(Piece::Start(b"new_game"), &mut keep).expect("piece");
+        c.piece(Piece::Scalar(Value::Str(&long), at), &mut keep).expect("piece");
+        let kept = &c.folding.as_ref().expect("folding").first[0].0.bytes;
+        assert!(matches!(kept, Held::Away { .. }));
+        c.piece(Piece::Scalar(Value::Str(b"B"), at), &mut keep).expect("piece");
+        c.piece(Piece::End, &mut keep).expect("piece");
+        let want = [&b"new_game(\""[..], &long, b"\",\"B\")"].concat();
+        assert!(c.finish().expect("spool").is_ok());
+        assert!(echoes == want);
+
+        let mut keep = |_: &Command| Ok(());
+        let mut c = Checker::default();
+        c.piece(Piece::Start(b"undo"), &mut keep).expect("piece");
+        c.piece(Piece::Scalar(Value::Ident(&long), at), &mut keep).expect("piece");
+        c.piece(Piece::End, &mut keep).expect("piece");
+        assert!(matches!(c.soft, Some(Soft { text: Held::Away { .. }, .. })));
+        match c.finish().expect("spool") {
+            Err(Rejection::Syntax(e)) => {
+                assert_eq!(
+                    e.kind,
+                    SyntaxKind::UnknownIdentifier(String::from_utf8(long).expect("ascii"))
+                );
+                assert_eq!(e.pos, at);
+            }
+            _ => panic!("an unknown identifier"),
+        }
+    }
 }
