@@ -44,16 +44,26 @@ pub(crate) async fn json(
     let Some(open) = head.strip_suffix(b"}") else {
         return Err(ApiError::Internal("an answer is not a JSON object".into()));
     };
+    // Short texts are escaped at once, with the small fields: most answers
+    // are one frame.
     let mut parts = VecDeque::new();
-    let mut separator = if open == b"{" { "" } else { "," };
-    parts.push_back(Part::Raw(Bytes::copy_from_slice(open)));
+    let mut raw = open.to_vec();
+    let mut fields = open != b"{";
     for (name, text) in large {
-        parts.push_back(Part::Raw(Bytes::from(format!("{separator}\"{name}\":\""))));
-        parts.push_back(Part::Text { text, at: 0 });
-        parts.push_back(Part::Raw(Bytes::from_static(b"\"")));
-        separator = ",";
+        if std::mem::replace(&mut fields, true) {
+            raw.push(b',');
+        }
+        raw.extend_from_slice(format!("\"{name}\":\"").as_bytes());
+        if text.len() <= PIECE {
+            raw.extend_from_slice(&escape(&text));
+        } else {
+            parts.push_back(Part::Raw(Bytes::from(std::mem::take(&mut raw))));
+            parts.push_back(Part::Text { text, at: 0 });
+        }
+        raw.push(b'"');
     }
-    parts.push_back(Part::Raw(Bytes::from_static(b"}")));
+    raw.push(b'}');
+    parts.push_back(Part::Raw(Bytes::from(raw)));
     let held: usize = parts.iter().map(Part::held).sum();
     let kib = u32::try_from(held.div_ceil(1024).clamp(1, HELD_KIB)).unwrap_or(u32::MAX);
     let permit = budget
@@ -172,10 +182,15 @@ mod tests {
         assert_eq!(value["status"], 1);
         assert_eq!(value["output"].as_str(), Some(text.as_str()));
         assert_eq!(budget.available_permits(), HELD_KIB);
-        let empty = sent(
-            json(&budget, &serde_json::json!({}), vec![("a", String::new())]).await.expect("json"),
-        )
-        .await;
-        assert_eq!(empty, b"{\"a\":\"\"}");
+        let only = |fields| async {
+            let answer = json(&budget, &serde_json::json!({}), fields).await.expect("json");
+            sent(answer).await
+        };
+        assert_eq!(only(vec![("a", String::new())]).await, b"{\"a\":\"\"}");
+        // Long and short fields, in turn.
+        let long = "\u{1}".repeat(PIECE + 1);
+        let fields = vec![("a", long.clone()), ("b", "\"".into()), ("c", long.clone())];
+        let three: serde_json::Value = serde_json::from_slice(&only(fields).await).expect("JSON");
+        assert_eq!(three, serde_json::json!({"a": long, "b": "\"", "c": long}));
     }
 }
