@@ -9,7 +9,12 @@
 # 3. a divergence found in a trace of about 200 commands shrinks in under 5 s;
 # 4. every mistake of examples/mutant.rs and a sed-altered tie, over seeds 1
 #    to 12 with -j 2, found and shrunk to at most two commands more than its
-#    shortest trace (tests/it/differential.rs, ignored in cargo test: too slow).
+#    shortest trace (tests/it/differential.rs, ignored in cargo test: too slow);
+# 5. a session with neither --runs nor --time ends by itself within two
+#    minutes (issue 29), against tictac itself slowed by 50 ms a run so that
+#    its 10,000 runs alone would take longer;
+# 6. against a program that hangs on every trace, --timeout 1 -j 2 stops the
+#    session within 20 s, exit 1, the smallest trace saved (issue 22).
 # Exits non-zero when a bound is not met.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,3 +66,33 @@ awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
 echo "== every mistake, seeds 1 to 12, -j 2: shrunk to its shortest trace + 2 at most"
 cargo build --quiet --example mutant
 FUZZ_SEEDS=1-12 cargo test --quiet --test it -- --ignored differential::every_mistake_over_many_seeds
+
+echo "== a default session (neither --runs nor --time) ends within two minutes"
+cat > "$scratch/slow.sh" <<SCRIPT
+#!/bin/sh
+sleep 0.05
+exec $PWD/$bin "\$@"
+SCRIPT
+chmod +x "$scratch/slow.sh"
+start=$(ms)
+"$bin" fuzz --program "$scratch/slow.sh" -j 2 --out "$scratch/default" | tee "$scratch/default.log"
+took=$(( $(ms) - start ))
+echo "a default session took $took ms (bound: 120000)"
+head -1 "$scratch/default.log" | grep -q "up to 10000 runs or 60 s, 2 jobs$"
+tail -1 "$scratch/default.log" | grep -q "^Fuzz Results: .* 0 divergences found.$"
+[ "$took" -le 120000 ]
+
+echo "== a program that hangs on every trace, --timeout 1 -j 2: stopped within 20 s"
+printf '#!/bin/sh\nsleep 100\n' > "$scratch/hangs.sh"
+chmod +x "$scratch/hangs.sh"
+start=$(ms)
+status=0
+"$bin" fuzz --program "$scratch/hangs.sh" --timeout 1 -j 2 --runs 100 --out "$scratch/hangs" \
+  > "$scratch/hangs.log" || status=$?
+took=$(( $(ms) - start ))
+cat "$scratch/hangs.log"
+echo "stopped after $took ms with status $status (bound: 20000, 1)"
+[ "$status" -eq 1 ]
+grep -q "^Stopped: the program did not finish in 1 s on 5 different traces" "$scratch/hangs.log"
+[ -f "$scratch/hangs/hang-1.txt" ]
+[ "$took" -le 20000 ]

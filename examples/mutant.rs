@@ -42,6 +42,8 @@ impl Model<'_> {
                 self.game = after.clone();
                 self.cursor += 1;
             }
+            // A finished round keeps even its message (SPEC §3).
+            Command::Undo | Command::Redo if self.game.state.phase == Phase::Over => {}
             Command::Undo | Command::Redo => self.game.state.message = Message::Ok,
             Command::NewGame { player1, player2 } => {
                 let before = self.game.clone();

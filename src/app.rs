@@ -139,6 +139,14 @@ fn dispatch(
             write!(stdout, "{}", help(program))?;
             Ok(RunOutcome::Ran)
         }
+        Invocation::CommandHelp(text) => {
+            write!(stdout, "{text}")?;
+            Ok(RunOutcome::Ran)
+        }
+        Invocation::Completions(shell) => {
+            cli::write_completions(shell, stdout)?;
+            Ok(RunOutcome::Ran)
+        }
         Invocation::Version => {
             writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
             Ok(RunOutcome::Ran)
@@ -191,7 +199,7 @@ fn dispatch(
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);
             // Nothing a run started outlives the session.
             crate::process::stop_all();
-            Ok(if ran?.divergences == 0 { RunOutcome::Ran } else { RunOutcome::Rejected })
+            Ok(ran?.outcome())
         }
     }
 }
@@ -228,34 +236,34 @@ fn help(program: &str) -> String {
         ("-l IN [OUT]", "last: the last line, with the state before and after it"),
         ("", "(an OUT must be new; it appears whole or not at all;"),
         ("", "IN - is standard input, OUT - standard output)"),
-        ("test [PATH...]", "acceptance tests: each NAME.txt against NAME.expected.txt"),
-        ("", "(--bless, --program CMD, --oracle CMD, --log DIR, -j N,"),
-        ("", "--timeout S, --quiet, --filter TEXT, --format tap|junit:"),
-        ("", "junit writes JUnit XML, the report goes to standard error)"),
-        ("test --coverage", "which behaviours of the catalogue the tests reach, and"),
-        ("", "which none does ([PATH...], --filter TEXT, --quiet)"),
-        ("fuzz --program CMD", "find where CMD -b TRACE departs from the engine, on generated"),
-        ("", "traces; each new kind shrunk and saved as a test (--oracle CMD,"),
-        ("", "--runs N, --time S, --seed N, --out DIR, -j N, --timeout S,"),
-        ("", "--max-lines L, --exclude ID..., --check-status)"),
-        ("verify", "the game's facts and every strategy's record, exhaustively"),
-        ("", "(--strategy S --as X|O [--trace-out FILE]: one strategy)"),
-        ("serve", "the game and the oracle in a web browser, and a JSON API"),
-        ("", "(--port N (8080; 0 any free), --bind ADDR (127.0.0.1), --timeout S)"),
         ("--bot NAME=S", "with -i, -g, -b: NAME is a computer player (tla, elm, perfect,"),
         ("", "random); --seed N makes its choices random (on a terminal, a"),
         ("", "random bot without --seed takes a fresh seed, shown on stderr)"),
         ("-help", "this text (also --help, -h)"),
         ("-version", "the name and version (also --version)"),
     ];
+    // The commands' rows come from their description, as their help does.
+    let commands: Vec<(String, String)> = cli::summaries()
+        .into_iter()
+        .map(|(usage, about)| (usage, lowercase_first(&about)))
+        .collect();
+    let width = rows.iter().map(|r| r.0).chain(commands.iter().map(|c| c.0.as_str()));
+    let width = width.map(|u| program.len() + 1 + u.len()).max().unwrap_or(0);
+    let row = |usage: &str, what: &str| {
+        let usage = if usage.is_empty() { String::new() } else { format!("{program} {usage}") };
+        format!("  {usage:<width$}  {what}\n")
+    };
     let mut text = format!(
         "{} {}: the ETF tic-tac-toe oracle, byte for byte\n\nUsage:\n",
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION")
     );
     for &(usage, what) in rows {
-        let usage = if usage.is_empty() { String::new() } else { format!("{program} {usage}") };
-        text.push_str(&format!("  {usage:<24}  {what}\n"));
+        text.push_str(&row(usage, what));
+    }
+    text.push_str(&format!("\nSubcommands ('{program} NAME --help' lists the options of each):\n"));
+    for (usage, what) in &commands {
+        text.push_str(&row(usage, what));
     }
     text.push_str(&format!("\nCommands:\n  {}\n", crate::lang::events::examples()));
     text.push_str(
@@ -263,4 +271,10 @@ fn help(program: &str) -> String {
          (or a failed test),\n2 an invocation or file error.\n",
     );
     text
+}
+
+/// "Run acceptance tests" as a row of the help reads: "run acceptance tests".
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
 }

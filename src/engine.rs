@@ -88,11 +88,16 @@ impl Engine {
         false
     }
 
-    /// Undo or redo; outside play, or with nothing to walk to, only the
-    /// message changes, to `ok`. True when the cursor moved.
+    /// Undo or redo. A finished round keeps everything, its message
+    /// included (the 2019 oracle); before any game, or in play with nothing
+    /// to walk to, only the message changes, to `ok`. True when the cursor
+    /// moved.
     fn walk(&mut self, step: fn(&mut History, &mut Game) -> bool) -> bool {
-        let moved =
-            self.game.state.phase == Phase::InPlay && step(&mut self.history, &mut self.game);
+        let moved = match self.game.state.phase {
+            Phase::Over => return false,
+            Phase::NoGame => false,
+            Phase::InPlay => step(&mut self.history, &mut self.game),
+        };
         if !moved {
             self.game.state.message = Message::Ok;
         }
@@ -160,15 +165,54 @@ mod tests {
             e.run(&play(who, n));
         }
         assert_eq!(e.game().state.phase, Phase::Over);
+        e.run(&Command::Undo);
+        assert_eq!(first_line(&e), "  there is a winner: => play again or start new game");
         e.run(&play("Bob", 9));
         e.run(&Command::Undo);
-        assert_eq!(first_line(&e), "  ok: => play again or start new game");
+        assert_eq!(first_line(&e), "  game is finished: => play again or start new game");
+        e.run(&Command::Redo);
+        assert_eq!(first_line(&e), "  game is finished: => play again or start new game");
         assert!(shown(&e).contains("\n  XXX\n"));
         e.run(&Command::PlayAgain);
         assert_eq!(e.history().undoable(), 0);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
         e.run(&Command::Undo);
         assert_eq!(first_line(&e), "  ok: => Bob plays next");
+    }
+
+    #[test]
+    fn a_tie_keeps_its_message_through_undo_and_redo() {
+        let mut e = Engine::new();
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        for (i, n) in [1, 2, 3, 5, 4, 6, 8, 7, 9].into_iter().enumerate() {
+            e.run(&play(if i % 2 == 0 { "Ann" } else { "Bob" }, n));
+        }
+        let tie = "  game ended in a tie: => play again or start new game";
+        assert_eq!(first_line(&e), tie);
+        let board = shown(&e);
+        for walk in [Command::Undo, Command::Redo, Command::Undo] {
+            e.run(&walk);
+            assert_eq!(shown(&e), board);
+        }
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Ann" });
+        e.run(&Command::Undo);
+        assert_eq!(
+            first_line(&e),
+            "  names of players must be different: => play again or start new game"
+        );
+    }
+
+    #[test]
+    fn play_again_before_any_game_answers_ok() {
+        let mut e = Engine::new();
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"1x" });
+        assert_eq!(first_line(&e), "  name must start with A-Z or a-z:  => start new game");
+        e.run(&Command::PlayAgain);
+        assert_eq!(first_line(&e), "  ok:  => start new game");
+        assert_eq!(e.game().state.phase, Phase::NoGame);
+        e.run(&Command::NewGame { player1: b"Ann", player2: b"Bob" });
+        e.run(&Command::PlayAgain);
+        assert_eq!(first_line(&e), "  finish this game first: => Ann plays next");
     }
 
     #[test]

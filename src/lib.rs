@@ -36,7 +36,12 @@ mod signals;
 mod spool;
 mod window;
 
-pub use app::main;
+/// Arguments in, one front end run, exit status out (see `app::main`).
+pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
+    // Before any file is written: past `ulimit -f` a write fails, it does not kill.
+    signals::survive_file_size_limit();
+    app::main(args)
+}
 
 /// The parts of the front ends that the integration tests drive below the
 /// command line.

@@ -1,18 +1,47 @@
-//! Dying of a signal cleanly. On SIGINT, SIGTERM or SIGHUP the registered
-//! cleanups run (removing half-written temporary files, stopping children),
-//! then the process ends by that same signal with its default action, so the
-//! shell sees how it ended. A signal ignored at start (`nohup`) stays ignored.
-//! Nothing is installed until the first cleanup is registered, so the modes
-//! that never need one keep the default dispositions.
+//! Dying of a signal cleanly: the seam for signal handling (a port fills
+//! `on_fatal_signal`, `stop_request` and `survive_file_size_limit` with its
+//! own events, such as Windows' console control events). On a fatal signal
+//! (`FATAL`: SIGINT, SIGTERM, SIGHUP and every other that ends a process by
+//! default and may be caught) the registered cleanups run (removing
+//! half-written temporary files, stopping children, giving the terminal
+//! back), then the process ends by that same signal with its default
+//! action, so the shell sees how it ended. A signal ignored at start
+//! (`nohup`) stays ignored. Nothing is installed until the first cleanup is
+//! registered, so the modes that never need one keep the default
+//! dispositions. A session that stops by itself and reports (`tictac fuzz`)
+//! asks instead to be told: while its `StopRequest` lives, the first SIGINT
+//! or SIGTERM only raises a flag.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard, Once, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::signal::*;
 use signal_hook::iterator::Signals;
 
-/// The signals after which a run is abandoned.
-const FATAL: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+/// The signals after which a run is abandoned: each whose default action
+/// ends the process and that a process may catch, except SIGPIPE (Rust's
+/// runtime ignores it: a write to a closed pipe fails, and that failure is
+/// handled where it happens) and the faults of this process itself
+/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT: a bug, after
+/// which nothing can be trusted). Linux's SIGIO, SIGPWR and SIGSTKFLT and
+/// the real-time signals keep their default action (the C library reserves
+/// some real-time ones, differently in glibc and musl, and the others could
+/// not be raised again to end the process as they would have): like
+/// SIGKILL, they leave at most the hidden temporary file.
+const FATAL: [i32; 10] =
+    [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF];
+
+/// A write past the file size limit (`ulimit -f`) fails with EFBIG, and is
+/// reported as a full disk's would be, instead of killing the process
+/// (SIGXFSZ's default action) and leaving a hidden temporary file. Caught,
+/// not ignored: a program this process starts gets the default back when
+/// it is executed. Left as it is when ignored at start.
+pub(crate) fn survive_file_size_limit() {
+    if !is_set(ignored_at_start(), SIGXFSZ) {
+        let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
+    }
+}
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 
@@ -78,6 +107,60 @@ impl Drop for Registration {
     }
 }
 
+/// How many `StopRequest`s live; the signal that asked to stop (0 none yet).
+static STOP_ASKERS: AtomicUsize = AtomicUsize::new(0);
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+static STOP_ASKED: AtomicBool = AtomicBool::new(false);
+
+/// While it lives, the first SIGINT or SIGTERM asks to stop instead of
+/// ending the process: the holder stops on its own and says what it had
+/// done. A second one ends the process as usual (cleanups, then the signal).
+#[must_use = "signals end the process again once this is dropped"]
+pub(crate) struct StopRequest(());
+
+/// Starts taking SIGINT and SIGTERM as requests to stop.
+pub(crate) fn stop_request() -> StopRequest {
+    INSTALL.call_once(install);
+    STOP_SIGNAL.store(0, Ordering::SeqCst);
+    STOP_ASKED.store(false, Ordering::SeqCst);
+    STOP_ASKERS.fetch_add(1, Ordering::SeqCst);
+    StopRequest(())
+}
+
+impl StopRequest {
+    /// Raised when a signal asked to stop (for code that polls a flag).
+    pub(crate) fn flag(&self) -> &'static AtomicBool {
+        &STOP_ASKED
+    }
+
+    /// The signal that asked to stop, if one did.
+    pub(crate) fn signal(&self) -> Option<&'static str> {
+        match STOP_SIGNAL.load(Ordering::SeqCst) {
+            SIGINT => Some("SIGINT"),
+            SIGTERM => Some("SIGTERM"),
+            _ => None,
+        }
+    }
+}
+
+impl Drop for StopRequest {
+    fn drop(&mut self) {
+        STOP_ASKERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Whether `signal` is taken as a request to stop: the first SIGINT or
+/// SIGTERM while a `StopRequest` lives.
+fn asks_to_stop(signal: i32) -> bool {
+    let taken = (signal == SIGINT || signal == SIGTERM)
+        && STOP_ASKERS.load(Ordering::SeqCst) > 0
+        && STOP_SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_ok();
+    if taken {
+        STOP_ASKED.store(true, Ordering::SeqCst);
+    }
+    taken
+}
+
 /// Handles the fatal signals that are not ignored, on a thread of their own
 /// (not in a signal handler, so a cleanup may do anything).
 fn install() {
@@ -90,7 +173,8 @@ fn install() {
     let spawned = std::thread::Builder::new().name("signals".into()).spawn(move || {
         let signals = Signals::new(&wanted);
         let _ = ready.send(());
-        if let Some(signal) = signals.ok().and_then(|mut s| s.forever().next()) {
+        let Ok(mut signals) = signals else { return };
+        if let Some(signal) = signals.forever().find(|&s| !asks_to_stop(s)) {
             die(signal)
         }
     });
@@ -157,5 +241,20 @@ mod tests {
         assert!(!registered(retired_id));
         drop(kept);
         assert!(!registered(kept_id));
+    }
+
+    #[test]
+    fn only_the_first_interrupt_while_asked_is_a_request_to_stop() {
+        assert!(!asks_to_stop(SIGINT), "no request: the signal ends the process");
+        let request = stop_request();
+        assert!(!request.flag().load(Ordering::SeqCst));
+        assert_eq!(request.signal(), None);
+        assert!(!asks_to_stop(SIGHUP));
+        assert!(asks_to_stop(SIGTERM));
+        assert!(request.flag().load(Ordering::SeqCst));
+        assert_eq!(request.signal(), Some("SIGTERM"));
+        assert!(!asks_to_stop(SIGINT), "a second one ends the process");
+        drop(request);
+        assert!(!asks_to_stop(SIGINT));
     }
 }

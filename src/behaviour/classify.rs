@@ -50,26 +50,35 @@ pub(crate) fn of_command(
             _ => B::PlayMove,
         },
         Command::PlayAgain => match before.phase {
-            Phase::NoGame => B::PlayAgainBeforeGame,
+            Phase::NoGame if before.message == Message::Ok => B::PlayAgainBeforeGame,
+            Phase::NoGame => B::PlayAgainBeforeGameAfterError,
             Phase::InPlay => B::PlayAgainInPlay,
             Phase::Over if after.starter == Mark::O => B::PlayAgainOStarts,
             Phase::Over => B::PlayAgainXStarts,
         },
         Command::Undo => match before.phase {
             Phase::NoGame => B::UndoBeforeGame,
-            Phase::Over => B::UndoAfterRound,
+            Phase::Over if ends_round(before.message) => B::UndoAfterRound,
+            Phase::Over => B::UndoAfterRoundError,
             Phase::InPlay if !walked => B::UndoAtStart,
             Phase::InPlay if after.board != before.board => B::UndoMove,
             Phase::InPlay => B::UndoError,
         },
         Command::Redo => match before.phase {
             Phase::NoGame => B::RedoBeforeGame,
-            Phase::Over => B::RedoAfterRound,
+            Phase::Over if ends_round(before.message) => B::RedoAfterRound,
+            Phase::Over => B::RedoAfterRoundError,
             Phase::InPlay if !walked => B::RedoNothing,
             Phase::InPlay if after.board != before.board => B::RedoMove,
             Phase::InPlay => B::RedoError,
         },
     }
+}
+
+/// The message a round ends with; any other once the round is over is the
+/// error of a command refused after it.
+fn ends_round(message: Message) -> bool {
+    matches!(message, Message::Winner | Message::Tie)
 }
 
 fn starts_with_letter(name: &[u8]) -> bool {
@@ -392,6 +401,31 @@ mod tests {
             ["win-x-123", "undo-after-round", "redo-after-round", "play-again-o-starts"]
         );
         assert_eq!(got.last(), Some(&"play-again-x-starts"));
+        let t = format!(
+            "new_game(\"A\",\"A\") play_again play(\"A\",1) play_again play_again {START}{win} play(\"B\",9) undo redo new_game(\"1\",\"B\") redo undo"
+        );
+        assert_eq!(
+            shown(&t),
+            [
+                "new-game-same-names",
+                "play-again-before-game-after-error",
+                "play-before-game",
+                "play-again-before-game-after-error",
+                "play-again-before-game",
+                "new-game-first",
+                "play-move",
+                "play-move",
+                "play-move",
+                "play-move",
+                "win-x-123",
+                "play-after-round",
+                "undo-after-round-error",
+                "redo-after-round-error",
+                "new-game-bad-first-name",
+                "redo-after-round-error",
+                "undo-after-round-error",
+            ]
+        );
         let t = format!("{START}play(\"A\",1) play(\"A\",2) undo undo redo redo redo");
         assert_eq!(
             shown(&t)[3..],

@@ -126,6 +126,21 @@ mod tests {
     }
 
     #[test]
+    fn undo_after_a_finished_round_issues_nothing_more() {
+        let mut bots = hal(Strategy::Perfect);
+        bots.push(Bot { name: b"Eve".to_vec(), strategy: Strategy::Perfect });
+        let mut a = Autopilot::new(bots, Some(7));
+        let mut e = Engine::new();
+        run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Hal", player2: b"Eve" });
+        let over = e.game().state;
+        assert_eq!(over.phase, Phase::Over);
+        for walk in [Command::Undo, Command::Redo] {
+            assert!(run_with_bots(&mut a, &mut e, walk).is_empty(), "no walk after the round");
+            assert_eq!(e.game().state, over, "the finished round keeps its message");
+        }
+    }
+
+    #[test]
     fn two_bots_play_a_whole_round() {
         let mut bots = hal(Strategy::Perfect);
         bots.push(Bot { name: b"Eve".to_vec(), strategy: Strategy::Perfect });

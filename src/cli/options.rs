@@ -1,10 +1,47 @@
-//! The options of `tictac test` and `tictac fuzz`: plain data, what to run,
-//! read by the front ends that run it.
+//! The options of the commands (`test`, `fuzz`, `verify`, `serve`): plain
+//! data, what to run, read by the front ends that run it. Each default is
+//! written here once; the command-line description (`commands.rs`) and the
+//! `Default` the tests build on both read it.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::behaviour::Behaviour;
+use crate::bots::Strategy;
+use crate::game::Mark;
+
+/// `-j` runs at most this many tests (or fuzz runs) at once.
+pub(crate) const MAX_JOBS: usize = 256;
+
+/// Tests (or fuzz runs) at once unless `-j` says: one per core.
+pub(crate) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// An external program may take this long on one trace by default.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `fuzz --runs` unless given.
+pub(crate) const DEFAULT_RUNS: u64 = 10_000;
+
+/// `fuzz --time` when neither it nor `--runs` is given: a session ends by
+/// itself, soon, whatever the program's speed.
+pub(crate) const DEFAULT_FUZZ_TIME: Duration = Duration::from_secs(60);
+
+/// `fuzz --out` unless given.
+pub(crate) const DEFAULT_FUZZ_OUT: &str = "fuzz-found";
+
+/// `fuzz --max-lines` unless given, and its cap.
+pub(crate) const DEFAULT_MAX_LINES: usize = 60;
+pub(crate) const MAX_LINES: usize = 100_000;
+
+/// Where `tictac serve` listens unless told: loopback only, port 8080.
+pub(crate) const DEFAULT_BIND: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+pub(crate) const DEFAULT_PORT: u16 = 8080;
+
+/// A request to `tictac serve` still running after this answers 503.
+pub(crate) const DEFAULT_SERVE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What `tictac test` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,19 +70,17 @@ pub struct TestOptions {
 }
 
 /// How `tictac test` reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// A line per test, diffs under failures, the closing line.
     #[default]
     Human,
     /// TAP version 13 (Test Anything Protocol), a line per test as it ends.
     Tap,
-    /// JUnit XML when the suite ends; the human report goes to `progress`.
+    /// JUnit XML on standard output when the suite ends; the report for
+    /// people on standard error.
     Junit,
 }
-
-/// An external program may take this long on one trace by default.
-pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Default for TestOptions {
     fn default() -> Self {
@@ -54,7 +89,7 @@ impl Default for TestOptions {
             program: None,
             oracle: None,
             log: None,
-            jobs: 1,
+            jobs: default_jobs(),
             timeout: DEFAULT_TIMEOUT,
             quiet: false,
             format: Format::Human,
@@ -88,21 +123,21 @@ pub(crate) struct FuzzOptions {
     pub(crate) save_traces: Option<PathBuf>,
 }
 
-impl Default for FuzzOptions {
-    fn default() -> Self {
-        FuzzOptions {
-            program: Vec::new(),
-            oracle: None,
-            runs: 10_000,
-            time: None,
-            seed: None,
-            out: PathBuf::from("fuzz-found"),
-            jobs: 1,
-            timeout: Duration::from_secs(10),
-            max_lines: 60,
-            exclude: Vec::new(),
-            check_status: false,
-            save_traces: None,
-        }
-    }
+/// What `tictac verify` checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct VerifyOptions {
+    /// One strategy playing one mark, instead of the whole table.
+    pub(crate) one: Option<(Strategy, Mark)>,
+    /// Where to write the first lost game as a trace.
+    pub(crate) trace_out: Option<PathBuf>,
+}
+
+/// Where `tictac serve` listens, and how long a request may run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ServeOptions {
+    pub(crate) bind: IpAddr,
+    /// 0 picks a free port.
+    pub(crate) port: u16,
+    /// A request still running after this answers 503.
+    pub(crate) timeout: Duration,
 }

@@ -6,7 +6,8 @@ use super::{Board, Cell, Game, Mark, Message, Name, Phase};
 /// What a command did to the round, so the history knows whether to keep it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// The command failed: only the message changed.
+    /// Only the message changed: the command failed (or, for `play_again`
+    /// before any game, had nothing to do).
     Rejected,
     /// A move inside the current round.
     Moved,
@@ -107,11 +108,13 @@ impl Game {
     }
 
     /// `play_again`: after a finished round, the other player starts the next.
+    /// Before any game there is nothing to finish: the 2019 oracle answers `ok`.
     pub fn play_again(&mut self) -> Change {
-        if self.state.phase != Phase::Over {
-            return self.reject(Message::FinishThisGameFirst);
+        match self.state.phase {
+            Phase::NoGame => self.reject(Message::Ok),
+            Phase::InPlay => self.reject(Message::FinishThisGameFirst),
+            Phase::Over => self.start_round(self.state.starter.other()),
         }
-        self.start_round(self.state.starter.other())
     }
 }
 

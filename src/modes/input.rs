@@ -77,6 +77,12 @@ impl<'a> Input<'a> {
     }
 }
 
+impl Buffered for Input<'_> {
+    fn buffered(&self) -> &[u8] {
+        self.reader.buffered()
+    }
+}
+
 impl Read for Input<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.reader.read(buf)

@@ -4,8 +4,10 @@
 //! predictable byte for byte.
 
 use std::borrow::Cow;
+use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::config::{CompletionType, Config};
@@ -19,10 +21,10 @@ use rustyline::{
     KeyEvent, RepeatCount,
 };
 
-use super::RunError;
 pub use super::record::Recorder;
 use super::shell::run_plain;
 use super::shell::{PROMPT, Reply, Shell};
+use super::{RunError, describe};
 use crate::cli::Session;
 use crate::game::Mark;
 use crate::lang::events::{self, EVENTS};
@@ -72,8 +74,8 @@ fn run_terminal(
     editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(DropHint)));
     let mut history = history_file();
     if let Some(path) = &history {
-        if let Err(e) = writable_history(path) {
-            eprintln!("tictac: the shell's history cannot be kept in {}: {e}", path.display());
+        if let Err(why) = usable_history(path) {
+            eprintln!("tictac: the shell's history cannot be kept in {}: {why}", path.display());
             history = None;
         } else {
             // A first session has no history yet.
@@ -113,22 +115,58 @@ fn run_terminal(
             Err(e) => return Err(e),
         }
     }
-    if let Some(path) = &history
-        && let Err(e) = editor.save_history(path)
-    {
-        // Losing the history is no reason to fail the session.
-        eprintln!("tictac: the shell's history could not be saved in {}: {e}", path.display());
+    if let Some(path) = &history {
+        // It may have been replaced meanwhile: a FIFO would never be opened.
+        let saved = regular_history(path)
+            .and_then(|()| editor.save_history(path).map_err(|e| e.to_string()));
+        if let Err(why) = saved {
+            // Losing the history is no reason to fail the session.
+            eprintln!(
+                "tictac: the shell's history could not be saved in {}: {why}",
+                path.display()
+            );
+        }
     }
     Ok(())
 }
 
-/// Makes sure the history file can be written (its folder made, the file
-/// opened for appending), so a failure is said once, at the start.
-fn writable_history(path: &std::path::Path) -> io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+/// Makes the history usable, or says plainly why it is not: its folder
+/// made, the file a regular one (made if absent). Nothing here waits: a
+/// FIFO there is never opened (opening one waits for its other end).
+fn usable_history(path: &Path) -> Result<(), String> {
+    if let Some(dir) = path.parent()
+        && let Err(e) = fs::create_dir_all(dir)
+    {
+        // The part of the path that is in the way says why, not "File exists".
+        let in_the_way = dir.ancestors().find_map(|part| {
+            let kind = fs::metadata(part).ok().map(|m| m.file_type()).filter(|k| !k.is_dir());
+            kind.map(|kind| format!("{} is {}, not a folder", part.display(), describe(kind)))
+        });
+        return Err(in_the_way.unwrap_or_else(|| e.to_string()));
     }
-    std::fs::File::options().append(true).create(true).open(path).map(drop)
+    regular_history(path)?;
+    // O_NONBLOCK: should a FIFO appear meanwhile, opening it does not wait.
+    let file = fs::File::options()
+        .append(true)
+        .create(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| e.to_string())?;
+    let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
+    if !kind.is_file() {
+        return Err(format!("it is {}, not a regular file", describe(kind)));
+    }
+    Ok(())
+}
+
+/// The history must be a regular file, or not exist yet.
+fn regular_history(path: &Path) -> Result<(), String> {
+    match fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            Err(format!("it is {}, not a regular file", describe(m.file_type())))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Ctrl-C: the hint (shown only with the cursor at the end of the line) is
@@ -178,6 +216,12 @@ impl Hint for Declaration {
         None
     }
 }
+
+/// The longest line that shows a hint. rustyline redraws the whole line at
+/// every key while a hint is shown (without one, it only echoes the key), so
+/// a paste without bracketed paste would cost the square of its length; a
+/// line this long is pasted, not typed.
+const HINTS_UP_TO: usize = 256;
 
 /// Words of the shell's own, completed after the events.
 const SHELL_WORDS: [&str; 2] = ["quit", "man"];
@@ -261,8 +305,8 @@ impl Hinter for TraceHelper {
     type Hint = Declaration;
 
     fn hint(&self, line: &str, pos: usize, _: &Context<'_>) -> Option<Declaration> {
-        let at_end = self.hints && pos == line.len();
-        at_end.then(|| self.declaration_hint(line)).flatten().map(Declaration)
+        let shown = self.hints && pos == line.len() && line.len() <= HINTS_UP_TO;
+        shown.then(|| self.declaration_hint(line)).flatten().map(Declaration)
     }
 }
 
@@ -287,6 +331,26 @@ mod tests {
     }
 
     #[test]
+    fn the_history_is_a_regular_file_or_says_plainly_why_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let history = dir.path().join("tictac").join("history");
+        usable_history(&history).expect("made");
+        assert!(history.is_file());
+        usable_history(&history).expect("kept");
+        fs::remove_file(&history).expect("rm");
+        let mode = rustix::fs::Mode::from_raw_mode(0o600);
+        rustix::fs::mkfifoat(rustix::fs::CWD, &history, mode).expect("mkfifo");
+        assert_eq!(usable_history(&history), Err("it is a FIFO, not a regular file".into()));
+        assert_eq!(regular_history(&history), Err("it is a FIFO, not a regular file".into()));
+        // A file where a folder should be, at any depth.
+        let file = dir.path().join("data");
+        fs::write(&file, "").expect("write");
+        let said = format!("{} is a file, not a folder", file.display());
+        assert_eq!(usable_history(&file.join("history")), Err(said.clone()));
+        assert_eq!(usable_history(&file.join("tictac").join("history")), Err(said));
+    }
+
+    #[test]
     fn event_names_complete_from_their_start() {
         let (start, words) = helper().candidates("undo pl");
         assert_eq!(start, 5);
@@ -301,6 +365,17 @@ mod tests {
         let events = ["new_game(", "play(", "play_again", "undo", "redo"];
         assert_eq!(helper().candidates(""), (0, events.map(String::from).to_vec()));
         assert_eq!(helper().candidates("  ").1.len(), 5);
+    }
+
+    #[test]
+    fn a_long_line_shows_no_hint() {
+        let h = helper();
+        let ctx_history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&ctx_history);
+        let line = format!("{}play", "undo ".repeat(50));
+        assert!(h.hint(&line, line.len(), &ctx).is_some(), "{} bytes", line.len());
+        let line = format!("{}play", "undo ".repeat(51));
+        assert!(h.hint(&line, line.len(), &ctx).is_none(), "{} bytes", line.len());
     }
 
     #[test]

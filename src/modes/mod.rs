@@ -24,7 +24,7 @@ use std::path::Path;
 pub use crate::cli::Job;
 pub use driver::Driver;
 pub(crate) use driver::{show_step, step};
-pub(crate) use files::{FileError, STDIN, open_input};
+pub(crate) use files::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use input::Input;
 pub(crate) use output_file::{OutputError, OutputFile};
 pub use sink::Sink;
@@ -39,6 +39,9 @@ pub enum RunOutcome {
     Ran,
     /// A syntax or type error message was printed.
     Rejected,
+    /// A session asked to stop by a signal (Ctrl-C) stopped before it found
+    /// anything: 130, as a shell reports a command ended by Ctrl-C.
+    Interrupted,
 }
 
 /// Why a run could not go on; printed as one line.
@@ -76,6 +79,7 @@ impl RunOutcome {
         match self {
             RunOutcome::Ran => 0,
             RunOutcome::Rejected => 1,
+            RunOutcome::Interrupted => 130,
         }
     }
 }

@@ -1,17 +1,28 @@
 //! Keeping track of every process started through this module, so that none
-//! outlives its run or the runner: each program leads a process group of its
-//! own and carries a tag in its environment (inherited by its descendants);
-//! on Linux this process is also a child subreaper, so descendants that leave
-//! the group (`setsid`) and lose their parent become its children and can be
-//! reaped. SIGINT, SIGTERM and SIGHUP stop every group and tagged process
-//! first, then end this process as the signal would have (`crate::signals`).
+//! outlives its run or the runner. This is the containment seam: the rest
+//! of the program starts a child with `spawn` and ends a run with `finish`
+//! (or `stop_descendants` once the child has exited), and calls `stop_all`
+//! when it is done; how the leftovers are found is this file's business.
 //!
-//! After a run, its leftovers are found by walking this process's own tree
-//! (`/proc/PID/task/TID/children`), not all of `/proc`: once the group is
-//! gone, whatever the run left is a descendant of a child this process
-//! adopted as subreaper. Where that cannot hold (no subreaper, no
-//! `children` file, a group that will not die), all of `/proc` is searched
-//! for the tag instead.
+//! Each program starts a session of its own (`setsid`: no controlling
+//! terminal, and a process group of its own) and carries a tag in its
+//! environment, inherited by its descendants. On Linux:
+//! - where a cgroup v2 can be made (`cgroup`), each program is moved into a
+//!   cgroup of its own as it starts; the end of its run kills that cgroup,
+//!   which holds whatever it started however it left its session;
+//! - this process is a child subreaper in any case, so a descendant whose
+//!   parent dies is adopted by it rather than by init. After each run, its
+//!   adopted children are swept in rounds: each that belongs to the run (its
+//!   cgroup or its tag) or to no run still going (an untagged process outside
+//!   any cgroup) is stopped with its whole subtree (SIGSTOP), then killed, and
+//!   reaped, until a round finds none. A fork-churning daemon cannot outrun
+//!   this: what is stopped cannot fork, and what a killed one leaves is
+//!   adopted in turn.
+//!
+//! Without a subreaper or `/proc` (other systems), a run's process group is
+//! killed and, on Linux, all of `/proc` is searched for its tag.
+//! SIGINT, SIGTERM, SIGHUP and the other fatal signals stop every run first,
+//! then end this process as the signal would have (`crate::signals`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -22,25 +33,42 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, WaitOptions};
 
+use super::cgroup::{Cgroups, Slot};
+use super::terminal;
+use super::tree::{self, freeze_and_kill};
+
 /// The environment variable that tags a run's processes.
 pub(crate) const TAG_VAR: &str = "TICTAC_RUN_TAG";
 
-/// Rounds of looking for tagged processes (a fork flood makes new ones
-/// while the old are stopped); each round stops all it finds.
+/// Rounds of the `/proc` search for tagged processes (a fork flood makes new
+/// ones while the old are stopped); each round stops all it finds.
 const KILL_ROUNDS: usize = 200;
 
-/// How long a sweep waits for a killed group to be gone (a process stuck in
-/// the kernel) before searching all of `/proc` instead.
-const SWEEP_LIMIT: Duration = Duration::from_millis(500);
+/// How long a sweep of adopted processes may go on (a process stuck in the
+/// kernel, one that cannot be signalled) before all of `/proc` is searched
+/// instead.
+const SWEEP_LIMIT: Duration = Duration::from_millis(1000);
+
+/// How long killed processes may take to leave their cgroup.
+const EMPTY_LIMIT: Duration = Duration::from_millis(500);
+
+/// A run still going: its tag, and its cgroup if it has one.
+struct Run {
+    tag: String,
+    slot: Option<Slot>,
+}
 
 #[derive(Default)]
 struct Registry {
-    /// Live direct children (and process group ids) with their tags.
-    running: BTreeMap<i32, String>,
+    /// Registered children (process group ids too) and their runs.
+    running: BTreeMap<i32, Run>,
+    /// Tags of runs started or starting and not yet finished.
+    live_tags: BTreeSet<String>,
     /// Stopped descendants not yet reaped: they may still become ours.
     orphans: BTreeSet<i32>,
     /// Children being started, not yet in `running`: while any is, a child
-    /// missing from `running` may be one of them, so none is reaped.
+    /// missing from `running` may be one of them, so none is reaped, and an
+    /// untagged one (a child between its fork and its exec) is not killed.
     spawning: usize,
     /// No more starts: the runner is stopping everything (a signal).
     closed: bool,
@@ -48,6 +76,7 @@ struct Registry {
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     running: BTreeMap::new(),
+    live_tags: BTreeSet::new(),
     orphans: BTreeSet::new(),
     spawning: 0,
     closed: false,
@@ -58,27 +87,41 @@ static ON_SIGNAL: OnceLock<crate::signals::Registration> = OnceLock::new();
 /// This process is a child subreaper and can list its children: a run's
 /// leftovers are then found in its own tree.
 static WALKABLE: AtomicBool = AtomicBool::new(false);
+/// The cgroups of the runs, where they can be made.
+static CGROUPS: OnceLock<Option<Cgroups>> = OnceLock::new();
+/// Set once the cgroups are removed (the end of the process): later runs
+/// go without.
+static CGROUPS_CLOSED: AtomicBool = AtomicBool::new(false);
 
 fn registry() -> MutexGuard<'static, Registry> {
     // A panic elsewhere while holding the lock leaves plain data behind.
     REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A child started in its own group, with its tag; stop it with `finish`.
+fn cgroups() -> Option<&'static Cgroups> {
+    if CGROUPS_CLOSED.load(Ordering::Relaxed) {
+        return None;
+    }
+    CGROUPS.get().and_then(Option::as_ref)
+}
+
+/// A child started in a session of its own, with its tag; stop it with
+/// `finish`.
 pub(crate) struct Started {
     pub(crate) child: Child,
     pub(crate) tag: String,
+    slot: Option<Slot>,
     /// What it left was stopped after it exited (`stop_descendants`).
     swept: bool,
 }
 
-/// Starts `command` in a process group of its own, tagged, and registered so
-/// that a signal to this process stops it.
-pub(crate) fn spawn(command: &mut Command) -> io::Result<Started> {
+/// Starts `command` in a session of its own (no controlling terminal),
+/// tagged, in a cgroup of its own where there are cgroups, and registered
+/// so that a signal to this process stops it.
+pub(crate) fn spawn(mut command: Command) -> io::Result<Started> {
     SETUP.call_once(setup);
     let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
     command.env(TAG_VAR, &tag);
-    std::os::unix::process::CommandExt::process_group(command, 0);
     // Counted while it starts (outside the lock, so that starts run in
     // parallel): reaping waits until no start is under way.
     {
@@ -87,115 +130,181 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<Started> {
             return Err(io::Error::other("the runner is stopping"));
         }
         registry.spawning += 1;
+        registry.live_tags.insert(tag.clone());
     }
-    let spawned = command.spawn();
+    let (spawned, slot) = match cgroups().and_then(|c| Some((c, c.take().ok()?))) {
+        None => (start_session(command), None),
+        Some((cgroups, slot)) => match cgroups.start_in(&slot, || start_session(command)) {
+            (spawned @ Ok(_), true) => (spawned, Some(slot)),
+            (spawned, _) => {
+                cgroups.give_back(slot);
+                (spawned, None)
+            }
+        },
+    };
     let mut registry = registry();
     registry.spawning -= 1;
-    let child = spawned?;
-    registry.running.insert(child.id() as i32, tag.clone());
-    Ok(Started { child, tag, swept: false })
+    let child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            registry.live_tags.remove(&tag);
+            return Err(e);
+        }
+    };
+    registry.running.insert(child.id() as i32, Run { tag: tag.clone(), slot: slot.clone() });
+    Ok(Started { child, tag, slot, swept: false })
 }
 
-/// Stops the group and every tagged descendant, reaps the child, and forgets
-/// it. Safe to call whether or not the child has exited.
+/// Starts `command` as the leader of a new session (`setsid` between fork
+/// and exec, done by `process-wrap`: this crate has no `unsafe`).
+fn start_session(command: Command) -> io::Result<Child> {
+    let mut wrapped = process_wrap::std::CommandWrap::from(command);
+    wrapped.wrap(process_wrap::std::ProcessSession);
+    let started: Box<dyn std::any::Any> = wrapped.spawn()?.into_inner();
+    started.downcast::<Child>().map(|child| *child).map_err(|_| io::Error::other("not a child"))
+}
+
+/// Stops the run's session, cgroup and every descendant, reaps the child,
+/// and forgets it. Safe to call whether or not the child has exited.
 pub(crate) fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
     let pid = started.child.id() as i32;
+    // A child not yet reaped keeps its pid: killing it cannot hit another.
+    let _ = started.child.kill();
     stop_group(pid);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
+        cgroups.kill(slot);
+    }
     let status = started.child.wait();
     if !started.swept {
         sweep(started);
     }
     let mut registry = registry();
     registry.running.remove(&pid);
+    registry.live_tags.remove(&started.tag);
     reap_orphans(&mut registry);
+    drop(registry);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), started.slot.take()) {
+        cgroups.give_back(slot);
+    }
     status
 }
 
-/// Stops the group and every tagged descendant of a child that has exited
-/// and been reaped, so nothing they left behind holds its pipes open.
+/// Stops everything a child that has exited (and been reaped) left behind,
+/// so nothing holds its pipes open.
 pub(crate) fn stop_descendants(started: &mut Started) {
     sweep(started);
     started.swept = true;
 }
 
-/// Stops what is left of a run whose leader has been reaped: its group, and
-/// every process carrying its tag. With a walkable tree: kill the group and
-/// the tagged processes under adopted children until the group is gone (so
-/// every survivor has been adopted) and a walk finds nothing tagged alive.
-/// A `children` list read while another entry leaves it may skip one (the
-/// kernel says so), so when anything was adopted, two quiet walks in a row
-/// are needed; when every child listed is a registered leader, one is
-/// enough: this run's survivors are listed by the main thread (adoption)
-/// or by this thread (`CLONE_PARENT`), whose entries leave only under the
-/// registry's lock or by this thread's own reaping. Otherwise, or past
-/// `SWEEP_LIMIT`, all of `/proc` is searched.
+/// Stops what is left of a run whose leader has been reaped: its session's
+/// group, its cgroup, and its adopted descendants (see the module's doc).
+/// Without a walkable tree, or past `SWEEP_LIMIT`, all of `/proc` is
+/// searched for its tag instead.
 fn sweep(started: &Started) {
     let pid = started.child.id() as i32;
-    let whole = format!("{}\0", started.tag);
-    if WALKABLE.load(Ordering::Relaxed) {
-        let needle = format!("{TAG_VAR}={whole}");
-        let until = Instant::now() + SWEEP_LIMIT;
-        let mut quiet = 0;
-        while Instant::now() < until {
-            let group_left = stop_group(pid);
-            let (killed, adopted) = stop_adopted(&mut registry(), &needle);
-            quiet = if group_left || killed { 0 } else { quiet + 1 };
-            if quiet == 2 || (quiet == 1 && !adopted) {
-                return;
-            }
-            if quiet == 0 {
-                // Let what was killed die and its children be adopted.
-                std::thread::sleep(Duration::from_micros(50));
-            }
-        }
+    stop_group(pid);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
+        cgroups.empty(slot);
+    }
+    if WALKABLE.load(Ordering::Relaxed) && sweep_adopted(Some(started)) {
+        return;
     }
     stop_group(pid);
-    let stopped = stop_tagged(&whole);
+    let stopped = stop_tagged(&format!("{}\0", started.tag));
     stop_group(pid);
     registry().orphans.extend(stopped);
 }
 
-/// Reaps adopted children that are done, and kills every process carrying
-/// `needle` in the trees of the adopted ones: whether it killed any, and
-/// whether any child was not a registered leader. Other runs' leaders and
-/// their trees are left alone.
-fn stop_adopted(registry: &mut Registry, needle: &str) -> (bool, bool) {
-    let mut killed = false;
-    let mut adopted = false;
-    let mut stack = Vec::new();
-    for child in children_of_self() {
-        if registry.running.contains_key(&child) {
-            continue;
+/// Whose an adopted process is, for the sweep of one run.
+#[derive(PartialEq)]
+enum Owner {
+    /// The run being swept, or no run still going: it is stopped.
+    Leftover,
+    /// Another run still going: left alone.
+    Running,
+    /// No run's, but a start is under way: it may be that child between
+    /// its fork and its exec, so it waits for the next round.
+    Unsure,
+}
+
+/// A cgroup says whose a process is even when it shed its tag; the tag
+/// says it outside cgroups; a process with neither is no run's.
+fn owner(pid: i32, of: Option<&Started>, registry: &Registry) -> Owner {
+    let Some(run) = of else { return Owner::Leftover };
+    let cgroup = cgroups().and(super::cgroup::of(pid));
+    if let Some(cgroup) = &cgroup {
+        if run.slot.as_ref().is_some_and(|slot| slot.holds(cgroup)) {
+            return Owner::Leftover;
         }
-        adopted = true;
-        let Some(p) = Pid::from_raw(child) else { continue };
-        let done = || rustix::process::waitpid(Some(p), WaitOptions::NOHANG);
-        if registry.spawning == 0 && matches!(done(), Ok(Some(_))) {
-            registry.orphans.remove(&child);
-            continue;
+        let others = registry.running.values().filter(|r| r.tag != run.tag);
+        if others.filter_map(|r| r.slot.as_ref()).any(|slot| slot.holds(cgroup)) {
+            return Owner::Running;
         }
-        stack.push(child);
     }
-    while let Some(pid) = stack.pop() {
-        if has_tag(pid, needle)
-            && let Some(p) = Pid::from_raw(pid)
-        {
-            let _ = rustix::process::kill_process(p, Signal::KILL);
-            registry.orphans.insert(pid);
-            killed = true;
-        }
-        stack.extend(children_of(&format!("/proc/{pid}/task")));
+    match tree::env_of(pid, TAG_VAR) {
+        Some(tag) if tag == run.tag => Owner::Leftover,
+        Some(tag) if registry.live_tags.contains(&tag) => Owner::Running,
+        None if registry.spawning > 0 => Owner::Unsure,
+        _ => Owner::Leftover,
     }
-    (killed, adopted)
+}
+
+/// Sweeps this process's adopted children in rounds until none that is a
+/// leftover of `of` (or, without `of`, none at all) is left: each round
+/// reaps the dead, then stops and kills the leftovers with their subtrees.
+/// A `children` list read while an entry leaves it may skip one (the kernel
+/// says so), so when anything is adopted two quiet rounds in a row are
+/// needed. Whether it finished within `SWEEP_LIMIT`.
+fn sweep_adopted(of: Option<&Started>) -> bool {
+    let until = Instant::now() + SWEEP_LIMIT;
+    let mut quiet = 0;
+    while Instant::now() < until {
+        let mut registry = registry();
+        let mut leftovers = Vec::new();
+        let mut adopted = false;
+        let mut unsure = false;
+        for child in tree::children_of_self() {
+            if registry.running.contains_key(&child) {
+                continue;
+            }
+            adopted = true;
+            if registry.spawning == 0 && reaped(child) {
+                registry.orphans.remove(&child);
+                continue;
+            }
+            match owner(child, of, &registry) {
+                Owner::Leftover => leftovers.push(child),
+                Owner::Running => {}
+                Owner::Unsure => unsure = true,
+            }
+        }
+        let killed = freeze_and_kill(&leftovers);
+        registry.orphans.extend(killed);
+        drop(registry);
+        quiet = if leftovers.is_empty() && !unsure { quiet + 1 } else { 0 };
+        if quiet == 2 || (quiet == 1 && !adopted) {
+            return true;
+        }
+        // Let what was killed die and its children be adopted.
+        std::thread::sleep(Duration::from_micros(50));
+    }
+    false
+}
+
+/// Whether `pid`, a child of this process, had exited and is now reaped.
+fn reaped(pid: i32) -> bool {
+    let Some(p) = Pid::from_raw(pid) else { return false };
+    matches!(rustix::process::waitpid(Some(p), WaitOptions::NOHANG), Ok(Some(_)))
 }
 
 /// Stops everything this process started through `spawn`, and every child
-/// it adopted as a subreaper (the suite ended, or was interrupted). Only for
-/// the end of a process whose children all came through `spawn`.
+/// it adopted as a subreaper (the suite ended, or was interrupted), and
+/// removes the cgroups. Only for the end of a process whose children all
+/// came through `spawn`.
 pub(crate) fn stop_all() {
     let mut registry = registry();
     // Starts under way finish first (briefly), so that none is missed.
-    let until = Instant::now() + SWEEP_LIMIT;
+    let until = Instant::now() + EMPTY_LIMIT;
     while registry.spawning > 0 && Instant::now() < until {
         drop(registry);
         std::thread::sleep(Duration::from_millis(1));
@@ -204,38 +313,33 @@ pub(crate) fn stop_all() {
     for &pid in registry.running.keys() {
         stop_group(pid);
     }
-    let stopped = stop_tagged(&format!("{}.", std::process::id()));
-    registry.orphans.extend(stopped);
-    // Adopted descendants that shed their tag (a cleared environment): as
-    // each dies, its own children are adopted in turn, so go on until no
-    // live one is left.
-    let me = std::process::id() as i32;
-    for _ in 0..KILL_ROUNDS {
-        let adopted: Vec<i32> = processes()
-            .filter(|&pid| !registry.running.contains_key(&pid))
-            .filter(|&pid| matches!(stat_of(pid), Some((parent, state)) if parent == me && state != 'Z'))
-            .collect();
-        if adopted.is_empty() {
-            break;
-        }
-        for pid in adopted {
-            if let Some(p) = Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(p, Signal::KILL);
-            }
-            registry.orphans.insert(pid);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
+    if let Some(cgroups) = cgroups() {
+        cgroups.kill_all();
     }
-    reap_orphans(&mut registry);
+    drop(registry);
+    let swept = WALKABLE.load(Ordering::Relaxed) && sweep_adopted(None);
+    if !swept {
+        let stopped = stop_tagged(&format!("{}.", std::process::id()));
+        registry = self::registry();
+        registry.orphans.extend(stopped);
+        drop(registry);
+    }
+    reap_orphans(&mut self::registry());
+    if let Some(cgroups) = cgroups() {
+        CGROUPS_CLOSED.store(true, Ordering::Relaxed);
+        cgroups.remove();
+    }
+    terminal::put_back();
 }
 
 fn setup() {
+    terminal::remember();
     #[cfg(target_os = "linux")]
     {
-        // Without it (other kernels, sandboxes) groups and tags still work.
+        // Without it (other kernels, sandboxes) sessions and tags still work.
         let reaper = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
-        let listed = std::fs::metadata("/proc/thread-self/children").is_ok();
-        WALKABLE.store(reaper.is_ok() && listed, Ordering::Relaxed);
+        WALKABLE.store(reaper.is_ok() && tree::listable(), Ordering::Relaxed);
+        let _ = CGROUPS.set(Cgroups::probe());
     }
     // Kept for the life of the process: any run may be interrupted; after
     // a signal, nothing more is started.
@@ -256,19 +360,20 @@ fn stop_group(pgid: i32) -> bool {
 /// (a whole tag and its NUL, or a prefix for all of this runner's tags);
 /// returns them, to be reaped.
 fn stop_tagged(needle: &str) -> Vec<i32> {
-    let needle = format!("{TAG_VAR}={needle}");
+    let (prefix, whole) = match needle.strip_suffix('\0') {
+        Some(tag) => (tag, true),
+        None => (needle, false),
+    };
+    let matches = |tag: &str| if whole { tag == prefix } else { tag.starts_with(prefix) };
     let mut stopped = Vec::new();
     for _ in 0..KILL_ROUNDS {
-        let found: Vec<i32> = processes().filter(|&pid| has_tag(pid, &needle)).collect();
+        let found: Vec<i32> = tree::processes()
+            .filter(|&pid| tree::env_of(pid, TAG_VAR).is_some_and(|tag| matches(&tag)))
+            .collect();
         if found.is_empty() {
             break;
         }
-        for pid in found {
-            if let Some(p) = Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(p, Signal::KILL);
-                stopped.push(pid);
-            }
-        }
+        stopped.extend(freeze_and_kill(&found));
     }
     stopped
 }
@@ -285,115 +390,12 @@ fn reap_orphans(registry: &mut Registry) {
         if registry.running.contains_key(&pid) {
             continue;
         }
-        match parent_of(pid) {
+        match tree::parent_of(pid) {
             None => {} // gone: reaped elsewhere
-            Some(parent) if parent == me => {
-                let reaped = Pid::from_raw(pid).map(|p| {
-                    rustix::process::waitpid(Some(p), rustix::process::WaitOptions::NOHANG)
-                });
-                if !matches!(reaped, Some(Ok(Some(_)))) {
-                    registry.orphans.insert(pid);
-                }
-            }
+            Some(parent) if parent == me && reaped(pid) => {}
             Some(_) => {
                 registry.orphans.insert(pid);
             }
         }
-    }
-}
-
-/// The children of every thread of this process.
-fn children_of_self() -> Vec<i32> {
-    children_of("/proc/self/task")
-}
-
-/// The children of every thread under `tasks` (a `/proc/PID/task` folder);
-/// none when it is gone.
-fn children_of(tasks: &str) -> Vec<i32> {
-    let mut children = Vec::new();
-    let Ok(threads) = std::fs::read_dir(tasks) else { return children };
-    let mut list = Vec::new();
-    for thread in threads.flatten() {
-        if read_small(&thread.path().join("children"), &mut list).is_err() {
-            continue;
-        }
-        let pids = list.split(|b| b.is_ascii_whitespace()).filter(|p| !p.is_empty());
-        children.extend(pids.filter_map(|p| std::str::from_utf8(p).ok()?.parse::<i32>().ok()));
-    }
-    children
-}
-
-/// Reads a small file into `into` (a `/proc` file: no size to ask first).
-fn read_small(path: &std::path::Path, into: &mut Vec<u8>) -> io::Result<()> {
-    into.clear();
-    let mut file = std::fs::File::open(path)?;
-    let mut chunk = [0u8; 4096];
-    loop {
-        match io::Read::read(&mut file, &mut chunk) {
-            Ok(0) => return Ok(()),
-            Ok(n) => into.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-fn processes() -> impl Iterator<Item = i32> {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
-}
-
-fn has_tag(pid: i32, needle: &str) -> bool {
-    let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else { return false };
-    let needle = needle.as_bytes();
-    environ.split(|&b| b == 0).any(|var| {
-        // A whole tag ends in NUL: compare with the variable and its end.
-        match needle.strip_suffix(b"\0") {
-            Some(whole) => var == whole,
-            None => var.starts_with(needle),
-        }
-    })
-}
-
-/// The parent of `pid`.
-fn parent_of(pid: i32) -> Option<i32> {
-    stat_of(pid).map(|(parent, _)| parent)
-}
-
-/// The parent and state (`R`, `S`, `Z`...) of `pid`, from `/proc/PID/stat`
-/// (read after the command's `)`, which may itself hold spaces).
-fn stat_of(pid: i32) -> Option<(i32, char)> {
-    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
-    let close = stat.iter().rposition(|&b| b == b')')?;
-    let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
-    let mut fields = rest.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    Some((fields.next()?.parse().ok()?, state))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn this_process_has_a_parent_and_no_tag() {
-        let me = std::process::id() as i32;
-        assert!(parent_of(me).is_some_and(|p| p > 0));
-        assert!(processes().any(|p| p == me));
-        assert!(!has_tag(me, &format!("{TAG_VAR}=nothing\0")));
-    }
-
-    #[test]
-    fn a_child_is_listed_among_this_process_children() {
-        let mut child = Command::new("sleep").arg("5").spawn().expect("sleep");
-        let pid = child.id() as i32;
-        let listed = children_of_self().contains(&pid);
-        let _ = child.kill();
-        let _ = child.wait();
-        assert!(listed, "{pid} not in {:?}", children_of_self());
-        assert!(children_of(&format!("/proc/{pid}/task")).is_empty());
     }
 }

@@ -1,10 +1,20 @@
 //! Running a program that cannot be trusted (a student's, an oracle): in a
-//! process group of its own, what it prints captured up to a cap, stopped at
-//! a deadline or on request, and nothing it started left running afterwards
-//! (see `guard`). Any front end may use it; it knows nothing of tests.
+//! session of its own, with no controlling terminal and standard input
+//! from /dev/null or the text given, what it prints captured up to a cap,
+//! stopped at a deadline or on request, and nothing it started left
+//! running afterwards. Any front end may use it; it knows nothing of tests.
+//!
+//! The seam for process containment is `guard` (`spawn`, `finish`,
+//! `stop_descendants`, `stop_all`): on Linux a cgroup v2 per run where one
+//! can be made (`cgroup`) and the child subreaper's sweeps of this process's
+//! own tree (`tree`); a port to another system fills the same four
+//! functions (a Job Object per run on Windows).
 
 mod capture;
+mod cgroup;
 mod guard;
+mod terminal;
+mod tree;
 
 pub(crate) use capture::Capture;
 pub(crate) use guard::stop_all;
@@ -71,7 +81,7 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let deadline = Instant::now().checked_add(spec.timeout);
-    let mut started = guard::spawn(&mut command)?;
+    let mut started = guard::spawn(command)?;
     let pipes = Pipes {
         stdin: started.child.stdin.take(),
         stdout: started.child.stdout.take(),

@@ -167,3 +167,39 @@ fn a_random_bot_shows_its_fresh_seed_after_the_board_quits() {
     let line = screen.lines().find(|l| l.starts_with("random seed: ")).expect("the seed line");
     assert!(line.trim_end()["random seed: ".len()..].parse::<u64>().is_ok(), "{screen}");
 }
+
+#[test]
+fn sigterm_and_sighup_give_the_terminal_back_as_quitting_does() {
+    if !tmux_available() {
+        return;
+    }
+    for (signal, status) in [("TERM", "143"), ("HUP", "129")] {
+        let dir = temp_dir();
+        let file = |name: &str| path(&dir.path().join(name));
+        // The shell writes its own pid, then becomes tictac; what the
+        // terminal's modes are after is written by the shell around it.
+        let command = format!(
+            "sh -c 'echo $$ > {}; exec {BIN} -g'; echo $? > {}; stty -a > {}; sleep 60",
+            file("pid"),
+            file("status"),
+            file("stty"),
+        );
+        let tmux = Tmux::start(&format!("signal-{signal}"), 80, 24, &command);
+        tmux.wait_for("start new game");
+        let pid = std::fs::read_to_string(dir.path().join("pid")).expect("pid");
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        assert_eq!(exit_status(dir.path()), status, "SIG{signal}");
+        let flags = "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} \
+                     #{mouse_standard_flag} #{mouse_sgr_flag} #{cursor_flag}";
+        let shown = tmux.run(&["display-message", "-p", "-t", "t", flags]);
+        // Main screen, no mouse reporting, the cursor shown.
+        assert_eq!(shown.trim(), "0 0 0 0 0 1", "SIG{signal}");
+        let modes = std::fs::read_to_string(dir.path().join("stty")).expect("stty");
+        let on = |mode: &str| modes.split_whitespace().any(|m| m == mode);
+        assert!(on("echo") && on("icanon"), "SIG{signal}: {modes}");
+    }
+}

@@ -14,6 +14,14 @@ fn usage_error(args: &[&str], message: &str) {
     assert_eq!(o.status.code(), Some(2), "{args:?}");
 }
 
+/// A mistake in a command's options points to that command's help.
+fn command_error(args: &[&str], message: &str) {
+    let o = tictac(args);
+    let help = format!("Run 'tictac {} --help' to see more details\n", args[0]);
+    assert_eq!(text(&o), format!("{message}\n{help}"), "{args:?}");
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+}
+
 #[test]
 fn invocation_errors_name_the_problem_and_exit_2() {
     usage_error(&[], "Error: a mode is not specified");
@@ -245,6 +253,8 @@ fn bots_that_could_never_play_are_usage_errors() {
 /// error with exit 2, in every mode that prints to standard output. (`>&-`
 /// cannot be told apart: Rust's runtime opens /dev/null on a closed
 /// standard output before `main`; docs/DECISIONS.md.)
+// /dev/full is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn an_output_that_cannot_be_written_is_an_error() {
     let dir = temp_dir();
@@ -297,14 +307,17 @@ fn numbers_too_large_say_so_and_give_the_maximum() {
         (&["-w", big, "1", "t.txt"], "Error: the start of window is not a valid integer".into()),
     ];
     for (args, message) in cases {
-        usage_error(args, &message);
+        match args[0].starts_with('-') {
+            true => usage_error(args, &message),
+            false => command_error(args, &message),
+        }
     }
     // Not too large: still refused for what they are.
-    usage_error(
+    command_error(
         &["test", "--timeout", "0"],
         "Error: --timeout takes a positive number of seconds, not '0'",
     );
-    usage_error(&["test", "-j", "0"], "Error: -j needs a positive number of jobs, not '0'");
+    command_error(&["test", "-j", "0"], "Error: --jobs takes a positive whole number, not '0'");
     // Capped counts: a huge one is the cap.
     let dir = temp_dir();
     file(dir.path(), "a.txt", b"undo\n");

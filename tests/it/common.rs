@@ -130,6 +130,31 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "t"])
     }
 
+    /// Text typed as is in pieces of `piece` bytes (tmux takes a command of
+    /// a few KiB at most): as a terminal without bracketed paste pastes it.
+    pub fn paste(&self, text: &str, piece: usize) {
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut end = piece.min(rest.len());
+            while !rest.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.type_text(&rest[..end]);
+            rest = &rest[end..];
+        }
+    }
+
+    /// Everything the program writes from now on, appended to `file`.
+    pub fn record_output(&self, file: &Path) {
+        let command = format!("cat >> '{}'", file.display());
+        self.run(&["pipe-pane", "-o", "-t", "t", &command]);
+    }
+
+    /// The screen with each wrapped line joined into one.
+    pub fn joined_screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
     /// Waits until `done` holds for the screen, and returns that screen.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
@@ -172,11 +197,71 @@ pub fn path(p: &Path) -> String {
 
 /// An executable shell script standing in for a student's program or an
 /// oracle.
+#[cfg(unix)]
 pub fn script(dir: &Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let p = file(dir, name, format!("#!/bin/sh\n{body}\n"));
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     p
+}
+
+/// A folder of tests `a` and `b` with correct expected outputs.
+pub fn suite() -> tempfile::TempDir {
+    let dir = temp_dir();
+    std::fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    std::fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    dir
+}
+
+/// An executable shell script in `dir` for a hostile program. Called with
+/// `child` it sleeps, as a copy of `sleep` in `dir`, so that its command
+/// line names the folder and it can be found (`processes_with`); `$me` is
+/// the script itself.
+pub fn hostile_script(dir: &Path, name: &str, body: &str) -> String {
+    let sleep = dir.join("sleep");
+    if !sleep.exists() {
+        let system = ["/bin/sleep", "/usr/bin/sleep"].into_iter().find(|s| Path::new(s).exists());
+        std::fs::copy(system.expect("a sleep program"), &sleep).expect("copy sleep");
+    }
+    let child = "if [ \"$1\" = child ]; then exec \"${0%/*}/sleep\" 1000; fi";
+    script(dir, name, &format!("{child}\nme=\"$0\"\n{body}"))
+}
+
+/// Live processes whose command line contains `marker` (zombies have none).
+pub fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        if pid == std::process::id() {
+            continue;
+        }
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        if String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Fails if any process with `marker` is still alive 2 s later (killing
+/// what it finds first, so a failure leaves less behind).
+pub fn assert_none_left(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(2);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > until {
+            for &pid in &left {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+            panic!("processes left running: {left:?}");
+        }
+        sleep(Duration::from_millis(20));
+    }
 }
 
 /// proptest's settings for a module's properties: `cases` cases unless

@@ -89,6 +89,8 @@ fn errors_of_every_layer_print_their_message_and_exit_2() {
     assert!(!dir.path().join("out.txt").exists());
 }
 
+// /dev/full is Linux's.
+#[cfg(target_os = "linux")]
 #[test]
 fn an_output_that_cannot_be_written_is_an_error_on_standard_error() {
     let dir = setup();

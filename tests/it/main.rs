@@ -6,22 +6,43 @@ mod common;
 
 mod acceptance;
 mod architecture;
-mod board;
 mod bots;
 mod cli;
+mod commands;
+mod containment;
 mod coverage;
-mod differential;
 mod docs;
 mod exit_status;
 mod fuzz;
-mod fuzz_attacks;
 mod hostile;
-mod output_files;
 mod properties;
 mod record;
-mod runner;
-mod runner_hostile;
-mod runner_report;
 mod serve;
+mod workflows;
+
+// Programs written as shell scripts, signals, FIFOs, a terminal in tmux.
+#[cfg(unix)]
+mod board;
+#[cfg(unix)]
+mod differential;
+#[cfg(unix)]
+mod fuzz_attacks;
+#[cfg(unix)]
+mod fuzz_session;
+#[cfg(unix)]
+mod output_files;
+#[cfg(unix)]
+mod runner;
+#[cfg(unix)]
+mod runner_directives;
+#[cfg(unix)]
+mod runner_report;
+#[cfg(unix)]
 mod shell_terminal;
+#[cfg(unix)]
 mod stream;
+
+// Leftover processes are looked for in /proc, and programs escape with
+// setsid(1): both Linux's.
+#[cfg(target_os = "linux")]
+mod runner_hostile;

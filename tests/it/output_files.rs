@@ -142,6 +142,29 @@ fn a_fatal_signal_leaves_no_output_and_kills_with_that_signal() {
 }
 
 #[test]
+fn every_catchable_fatal_signal_leaves_no_output() {
+    let signals = [
+        (Signal::QUIT, 3),
+        (Signal::USR1, 10),
+        (Signal::USR2, 12),
+        (Signal::ALARM, 14),
+        (Signal::XCPU, 24),
+        (Signal::VTALARM, 26),
+        (Signal::PROF, 27),
+    ];
+    for (signal, number) in signals {
+        // No core file for the signals whose default action dumps one.
+        let run = HeldRun::start(Some("ulimit -c 0"), &["-b", "IN", "OUT"]);
+        run.signal(signal);
+        let (o, dir) = run.wait();
+        assert_eq!(o.status.signal(), Some(number), "{signal:?}: {:?}", o.status);
+        assert_eq!(entries(dir.path()), ["in.fifo"], "{signal:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains("out.txt' was not written"), "{signal:?}: {stderr}");
+    }
+}
+
+#[test]
 fn sigkill_leaves_at_most_the_hidden_temporary_file() {
     let run = HeldRun::start(None, &["-b", "IN", "OUT"]);
     run.signal(Signal::KILL);
@@ -182,13 +205,13 @@ fn a_file_that_appears_meanwhile_is_not_replaced() {
 }
 
 /// `ulimit -f` makes writes past a size fail (EFBIG) as a full disk would
-/// (ENOSPC; bench/check-full-disk.sh tries a real one); SIGXFSZ is ignored
-/// so the write fails instead of killing the process.
+/// (ENOSPC; bench/check-full-disk.sh tries a real one), and sends SIGXFSZ,
+/// whose default action would kill the process: tictac catches it.
 fn run_size_limited(kib: u32, args: &[&Path]) -> Output {
     run(
         Command::new("sh")
             .arg("-c")
-            .arg(format!("ulimit -f {kib}; trap '' XFSZ; exec \"$0\" \"$@\""))
+            .arg(format!("ulimit -f {kib}; exec \"$0\" \"$@\""))
             .arg(BIN)
             .args(args),
         None,

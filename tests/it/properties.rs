@@ -113,6 +113,8 @@ impl Reference {
                 self.cursor += 1;
                 self.current = self.replay(self.cursor);
             }
+            // A finished round keeps even its message (SPEC §3).
+            Cmd::Undo | Cmd::Redo if self.current.state.phase == Phase::Over => {}
             Cmd::Undo | Cmd::Redo => self.current.state.message = Message::Ok,
             _ => {
                 let found = self.current.state.message;
@@ -149,7 +151,11 @@ proptest! {
         let mut engine = Engine::new();
         for c in &cmds {
             let before = engine.game().state.phase;
+            let shown_before = shown(engine.game());
             engine.run(&c.command());
+            if before == Phase::Over && matches!(c, Cmd::Undo | Cmd::Redo) {
+                prop_assert_eq!(&shown(engine.game()), &shown_before, "{:?} changed a finished game", c);
+            }
             let s = &engine.game().state;
             let (x, o) = (s.board.count(Mark::X), s.board.count(Mark::O));
             prop_assert!(x.abs_diff(o) <= 1, "{x} X against {o} O");

@@ -148,7 +148,9 @@ fn no_tests_and_usage_errors_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         text(&o),
-        "Error: unknown option '--frobnicate' for the 'test' mode\nRun 'tictac -help' to see more details\n"
+        "Error: unknown option '--frobnicate' for the 'test' mode\n\
+         Run 'tictac test --help' to see more details\n\
+         Did you mean '--format'?\n"
     );
     let o = tictac(&["test", "/no/such/folder"]);
     assert_eq!(

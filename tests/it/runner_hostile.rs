@@ -4,53 +4,16 @@
 //! reader that goes away. Leftover processes are looked for in /proc by a
 //! marker unique to each test (the temporary folder of its scripts).
 
-use crate::common::{self, BIN, path, run, temp_dir, text, tictac};
+use crate::common::hostile_script as script;
+use crate::common::{
+    BIN, assert_none_left, path, processes_with, run, suite, temp_dir, text, tictac,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A folder of tests `a` and `b` with correct expected outputs.
-fn suite() -> tempfile::TempDir {
-    let dir = temp_dir();
-    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
-    fs::write(dir.path().join("b.txt"), "undo\n").expect("write");
-    let o = tictac(&["test", "--bless", &path(dir.path())]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    dir
-}
-
-/// An executable shell script in `dir`. Called with `child` it sleeps, as a
-/// copy of `sleep` in `dir`, so that its command line names the folder and
-/// it can be found.
-fn script(dir: &Path, name: &str, body: &str) -> String {
-    let sleep = dir.join("sleep");
-    if !sleep.exists() {
-        let system = ["/bin/sleep", "/usr/bin/sleep"].into_iter().find(|s| Path::new(s).exists());
-        fs::copy(system.expect("a sleep program"), &sleep).expect("copy sleep");
-    }
-    let child = "if [ \"$1\" = child ]; then exec \"${0%/*}/sleep\" 1000; fi";
-    common::script(dir, name, &format!("{child}\nme=\"$0\"\n{body}"))
-}
-
-/// Live processes whose command line contains `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").expect("/proc").flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        if pid == std::process::id() {
-            continue;
-        }
-        let Ok(cmdline) = fs::read(entry.path().join("cmdline")) else { continue };
-        if String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-/// Fails if any process with `marker` is still alive shortly after.
 /// `tictac test DIR --program PROGRAM ARGS...` with `TICTAC` set for the
 /// program's scripts: its output and how long it took.
 fn test_suite_with(dir: &Path, program: &str, args: &[&str]) -> (std::process::Output, Duration) {
@@ -64,23 +27,6 @@ fn test_suite_with(dir: &Path, program: &str, args: &[&str]) -> (std::process::O
         None,
     );
     (o, start.elapsed())
-}
-
-fn assert_none_left(marker: &str) {
-    let until = Instant::now() + Duration::from_secs(2);
-    loop {
-        let left = processes_with(marker);
-        if left.is_empty() {
-            return;
-        }
-        if Instant::now() > until {
-            for &pid in &left {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            }
-            panic!("processes left running: {left:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -156,13 +102,16 @@ fn a_program_that_prints_forever_is_stopped_at_the_cap() {
 
 #[test]
 fn a_signal_to_the_runner_stops_every_program_first() {
-    for signal in ["INT", "TERM", "HUP"] {
+    // Each fatal signal that may be caught (QUIT and XCPU dump a core file:
+    // in the temporary folder, if the limit allows one).
+    for signal in ["INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "XCPU"] {
         let dir = suite();
         let tools = temp_dir();
         let marker = path(tools.path());
         let hang = script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
         let mut runner = Command::new(BIN)
             .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
+            .current_dir(tools.path())
             .stdout(Stdio::null())
             .spawn()
             .expect("spawn");
@@ -399,4 +348,52 @@ fn broken_and_looping_links_fail_only_their_own_test_or_are_ignored() {
     let out = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
     assert_ne!(o.status.code(), Some(2), "{out}");
     assert!(out.contains("t1.txt is a symbolic link that loops"), "{out}");
+}
+
+#[test]
+fn logs_never_write_through_links_and_replace_files_whole() {
+    use std::os::unix::fs::symlink;
+    let dir = suite();
+    fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    fs::write(dir.path().join("sub/c.txt"), "undo\n").expect("write");
+    fs::copy(dir.path().join("b.expected.txt"), dir.path().join("sub/c.expected.txt"))
+        .expect("copy");
+    let elsewhere = temp_dir();
+    let (precious, linked) = (elsewhere.path().join("precious"), elsewhere.path().join("linked"));
+    fs::write(&precious, "keep me\n").expect("write");
+    fs::write(&linked, "keep me too\n").expect("write");
+    let logs = temp_dir();
+    let log_dir = logs.path();
+    // A symbolic link to a file outside, a hard link to one (truncating it in
+    // place would change it), and a folder of a test's name that is a link.
+    symlink(&precious, log_dir.join("a.actual.txt")).expect("symlink");
+    fs::hard_link(&linked, log_dir.join("b.actual.txt")).expect("hard link");
+    symlink(elsewhere.path(), log_dir.join("sub")).expect("symlink");
+    let o = tictac(&["test", "--log", &path(log_dir), "-j", "1", &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    let shown = path(log_dir);
+    assert!(
+        out.contains(&format!(
+            "not logged: {shown}/a.actual.txt is a symbolic link (--log never writes through one)"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "not logged: {shown}/sub is a symbolic link (--log never writes through one)"
+        )),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&precious).expect("read"), "keep me\n");
+    assert_eq!(fs::read_to_string(&linked).expect("read"), "keep me too\n");
+    assert!(!elsewhere.path().join("c.actual.txt").exists());
+    let logged = fs::read(log_dir.join("b.actual.txt")).expect("logged");
+    assert_eq!(logged, fs::read(dir.path().join("b.expected.txt")).expect("read"));
+    let mut names: Vec<String> = fs::read_dir(log_dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.actual.txt", "b.actual.txt", "sub"], "no hidden file left");
 }

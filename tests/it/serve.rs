@@ -338,6 +338,10 @@ fn bad_requests_answer_400_saying_what_is_wrong() {
         ("/api/state", r#"{"trace": "", "mode": "b"}"#, "unknown field `mode`"),
         ("/api/state", r#"{"trace": "", "bots": {"Hal": 3}}"#, "invalid type"),
         ("/api/state", r#"{"trace": "", "seed": 1}"#, "with bots"),
+        // Bot names the command line refuses, in its words.
+        ("/api/run", r#"{"trace": "", "bots": {"": "elm"}}"#, "the bot name '' can never play"),
+        ("/api/run", r#"{"trace": "", "bots": {"1x": "elm"}}"#, "the bot name '1x' can never"),
+        ("/api/state", r#"{"trace": "", "bots": {" Hal": "tla"}}"#, "the bot name ' Hal' can"),
     ];
     for (path, body, says) in cases {
         let (status, reply) = server.post(path, body);
@@ -442,10 +446,17 @@ fn healthz_unknown_paths_and_methods() {
     let (status, body, _) = server.get("/nowhere");
     assert_eq!(status, 404);
     assert!(body.contains("no such page"));
-    assert_eq!(server.get("/api/run").0, 405);
-    let (status, _) =
-        (server.agent.post(&server.url("/healthz")).send("").expect("sent").status(), ());
-    assert_eq!(status.as_u16(), 405);
+    // Every error is JSON, 405 too, with the methods allowed.
+    let (status, body, headers) = server.get("/api/run");
+    assert_eq!(status, 405);
+    let reply: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert!(reply["error"].as_str().is_some_and(|e| e.contains("POST")), "{reply}");
+    assert_eq!(headers.get("allow").map(|v| v.as_bytes()), Some(&b"POST"[..]));
+    for path in ["/healthz", "/", "/oracle"] {
+        let (status, reply) = server.post(path, "");
+        assert_eq!(status, 405, "{path}");
+        assert!(reply["error"].as_str().is_some_and(|e| e.contains("GET")), "{path}: {reply}");
+    }
 }
 
 #[test]

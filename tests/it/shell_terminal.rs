@@ -10,10 +10,15 @@ const GUIDE: &str = "Type man to list the commands, quit to leave.";
 /// `tictac -i ARGS` in tmux, with its history in a folder of its own.
 fn shell(name: &str, env: &str, args: &str) -> (Tmux, tempfile::TempDir) {
     let dir = temp_dir();
-    let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.path().display());
-    let tmux = Tmux::start(name, 100, 30, &command);
+    let tmux = shell_with(name, dir.path(), env, args);
     tmux.wait_for("->");
     (tmux, dir)
+}
+
+/// `ENV tictac -i ARGS` in tmux with `$XDG_DATA_HOME` in `dir`.
+fn shell_with(name: &str, dir: &std::path::Path, env: &str, args: &str) -> Tmux {
+    let command = format!("XDG_DATA_HOME={} {env} {BIN} -i {args}; sleep 60", dir.display());
+    Tmux::start(name, 100, 30, &command)
 }
 
 /// The screen's lines, without trailing blanks.
@@ -110,6 +115,51 @@ fn tab_lists_the_events_and_names_leave_out_the_bot() {
     tmux.wait_for("->play(\"Ann\"");
 }
 
+/// `tictac -i` in tmux with `$XDG_DATA_HOME` in `dir`, past its first state.
+fn shell_in(name: &str, dir: &std::path::Path) -> Tmux {
+    let tmux = shell_with(name, dir, "", "");
+    tmux.wait_for("start new game");
+    tmux
+}
+
+/// A paste without bracketed paste arrives key by key: echoing each must not
+/// redraw the whole line (with a hint shown, rustyline did: 20 KB wrote
+/// hundreds of MB and took seconds). Measured in bytes written, not time:
+/// bench/check-paste.sh times it on the release build.
+#[test]
+fn a_long_paste_is_echoed_without_redrawing_the_line_at_every_key() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, dir) = shell("paste", "", "");
+    let written = dir.path().join("written");
+    tmux.record_output(&written);
+    // Hints all along (each `play(` shows one), and a last event to wait for.
+    let mut line = "play(\"Ann\",1) ".repeat(1430);
+    line.push_str("play(\"Zed\",7)");
+    assert!(line.len() > 20_000);
+    tmux.paste(&line, 2000);
+    let screen = tmux.wait_until("the paste is not echoed whole", |_| {
+        tmux.joined_screen().contains("play(\"Ann\",1) play(\"Zed\",7)")
+    });
+    let bytes = std::fs::metadata(&written).map_or(0, |m| m.len());
+    // Each key echoed, and the line redrawn at the end of each row (a few
+    // MB); a redraw at every key was 155 MB.
+    assert!(bytes < 8 << 20, "{bytes} bytes written for a paste of {}:\n{screen}", line.len());
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("no such player");
+}
+
+/// The session runs as usual: a line gets its answer, `quit` ends it.
+fn runs_as_usual(tmux: &Tmux) {
+    tmux.type_text("new_game(\"Ann\",\"Bob\")");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Ann plays next");
+    tmux.type_text("quit");
+    tmux.keys(&["Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+}
+
 #[test]
 fn a_history_file_that_cannot_be_written_is_said_once() {
     if !tmux_available() {
@@ -118,15 +168,41 @@ fn a_history_file_that_cannot_be_written_is_said_once() {
     let dir = temp_dir();
     // A file where the history's folder should be.
     std::fs::write(dir.path().join("tictac"), "").expect("a file in the way");
-    let command = format!("XDG_DATA_HOME={} {BIN} -i; sleep 60", dir.path().display());
-    let tmux = Tmux::start("history", 100, 30, &command);
-    let screen = tmux.wait_for("start new game");
-    let said = "tictac: the shell's history cannot be kept in";
-    assert_eq!(screen.matches(said).count(), 1, "{screen}");
-    tmux.type_text("quit");
-    tmux.keys(&["Enter"]);
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let tmux = shell_in("history", dir.path());
+    let screen = tmux.joined_screen();
+    let said = format!(
+        "tictac: the shell's history cannot be kept in {0}/tictac/history: {0}/tictac is a file, not a folder",
+        dir.path().display()
+    );
+    assert_eq!(screen.matches(&said).count(), 1, "{said}\n{screen}");
+    assert!(!screen.contains("File exists"), "{screen}");
+    runs_as_usual(&tmux);
+    let said = "tictac: the shell's history";
     assert_eq!(tmux.screen().matches(said).count(), 1, "said again at the end");
+}
+
+#[test]
+fn a_history_that_is_a_fifo_is_never_opened() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = temp_dir();
+    let history = dir.path().join("tictac").join("history");
+    std::fs::create_dir(dir.path().join("tictac")).expect("mkdir");
+    let mode = rustix::fs::Mode::from_raw_mode(0o600);
+    rustix::fs::mkfifoat(rustix::fs::CWD, &history, mode).expect("mkfifo");
+    // Opening it would wait for a writer (or a reader) before the first line.
+    let tmux = shell_in("fifo", dir.path());
+    let said = format!(
+        "tictac: the shell's history cannot be kept in {}: it is a FIFO, not a regular file",
+        history.display()
+    );
+    let screen = tmux.joined_screen();
+    assert_eq!(screen.matches(&said).count(), 1, "{said}\n{screen}");
+    runs_as_usual(&tmux);
+    assert_eq!(tmux.screen().matches("the shell's history").count(), 1, "said again at the end");
+    let kind = std::fs::symlink_metadata(&history).expect("still there").file_type();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&kind), "replaced");
 }
 
 /// The seed a session showed on its first line, `random seed: N`.

@@ -68,17 +68,45 @@ fn expected(mode: &[&str], dir: &Path) -> Vec<u8> {
     bytes
 }
 
+/// `tictac ARGS` with the trace on standard input: a pipe, or a socket
+/// (which cannot be opened by name, as `/dev/stdin` is otherwise).
+fn trace_on_stdin(args: &[String], socket: bool) -> Output {
+    if !socket {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        return tictac_with_input(&args, &trace_text());
+    }
+    let (mut ours, theirs) = std::os::unix::net::UnixStream::pair().expect("socket pair");
+    let child = Command::new(BIN)
+        .args(args)
+        .stdin(std::os::fd::OwnedFd::from(theirs))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run tictac");
+    let writer = thread::spawn(move || {
+        let _ = ours.write_all(&trace_text());
+        let _ = ours.shutdown(std::net::Shutdown::Write);
+    });
+    let out = finish(child);
+    writer.join().expect("writer");
+    out
+}
+
 #[test]
-fn a_pipe_as_dev_stdin_or_dash_gives_what_the_file_gives() {
+fn a_pipe_or_a_socket_as_dev_stdin_or_dash_gives_what_the_file_gives() {
     let dir = temp_dir();
     for mode in MODES {
         let want = expected(mode, dir.path());
-        for input in ["/dev/stdin", "-"] {
+        for (input, socket) in
+            [("/dev/stdin", false), ("-", false), ("/dev/stdin", true), ("-", true)]
+        {
             let args = argv(mode, input, dir.path());
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let got =
-                output_of(mode, input, dir.path(), || tictac_with_input(&args, &trace_text()));
-            assert!(got == want, "{mode:?} with {input}:\n{}", String::from_utf8_lossy(&got));
+            let got = output_of(mode, input, dir.path(), || trace_on_stdin(&args, socket));
+            let what = if socket { "a socket" } else { "a pipe" };
+            assert!(
+                got == want,
+                "{mode:?} with {input}, {what}:\n{}",
+                String::from_utf8_lossy(&got)
+            );
         }
     }
 }

@@ -107,6 +107,37 @@ pub(crate) fn first_difference(steps: &Expected, wanted: &[u8], actual: &[u8]) -
     Some(Kind::Behaviour(steps.behaviour_at(same)))
 }
 
+/// Bytes of a line kept for a report (and compared when two divergences
+/// are matched by their lines); a longer one is cut here.
+pub(crate) const LINE_KEPT: usize = 4096;
+
+/// The first line of output that differs: its number (from 1) and the
+/// line each side has there (with its newline, if it has one; `None` past
+/// the end of that output), each cut at `LINE_KEPT` bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LineDifference {
+    pub(crate) number: usize,
+    pub(crate) expected: Option<Vec<u8>>,
+    pub(crate) got: Option<Vec<u8>>,
+}
+
+/// Where `actual` first departs from `wanted`, line by line, if it does.
+pub(crate) fn first_differing_line(wanted: &[u8], actual: &[u8]) -> Option<LineDifference> {
+    if wanted == actual {
+        return None;
+    }
+    let same = wanted.iter().zip(actual).take_while(|(a, b)| a == b).count();
+    // Both hold the same bytes up to `same`, so the line starts at the same place.
+    let start = wanted[..same].iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
+    let number = 1 + wanted[..start].iter().filter(|&&b| b == b'\n').count();
+    let line = |text: &[u8]| {
+        let rest = text.get(start..).filter(|rest| !rest.is_empty())?;
+        let end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |at| at + 1);
+        Some(rest[..end.min(LINE_KEPT)].to_vec())
+    };
+    Some(LineDifference { number, expected: line(wanted), got: line(actual) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +185,25 @@ mod tests {
         longer.push(b'x');
         assert_eq!(first_difference(&e, out, &longer), Some(Kind::ExtraOutput));
         assert_eq!(first_difference(&e, out, b""), Some(Kind::Behaviour(Behaviour::InitialState)));
+    }
+
+    #[test]
+    fn the_first_differing_line_is_numbered_from_one() {
+        let line = |w: &[u8], a: &[u8]| first_differing_line(w, a);
+        assert_eq!(line(b"a\nb\n", b"a\nb\n"), None);
+        let d = line(b"a\nbc\nd\n", b"a\nbX\nd\n").expect("differs");
+        assert_eq!(d.number, 2);
+        assert_eq!(d.expected.as_deref(), Some(&b"bc\n"[..]));
+        assert_eq!(d.got.as_deref(), Some(&b"bX\n"[..]));
+        // Past the end of either side, and a missing last newline.
+        let d = line(b"a\n", b"a\nmore\n").expect("differs");
+        assert_eq!((d.number, d.expected, d.got), (2, None, Some(b"more\n".to_vec())));
+        let d = line(b"a\nb\n", b"").expect("differs");
+        assert_eq!((d.number, d.expected, d.got), (1, Some(b"a\n".to_vec()), None));
+        let d = line(b"a\nb\n", b"a\nb").expect("differs");
+        assert_eq!((d.number, d.expected, d.got), (2, Some(b"b\n".to_vec()), Some(b"b".to_vec())));
+        let long = vec![b'y'; LINE_KEPT * 2];
+        let d = line(b"a\n", &long).expect("differs");
+        assert_eq!(d.got.map(|g| g.len()), Some(LINE_KEPT));
     }
 }

@@ -13,7 +13,7 @@ use super::trace::{Item, Trace};
 use crate::behaviour::{Behaviour, Coverage};
 use crate::engine::Engine;
 use crate::game::board::LINES;
-use crate::game::{Cell, Mark, Phase};
+use crate::game::{Cell, Mark, Message, Phase};
 use crate::lang;
 
 /// What the generator may produce.
@@ -284,11 +284,26 @@ impl<'r> Builder<'r> {
         let boost = |wanted: bool, w: u32| if wanted { w * 4 } else { w };
         match state.phase {
             Phase::NoGame => {
+                // play_again answers ok before any game; after a refused
+                // command it is another behaviour, so steer to the error first.
+                let refused = state.message != Message::Ok;
+                let after_error = self.wants(Behaviour::PlayAgainBeforeGameAfterError);
+                let play_again = if refused {
+                    Behaviour::PlayAgainBeforeGameAfterError
+                } else {
+                    Behaviour::PlayAgainBeforeGame
+                };
                 let choices = [
                     (60, 0),
-                    (boost(self.wants(Behaviour::NewGameSameNames), 10), 1),
+                    (
+                        boost(
+                            self.wants(Behaviour::NewGameSameNames) || (after_error && !refused),
+                            10,
+                        ),
+                        1,
+                    ),
                     (boost(self.wants(Behaviour::PlayBeforeGame), 6), 2),
-                    (boost(self.wants(Behaviour::PlayAgainBeforeGame), 4), 3),
+                    (boost(self.wants(play_again), 4), 3),
                     (boost(self.wants(Behaviour::UndoBeforeGame), 4), 4),
                     (boost(self.wants(Behaviour::RedoBeforeGame), 4), 5),
                 ];
@@ -350,13 +365,29 @@ impl<'r> Builder<'r> {
                 }
             }
             Phase::Over => {
+                // undo and redo keep the message a finished round shows: the
+                // win or tie, or the error of a command refused after it.
+                let refused = !matches!(state.message, Message::Winner | Message::Tie);
+                let (undo, redo) = if refused {
+                    (Behaviour::UndoAfterRoundError, Behaviour::RedoAfterRoundError)
+                } else {
+                    (Behaviour::UndoAfterRound, Behaviour::RedoAfterRound)
+                };
+                let after_error = self.wants(Behaviour::UndoAfterRoundError)
+                    || self.wants(Behaviour::RedoAfterRoundError);
                 let choices = [
                     (40, 0),
                     (boost(self.wants(Behaviour::NewGameAfterRound), 12), 1),
-                    (boost(self.wants(Behaviour::PlayAfterRound), 8), 2),
+                    (
+                        boost(
+                            self.wants(Behaviour::PlayAfterRound) || (after_error && !refused),
+                            8,
+                        ),
+                        2,
+                    ),
                     (boost(self.wants(Behaviour::PlayUnknownAfterRound), 3), 3),
-                    (boost(self.wants(Behaviour::UndoAfterRound), 5), 4),
-                    (boost(self.wants(Behaviour::RedoAfterRound), 5), 5),
+                    (boost(self.wants(undo), 5), 4),
+                    (boost(self.wants(redo), 5), 5),
                     (4, 6),
                 ];
                 match pick_weighted(self.rng, &choices) {

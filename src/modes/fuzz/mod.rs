@@ -6,6 +6,9 @@
 mod expect;
 mod generate;
 mod program;
+mod progress;
+mod report;
+mod saved;
 mod shrink;
 mod trace;
 
@@ -20,10 +23,14 @@ use std::sync::{Mutex, RwLock, mpsc};
 use std::time::{Duration, Instant};
 
 use crate::behaviour::{Behaviour, Coverage};
-use crate::modes::{OutputError, OutputFile};
+use crate::modes::RunOutcome;
+use crate::signals;
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
+use progress::Progress;
+use report::{Ended, Reports, Symptom, falsifying};
+use saved::{check_out, save};
 use trace::Trace;
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
@@ -80,7 +87,53 @@ impl FuzzError {
 pub(crate) struct Report {
     pub(crate) runs: u64,
     pub(crate) divergences: usize,
+    /// Why it stopped before its runs were done, if it did.
+    pub(crate) stopped: Option<Stop>,
 }
+
+impl Report {
+    /// 1 once a divergence was found (or the program failed on every
+    /// trace); 130 for a session a signal stopped before it found any.
+    pub(crate) fn outcome(&self) -> RunOutcome {
+        match self.stopped {
+            _ if self.divergences > 0 => RunOutcome::Rejected,
+            Some(Stop::Stalled) => RunOutcome::Rejected,
+            Some(Stop::Signal(_)) => RunOutcome::Interrupted,
+            _ => RunOutcome::Ran,
+        }
+    }
+}
+
+/// Why a session stopped before its runs were done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// `--time`, or the default time, ran out.
+    Time,
+    /// A signal asked it to stop (its name).
+    Signal(&'static str),
+    /// The program hung or was killed silently on `STALLS` traces.
+    Stalled,
+    /// Its output was closed, the oracle failed, `--save-traces` failed:
+    /// each said elsewhere, or not at all.
+    Other,
+}
+
+impl Stop {
+    /// Why a shrink was cut short, as its report says.
+    fn cut_short(self) -> String {
+        match self {
+            Stop::Time => "the time ran out".into(),
+            Stop::Signal(name) => format!("stopped by {name}"),
+            Stop::Stalled => format!("the program failed on {STALLS} traces"),
+            Stop::Other => "the session stopped".into(),
+        }
+    }
+}
+
+/// Different traces the program hangs on, or is killed on before printing
+/// anything, before the session stops: it fails on every trace, and each
+/// hang costs a timeout.
+const STALLS: usize = 5;
 
 /// Output past this size (beyond the expected one) is a divergence of its own.
 const MIN_CAP: usize = 16 << 20;
@@ -92,14 +145,19 @@ struct Shared {
     saved: Option<Mutex<io::BufWriter<fs::File>>>,
     save_failed: AtomicBool,
     kinds: Mutex<HashSet<Kind>>,
+    /// The divergences reported, kinds of one cause together.
+    reports: Mutex<Reports>,
+    /// The different traces of the session the program hung on or was
+    /// killed on silently (at most `STALLS`), with what they showed.
+    stalls: Mutex<Vec<(Trace, Found)>>,
     /// A divergence from the very start of the output was reported: one
     /// fault, whatever kind later traces would name it.
     root_found: AtomicBool,
     runs: AtomicU64,
     /// The session is over: no new run, and running programs are stopped.
     stop: AtomicBool,
-    /// It is over because `--time` ran out.
-    time_up: AtomicBool,
+    /// Why it is over (the first reason).
+    why: Mutex<Option<Stop>>,
     /// Every run holds this shared; a timeout is confirmed holding it alone.
     alone: RwLock<()>,
     /// Runs that timed out, then finished when run again alone.
@@ -121,9 +179,10 @@ type Drawn = (u64, Trace, Expected);
 /// drops little.
 const AHEAD: usize = 4;
 
-/// Runs a session, printing progress and each divergence found, then the
-/// closing `Fuzz Results: ...` line. `closed` says whether the reader of
-/// `out` has gone: the session then stops at once.
+/// Runs a session, printing progress and each divergence found, then what
+/// was found and the closing `Fuzz Results: ...` line. `closed` says
+/// whether the reader of `out` has gone: the session then stops at once.
+/// The first SIGINT or SIGTERM stops it too, and what it found is said.
 pub(crate) fn run(
     options: &Options,
     out: &mut dyn Write,
@@ -131,6 +190,7 @@ pub(crate) fn run(
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Report, FuzzError> {
     check_out(&options.out)?;
+    let interrupt = signals::stop_request();
     let seed = options.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut exclude: Coverage = options.exclude.iter().copied().collect();
     if options.oracle.is_some() {
@@ -139,22 +199,26 @@ pub(crate) fn run(
     }
     let settings = Settings { max_lines: options.max_lines, exclude };
     let scratch = scratch_dir().map_err(FuzzError::Scratch)?;
-    // `--time` counts from here: the checks that the programs start are
+    // The time counts from here: the checks that the programs start are
     // part of the session (a program that hangs on every trace).
     let deadline = options.time.map(|t| Instant::now() + t);
     let timeout = options.time.map_or(options.timeout, |t| t.min(options.timeout));
     let limits = Limits { timeout, cap: MIN_CAP };
-    probe(&options.program, scratch.path(), limits).map_err(FuzzError::Program)?;
+    let started = Guarded { stop: Some(interrupt.flag()) };
+    probe(started, &options.program, scratch.path(), limits).map_err(FuzzError::Program)?;
     if let Some(oracle) = &options.oracle {
-        probe(oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
+        probe(started, oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
     }
     let against =
         options.oracle.as_ref().map_or("the engine".to_string(), |o| format!("'{}'", o.join(" ")));
+    let bounds = match options.time {
+        Some(time) => format!("{} runs or {} s", options.runs, time.as_secs_f64()),
+        None => format!("{} runs", options.runs),
+    };
     writeln!(
         out,
-        "Fuzzing '{}' against {against}: seed {seed}, up to {} runs, {} jobs",
+        "Fuzzing '{}' against {against}: seed {seed}, up to {bounds}, {} jobs",
         options.program.join(" "),
-        options.runs,
         options.jobs
     )
     .and_then(|()| out.flush())
@@ -171,10 +235,12 @@ pub(crate) fn run(
         saved,
         save_failed: AtomicBool::new(false),
         kinds: Mutex::new(HashSet::new()),
+        reports: Mutex::new(Reports::default()),
+        stalls: Mutex::new(Vec::new()),
         root_found: AtomicBool::new(false),
         runs: AtomicU64::new(0),
         stop: AtomicBool::new(false),
-        time_up: AtomicBool::new(false),
+        why: Mutex::new(None),
         alone: RwLock::new(()),
         flaky: AtomicU64::new(0),
         oracle_failure: Mutex::new(None),
@@ -188,7 +254,6 @@ pub(crate) fn run(
     // Only what a `-b` run can show counts: the mode behaviours are
     // `tictac test --coverage`'s.
     let total = Coverage::batch().len() - exclude.intersection(Coverage::batch()).len();
-    let mut divergences = 0;
     // The first error writing `out`; the session stops at it.
     let mut write_error: Option<io::Error> = None;
     // Each worker's trace file, open before any starts.
@@ -220,17 +285,18 @@ pub(crate) fn run(
         // Until every worker is done: once stopped, they end within moments.
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
-                shared.time_up.store(true, Ordering::Relaxed);
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.halt(Stop::Time);
+            }
+            if let Some(signal) = interrupt.signal() {
+                shared.halt(Stop::Signal(signal));
             }
             if write_error.is_none() && closed() {
                 write_error = Some(io::ErrorKind::BrokenPipe.into());
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.halt(Stop::Other);
             }
             let mut lines = String::new();
             match found.recv_timeout(Duration::from_millis(250)) {
                 Ok(message) => {
-                    divergences += 1;
                     if terminal {
                         lines.push_str("\r\x1b[2K");
                     }
@@ -243,12 +309,16 @@ pub(crate) fn run(
             let every = if terminal { Duration::ZERO } else { Duration::from_secs(10) };
             if last_line.elapsed() >= every {
                 last_line = Instant::now();
-                let runs = shared.runs.load(Ordering::Relaxed);
-                let rate = runs as f64 / start.elapsed().as_secs_f64().max(1e-9);
-                let covered = lock(&shared.covered).len();
-                let line = format!(
-                    "{runs} runs, {rate:.0} runs/s, {covered}/{total} behaviours covered, {divergences} divergences"
-                );
+                let line = Progress {
+                    runs: shared.runs.load(Ordering::Relaxed),
+                    all_runs: options.runs,
+                    elapsed: start.elapsed(),
+                    time_left: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                    covered: lock(&shared.covered).len(),
+                    total,
+                    divergences: lock(&shared.reports).len(),
+                }
+                .line();
                 if terminal {
                     lines.push_str(&format!("\r\x1b[2K{line}"));
                 } else {
@@ -260,12 +330,13 @@ pub(crate) fn run(
                 && let Err(e) = out.write_all(lines.as_bytes()).and_then(|()| out.flush())
             {
                 write_error = Some(e);
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.halt(Stop::Other);
             }
         }
     });
+    let stopped = *lock(&shared.why);
     if let Some(e) = write_error {
-        return Err(closed_or(e, divergences > 0));
+        return Err(closed_or(e, lock(&shared.reports).len() > 0));
     }
     if terminal {
         write!(out, "\r\x1b[2K")?;
@@ -279,27 +350,79 @@ pub(crate) fn run(
     if shared.save_failed.load(Ordering::Relaxed) {
         return Err(io::Error::other("writing the --save-traces file failed").into());
     }
+    let mut closing = String::new();
+    match stopped {
+        Some(Stop::Stalled) => closing.push_str(&stalled(options, &shared)),
+        Some(Stop::Signal(name)) => closing.push_str(&format!(
+            "Stopped by {name} after {:.1} s; what was found so far is kept.\n",
+            start.elapsed().as_secs_f64()
+        )),
+        _ => {}
+    }
+    let flaky = shared.flaky.load(Ordering::Relaxed);
+    if flaky > 0 {
+        closing.push_str(&format!(
+            "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.\n",
+            if flaky == 1 { "run did" } else { "runs did" },
+            options.timeout.as_secs_f64()
+        ));
+    }
+    let reports = lock(&shared.reports);
+    let divergences = reports.len();
+    closing.push_str(&reports.recap());
     let runs = shared.runs.load(Ordering::Relaxed);
     let covered =
         lock(&shared.covered).iter().filter(|b| b.in_batch() && !exclude.contains(*b)).count();
-    let flaky = shared.flaky.load(Ordering::Relaxed);
-    let write = |out: &mut dyn Write| -> io::Result<()> {
-        if flaky > 0 {
-            writeln!(
-                out,
-                "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.",
-                if flaky == 1 { "run did" } else { "runs did" },
-                options.timeout.as_secs_f64()
-            )?;
-        }
-        writeln!(
-            out,
-            "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found."
-        )?;
-        out.flush()
+    closing.push_str(&format!(
+        "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found.\n"
+    ));
+    out.write_all(closing.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| closed_or(e, divergences > 0))?;
+    Ok(Report { runs, divergences, stopped })
+}
+
+/// Says why a session stopped on a program that failed on every trace, and
+/// names the smallest trace it failed on: the report that holds it, or
+/// else that trace saved as it was (shrinking it would cost a timeout a
+/// try).
+fn stalled(options: &Options, shared: &Shared) -> String {
+    let stalls = lock(&shared.stalls);
+    let secs = options.timeout.as_secs_f64();
+    let hangs = stalls.iter().filter(|s| s.1.symptom.ended == Ended::TimedOut).count();
+    let what = match (hangs, stalls.len() - hangs) {
+        (_, 0) => format!("did not finish in {secs} s"),
+        (0, _) => "was killed before printing anything".to_string(),
+        (hangs, killed) => format!(
+            "did not finish in {secs} s ({hangs}) or was killed before printing anything ({killed})"
+        ),
     };
-    write(out).map_err(|e| closed_or(e, divergences > 0))?;
-    Ok(Report { runs, divergences })
+    let mut text = format!(
+        "Stopped: the program {what} on {} different traces: it seems to fail on every trace, and more runs would only show that again.\n",
+        stalls.len()
+    );
+    let Some((trace, found)) = stalls.iter().min_by_key(|s| s.0.len()) else { return text };
+    let mut reports = lock(&shared.reports);
+    let kind = found.kind;
+    let said = match reports.saved_for(kind, found.root) {
+        Some(path) => format!("The smallest trace it failed on is saved above: {}", path.display()),
+        None => {
+            let trace = trace.text();
+            let saved = save(&options.out, kind.id(), &trace, &found.wanted);
+            let said = match &saved {
+                Ok(path) => format!(
+                    "The smallest trace it failed on, saved as it was (not shrunk): {}",
+                    path.display()
+                ),
+                Err(why) => format!("The smallest trace it failed on could not be saved: {why}"),
+            };
+            reports.add((kind, found.root), trace, found.symptom.clone(), saved.ok());
+            said
+        }
+    };
+    text.push_str(&said);
+    text.push('\n');
+    text
 }
 
 /// A write error: a closed pipe ends the session quietly, with its status.
@@ -311,23 +434,17 @@ fn closed_or(e: io::Error, found: bool) -> FuzzError {
     }
 }
 
-/// `--out` must be a folder or nothing yet: found before fuzzing, not at
-/// the first save.
-fn check_out(dir: &Path) -> Result<(), FuzzError> {
-    let name = dir.display().to_string();
-    match fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(FuzzError::Out(name, "is not a folder".into())),
-        Err(_) if fs::symlink_metadata(dir).is_ok() => {
-            Err(FuzzError::Out(name, "is a symbolic link to nothing".into()))
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(FuzzError::Out(name, format!("cannot be used: {e}"))),
-    }
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Shared {
+    /// Ends the session: no new run, running programs stopped. The first
+    /// reason given is the one kept.
+    fn halt(&self, why: Stop) {
+        lock(&self.why).get_or_insert(why);
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// A folder for the trace files, rewritten at every run: in memory (tmpfs)
@@ -344,22 +461,29 @@ fn scratch_dir() -> io::Result<tempfile::TempDir> {
 }
 
 /// Fails when the program cannot be started at all.
-fn probe(command: &[String], scratch: &Path, limits: Limits) -> Result<(), String> {
+fn probe(
+    launcher: Guarded,
+    command: &[String],
+    scratch: &Path,
+    limits: Limits,
+) -> Result<(), String> {
     let file = scratch.join("probe.txt");
     fs::write(&file, b"").map_err(|e| e.to_string())?;
-    match Guarded::default().launch(command, &file, limits) {
+    match launcher.launch(command, &file, limits) {
         Launched::CannotStart(why) => Err(why),
         _ => Ok(()),
     }
 }
 
 /// A divergence a run showed, with what the oracle printed.
+#[derive(Clone)]
 struct Found {
     kind: Kind,
     /// The output differs from its first byte, or at the initial state.
     root: bool,
     wanted: Vec<u8>,
-    wanted_status: Option<i32>,
+    /// What its report shows: the line that differs, how the program ended.
+    symptom: Symptom,
 }
 
 /// What one run on a trace says.
@@ -437,7 +561,7 @@ impl Job<'_> {
                 let wrote = writeln!(saved, "{}", text.len()).and_then(|()| saved.write_all(&text));
                 if wrote.is_err() {
                     shared.save_failed.store(true, Ordering::Relaxed);
-                    shared.stop.store(true, Ordering::Relaxed);
+                    shared.halt(Stop::Other);
                 }
             }
             // A timeout is confirmed until a hang has been found.
@@ -457,6 +581,9 @@ impl Job<'_> {
             }
             shared.runs.fetch_add(1, Ordering::Relaxed);
             let Some(divergence) = found_one else { continue };
+            if divergence.symptom.stalled() {
+                self.stalled(&trace, &divergence);
+            }
             // One fault at the root shows as many kinds: reported once.
             if divergence.root && shared.root_found.swap(true, Ordering::Relaxed) {
                 continue;
@@ -467,6 +594,18 @@ impl Job<'_> {
             let message = self.report(trace, divergence, run);
             if found.send(message).is_err() {
                 return;
+            }
+        }
+    }
+
+    /// Counts a trace the program hung on or was killed on silently; the
+    /// `STALLS`th different one ends the session.
+    fn stalled(&self, trace: &Trace, found: &Found) {
+        let mut stalls = lock(&self.shared.stalls);
+        if stalls.len() < STALLS && stalls.iter().all(|(t, _)| t != trace) {
+            stalls.push((trace.clone(), found.clone()));
+            if stalls.len() == STALLS {
+                self.shared.halt(Stop::Stalled);
             }
         }
     }
@@ -489,7 +628,7 @@ impl Job<'_> {
             String::from_utf8_lossy(&trace.text()).trim_end()
         );
         lock(&self.shared.oracle_failure).get_or_insert(message);
-        self.shared.stop.store(true, Ordering::Relaxed);
+        self.shared.halt(Stop::Other);
     }
 
     /// Runs the oracle (none: the engine's `expected`) and the program on the
@@ -540,20 +679,27 @@ impl Job<'_> {
                 || (!wanted.is_empty() && wanted.first() != output.first());
             Some((kind, root))
         };
-        let found = match program {
-            Launched::TimedOut => Some((Kind::Hang, false)),
+        let (found, output, ended) = match program {
+            Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
             Launched::Stopped | Launched::CannotStart(_) => return Outcome::Unknown,
-            Launched::TooMuch(output) => compare(&output),
-            Launched::Finished { output, status } => compare(&output).or_else(|| {
-                (self.options.check_status && status != wanted_status)
-                    .then_some((Kind::ExitStatus, false))
-            }),
+            Launched::TooMuch(output) => (compare(&output), output, Ended::TooMuch),
+            Launched::Finished { output, status } => {
+                let found = compare(&output).or_else(|| {
+                    (self.options.check_status && status != wanted_status)
+                        .then_some((Kind::ExitStatus, false))
+                });
+                (found, output, Ended::Exited(status))
+            }
         };
         match found {
             None => Outcome::Agrees,
             Some((kind, root)) => {
+                let symptom = match ended {
+                    Ended::TimedOut => Symptom::timed_out(),
+                    _ => Symptom::of(&wanted, &output, ended, wanted_status),
+                };
                 let wanted = wanted.into_owned();
-                Outcome::Diverges(Found { kind, root, wanted, wanted_status })
+                Outcome::Diverges(Found { kind, root, wanted, symptom })
             }
         }
     }
@@ -595,21 +741,87 @@ impl Job<'_> {
         self.handle.set_len(text.len() as u64)
     }
 
-    /// Shrinks a new kind of divergence, writes it as a test, and says so.
-    /// Once the session is stopped (`--time` is up) the shrinking ends with
-    /// the smallest trace found so far.
+    /// Reports a new kind of divergence: shrunk, written as a test, and
+    /// told as Hypothesis tells a falsifying example; or, when a report of
+    /// the same cause was made (the same shrunk trace, the same differing
+    /// lines), counted there. Once the session is stopped the shrinking
+    /// ends with the smallest trace found so far.
     fn report(&self, trace: Trace, found: Found, run: u64) -> String {
+        let shared = self.shared;
+        let kind = found.kind;
+        // Lines that differ as in a report made: no need to shrink.
+        {
+            let mut reports = lock(&shared.reports);
+            if let Some((k, how)) = reports.same_cause(&trace.text(), &found.symptom) {
+                return reports.join(k, kind, run, &how);
+            }
+        }
+        let from = trace.len();
+        let began = Instant::now();
+        let (mut small, mut found) = self.shrink(trace, found);
+        let cut =
+            shared.stop.load(Ordering::Relaxed).then(|| lock(&shared.why).unwrap_or(Stop::Other));
+        // Stopped because the program fails on every trace: the smallest
+        // trace it failed on, shrunk or not (a try costs a timeout).
+        let mut not_shrunk = false;
+        if cut == Some(Stop::Stalled) {
+            let stalls = lock(&shared.stalls);
+            let same = |s: &&(Trace, Found)| s.1.kind == kind || (s.1.root && found.root);
+            let smaller = stalls.iter().filter(same).min_by_key(|s| s.0.len());
+            if let Some((trace, stalled)) = smaller.filter(|s| s.0.len() < small.len()) {
+                (small, found, not_shrunk) = (trace.clone(), stalled.clone(), true);
+            }
+        }
+        let small_text = small.text();
+        let (text, wanted) = if kind == Kind::ExitStatus {
+            // The test says which status the program must end with; the
+            // expected output is the oracle's for the file as saved.
+            let status = found.symptom.wanted_status.unwrap_or(0);
+            let text = [format!("-- status: {status}\n").into_bytes(), small_text.clone()].concat();
+            let wanted = self.wanted_for(&text);
+            (text, wanted)
+        } else {
+            (small_text.clone(), Some(found.wanted))
+        };
+        // Held until the report is made, so two of one cause are one.
+        let mut reports = lock(&shared.reports);
+        if let Some((k, how)) = reports.same_cause(&small_text, &found.symptom) {
+            return reports.join(k, kind, run, &how);
+        }
+        let written = wanted
+            .ok_or_else(|| "the oracle failed on the shrunk trace".to_string())
+            .and_then(|wanted| save(&self.options.out, kind.id(), &text, &wanted));
+        let secs = began.elapsed().as_secs_f64();
+        let mut head = format!("Divergence: {} ({}), run {run}", kind.id(), kind.description());
+        if not_shrunk {
+            head.push_str(&format!(
+                ", not shrunk: the smallest of the {STALLS} traces the program failed on"
+            ));
+        } else {
+            head.push_str(&format!(
+                ", shrunk from {from} to {} events in {secs:.2} s",
+                small.len()
+            ));
+            if let Some(why) = cut {
+                head.push_str(&format!(" (not fully shrunk: {})", why.cut_short()));
+            }
+        }
+        let message = falsifying(&head, &text, &found.symptom, self.options.timeout, &written);
+        reports.add((kind, found.root), small_text, found.symptom, written.ok());
+        message
+    }
+
+    /// The smallest trace that still shows `found`'s kind, and what it shows.
+    fn shrink(&self, trace: Trace, found: Found) -> (Trace, Found) {
         let shared = self.shared;
         let exclude = self.settings.exclude;
         let kind = found.kind;
-        let from = trace.len();
-        let began = Instant::now();
         // The passes meet the same candidate again (the last round of
         // passes tries them all once more): each is run once.
         let mut seen: HashMap<Vec<u8>, bool> = HashMap::new();
-        // What the oracle printed for each trace kept on the way.
-        let mut answers: HashMap<Vec<u8>, (Vec<u8>, Option<i32>)> = HashMap::new();
-        answers.insert(trace.text(), (found.wanted, found.wanted_status));
+        // What each trace kept on the way showed.
+        let mut shown: HashMap<Vec<u8>, Found> = HashMap::new();
+        shown.insert(trace.text(), found.clone());
         let small = shrink::shrink(trace, |candidate| {
             if shared.stop.load(Ordering::Relaxed) {
                 return false;
@@ -631,7 +843,7 @@ impl Job<'_> {
             }
             let shows = match self.try_trace(candidate, &expected, kind == Kind::Hang) {
                 Outcome::Diverges(f) if f.kind == kind => {
-                    answers.insert(text.clone(), (f.wanted, f.wanted_status));
+                    shown.insert(text.clone(), f);
                     true
                 }
                 Outcome::OracleFailed(why) => {
@@ -643,132 +855,20 @@ impl Job<'_> {
             seen.insert(text, shows);
             shows
         });
-        let cut = shared.stop.load(Ordering::Relaxed);
-        let mut text = small.text();
-        let mut wanted = answers.remove(&text);
-        if kind == Kind::ExitStatus {
-            // The test says which status the program must end with; the
-            // expected output is the oracle's for the file as saved.
-            let status = wanted.as_ref().and_then(|w| w.1).unwrap_or(0);
-            text = [format!("-- status: {status}\n").into_bytes(), text].concat();
-            wanted = None;
-        }
-        let wanted = match (wanted, &self.options.oracle) {
-            (Some((output, _)), _) => Some(output),
-            (None, None) => Some(Expected::of(&text).output),
-            (None, Some(oracle)) => {
-                let _ = self.rewrite(&text);
-                let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
-                match Guarded::default().launch(oracle, &self.file, limits) {
-                    Launched::Finished { output, .. } => Some(output),
-                    _ => None,
-                }
-            }
-        };
-        let written = wanted
-            .ok_or_else(|| "the oracle failed on the shrunk trace".to_string())
-            .and_then(|wanted| save(&self.options.out, kind.id(), &text, &wanted));
-        let secs = began.elapsed().as_secs_f64();
-        let mut head = format!(
-            "Divergence: {} ({}), run {run}, shrunk from {from} to {} events in {secs:.2} s",
-            kind.id(),
-            kind.description(),
-            small.len()
-        );
-        if cut {
-            let why = if shared.time_up.load(Ordering::Relaxed) {
-                "--time ran out"
-            } else {
-                "the session stopped"
-            };
-            head.push_str(&format!(" (not fully shrunk: {why})"));
-        }
-        match written {
-            Ok(path) => format!("{head}: {}", path.display()),
-            Err(why) => format!("{head}; not saved: {why}\n{}", String::from_utf8_lossy(&text)),
-        }
-    }
-}
-
-/// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N
-/// with neither file present; never overwrites. Both are written whole or
-/// not at all (each through a temporary file moved into place), and the
-/// trace is removed again if its expected output cannot be put beside it.
-fn save(dir: &Path, name: &str, trace: &[u8], expected: &[u8]) -> Result<PathBuf, String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let written = |path: &Path, bytes: &[u8]| -> Result<OutputFile, OutputError> {
-        let mut file = OutputFile::create(path)?;
-        match file.write_all(bytes).and_then(|()| file.flush()) {
-            Ok(()) => Ok(file),
-            Err(e) => Err(file.write_failed(e)),
-        }
-    };
-    for n in 1.. {
-        let path = dir.join(format!("{name}-{n}.txt"));
-        let expected_path = dir.join(format!("{name}-{n}.expected.txt"));
-        let taken = |p: &Path| fs::symlink_metadata(p).is_ok();
-        if taken(&path) || taken(&expected_path) {
-            continue;
-        }
-        let both = written(&path, trace).and_then(|t| Ok((t, written(&expected_path, expected)?)));
-        let (trace_file, expected_file) = match both {
-            Ok(files) => files,
-            Err(OutputError::Exists(_)) => continue,
-            Err(e) => return Err(e.to_string()),
-        };
-        match trace_file.persist_noclobber() {
-            Ok(()) => {}
-            Err(OutputError::Exists(_)) => continue,
-            Err(e) => return Err(e.to_string()),
-        }
-        match expected_file.persist_noclobber() {
-            Ok(()) => return Ok(path),
-            Err(e) => {
-                let _ = fs::remove_file(&path);
-                if !matches!(e, OutputError::Exists(_)) {
-                    return Err(e.to_string());
-                }
-            }
-        }
-    }
-    Err("no free name".into())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_saved_test_is_both_files_or_neither() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let saved = save(dir.path(), "undo", b"undo\n", b"expected\n").expect("save");
-        assert_eq!(saved, dir.path().join("undo-1.txt"));
-        assert_eq!(fs::read(dir.path().join("undo-1.expected.txt")).expect("read"), b"expected\n");
-        // A name the trace's file can take and the expected file cannot
-        // (over 255 bytes): neither stays.
-        let long = "k".repeat(242);
-        let e = save(dir.path(), &long, b"undo\n", b"expected\n").expect_err("too long");
-        assert!(e.contains(".expected.txt"), "{e}");
-        let mut names: Vec<_> = fs::read_dir(dir.path())
-            .expect("list")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["undo-1.expected.txt", "undo-1.txt"]);
+        // The trace kept last was kept with what it showed.
+        let found = shown.remove(&small.text()).unwrap_or(found);
+        (small, found)
     }
 
-    #[test]
-    fn out_must_be_a_folder_or_nothing() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        assert!(check_out(dir.path()).is_ok());
-        assert!(check_out(&dir.path().join("new")).is_ok());
-        let file = dir.path().join("file");
-        fs::write(&file, "").expect("write");
-        let e = check_out(&file).expect_err("a file").to_string();
-        assert!(e.ends_with("is not a folder"), "{e}");
-        assert!(check_out(&file.join("sub")).is_err());
-        let link = dir.path().join("link");
-        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).expect("symlink");
-        assert!(check_out(&link).is_err());
+    /// The expected output of `text`: the engine's, or the oracle's (none if
+    /// it fails).
+    fn wanted_for(&self, text: &[u8]) -> Option<Vec<u8>> {
+        let Some(oracle) = &self.options.oracle else { return Some(Expected::of(text).output) };
+        self.rewrite(text).ok()?;
+        let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
+        match Guarded::default().launch(oracle, &self.file, limits) {
+            Launched::Finished { output, .. } => Some(output),
+            _ => None,
+        }
     }
 }

@@ -100,7 +100,17 @@ fn remove_pairs(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trac
 fn simplify_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
     for k in 0..best.len() {
         'simpler: loop {
-            let size = |item: &Item| (item.text.len() + item.sep.len(), item.text.clone());
+            // A plain newline after an event is simpler than any other
+            // layout of that size, or none (one command a line, as a
+            // report shows it).
+            let size = |item: &Item| {
+                let newline = item.sep == "\n";
+                (
+                    item.text.len() + item.sep.len() - usize::from(newline),
+                    item.text.clone(),
+                    !newline,
+                )
+            };
             let now = size(&best.items[k]);
             // Only strictly smaller forms, so this ends.
             for variant in simpler(&best.items[k]).into_iter().filter(|v| size(v) < now) {
@@ -430,6 +440,13 @@ mod tests {
         assert!(shows(&t));
         let small = shrink(t, shows);
         assert_eq!(small.len(), 7, "{}", String::from_utf8_lossy(&small.text()));
+    }
+
+    #[test]
+    fn each_event_ends_on_a_line_of_its_own() {
+        let t = Trace { items: vec![Item::new("undo", " "), Item::new("redo", "")] };
+        let small = shrink(t, |c| c.len() == 2);
+        assert_eq!(small.text(), b"undo\nredo\n");
     }
 
     #[test]

@@ -23,22 +23,7 @@ pub(crate) fn bless(
 ) -> Result<String, String> {
     let shown = expected.display();
     let not = |why: String| format!("not blessed: {why}");
-    let existing = match fs::symlink_metadata(expected) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(not(format!("cannot read {shown}: {e}"))),
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(not(format!(
-                "{shown} is a symbolic link (--bless never writes through one)"
-            )));
-        }
-        Ok(m) if !m.is_file() => {
-            return Err(not(format!(
-                "{shown} is {}, not a regular file",
-                files::describe(m.file_type())
-            )));
-        }
-        Ok(m) => Some(m),
-    };
+    let existing = writable(expected, "--bless").map_err(not)?;
     let whose = program.map(|p| format!(" from the output of {p}")).unwrap_or_default();
     let change = match &existing {
         None => None,
@@ -55,8 +40,7 @@ pub(crate) fn bless(
             }
         }
     };
-    let mode = existing.as_ref().map_or(0o644, |m| m.permissions().mode() & 0o7777);
-    replace(expected, actual, mode).map_err(|e| not(format!("cannot write {shown}: {e}")))?;
+    write_whole(expected, existing.as_ref(), actual).map_err(not)?;
     Ok(match change {
         None => {
             let lines = line_count(actual).map_err(|e| not(e.to_string()))?;
@@ -92,6 +76,35 @@ fn line_count(content: &mut Capture) -> io::Result<usize> {
         lines += memchr::memchr_iter(b'\n', &buf[..n]).count();
         last = buf[n - 1];
     }
+}
+
+/// What is at `path` if it may be replaced by `who` (`--bless`, `--log`):
+/// nothing, or a regular file; never a symbolic link (which would be
+/// written through, or replaced when its target was meant).
+pub(super) fn writable(path: &Path, who: &str) -> Result<Option<fs::Metadata>, String> {
+    let shown = path.display();
+    match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {shown}: {e}")),
+        Ok(m) if m.file_type().is_symlink() => {
+            Err(format!("{shown} is a symbolic link ({who} never writes through one)"))
+        }
+        Ok(m) if !m.is_file() => {
+            Err(format!("{shown} is {}, not a regular file", files::describe(m.file_type())))
+        }
+        Ok(m) => Ok(Some(m)),
+    }
+}
+
+/// Writes `content` as the file at `path` (what `writable` found there:
+/// its mode is kept), whole or not at all.
+pub(super) fn write_whole(
+    path: &Path,
+    existing: Option<&fs::Metadata>,
+    content: &mut Capture,
+) -> Result<(), String> {
+    let mode = existing.map_or(0o644, |m| m.permissions().mode() & 0o7777);
+    replace(path, content, mode).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn replace(path: &Path, content: &mut Capture, mode: u32) -> io::Result<()> {

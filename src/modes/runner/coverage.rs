@@ -15,16 +15,17 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use super::discover::Test;
-use super::plan::{MAX_TYPED, Plan, refuse_special};
+use super::in_process::refuse_special;
+use super::plan::{Directive, MAX_TYPED, Plan, Source};
 use super::{Options, RunnerError, discover, files};
 use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejection};
 use crate::bots::Autopilot;
-use crate::cli::{self, Invocation, UsageError};
+use crate::cli::UsageError;
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
-use crate::modes::{CHUNK_LINES, Driver, FileError, Job, STDIN, open_input};
+use crate::modes::{CHUNK_LINES, Driver, FileError, Job, open_input};
 use crate::window::{Window, WindowEnd};
 
 /// Tests named under each behaviour; the rest are counted.
@@ -135,23 +136,23 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
     let text = files::read_bounded(&test.trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
     let mut seen = Coverage::default();
-    match cli::parse(&plan.argv(&test.trace, Path::new("OUT"))) {
+    match &plan.directive {
         // Other usage errors (a bad --bot, say) reach no behaviour.
-        Err(e) => of_usage(&e).into_iter().for_each(|b| seen.insert(b)),
-        Ok(Invocation::Run { job, input, output, session }) => {
-            let input_text = if input == test.trace {
-                text
-            } else {
-                match read_input(&input)? {
+        Directive::Usage(e) => of_usage(e).into_iter().for_each(|b| seen.insert(b)),
+        Directive::Run { job, input, session } => {
+            let input_text = match input {
+                // `-` reads the trace itself.
+                Source::Trace | Source::Stdin(_) => text,
+                Source::File(input) => match read_input(input)? {
                     Ok(text) => text,
                     Err(b) => {
                         seen.insert(b);
                         return Ok(seen);
                     }
-                }
+                },
             };
             let autopilot = session.autopilot();
-            match job {
+            match *job {
                 Job::Whole => whole(&input_text, autopilot, &mut seen),
                 Job::Chunks => chunks(&input_text, autopilot, &mut seen),
                 Job::Window(w) => {
@@ -163,17 +164,16 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
                             .unwrap_or_default()
                             .iter()
                             .any(|a| a.starts_with('+'));
-                    // `-` as OUT is standard output, not a file.
-                    let out_file = output.is_some_and(|o| o.as_os_str() != STDIN);
-                    let form = Form { last, plus, out_file };
+                    let form = Form { last, plus, out_file: plan.writes_file() };
                     window(w, form, &input_text, &mut seen);
                 }
             }
         }
-        Ok(Invocation::Interactive(session)) => {
+        Directive::Shell(session) => {
             shell(plan.typed.as_deref().unwrap_or_default(), session.autopilot(), &mut seen);
         }
-        Ok(other) => return Err(format!("`-- run:` asks for {other:?}, which runs no trace")),
+        // `Plan::checked` refuses it.
+        Directive::NoTrace => return Err("it runs no trace".into()),
     }
     Ok(seen)
 }
@@ -195,9 +195,6 @@ fn of_usage(e: &UsageError) -> Option<Behaviour> {
 /// A file a directive names instead of IN: its text, or the file error the
 /// run would print.
 fn read_input(input: &Path) -> Result<Result<Vec<u8>, Behaviour>, String> {
-    if input.as_os_str() == STDIN {
-        return Err("`-- run:` reads standard input, which a test cannot give".into());
-    }
     refuse_special(input)?;
     let mut opened = match open_input(input) {
         Ok(opened) => opened,

@@ -4,8 +4,10 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+
+pub(crate) use crate::modes::describe;
 
 /// Opens `path` for reading if it is a regular file (after symlinks);
 /// otherwise a message saying what it is.
@@ -39,23 +41,6 @@ fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// What a file that is not regular is, for messages.
-pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
-    if kind.is_dir() {
-        "a folder"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_symlink() {
-        "a symbolic link"
-    } else {
-        "a special file"
-    }
-}
-
 /// Reads at most `limit` bytes of a regular file; an error past it.
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = open_regular(path)?;
@@ -77,8 +62,9 @@ mod tests {
     fn only_regular_files_open() {
         let dir = tempfile::tempdir().expect("temp dir");
         let fifo = dir.path().join("f.txt");
-        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600))
-            .expect("mkfifo");
+        // The command, not rustix's mkfifoat: macOS has no such call.
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("run mkfifo");
+        assert!(made.success(), "mkfifo");
         let e = open_regular(&fifo).expect_err("a FIFO");
         assert!(e.ends_with("f.txt is a FIFO, not a regular file"), "{e}");
         let e = open_regular(dir.path()).expect_err("a folder");

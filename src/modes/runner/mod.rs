@@ -6,6 +6,7 @@ pub(crate) mod coverage;
 mod diff;
 mod discover;
 mod files;
+mod in_process;
 mod junit;
 mod pairs;
 mod plan;
@@ -26,6 +27,8 @@ use crate::modes::FileError;
 use crate::process::Capture;
 
 pub(crate) use crate::cli::options::Format;
+/// Tests never run at once beyond this, whatever `-j` (or `Options`) says.
+use crate::cli::options::MAX_JOBS;
 pub use crate::cli::options::TestOptions as Options;
 
 /// Why the runner could not run the suite.
@@ -118,9 +121,6 @@ impl Report {
         self.passed == self.total
     }
 }
-
-/// Tests never run at once beyond this, whatever `-j` says.
-pub(crate) const MAX_JOBS: usize = 256;
 
 /// Captured output never stops below this many bytes.
 pub(crate) const MIN_CAP: u64 = 16 << 20;
@@ -452,7 +452,7 @@ fn verdict(
     let producer = options
         .program
         .as_deref()
-        .map_or(Producer::InProcess, |command| Producer::Program { command, timeout });
+        .map_or(Producer::InProcess { timeout }, |command| Producer::Program { command, timeout });
     let (mut actual, failed, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
@@ -510,12 +510,41 @@ fn show_stderr(stderr: &[u8]) -> Vec<String> {
     shown
 }
 
-/// Saves the actual output as `DIR/NAME.actual.txt`.
+/// Saves the actual output as `DIR/NAME.actual.txt`, as `--bless` writes
+/// an expected file: whole or not at all, and never through a symbolic
+/// link, there or in a folder of NAME below DIR.
 fn log(dir: &Path, test: &Test, actual: &mut Capture) -> Option<String> {
     let path = dir.join(format!("{}.actual.txt", test.name));
-    let saved = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| {
-        let mut file = fs::File::create(&path)?;
-        io::copy(&mut actual.reader()?, &mut file).map(drop)
-    });
-    saved.err().map(|e| format!("cannot log to {}: {e}", path.display()))
+    let saved = log_folders(dir, &path)
+        .and_then(|()| bless::writable(&path, "--log"))
+        .and_then(|existing| bless::write_whole(&path, existing.as_ref(), actual));
+    saved.err().map(|e| format!("not logged: {e}"))
+}
+
+/// Makes the folders of `path` below `dir` (DIR itself was made at the
+/// start), refusing any that is a symbolic link or not a folder.
+fn log_folders(dir: &Path, path: &Path) -> Result<(), String> {
+    let Some(below) = path.parent().and_then(|p| p.strip_prefix(dir).ok()) else {
+        return Ok(());
+    };
+    let mut folder = dir.to_path_buf();
+    for part in below.components() {
+        folder.push(part);
+        match fs::symlink_metadata(&folder) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => {
+                let shown = folder.display();
+                return Err(format!("{shown} is a symbolic link (--log never writes through one)"));
+            }
+            Ok(_) => return Err(format!("{} is not a folder", folder.display())),
+            // Made meanwhile by another test's log is fine; a link is not.
+            Err(_) => fs::create_dir(&folder)
+                .or_else(|e| match fs::symlink_metadata(&folder) {
+                    Ok(m) if m.is_dir() => Ok(()),
+                    _ => Err(e),
+                })
+                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?,
+        }
+    }
+    Ok(())
 }

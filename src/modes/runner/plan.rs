@@ -10,32 +10,124 @@
 //! saves its `exit-status` divergences so); without it only the output counts.
 
 use std::ffi::OsString;
-use std::fs;
-use std::io::Write;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::cli::{self, Invocation};
-use crate::modes::record::Recorder;
-use crate::modes::shell::{self, Shell};
-use crate::modes::{RunOutcome, run_job};
+use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
+use crate::modes::{Job, STDIN};
 use crate::process::{self, Capture, Ending};
 
-use super::files;
+use super::{files, in_process};
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Plan {
     pub(crate) args: Vec<String>,
+    /// The run's standard input: the rest of the file for `-i`, the whole
+    /// trace for a run that reads `-` (see `names_stdin`).
     pub(crate) typed: Option<Vec<u8>>,
     /// The exit status the run must end with (`-- status: N`), if given.
     pub(crate) status: Option<i32>,
+    /// What the line asks for.
+    pub(super) directive: Directive,
+    /// Where OUT stands in `args`, whatever the word there: the run writes
+    /// a scratch file in its place, and the test compares what lands in it.
+    out_at: Option<usize>,
 }
 
-const DIRECTIVE: &str = "-- run:";
+/// What a `-- run:` line asks for, read as the executable reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Directive {
+    /// `-b`, `-w`, `-l`: a trace run into an output.
+    Run { job: Job, input: Source, session: Session },
+    /// `-i`: the rest of the file typed into the shell.
+    Shell(Session),
+    /// An invocation error: the test compares the executable's message.
+    Usage(UsageError),
+    /// A form that runs no trace (`test`, `-g`, `-help`, `-i --record F`):
+    /// `Plan::checked` refuses it.
+    NoTrace,
+}
+
+/// Where a `-- run:` line's trace comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Source {
+    /// `IN`: the trace file.
+    Trace,
+    /// `-` or `/dev/stdin` (as named): the trace itself, as the run's
+    /// standard input.
+    Stdin(PathBuf),
+    /// Another file, named in the line.
+    File(PathBuf),
+}
+
+pub(super) const DIRECTIVE: &str = "-- run:";
 const STATUS: &str = "-- status:";
+/// The word that stands for the trace in a `-- run:` line.
+const IN: &str = "IN";
+
+/// The forms a `-- run:` line may take, for messages.
+const FORMS: &str = "`-b IN [OUT]`, `-w M N IN [OUT]`, `-l IN [OUT]` or `-i`, with \
+                     `--bot NAME=STRATEGY` and `--seed N` where the mode takes them \
+                     (IN the trace or another file, OUT a scratch file)";
+
+/// Whether a `-- run:` line's input names standard input: there it is the
+/// trace itself, for the engine as for a program (which gets the trace on
+/// its standard input), never the runner's own standard input.
+pub(super) fn names_stdin(input: &Path) -> bool {
+    [STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|name| input == Path::new(name))
+}
+
+fn os_args(args: &[String]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+impl Directive {
+    fn of(args: &[String]) -> Directive {
+        // A command (`test`, `serve`, ...) runs no trace, well formed or not.
+        if args.first().is_some_and(|word| cli::is_command(word)) {
+            return Directive::NoTrace;
+        }
+        match cli::parse(&os_args(args)) {
+            Ok(Invocation::Run { job, input, session, .. }) => {
+                let input = if input == Path::new(IN) {
+                    Source::Trace
+                } else if names_stdin(&input) {
+                    Source::Stdin(input)
+                } else {
+                    Source::File(input)
+                };
+                Directive::Run { job, input, session }
+            }
+            Ok(Invocation::Interactive(session)) if session.record.is_none() => {
+                Directive::Shell(session)
+            }
+            Ok(_) => Directive::NoTrace,
+            Err(e) => Directive::Usage(e),
+        }
+    }
+}
+
+/// Where OUT stands in `args`: the word that, replaced by another, becomes
+/// the output the line names (`-- run: -b IN IN` writes its second `IN`).
+fn out_position(args: &[String]) -> Option<usize> {
+    // No word of a `-- run:` line holds a space.
+    const PROBE: &str = " OUT ";
+    let output = |args: &[String]| match cli::parse(&os_args(args)) {
+        Ok(Invocation::Run { output, .. }) => output,
+        _ => None,
+    };
+    let out = output(args).filter(|o| o.as_os_str() != STDOUT)?;
+    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == out).find(|&k| {
+        let mut probe = args.to_vec();
+        probe[k] = PROBE.into();
+        output(&probe).is_some_and(|o| o == Path::new(PROBE))
+    })
+}
 
 /// The first line of `text` and what follows it.
 fn first_line(text: &[u8]) -> (&[u8], &[u8]) {
@@ -66,20 +158,27 @@ impl Plan {
         let first = String::from_utf8_lossy(first);
         let Some(args) = first.trim().strip_prefix(DIRECTIVE) else {
             let status = status_of(first.as_bytes()).and_then(Result::ok);
-            return Plan { args: vec!["-b".into(), "IN".into()], typed: None, status };
+            let args: Vec<String> = vec!["-b".into(), IN.into()];
+            let directive = Directive::of(&args);
+            return Plan { args, typed: None, status, directive, out_at: None };
         };
         let args: Vec<String> = args.split_whitespace().map(String::from).collect();
         let (second, after) = first_line(rest);
         let status = status_of(second).and_then(Result::ok);
-        // The status line is no input typed into the shell.
-        let typed_from = if status.is_some() { after } else { rest };
-        let typed = (args.first().map(String::as_str) == Some("-i")).then(|| typed_from.to_vec());
-        Plan { args, typed, status }
+        let directive = Directive::of(&args);
+        let typed = match &directive {
+            // The status line is no input typed into the shell.
+            Directive::Shell(_) => Some(if status.is_some() { after } else { rest }.to_vec()),
+            Directive::Run { input: Source::Stdin(_), .. } => Some(trace.to_vec()),
+            _ => None,
+        };
+        let out_at = out_position(&args);
+        Plan { args, typed, status, directive, out_at }
     }
 
     /// `of`, refusing a first line that looks like a directive but is not
     /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
-    /// test something else than meant.
+    /// test something else than meant; and one that runs no trace.
     pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
         let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
@@ -101,28 +200,37 @@ impl Plan {
         if let Some(Err(why)) = status_of(status_line) {
             return Err(format!("line {number}, {why}"));
         }
-        Ok(Plan::of(trace))
+        let plan = Plan::of(trace);
+        if plan.directive == Directive::NoTrace {
+            return Err(format!(
+                "line 1, `{line}`, runs no trace: a `{DIRECTIVE}` line takes {FORMS}"
+            ));
+        }
+        Ok(plan)
     }
 
-    fn writes_file(&self) -> bool {
-        self.args.iter().any(|a| a == "OUT")
+    /// Whether the run writes OUT (a file, not `-`).
+    pub(super) fn writes_file(&self) -> bool {
+        self.out_at.is_some()
     }
 
+    /// The arguments with `IN` the trace and OUT (whatever its word) `output`.
     pub(super) fn argv(&self, input: &Path, output: &Path) -> Vec<OsString> {
-        let arg = |a: &String| match a.as_str() {
-            "IN" => input.as_os_str().to_owned(),
-            "OUT" => output.as_os_str().to_owned(),
+        let arg = |(k, a): (usize, &String)| match a.as_str() {
+            _ if Some(k) == self.out_at => output.as_os_str().to_owned(),
+            IN => input.as_os_str().to_owned(),
             other => OsString::from(other),
         };
-        self.args.iter().map(arg).collect()
+        self.args.iter().enumerate().map(arg).collect()
     }
 }
 
 /// What produces a test's output: the engine here, or a program.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Producer<'a> {
-    /// This program's engine, in this process.
-    InProcess,
+    /// This program's engine, in this process, stopped as a program is if
+    /// it runs longer than `timeout` (a long file named in the line).
+    InProcess { timeout: Duration },
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
     /// stopped if it runs longer than `timeout`.
     Program { command: &'a [String], timeout: Duration },
@@ -158,13 +266,16 @@ pub(crate) fn produce(
     drop(text);
     let wanted_status = plan.status;
     let produced = match producer {
-        Producer::InProcess => in_process(&plan, trace, cap).map(|(output, status)| Produced {
-            output,
-            stderr: Vec::new(),
-            failed: None,
-            status: Some(status),
-            wanted_status: None,
-        }),
+        Producer::InProcess { timeout } => {
+            let limit = in_process::Limit::new(timeout, stop);
+            in_process::run(&plan, trace, cap, limit).map(|(output, status)| Produced {
+                output,
+                stderr: Vec::new(),
+                failed: None,
+                status: Some(status),
+                wanted_status: None,
+            })
+        }
         Producer::Program { command, timeout } => external(
             command,
             &plan,
@@ -173,62 +284,6 @@ pub(crate) fn produce(
         ),
     };
     produced.map(|p| Produced { wanted_status, ..p })
-}
-
-/// What the executable would print, and its exit status.
-fn in_process(plan: &Plan, trace: &Path, cap: u64) -> Result<(Capture, i32), String> {
-    // OUT is never created in-process: its content is what the job writes.
-    let mut out = Capture::new(cap);
-    let too_much = |out: &Capture| format!("printed more than {} bytes", out.cap());
-    let mut status = 0;
-    match cli::parse(&plan.argv(trace, Path::new("OUT"))) {
-        Ok(Invocation::Run { job, input, session, .. }) => {
-            if input != trace {
-                refuse_special(&input)?;
-            }
-            match run_job(job, &input, &mut out, session.autopilot()) {
-                Ok(RunOutcome::Ran) => {}
-                Ok(RunOutcome::Rejected) => status = 1,
-                Err(e) => {
-                    if out.overflowed() {
-                        return Err(too_much(&out));
-                    }
-                    let _ = writeln!(out, "{e}");
-                    status = 2;
-                }
-            }
-        }
-        Ok(Invocation::Interactive(session)) => {
-            let typed = plan.typed.as_deref().unwrap_or_default();
-            let shell = Shell::new(session.autopilot());
-            let ran = shell::run_plain(shell, typed, &mut out, &mut Recorder::default());
-            if out.overflowed() {
-                return Err(too_much(&out));
-            }
-            ran.map_err(|e| e.to_string())?;
-        }
-        Ok(other) => return Err(format!("`{DIRECTIVE}` asks for {other:?}, which runs no trace")),
-        // As the executable prints it, so traces can test invocation errors.
-        Err(e) => {
-            let _ = writeln!(out, "{}", e.with_hint(crate::cli::PROGRAM));
-            status = 2;
-        }
-    }
-    Ok((out, status))
-}
-
-/// A file a directive names instead of IN must not be a FIFO or a device:
-/// reading it could wait or go on forever.
-pub(super) fn refuse_special(input: &Path) -> Result<(), String> {
-    match fs::metadata(input) {
-        Ok(m) if !m.is_file() && !m.is_dir() => Err(format!(
-            "`{DIRECTIVE}` names {}, which is {}, not a regular file",
-            input.display(),
-            files::describe(m.file_type())
-        )),
-        // Missing files and folders get the executable's own message.
-        _ => Ok(()),
-    }
 }
 
 fn external(
@@ -300,6 +355,49 @@ mod tests {
         assert!(e.starts_with("line 1, `--run:-b IN`, is not a valid directive"), "{e}");
         let p = Plan::of(b"-- run: -i\nundo\nquit\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\nquit\n"[..]));
+    }
+
+    #[test]
+    fn out_is_the_word_in_its_place_whatever_it_says() {
+        let argv = |line: &str| {
+            let plan = Plan::of(line.as_bytes());
+            let argv = plan.argv(Path::new("t.txt"), Path::new("/scratch/out"));
+            (plan.writes_file(), argv.iter().map(|a| a.to_string_lossy().into()).collect())
+        };
+        let words = |w: &[&str]| w.iter().map(|a| a.to_string()).collect::<Vec<String>>();
+        assert_eq!(argv("-- run: -b IN OUT\n"), (true, words(&["-b", "t.txt", "/scratch/out"])));
+        assert_eq!(argv("-- run: -b IN IN\n"), (true, words(&["-b", "t.txt", "/scratch/out"])));
+        let w = argv("-- run: -w 1 _ IN /etc/x --bot Hal=elm\n");
+        assert_eq!(w, (false, words(&["-w", "1", "_", "t.txt", "/etc/x", "--bot", "Hal=elm"])));
+        let b = argv("-- run: --bot Hal=elm -b IN made.txt\n");
+        assert_eq!(b, (true, words(&["--bot", "Hal=elm", "-b", "t.txt", "/scratch/out"])));
+        assert_eq!(argv("-- run: -l IN -\n"), (false, words(&["-l", "t.txt", "-"])));
+        assert_eq!(argv("-- run: -b OUT\n"), (false, words(&["-b", "OUT"])));
+    }
+
+    #[test]
+    fn standard_input_is_the_trace_itself() {
+        for name in ["-", "/dev/stdin", "/dev/fd/0"] {
+            let trace = format!("-- run: -b {name}\nundo\n");
+            let plan = Plan::of(trace.as_bytes());
+            assert_eq!(plan.typed.as_deref(), Some(trace.as_bytes()), "{name}");
+            assert!(matches!(plan.directive, Directive::Run { input: Source::Stdin(_), .. }));
+        }
+        assert_eq!(Plan::of(b"-- run: -b ./-\n").typed, None);
+    }
+
+    #[test]
+    fn forms_that_run_no_trace_are_refused() {
+        let no_trace = ["test", "-g", "-version", "serve", "test --bogus", "-i --record x", "-h"];
+        for line in no_trace {
+            let e = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect_err(line);
+            assert!(e.starts_with(&format!("line 1, `-- run: {line}`, runs no trace")), "{e}");
+        }
+        // Invocation errors are tests of their message.
+        for line in ["", "-x IN", "-b IN --record x", "-w 1 x IN"] {
+            let plan = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect(line);
+            assert!(matches!(plan.directive, Directive::Usage(_)), "{line}");
+        }
     }
 
     #[test]

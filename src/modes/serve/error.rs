@@ -57,6 +57,10 @@ pub(crate) enum ApiError {
     TooSlow(Duration),
     #[error("no such page")]
     NotFound,
+    /// A path that exists, asked with another method (the `Allow` header
+    /// lists those it takes).
+    #[error("this path does not take that method (it takes {0})")]
+    MethodNotAllowed(&'static str),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -68,6 +72,7 @@ impl ApiError {
             ApiError::BodyTooBig | ApiError::OutputTooBig => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::TooSlow(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

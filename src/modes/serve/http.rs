@@ -44,14 +44,18 @@ pub(crate) fn router(timeout: Duration) -> Router {
         long_runs: Semaphore::new(cores),
         held: reply::budget(),
     });
+    // A 405 says in JSON, as every error does, which method the path takes.
+    let only = |method: &'static str| move || async move { ApiError::MethodNotAllowed(method) };
     let api = Router::new()
         .route("/api/run", post(api_run))
         .route("/api/state", post(api_state))
+        .method_not_allowed_fallback(only("POST"))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(server.clone(), bounded));
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .merge(super::pages::routes())
+        .method_not_allowed_fallback(only("GET"))
         .merge(api)
         .fallback(|| async { ApiError::NotFound })
         .layer(middleware::from_fn(security_headers))

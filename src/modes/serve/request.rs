@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::bots::{Autopilot, Bot, Strategy};
-use crate::cli::{self, UsageError};
+use crate::cli::{self, Session, UsageError};
 use crate::modes::Job;
 use crate::window::WindowEnd;
 
@@ -149,7 +149,10 @@ fn autopilot(bots: &[(String, String)], seed: Option<u64>) -> Result<Autopilot, 
             Ok(Bot { name: name.as_bytes().to_vec(), strategy })
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
-    Ok(Autopilot::new(bots, seed))
+    // What else the command line refuses (a name that can never play), in its words.
+    let session = cli::check_bots(Session { bots, seed, ..Session::default() })
+        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    Ok(session.autopilot())
 }
 
 #[cfg(test)]
@@ -211,5 +214,10 @@ mod tests {
         let twice = r#"{"trace": "", "bots": {"Hal": "elm", "Ann": "tla", "Hal": "tla"}}"#;
         assert_eq!(refused(twice), "Error: two bots are named 'Hal'");
         assert!(refused(r#"{"trace": "", "bots": []}"#).contains("an object of bot names"));
+        for name in ["", "1x", " Hal", "_"] {
+            let bots = serde_json::json!({"trace": "", "bots": {name: "elm"}}).to_string();
+            let said = UsageError::BotCannotPlay(name.into()).to_string();
+            assert_eq!(refused(&bots), said);
+        }
     }
 }

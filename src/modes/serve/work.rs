@@ -262,6 +262,24 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_round_can_be_neither_undone_nor_redone() {
+        let win = "new_game(\"Ann\",\"Bob\") play(\"Ann\",1) play(\"Bob\",4) play(\"Ann\",2) play(\"Bob\",5) play(\"Ann\",3)";
+        let g = game(&format!("{win} undo redo"), Autopilot::default());
+        assert_eq!(g.status_line, "  there is a winner: => play again or start new game");
+        assert!(!g.can_undo && !g.can_redo);
+        let two_bots = || {
+            let bot = |name: &[u8]| Bot { name: name.to_vec(), strategy: Strategy::Perfect };
+            Autopilot::new(vec![bot(b"Hal"), bot(b"Eve")], Some(7))
+        };
+        let played = game("new_game(\"Hal\",\"Eve\")", two_bots());
+        assert_eq!(played.phase, "over");
+        let walked = game(&format!("{}undo\nredo\n", played.trace), two_bots());
+        assert_eq!(walked.trace, format!("{}undo\nredo\n", played.trace), "no bot walks back");
+        assert_eq!(walked.status_line, played.status_line);
+        assert!(!walked.can_undo && !walked.can_redo);
+    }
+
+    #[test]
     fn a_bot_that_moves_first_answers_new_game() {
         let g = game("new_game(\"Hal\",\"Ann\")", hal(Strategy::Elm));
         assert_eq!(g.trace, "new_game(\"Hal\",\"Ann\")\nplay(\"Hal\",5)\n");

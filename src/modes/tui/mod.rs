@@ -5,6 +5,9 @@ pub(crate) mod app;
 pub(crate) mod view;
 
 use std::io::{self, IsTerminal, Stdout};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
 use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
@@ -18,14 +21,43 @@ use self::app::App;
 use super::record::Recorder;
 use super::{Driver, RunError};
 use crate::cli::Session;
+use crate::signals::{self, Registration};
 
-/// Puts the terminal back as it was: on quit, on error (by drop) and on
-/// panic (by the hook).
-struct Restore;
+/// The longest wait for input before the loop looks at the stop flag again.
+const TICK: Duration = Duration::from_millis(100);
+
+/// How long a fatal signal waits for the board to give the terminal back
+/// (a terminal that takes no more output cannot hold the process forever).
+const RESTORE_WAIT: Duration = Duration::from_secs(2);
+
+/// Puts the terminal back as it was: on quit, on error (by drop), on panic
+/// (by the hook), and on a fatal signal (SIGTERM, SIGHUP...), whose cleanup
+/// raises `stop` and waits until the loop has left and this has run; the
+/// process then dies of the signal. Drawing stays on one thread, so a
+/// signal never cuts a frame in half.
+struct Restore {
+    restored: Sender<()>,
+    /// Dropped after the terminal is restored: while a signal's cleanups
+    /// run, dropping it waits for the process to end.
+    _on_signal: Registration,
+}
+
+impl Restore {
+    fn new(stop: &Arc<AtomicBool>) -> Restore {
+        let (restored, done) = mpsc::channel();
+        let stop = Arc::clone(stop);
+        let on_signal = signals::on_fatal_signal(move || {
+            stop.store(true, Ordering::Relaxed);
+            let _ = done.recv_timeout(RESTORE_WAIT);
+        });
+        Restore { restored, _on_signal: on_signal }
+    }
+}
 
 impl Drop for Restore {
     fn drop(&mut self) {
         restore();
+        let _ = self.restored.send(());
     }
 }
 
@@ -43,8 +75,9 @@ pub(crate) fn run(session: &Session) -> Result<(), RunError> {
     let session = super::on_terminal(session);
     let mut app = App::new(Driver::new(session.autopilot()), recorder);
 
+    let stop = Arc::new(AtomicBool::new(false));
+    let _restore = Restore::new(&stop);
     terminal::enable_raw_mode()?;
-    let _restore = Restore;
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -54,12 +87,12 @@ pub(crate) fn run(session: &Session) -> Result<(), RunError> {
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    while !app.quit {
+    while !app.quit && !stop.load(Ordering::Relaxed) {
         let size = terminal.size()?;
         app.fits = view::areas(Rect::new(0, 0, size.width, size.height)).is_some();
         terminal.draw(|frame| view::draw(frame, &app))?;
         // Wait for input; a resize simply redraws.
-        if !event::poll(Duration::from_millis(500))? {
+        if !event::poll(TICK)? {
             continue;
         }
         match event::read()? {

@@ -1,0 +1,662 @@
+//! The commands (`tictac test`, `fuzz`, `verify`, `serve`, `completions`),
+//! each described once, with clap's derive: the description parses them,
+//! prints `tictac CMD --help`, gives the top-level help its list, and makes
+//! the shell completions. Values are checked by `values`, with the
+//! messages the command line has always printed; clap's own mistakes are
+//! printed in the same shape (`errors`).
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
+
+use super::options::{
+    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_MAX_LINES, DEFAULT_PORT,
+    DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
+};
+use super::values::{self, Checked, Choice, Seconds, Words};
+use super::{
+    Format, FuzzOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError, VerifyOptions,
+};
+use crate::behaviour::Behaviour;
+use crate::bots::Strategy;
+use crate::game::Mark;
+
+/// The ETF tic-tac-toe oracle, byte for byte (the ETF modes -b, -w, -l,
+/// -i, -g are read by hand: `tictac -help` lists them).
+#[derive(Parser)]
+#[command(name = PROGRAM, disable_help_subcommand = true)]
+struct Tictac {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run acceptance tests: each NAME.txt against NAME.expected.txt
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Test(TestArgs),
+    /// Find where a program departs from the engine, on generated traces
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Fuzz(FuzzArgs),
+    /// Check the game and every strategy, exhaustively
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Verify(VerifyArgs),
+    /// Serve the game and the oracle to a web browser, with a JSON API
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Serve(ServeArgs),
+    /// Print a shell's completion script for tictac
+    #[command(args_override_self = true)]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Args)]
+struct TestArgs {
+    /// Write each expected file from the actual output (not with --oracle)
+    #[arg(long)]
+    bless: bool,
+    /// Run CMD -b TRACE instead of the engine (CMD split on spaces)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    program: Option<Words>,
+    /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    oracle: Option<Words>,
+    /// Save every actual output as DIR/NAME.actual.txt
+    #[arg(long, value_name = "DIR")]
+    log: Option<PathBuf>,
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N tests at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
+    jobs: usize,
+    /// Stop a program or oracle still running after S seconds (its test fails)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
+    timeout: Seconds,
+    /// Print only failures and the last line
+    #[arg(short, long)]
+    quiet: bool,
+    /// Run only the tests whose name contains TEXT
+    #[arg(long, value_name = "TEXT", value_parser = Checked(values::lossy))]
+    filter: Option<String>,
+    /// How to report (junit: XML on standard output, the report on standard error)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
+    format: Format,
+    /// Report which behaviours the tests reach instead of running them
+    #[arg(long)]
+    coverage: bool,
+    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/]
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct FuzzArgs {
+    /// The program to test, run as CMD -b TRACE (CMD split on spaces)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    program: Words,
+    /// Take the expected output from CMD -b TRACE, not the engine
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    oracle: Option<Words>,
+    #[arg(
+        long,
+        value_name = "N",
+        help = format!("Stop after N runs [default: {DEFAULT_RUNS}]"),
+        value_parser = Checked(values::count)
+    )]
+    runs: Option<u64>,
+    #[arg(
+        long,
+        value_name = "S",
+        help = format!(
+            "Stop after S seconds, whatever is running [default without --runs: {}]",
+            DEFAULT_FUZZ_TIME.as_secs()
+        ),
+        value_parser = Checked(values::seconds)
+    )]
+    time: Option<Seconds>,
+    /// Generate the traces from seed N, to repeat a session [default: a fresh one]
+    #[arg(long, value_name = "N", value_parser = Checked(values::seed))]
+    seed: Option<u64>,
+    /// Save each divergence, shrunk, as a test in DIR
+    #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_FUZZ_OUT))]
+    out: PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N programs at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
+    jobs: usize,
+    /// A run still going after S seconds is a hang
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
+    timeout: Seconds,
+    #[arg(
+        long,
+        value_name = "L",
+        help = format!("Generate traces of at most L lines (L at most {MAX_LINES})"),
+        value_parser = Checked(values::max_lines),
+        default_value_t = DEFAULT_MAX_LINES
+    )]
+    max_lines: usize,
+    /// Never generate these behaviours (tictac test --coverage lists them)
+    #[arg(long, value_name = "ID", num_args = 1.., value_parser = Checked(values::excluded))]
+    exclude: Vec<Behaviour>,
+    /// Compare exit statuses too
+    #[arg(long)]
+    check_status: bool,
+    /// Append every generated trace to FILE, for a loop that only runs the program
+    #[arg(long, value_name = "FILE")]
+    save_traces: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Check only strategy S (with --as)
+    #[arg(long, value_name = "S", value_parser = Choice(&Strategy::ALL, Strategy::name))]
+    strategy: Option<Strategy>,
+    /// ... playing this mark (with --strategy)
+    #[arg(
+        long = "as",
+        value_name = "MARK",
+        ignore_case = true,
+        value_parser = Choice(&[Mark::X, Mark::O], mark_name)
+    )]
+    mark: Option<Mark>,
+    /// Write the strategy's first lost game to FILE (new), as a trace
+    #[arg(long, value_name = "FILE")]
+    trace_out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Listen on port N (0: any free port; the first line says which)
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = Checked(values::port),
+        default_value_t = DEFAULT_PORT
+    )]
+    port: u16,
+    /// Listen on this address (0.0.0.0: every interface)
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = Checked(values::bind),
+        default_value_t = DEFAULT_BIND
+    )]
+    bind: IpAddr,
+    /// Answer 503 to a request still running after S seconds
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_SERVE_TIMEOUT)
+    )]
+    timeout: Seconds,
+}
+
+#[derive(Args)]
+struct CompletionsArgs {
+    /// The shell to complete in
+    #[arg(value_enum)]
+    shell: Shell,
+}
+
+fn mark_name(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "X",
+        Mark::O => "O",
+    }
+}
+
+/// Whether `word` names a command (rather than an ETF mode).
+pub(crate) fn is_command(word: &str) -> bool {
+    Command::has_subcommand(word)
+}
+
+/// `args`, starting with a command's name.
+pub(super) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
+    let name = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let argv = std::iter::once(OsString::from(PROGRAM)).chain(args.iter().cloned());
+    match Tictac::try_parse_from(argv) {
+        Ok(tictac) => tictac.command.invocation().map_err(|e| e.in_command(name)),
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => {
+            Ok(Invocation::CommandHelp(e.render().to_string()))
+        }
+        Err(e) => Err(UsageError::from_clap(&e, name)),
+    }
+}
+
+impl Command {
+    /// What to run, once the options that clap cannot check alone agree.
+    fn invocation(self) -> Result<Invocation, UsageError> {
+        Ok(match self {
+            Command::Test(a) => Invocation::Test(a.options()?),
+            Command::Fuzz(a) => Invocation::Fuzz(a.options()),
+            Command::Verify(a) => Invocation::Verify(a.options()?),
+            Command::Serve(a) => {
+                Invocation::Serve(ServeOptions { bind: a.bind, port: a.port, timeout: a.timeout.0 })
+            }
+            Command::Completions(a) => Invocation::Completions(a.shell),
+        })
+    }
+}
+
+impl TestArgs {
+    fn options(self) -> Result<TestOptions, UsageError> {
+        let options = TestOptions {
+            bless: self.bless,
+            program: self.program.map(|w| w.0),
+            oracle: self.oracle.map(|w| w.0),
+            log: self.log,
+            jobs: self.jobs,
+            timeout: self.timeout.0,
+            quiet: self.quiet,
+            format: self.format,
+            filter: self.filter,
+            coverage: self.coverage,
+            paths: self.paths,
+        };
+        if options.bless && options.oracle.is_some() {
+            return Err(UsageError::BlessWithOracle);
+        }
+        if options.coverage {
+            let clash = [
+                (options.program.is_some(), "--program"),
+                (options.oracle.is_some(), "--oracle"),
+                (options.bless, "--bless"),
+                (options.log.is_some(), "--log"),
+                (options.format == Format::Tap, "--format tap"),
+                (options.format == Format::Junit, "--format junit"),
+            ];
+            if let Some(&(_, option)) = clash.iter().find(|(given, _)| *given) {
+                return Err(UsageError::CoverageWith(option));
+            }
+        }
+        Ok(options)
+    }
+}
+
+impl FuzzArgs {
+    fn options(self) -> FuzzOptions {
+        // Without a bound of its own a session ends by itself, soon.
+        let time = match (self.runs, self.time) {
+            (None, None) => Some(DEFAULT_FUZZ_TIME),
+            (_, time) => time.map(|t| t.0),
+        };
+        FuzzOptions {
+            program: self.program.0,
+            oracle: self.oracle.map(|w| w.0),
+            runs: self.runs.unwrap_or(DEFAULT_RUNS),
+            time,
+            seed: self.seed,
+            out: self.out,
+            jobs: self.jobs,
+            timeout: self.timeout.0,
+            max_lines: self.max_lines,
+            exclude: self.exclude,
+            check_status: self.check_status,
+            save_traces: self.save_traces,
+        }
+    }
+}
+
+impl VerifyArgs {
+    fn options(self) -> Result<VerifyOptions, UsageError> {
+        if self.trace_out.as_ref().is_some_and(|f| f.as_os_str() == super::STDOUT) {
+            return Err(UsageError::DashAsFile("--trace-out"));
+        }
+        let one = match (self.strategy, self.mark) {
+            (Some(s), Some(m)) => Some((s, m)),
+            (None, None) if self.trace_out.is_none() => None,
+            _ => return Err(UsageError::VerifyNeedsBoth),
+        };
+        Ok(VerifyOptions { one, trace_out: self.trace_out })
+    }
+}
+
+/// The top-level help's list of commands: each as it is called (its name,
+/// its required options and its arguments), and what it does.
+pub(crate) fn summaries() -> Vec<(String, String)> {
+    Tictac::command()
+        .get_subcommands()
+        .map(|c| {
+            let mut usage = c.get_name().to_string();
+            for arg in c.get_arguments().filter(|a| a.is_required_set() || a.is_positional()) {
+                usage.push(' ');
+                usage.push_str(&call(arg));
+            }
+            (usage, c.get_about().map(ToString::to_string).unwrap_or_default())
+        })
+        .collect()
+}
+
+/// How an argument is written in a usage line: `--program <CMD>`,
+/// `[PATH]...`, `<SHELL>`.
+fn call(arg: &clap::Arg) -> String {
+    let value = arg.get_value_names().and_then(|v| v.first()).map_or("", |v| v.as_str());
+    match arg.get_long() {
+        Some(long) => format!("--{long} <{value}>"),
+        None if arg.is_required_set() => format!("<{value}>"),
+        None => format!("[{value}]..."),
+    }
+}
+
+/// `tictac completions SHELL`: the script that completes the commands and
+/// their options in that shell.
+pub(crate) fn write_completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Tictac::command(), PROGRAM, &mut script);
+    out.write_all(&script)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command's help against its parser: every option clap knows is
+    /// in the help with its help text, and every option the help names
+    /// parses, so they cannot drift apart.
+    #[test]
+    fn the_help_of_every_command_lists_exactly_what_it_parses() {
+        let mut root = Tictac::command();
+        root.build();
+        for command in root.get_subcommands() {
+            let name = command.get_name();
+            let help = command.clone().render_long_help().to_string();
+            assert!(help.contains(&format!("Usage: {PROGRAM} {name}")), "{name}:\n{help}");
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                let shown = match (arg.get_long(), arg.get_short()) {
+                    (Some(long), Some(short)) => format!("-{short}, --{long}"),
+                    (Some(long), None) => format!("--{long}"),
+                    (None, _) => call(arg),
+                };
+                // The long help is what --help shows, where an option has one.
+                let help_text = arg.get_long_help().or(arg.get_help());
+                let help_text = help_text.map(ToString::to_string).unwrap_or_default();
+                assert!(!help_text.is_empty(), "{name} {id} has no help");
+                let line = help.lines().find(|l| l.trim_start().starts_with(&shown));
+                let line = line.unwrap_or_else(|| panic!("{name}: {shown} missing:\n{help}"));
+                // The help text follows on the same line (or the next ones).
+                assert!(
+                    line.contains(&help_text) || help.contains(&help_text),
+                    "{name}: {shown} without its help:\n{help}"
+                );
+            }
+            for option in options_named(&help) {
+                let parsed = super::super::parse(&[name.into(), option.clone().into()]);
+                if let Err(UsageError::InCommand { error, .. }) = &parsed {
+                    assert!(
+                        !matches!(**error, UsageError::UnknownOption(..)),
+                        "{name} --help lists {option}, which does not parse"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every `-x` and `--xyz` the help lists: the first column of its
+    /// lines that start with an option (`  -j, --jobs <N>  Run N ...`).
+    fn options_named(help: &str) -> Vec<String> {
+        let listed = help.lines().map(str::trim_start).filter(|l| l.starts_with('-'));
+        let columns = listed.map(|l| l.split("  ").next().unwrap_or(l));
+        let words = columns.flat_map(|c| c.split([' ', ',', '=']));
+        words.filter(|w| w.starts_with('-') && w.len() > 1).map(String::from).collect()
+    }
+
+    #[test]
+    fn the_list_of_commands_shows_how_each_is_called() {
+        let list = summaries();
+        let usage: Vec<&str> = list.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(
+            usage,
+            ["test [PATH]...", "fuzz --program <CMD>", "verify", "serve", "completions <SHELL>"]
+        );
+        assert!(list.iter().all(|(_, about)| !about.is_empty()));
+    }
+
+    fn p(args: &[&str]) -> Result<Invocation, UsageError> {
+        super::super::parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
+    }
+
+    /// What the executable prints for a usage error in these arguments.
+    fn said(args: &[&str]) -> String {
+        match p(args) {
+            Err(e) => e.with_hint(PROGRAM),
+            Ok(what) => panic!("{args:?} parsed: {what:?}"),
+        }
+    }
+
+    /// The first line of what `said` prints.
+    fn error(args: &[&str]) -> String {
+        said(args).lines().next().unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn verify_options() {
+        assert_eq!(p(&["verify"]), Ok(Invocation::Verify(VerifyOptions::default())));
+        let one = Ok(Invocation::Verify(VerifyOptions {
+            one: Some((Strategy::Elm, Mark::O)),
+            trace_out: Some("f".into()),
+        }));
+        assert_eq!(p(&["verify", "--as", "o", "--strategy", "elm", "--trace-out", "f"]), one);
+        assert_eq!(p(&["verify", "--as=O", "--strategy=elm", "--trace-out=f"]), one);
+        let both = "Error: verify needs both --strategy and --as to check one strategy";
+        assert_eq!(error(&["verify", "--strategy", "elm"]), both);
+        assert_eq!(error(&["verify", "--trace-out", "f"]), both);
+        assert_eq!(error(&["verify", "--as", "Z"]), "Error: --as takes X or O, not 'Z'");
+        assert_eq!(
+            said(&["verify", "--strategy", "perfec"]),
+            "Error: --strategy takes tla, elm, perfect or random, not 'perfec'\n\
+             Run 'tictac verify --help' to see more details\n\
+             Did you mean 'perfect'?"
+        );
+        assert_eq!(error(&["verify", "-x"]), "Error: unknown option '-x' for the 'verify' mode");
+        assert_eq!(
+            error(&["verify", "--as", "o", "--strategy", "elm", "--trace-out", "-"]),
+            "Error: --trace-out writes a file; '-' is not one here (./- names a file called '-')"
+        );
+    }
+
+    #[test]
+    fn test_options() {
+        let Ok(Invocation::Test(o)) =
+            p(&["test", "--program", "python3 t.py", "-j", "3", "--log", "l", "a", "b"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!(o.program, Some(vec!["python3".to_string(), "t.py".to_string()]));
+        assert_eq!((o.jobs, o.log), (3, Some("l".into())));
+        assert_eq!(o.paths, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(p(&["test"]), Ok(Invocation::Test(TestOptions::default())));
+        for jobs in [&["-j4"][..], &["--jobs=4"], &["--jobs", "4"], &["-j", "4"], &["-j=4"]] {
+            let args: Vec<&str> = ["test"].iter().chain(jobs).copied().collect();
+            assert!(matches!(p(&args), Ok(Invocation::Test(o)) if o.jobs == 4), "{jobs:?}");
+        }
+        assert_eq!(
+            error(&["test", "-j", "0"]),
+            "Error: --jobs takes a positive whole number, not '0'"
+        );
+        assert_eq!(
+            error(&["test", "--timeout", "-1"]),
+            "Error: --timeout takes a positive number of seconds, not '-1'"
+        );
+        assert_eq!(
+            error(&["test", "--timeout", "inf"]),
+            "Error: --timeout takes at most 1000000000 seconds, not 'inf'"
+        );
+        assert!(matches!(p(&["test", "-j", "99999999999999999999"]),
+            Ok(Invocation::Test(o)) if o.jobs == 256));
+        assert!(matches!(p(&["test", "--timeout", "0.5"]),
+            Ok(Invocation::Test(o)) if o.timeout == std::time::Duration::from_millis(500)));
+        assert!(matches!(p(&["test", "--format=tap", "-q"]),
+            Ok(Invocation::Test(o)) if o.format == Format::Tap && o.quiet));
+        // The last of an option given twice counts, as before.
+        assert!(
+            matches!(p(&["test", "-j", "2", "-j", "3"]), Ok(Invocation::Test(o)) if o.jobs == 3)
+        );
+        assert_eq!(
+            said(&["test", "--x"]),
+            "Error: unknown option '--x' for the 'test' mode\n\
+             Run 'tictac test --help' to see more details\n\
+             tip: to pass '--x' as a value, use '-- --x'"
+        );
+        assert_eq!(
+            said(&["test", "--job", "2"]),
+            "Error: unknown option '--job' for the 'test' mode\n\
+             Run 'tictac test --help' to see more details\n\
+             Did you mean '--jobs'?"
+        );
+        assert_eq!(error(&["test", "--log"]), "Error: the option '--log' needs a value");
+        assert_eq!(
+            error(&["test", "--bless", "--oracle", "o"]),
+            "Error: --bless writes expected files, so it cannot go with --oracle"
+        );
+        assert_eq!(
+            error(&["test", "--program", " "]),
+            "Error: --program takes a command to run, not ' '"
+        );
+        assert_eq!(
+            said(&["test", "--format", "jnit"]),
+            "Error: --format takes human, tap or junit, not 'jnit'\n\
+             Run 'tictac test --help' to see more details\n\
+             Did you mean 'junit'?"
+        );
+    }
+
+    #[test]
+    fn a_command_asked_for_help_gives_it() {
+        for name in ["test", "fuzz", "verify", "serve", "completions"] {
+            for flag in ["--help", "-h"] {
+                let Ok(Invocation::CommandHelp(help)) = p(&[name, flag]) else {
+                    panic!("{name} {flag}: no help");
+                };
+                let usage = format!("\nUsage: {PROGRAM} {name}");
+                assert!(help.contains(&usage), "{help}");
+                assert!(help.contains("-h, --help"), "{help}");
+            }
+        }
+        // Without the option fuzz needs: help is what was asked for.
+        assert!(matches!(p(&["fuzz", "--help"]), Ok(Invocation::CommandHelp(_))));
+    }
+
+    #[test]
+    fn fuzz_options() {
+        let Ok(Invocation::Fuzz(o)) = p(&["fuzz", "--program", "a b"]) else {
+            panic!("should parse");
+        };
+        assert_eq!(o.program, ["a", "b"]);
+        assert_eq!(
+            (o.runs, o.max_lines, o.timeout),
+            (DEFAULT_RUNS, DEFAULT_MAX_LINES, DEFAULT_TIMEOUT)
+        );
+        // Without --runs or --time a session has a time bound; with either,
+        // only the bounds asked for.
+        let bounds = |args: &[&str]| match p(&[&["fuzz", "--program", "x"], args].concat()) {
+            Ok(Invocation::Fuzz(o)) => (o.runs, o.time),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(o.time, Some(DEFAULT_FUZZ_TIME));
+        assert_eq!(bounds(&["--runs", "5"]), (5, None));
+        let two = Some(std::time::Duration::from_secs(2));
+        assert_eq!(bounds(&["--time", "2"]), (DEFAULT_RUNS, two));
+        assert_eq!((o.jobs, o.out), (default_jobs(), PathBuf::from(DEFAULT_FUZZ_OUT)));
+        assert_eq!(error(&["fuzz"]), "Error: fuzz needs --program <CMD>");
+        let Ok(Invocation::Fuzz(o)) =
+            p(&["fuzz", "--program=x", "--exclude", "redo-nothing", "undo-move", "--check-status"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!(o.exclude.len(), 2);
+        assert!(o.check_status);
+        assert_eq!(
+            error(&["fuzz", "--program", "x", "--exclude", "no-such-thing"]),
+            "Error: unknown behaviour 'no-such-thing' (tictac test --coverage lists them)"
+        );
+    }
+
+    #[test]
+    fn numbers_past_their_maximum_say_so() {
+        let big = "18446744073709551616";
+        let fuzz = |option: &str, v: &str| p(&["fuzz", "--program", "x", option, v]);
+        let fuzz_error = |option: &str, v: &str| error(&["fuzz", "--program", "x", option, v]);
+        assert!(
+            matches!(fuzz("--max-lines", big), Ok(Invocation::Fuzz(o)) if o.max_lines == 100_000)
+        );
+        assert!(matches!(fuzz("-j", big), Ok(Invocation::Fuzz(o)) if o.jobs == 256));
+        let max = "18446744073709551615";
+        assert!(matches!(fuzz("--runs", max), Ok(Invocation::Fuzz(o)) if o.runs == u64::MAX));
+        assert_eq!(
+            fuzz_error("--runs", big),
+            format!("Error: --runs takes at most {max}, not '{big}'")
+        );
+        assert_eq!(
+            fuzz_error("--runs", "0"),
+            "Error: --runs takes a positive whole number, not '0'"
+        );
+        assert_eq!(fuzz_error("--seed", "-1"), "Error: --seed takes a whole number, not '-1'");
+        assert_eq!(
+            fuzz_error("--time", "1e10"),
+            "Error: --time takes at most 1000000000 seconds, not '1e10'"
+        );
+        assert!(matches!(fuzz("--time", "1e9"), Ok(Invocation::Fuzz(o))
+            if o.time == Some(std::time::Duration::from_secs(1_000_000_000))));
+    }
+
+    #[test]
+    fn serve_options() {
+        let defaults =
+            ServeOptions { bind: DEFAULT_BIND, port: DEFAULT_PORT, timeout: DEFAULT_SERVE_TIMEOUT };
+        assert_eq!(p(&["serve"]), Ok(Invocation::Serve(defaults)));
+        let Ok(Invocation::Serve(o)) =
+            p(&["serve", "--port", "0", "--bind", "::1", "--timeout=0.25"])
+        else {
+            panic!("should parse");
+        };
+        assert_eq!((o.port, o.bind.to_string()), (0, "::1".to_string()));
+        assert_eq!(o.timeout, std::time::Duration::from_millis(250));
+        assert_eq!(
+            error(&["serve", "--port", "65536"]),
+            "Error: --port takes a port number from 0 to 65535, not '65536'"
+        );
+        assert_eq!(
+            error(&["serve", "--bind", "example"]),
+            "Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not 'example'"
+        );
+        assert_eq!(error(&["serve", "--port"]), "Error: the option '--port' needs a value");
+        assert_eq!(error(&["serve", "-x"]), "Error: unknown option '-x' for the 'serve' mode");
+        assert_eq!(error(&["serve", "x"]), "Error: unexpected argument 'x' for the 'serve' mode");
+        assert_eq!(
+            error(&["serve", "--timeout", "0"]),
+            "Error: --timeout takes a positive number of seconds, not '0'"
+        );
+    }
+
+    #[test]
+    fn completions_take_a_shell() {
+        assert_eq!(p(&["completions", "bash"]), Ok(Invocation::Completions(Shell::Bash)));
+        assert_eq!(error(&["completions"]), "Error: completions needs <SHELL>");
+        assert!(error(&["completions", "tcsh"]).starts_with("Error: <SHELL> takes bash, "));
+    }
+}

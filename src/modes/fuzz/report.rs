@@ -1,0 +1,316 @@
+//! How a divergence is told, as Hypothesis tells a falsifying example: the
+//! shrunk trace as its file holds it, the first line of output that
+//! differs, the exit status if it differs, and where it was saved. Kinds
+//! with one cause (the same shrunk trace, or the same pair of differing
+//! lines) are one report listing them.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::expect::{Kind, LineDifference, first_differing_line};
+
+/// Characters of an output line shown; the rest is cut with `…`.
+const LINE_SHOWN: usize = 200;
+
+/// Lines of a trace shown; a longer one (not fully shrunk) ends with a
+/// count, the saved file has it all.
+const TRACE_SHOWN: usize = 50;
+
+/// How the program's run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ended {
+    /// It exited with this status (`None`: killed by a signal).
+    Exited(Option<i32>),
+    /// Still running at `--timeout`.
+    TimedOut,
+    /// Stopped for printing far more than expected.
+    TooMuch,
+}
+
+/// What a report shows of one run that diverged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Symptom {
+    /// The first line of output that differs (none: the same output, or
+    /// none read since the program did not finish).
+    pub(crate) line: Option<LineDifference>,
+    pub(crate) ended: Ended,
+    /// The exit status wanted (the engine's, or the oracle's).
+    pub(crate) wanted_status: Option<i32>,
+}
+
+impl Symptom {
+    pub(crate) fn of(wanted: &[u8], output: &[u8], ended: Ended, status: Option<i32>) -> Symptom {
+        Symptom { line: first_differing_line(wanted, output), ended, wanted_status: status }
+    }
+
+    pub(crate) fn timed_out() -> Symptom {
+        Symptom { line: None, ended: Ended::TimedOut, wanted_status: None }
+    }
+
+    /// The program did not finish, or was killed before printing anything:
+    /// what a program that fails on every trace shows.
+    pub(crate) fn stalled(&self) -> bool {
+        let silent = self.line.as_ref().is_some_and(|l| l.number == 1 && l.got.is_none());
+        self.ended == Ended::TimedOut || (self.ended == Ended::Exited(None) && silent)
+    }
+
+    /// The pair of lines that differ, which names a cause.
+    fn pair(&self) -> Option<LinePair<'_>> {
+        self.line.as_ref().map(|l| (&l.expected, &l.got))
+    }
+}
+
+/// The expected and the actual line (`None`: the output had ended).
+type LinePair<'a> = (&'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
+
+/// One report: the kinds it showed, what was shrunk, what differs, and
+/// the saved test.
+struct Reported {
+    kinds: Vec<Kind>,
+    /// Its output differs from the first byte or at the initial state: one
+    /// fault, whatever kinds it shows.
+    root: bool,
+    /// The shrunk trace (before any `-- status:` line is put on it).
+    trace: Vec<u8>,
+    symptom: Symptom,
+    saved: Option<PathBuf>,
+}
+
+/// The reports of a session, in the order they were made.
+#[derive(Default)]
+pub(crate) struct Reports(Vec<Reported>);
+
+impl Reports {
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The report of the same cause as `trace` showing `symptom` (the same
+    /// trace, or the same pair of differing lines), if one was made; and
+    /// how they are the same.
+    pub(crate) fn same_cause(&self, trace: &[u8], symptom: &Symptom) -> Option<(usize, String)> {
+        self.0.iter().enumerate().find_map(|(k, r)| {
+            if r.trace == trace {
+                Some((k, "the same shrunk trace".to_string()))
+            } else if symptom.pair().is_some() && r.symptom.pair() == symptom.pair() {
+                Some((k, "the same line of output differs the same way".to_string()))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Counts `kind` in report `k`, and says so.
+    pub(crate) fn join(&mut self, k: usize, kind: Kind, run: u64, how: &str) -> String {
+        let report = &mut self.0[k];
+        if !report.kinds.contains(&kind) {
+            report.kinds.push(kind);
+        }
+        format!(
+            "Also {} ({}), run {run}: the same divergence as {} above ({how}); not saved again",
+            kind.id(),
+            kind.description(),
+            report.kinds[0].id()
+        )
+    }
+
+    pub(crate) fn add(
+        &mut self,
+        (kind, root): (Kind, bool),
+        trace: Vec<u8>,
+        symptom: Symptom,
+        saved: Option<PathBuf>,
+    ) {
+        self.0.push(Reported { kinds: vec![kind], root, trace, symptom, saved });
+    }
+
+    /// The file of a saved report of `kind` (or of the fault at the root,
+    /// for a `root` one).
+    pub(crate) fn saved_for(&self, kind: Kind, root: bool) -> Option<&PathBuf> {
+        self.0
+            .iter()
+            .filter(|r| r.kinds.contains(&kind) || (root && r.root))
+            .find_map(|r| r.saved.as_ref())
+    }
+
+    /// What was found, one line a report (nothing when nothing was).
+    pub(crate) fn recap(&self) -> String {
+        let mut text = String::new();
+        if self.0.is_empty() {
+            return text;
+        }
+        let n = self.0.len();
+        let _ = writeln!(text, "Found {n} {}:", if n == 1 { "divergence" } else { "divergences" });
+        for report in &self.0 {
+            let kinds: Vec<&str> = report.kinds.iter().map(|k| k.id()).collect();
+            let at = match (&report.symptom.line, report.symptom.ended) {
+                (_, Ended::TimedOut) => "did not finish".to_string(),
+                (Some(line), _) => format!("output line {}", line.number),
+                (None, _) => "exit status".to_string(),
+            };
+            let saved = report
+                .saved
+                .as_ref()
+                .map_or_else(|| "not saved".to_string(), |p| p.display().to_string());
+            let _ = writeln!(text, "  {}: {at}, {saved}", kinds.join(", "));
+        }
+        text
+    }
+}
+
+/// The report of a new divergence: `head`, then the trace as its file
+/// holds it, what differs, how the program ended, and where it was saved
+/// (or why it was not).
+pub(crate) fn falsifying(
+    head: &str,
+    trace: &[u8],
+    symptom: &Symptom,
+    timeout: Duration,
+    saved: &Result<PathBuf, String>,
+) -> String {
+    let mut text = format!("{head}:\n");
+    let lines: Vec<&[u8]> =
+        trace.strip_suffix(b"\n").unwrap_or(trace).split(|&b| b == b'\n').collect();
+    if trace.is_empty() {
+        text.push_str("    (the empty trace)\n");
+    }
+    for line in lines.iter().filter(|_| !trace.is_empty()).take(TRACE_SHOWN) {
+        let _ = writeln!(text, "    {}", shown(line));
+    }
+    if lines.len() > TRACE_SHOWN {
+        let _ = writeln!(text, "    ... ({} more lines)", lines.len() - TRACE_SHOWN);
+    }
+    if let Some(line) = &symptom.line {
+        let other = |side: &Option<Vec<u8>>| side.as_ref().is_some_and(|l| l.ends_with(b"\n"));
+        let _ = writeln!(text, "  output line {}:", line.number);
+        let _ = writeln!(text, "    expected: {}", quoted(&line.expected, other(&line.got)));
+        let _ = writeln!(text, "    got:      {}", quoted(&line.got, other(&line.expected)));
+    }
+    let status =
+        |s: Option<i32>| s.map_or_else(|| "none (killed by a signal)".into(), |s| s.to_string());
+    match symptom.ended {
+        Ended::TimedOut => {
+            let _ = writeln!(text, "  the program did not finish in {} s", timeout.as_secs_f64());
+        }
+        Ended::TooMuch => text.push_str("  it printed far more than expected, and was stopped\n"),
+        Ended::Exited(got) if got != symptom.wanted_status => {
+            let wanted = symptom.wanted_status.map_or_else(|| "none".into(), |s| s.to_string());
+            let _ = writeln!(text, "  exit status: expected {wanted}, got {}", status(got));
+        }
+        Ended::Exited(_) => {}
+    }
+    match saved {
+        Ok(path) => {
+            let _ = write!(text, "  saved: {}", path.display());
+        }
+        Err(why) => {
+            let _ = write!(text, "  not saved: {why}");
+        }
+    }
+    text
+}
+
+/// A line of a trace, its invisible characters escaped.
+fn shown(line: &[u8]) -> String {
+    String::from_utf8_lossy(line)
+        .chars()
+        .map(
+            |c| {
+                if c.is_control() && c != '\t' {
+                    c.escape_debug().to_string()
+                } else {
+                    c.to_string()
+                }
+            },
+        )
+        .collect()
+}
+
+/// A line of output in quotes, escaped and cut; the end of the output if
+/// there is none; and a missing newline said when the other side has one.
+fn quoted(line: &Option<Vec<u8>>, other_has_newline: bool) -> String {
+    let Some(line) = line else { return "(the end of the output)".into() };
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let text = String::from_utf8_lossy(body);
+    let mut quoted = match text.char_indices().nth(LINE_SHOWN) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None => format!("{text:?}"),
+    };
+    if !line.ends_with(b"\n") && other_has_newline {
+        quoted.push_str(" (no newline at the end)");
+    }
+    quoted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::behaviour::Behaviour;
+
+    fn symptom(wanted: &[u8], got: &[u8], status: Option<i32>) -> Symptom {
+        Symptom::of(wanted, got, Ended::Exited(status), Some(0))
+    }
+
+    #[test]
+    fn a_report_shows_the_trace_the_line_the_status_and_the_file() {
+        let s = symptom(b"a\n  ok\nb\n", b"a\n  \x1b[2Jno\nb\n", Some(3));
+        let saved = Ok(PathBuf::from("found/undo-move-1.txt"));
+        let text = falsifying(
+            "Divergence: undo-move",
+            b"new_game(\"A\",\"B\")\nundo\n",
+            &s,
+            Duration::from_secs(1),
+            &saved,
+        );
+        assert_eq!(
+            text,
+            "Divergence: undo-move:\n    new_game(\"A\",\"B\")\n    undo\n  output line 2:\n    expected: \"  ok\"\n    got:      \"  \\u{1b}[2Jno\"\n  exit status: expected 0, got 3\n  saved: found/undo-move-1.txt"
+        );
+        let s = symptom(b"a\n", b"a", Some(0));
+        let text = falsifying("D", b"undo", &s, Duration::from_secs(1), &Err("no room".into()));
+        assert!(
+            text.contains("got:      \"a\" (no newline at the end)\n  not saved: no room"),
+            "{text}"
+        );
+        assert!(!text.contains("exit status"), "{text}");
+        let text = falsifying("D", b"", &Symptom::timed_out(), Duration::from_millis(1500), &saved);
+        assert!(
+            text.contains("(the empty trace)\n  the program did not finish in 1.5 s\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn only_a_hang_or_a_silent_crash_stalls() {
+        assert!(Symptom::timed_out().stalled());
+        assert!(symptom(b"a\n", b"", None).stalled());
+        assert!(!symptom(b"a\n", b"", Some(1)).stalled());
+        assert!(!symptom(b"a\n", b"b\n", None).stalled());
+    }
+
+    #[test]
+    fn one_cause_is_one_report() {
+        let mut reports = Reports::default();
+        let undo = Kind::Behaviour(Behaviour::UndoMove);
+        let s = symptom(b"x\n  ___\n", b"x\n  ???\n", Some(0));
+        reports.add((undo, false), b"t1".to_vec(), s, Some(PathBuf::from("f")));
+        // The same lines in another trace, and the same trace.
+        let same_lines = symptom(b"y\nz\n  ___\n", b"y\nz\n  ???\n", Some(0));
+        let (k, how) = reports.same_cause(b"t2", &same_lines).expect("the same lines");
+        assert_eq!((k, how.as_str()), (0, "the same line of output differs the same way"));
+        let other = symptom(b"  ___\n", b"  !!!\n", Some(0));
+        assert!(reports.same_cause(b"t2", &other).is_none());
+        assert_eq!(reports.same_cause(b"t1", &other).map(|r| r.0), Some(0));
+        let error = Kind::Behaviour(Behaviour::UndoError);
+        let said = reports.join(0, error, 7, &how);
+        assert!(said.starts_with("Also undo-error ("), "{said}");
+        assert_eq!(reports.len(), 1);
+        assert_eq!(
+            reports.recap(),
+            "Found 1 divergence:\n  undo-move, undo-error: output line 2, f\n"
+        );
+        assert!(reports.saved_for(error, false).is_some());
+        assert!(reports.saved_for(Kind::Hang, true).is_none(), "no report at the root");
+    }
+}

@@ -1,0 +1,167 @@
+//! This process's tree, read from Linux's `/proc`: its children (adopted
+//! ones too, as a child subreaper), their descendants, what tag each
+//! carries in its environment; and stopping a subtree so that none of it can
+//! fork while it is being killed. Elsewhere `/proc` is absent: every list
+//! here is then empty, and the callers rely on process groups alone.
+
+use std::io;
+use std::path::Path;
+
+use rustix::process::{Pid, Signal};
+
+/// The children of every thread of this process.
+pub(super) fn children_of_self() -> Vec<i32> {
+    children_of("/proc/self/task")
+}
+
+/// The children of every thread of `pid`; none when it is gone.
+pub(super) fn children_of_pid(pid: i32) -> Vec<i32> {
+    children_of(&format!("/proc/{pid}/task"))
+}
+
+/// The children of every thread under `tasks` (a `/proc/PID/task` folder).
+fn children_of(tasks: &str) -> Vec<i32> {
+    let mut children = Vec::new();
+    let Ok(threads) = std::fs::read_dir(tasks) else { return children };
+    let mut list = Vec::new();
+    for thread in threads.flatten() {
+        if read_small(&thread.path().join("children"), &mut list).is_err() {
+            continue;
+        }
+        let pids = list.split(|b| b.is_ascii_whitespace()).filter(|p| !p.is_empty());
+        children.extend(pids.filter_map(|p| std::str::from_utf8(p).ok()?.parse::<i32>().ok()));
+    }
+    children
+}
+
+/// Whether this process can list its children (`/proc/PID/task/TID/children`).
+pub(super) fn listable() -> bool {
+    std::fs::metadata("/proc/thread-self/children").is_ok()
+}
+
+/// Stops `roots` and everything under them, then kills them all: each is
+/// stopped (SIGSTOP) before its children are listed, so none can add a
+/// child that is missed, and nothing is killed before the whole subtree is
+/// stopped, so no process is left to fork again. Returns what was killed.
+pub(super) fn freeze_and_kill(roots: &[i32]) -> Vec<i32> {
+    let mut frozen = Vec::new();
+    let mut stack: Vec<i32> = roots.to_vec();
+    while let Some(pid) = stack.pop() {
+        if frozen.contains(&pid) {
+            continue;
+        }
+        signal(pid, Signal::STOP);
+        frozen.push(pid);
+        stack.extend(children_of_pid(pid));
+    }
+    for &pid in &frozen {
+        signal(pid, Signal::KILL);
+    }
+    frozen
+}
+
+pub(super) fn signal(pid: i32, signal: Signal) {
+    if let Some(p) = Pid::from_raw(pid) {
+        // Gone already is fine.
+        let _ = rustix::process::kill_process(p, signal);
+    }
+}
+
+/// Reads a small file into `into` (a `/proc` file: no size to ask first).
+pub(super) fn read_small(path: &Path, into: &mut Vec<u8>) -> io::Result<()> {
+    into.clear();
+    let mut file = std::fs::File::open(path)?;
+    let mut chunk = [0u8; 4096];
+    loop {
+        match io::Read::read(&mut file, &mut chunk) {
+            Ok(0) => return Ok(()),
+            Ok(n) => into.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Every process on the machine.
+pub(super) fn processes() -> impl Iterator<Item = i32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.parse().ok()))
+}
+
+/// The value of `var` in the environment `pid` started with (its
+/// `/proc/PID/environ`); None when it has none or cannot be read.
+pub(super) fn env_of(pid: i32, var: &str) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{var}=");
+    environ.split(|&b| b == 0).find_map(|entry| {
+        let value = entry.strip_prefix(prefix.as_bytes())?;
+        Some(String::from_utf8_lossy(value).into_owned())
+    })
+}
+
+/// The parent of `pid`.
+pub(super) fn parent_of(pid: i32) -> Option<i32> {
+    stat_of(pid).map(|(parent, _)| parent)
+}
+
+/// The parent and state (`R`, `S`, `Z`...) of `pid`, from `/proc/PID/stat`
+/// (read after the command's `)`, which may itself hold spaces).
+pub(super) fn stat_of(pid: i32) -> Option<(i32, char)> {
+    let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let close = stat.iter().rposition(|&b| b == b')')?;
+    let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    Some((fields.next()?.parse().ok()?, state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    #[test]
+    fn this_process_has_a_parent_and_no_tag() {
+        let me = std::process::id() as i32;
+        assert!(parent_of(me).is_some_and(|p| p > 0));
+        assert!(processes().any(|p| p == me));
+        assert_eq!(env_of(me, "TICTAC_NO_SUCH_VARIABLE"), None);
+    }
+
+    #[test]
+    fn a_child_is_listed_among_this_process_children() {
+        let mut child = Command::new("sleep").arg("5").spawn().expect("sleep");
+        let pid = child.id() as i32;
+        let listed = children_of_self().contains(&pid);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(listed, "{pid} not in {:?}", children_of_self());
+        assert!(children_of_pid(pid).is_empty());
+    }
+
+    #[test]
+    fn a_subtree_is_stopped_then_killed_whole() {
+        // A shell with a sleeping child: both are killed, the child too.
+        let mut shell =
+            Command::new("sh").args(["-c", "sleep 30 & sleep 30; wait"]).spawn().expect("sh");
+        let pid = shell.id() as i32;
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while children_of_pid(pid).len() < 2 && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let grandchildren = children_of_pid(pid);
+        let killed = freeze_and_kill(&[pid]);
+        assert!(killed.contains(&pid) && grandchildren.iter().all(|g| killed.contains(g)));
+        let status = shell.wait().expect("wait");
+        assert!(!status.success());
+        // Orphaned to whoever reaps them; none goes on running.
+        let dead = |g: i32| stat_of(g).is_none_or(|(_, state)| state == 'Z' || state == 'X');
+        while !grandchildren.iter().all(|&g| dead(g)) {
+            assert!(std::time::Instant::now() < until, "{grandchildren:?} still alive");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+}

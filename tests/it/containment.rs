@@ -1,0 +1,226 @@
+//! Nothing a program run by `tictac test` or `tictac fuzz` starts outlives
+//! its run, and no program gets the terminal (issue 22). Each case runs with
+//! cgroups, where this machine can make them, and without
+//! (`TICTAC_NO_CGROUP=1`: the child subreaper's sweeps alone, as on a
+//! machine that cannot). Leftovers are looked for in /proc by the temporary
+//! folder their programs live in.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use crate::common::{
+    BIN, Tmux, assert_none_left, hostile_script, path, processes_with, run, suite, temp_dir, text,
+    tmux_available,
+};
+
+/// The environment variable that turns cgroups off; both ways are tried.
+const NO_CGROUP: &str = "TICTAC_NO_CGROUP";
+const WAYS: [&str; 2] = ["", "1"];
+
+/// A daemon that churns: it leaves its session and forks, over and over,
+/// each parent exiting a millisecond after its fork, so that no process of
+/// it lives long (a search of /proc rarely sees one alive) and the newest
+/// always has a live parent (whoever kills only the oldest is always a
+/// generation behind). Each generation appends a byte to the file it is
+/// given: that file growing is the sign that it still runs. For 10 s at
+/// most, so that a failing test leaves nothing for long.
+const CHURN_C: &str = r#"
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    struct timespec linger = { 0, 1000000 };
+    time_t end = time(0) + 10;
+    int beat = open(argv[1], O_WRONLY | O_CREAT | O_APPEND, 0644);
+    while (time(0) <= end) {
+        setsid();
+        if (write(beat, ".", 1) != 1 || fork() > 0) {
+            nanosleep(&linger, 0);
+            break;
+        }
+    }
+    _exit(0);
+}
+"#;
+
+/// Fails if the churner writing to `beat` still runs: the file grows.
+fn assert_stopped(beat: &Path, context: &str) {
+    let size = || fs::metadata(beat).map_or(0, |m| m.len());
+    sleep(Duration::from_millis(100));
+    let before = size();
+    sleep(Duration::from_millis(400));
+    let after = size();
+    assert_eq!(before, after, "{context}: the churner still runs ({before} then {after} beats)");
+}
+
+/// `CHURN_C` compiled into `dir` with the C compiler Rust links with.
+fn churner(dir: &Path) -> String {
+    let source = dir.join("churn.c");
+    fs::write(&source, CHURN_C).expect("write churn.c");
+    let exe = dir.join("churn");
+    let cc = Command::new("cc").arg("-O2").arg("-o").arg(&exe).arg(&source).output();
+    match cc {
+        Ok(o) if o.status.success() => path(&exe),
+        Ok(o) => panic!("cc failed: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => panic!("no C compiler (cc), which Rust needs to link: {e}"),
+    }
+}
+
+#[test]
+fn a_fork_churning_daemon_outlives_no_test_run() {
+    let dir = suite();
+    let tools = temp_dir();
+    let marker = path(tools.path());
+    let churn = churner(tools.path());
+    let beat = tools.path().join("beat");
+    // Right output, and a churner with a cleared environment (no tag) left,
+    // once it runs.
+    let beat_path = path(&beat);
+    let body = format!(
+        "env -i {churn} {beat_path} >/dev/null 2>&1 </dev/null &
+        while [ ! -s {beat_path} ]; do sleep 0.01; done
+        exec \"$TICTAC\" \"$@\""
+    );
+    let program = hostile_script(tools.path(), "daemon.sh", &body);
+    for no_cgroup in WAYS {
+        for k in 1..=5 {
+            let _ = fs::remove_file(&beat);
+            let o = run(
+                Command::new(BIN)
+                    .args(["test", "--program", &program, &path(dir.path())])
+                    .env("TICTAC", BIN)
+                    .env(NO_CGROUP, no_cgroup),
+                None,
+            );
+            let context = format!("{NO_CGROUP}={no_cgroup}, run {k}");
+            assert_eq!(o.status.code(), Some(0), "{context}: {}", text(&o));
+            assert_stopped(&beat, &context);
+            assert_none_left(&marker);
+        }
+    }
+}
+
+#[test]
+fn fuzz_leaves_nothing_of_a_run_behind_it() {
+    let tools = temp_dir();
+    let marker = path(tools.path());
+    // Each run leaves a sleeper in a session of its own, with no tag.
+    let body = "setsid env -i \"$me\" child >/dev/null 2>&1 </dev/null &\nexec \"$TICTAC\" \"$@\"";
+    let program = hostile_script(tools.path(), "leaves.sh", body);
+    for no_cgroup in WAYS {
+        let mut fuzz = Command::new(BIN)
+            .args(["fuzz", "--program", &program, "--runs", "60", "--seed", "1", "-j", "2"])
+            .env("TICTAC", BIN)
+            .env(NO_CGROUP, no_cgroup)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start fuzz");
+        let start = Instant::now();
+        let mut most = 0;
+        while fuzz.try_wait().expect("wait").is_none() {
+            assert!(start.elapsed() < Duration::from_secs(120), "fuzz did not end");
+            most = most.max(processes_with(&marker).len());
+            sleep(Duration::from_millis(5));
+        }
+        assert!(fuzz.wait().expect("wait").success());
+        // Two runs at a time, each with its sleeper until it ends.
+        assert!(most <= 4, "{NO_CGROUP}={no_cgroup}: {most} sleepers alive at once");
+        assert_none_left(&marker);
+    }
+}
+
+/// A program that fails unless it leads a session of its own (so it has no
+/// controlling terminal) and reads nothing from its standard input.
+const ALONE: &str = "sid=$(cut -d' ' -f6 /proc/$$/stat)
+if [ \"$sid\" != $$ ]; then echo \"in session $sid, not its own\" >&2; exit 9; fi
+if read line; then echo \"read a line from standard input\" >&2; exit 9; fi
+exec \"$TICTAC\" \"$@\"";
+
+#[test]
+fn programs_run_in_a_session_of_their_own_with_nothing_to_read() {
+    let dir = suite();
+    let tools = temp_dir();
+    let program = hostile_script(tools.path(), "alone.sh", ALONE);
+    for no_cgroup in WAYS {
+        let o = run(
+            Command::new(BIN)
+                .args(["test", "--program", &program, &path(dir.path())])
+                .env("TICTAC", BIN)
+                .env(NO_CGROUP, no_cgroup),
+            Some(b"a line the runner was given\n"),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let o = run(
+            Command::new(BIN)
+                .args(["fuzz", "--program", &program, "--runs", "5", "-j", "1"])
+                .env("TICTAC", BIN)
+                .env(NO_CGROUP, no_cgroup),
+            Some(b"a line the fuzzer was given\n"),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    }
+}
+
+/// Takes the terminal if it can: turns echo off and makes its own process
+/// group the foreground one (ignoring SIGTTOU, which would stop it), notes
+/// that it did in `$TOOK`, then hangs ignoring SIGINT, so that a Ctrl-C
+/// reaches only it. It also turns echo off through the device its parent
+/// (the runner) reads, which no session rule forbids.
+const GRAB: &str = "trap '' INT TTOU
+perl -MPOSIX -e 'open(my $t, \"+<\", \"/dev/tty\") or exit 1;
+  my $a = POSIX::Termios->new; $a->getattr(fileno $t);
+  $a->setlflag($a->getlflag & ~POSIX::ECHO()); $a->setattr(fileno $t, POSIX::TCSANOW());
+  POSIX::tcsetpgrp(fileno $t, getpgrp()) or exit 1' && echo took > \"$TOOK\"
+stty -echo < /proc/$PPID/fd/0
+exec \"$me\" child";
+
+#[test]
+fn a_program_cannot_take_the_terminal_of_the_runner() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = suite();
+    let tools = temp_dir();
+    let program = hostile_script(tools.path(), "grab.sh", GRAB);
+    let (took, status, stty) =
+        (tools.path().join("took"), tools.path().join("status"), tools.path().join("stty"));
+    // The shell catches SIGINT (so it writes the status after the runner
+    // ends); the runner gets the default action back on exec.
+    let command = format!(
+        "trap true INT; TICTAC={BIN} TOOK={} {BIN} test -j 1 --program {program} {}; \
+         echo $? > {}; stty -a > {}; sleep 60",
+        path(&took),
+        path(dir.path()),
+        path(&status),
+        path(&stty),
+    );
+    let tmux = Tmux::start("grab", 80, 24, &command);
+    // The program is running (its sleeper is), then Ctrl-C. (The pane's
+    // shell names the folder too: the sleeper is looked for by its path.)
+    let sleeper = path(&tools.path().join("sleep"));
+    let start = Instant::now();
+    while processes_with(&sleeper).is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the program did not start");
+        sleep(Duration::from_millis(20));
+    }
+    sleep(Duration::from_millis(200));
+    tmux.keys(&["C-c"]);
+    let start = Instant::now();
+    while !status.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "Ctrl-C did not stop the runner; the program took the terminal: {}",
+            took.exists()
+        );
+        sleep(Duration::from_millis(20));
+    }
+    sleep(Duration::from_millis(100));
+    assert_eq!(fs::read_to_string(&status).expect("status").trim(), "130");
+    assert!(!took.exists(), "the program opened the terminal");
+    let modes = fs::read_to_string(&stty).expect("stty");
+    assert!(modes.split_whitespace().any(|m| m == "echo"), "echo is off: {modes}");
+    assert_none_left(&sleeper);
+}

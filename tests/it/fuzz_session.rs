@@ -1,0 +1,227 @@
+//! A `tictac fuzz` session as a user meets it (issues 29 and 22): each
+//! divergence told with its trace and the line that differs, kinds of one
+//! cause told once, Ctrl-C and SIGTERM ending it with what it found, and a
+//! program that fails on every trace stopping it after five. That a
+//! default session ends within two minutes is checked on the release build
+//! (bench/check-fuzz.sh), as is the bound on the stop with `--timeout 1`.
+
+use crate::common::{BIN, path, script, temp_dir, text, tictac};
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn fuzz(args: &[&str]) -> Output {
+    tictac(&[&["fuzz"], args].concat())
+}
+
+/// tictac, with the first board row after each `undo` that is `___`
+/// printed as `???`: one mistake that shows in every kind of undo.
+fn undo_marked(dir: &Path, exit: u8) -> String {
+    let awk =
+        r#"/^->undo/ { u = 3 } u > 0 { u--; if (u == 0 && $0 == "  ___") $0 = "  ???" } { print }"#;
+    script(dir, "undo.sh", &format!("{BIN} \"$@\" | awk '{awk}'\nexit {exit}"))
+}
+
+/// The traces saved in `dir`, without their expected files.
+fn saved(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .into_iter()
+        .flatten()
+        .filter(|n| n.ends_with(".txt") && !n.ends_with(".expected.txt"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_divergence_is_told_with_its_trace_and_the_line_that_differs() {
+    let scratch = temp_dir();
+    let program = undo_marked(scratch.path(), 3);
+    let out = scratch.path().join("o");
+    let o = fuzz(
+        &["--program", &program, "--runs", "20", "--seed", "1", "-j", "1"]
+            .into_iter()
+            .chain(["--out", &path(&out)])
+            .collect::<Vec<_>>(),
+    );
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    let names = saved(&out);
+    assert_eq!(names.len(), 1, "{said}");
+    let file = out.join(&names[0]);
+    let trace = fs::read_to_string(&file).expect("read");
+    // The header, the trace one command a line as its file holds it, the
+    // line that differs, the status, the file.
+    let report: String = trace.lines().map(|l| format!("    {l}\n")).collect();
+    let at = said.find("Divergence: undo-").expect("a report");
+    let body = &said[at..];
+    let trace_at = body.find(":\n").expect("header") + 2;
+    assert!(body[trace_at..].starts_with(&report), "{said}\nthe trace:\n{trace}");
+    let rest = &body[trace_at + report.len()..];
+    let line = rest.lines().next().unwrap_or_default();
+    assert!(line.starts_with("  output line ") && line.ends_with(':'), "{said}");
+    assert!(
+        rest.contains(
+            ":\n    expected: \"  ___\"\n    got:      \"  ???\"\n  exit status: expected 0, got 3\n"
+        ),
+        "{said}"
+    );
+    assert!(rest.contains(&format!("  saved: {}\n", path(&file))), "{said}");
+    let last = said.lines().last().unwrap_or_default();
+    assert!(last.starts_with("Fuzz Results: 20 runs, "), "{said}");
+    assert!(last.ends_with(" 1 divergences found."), "{said}");
+}
+
+#[test]
+fn kinds_of_one_cause_are_one_report() {
+    let scratch = temp_dir();
+    let program = undo_marked(scratch.path(), 0);
+    let out = scratch.path().join("o");
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--runs",
+        "60",
+        "--seed",
+        "1",
+        "-j",
+        "2",
+        "--out",
+        &path(&out),
+    ]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert_eq!(said.matches("Divergence: ").count(), 1, "{said}");
+    assert!(said.contains("\nAlso undo-"), "{said}");
+    assert_eq!(saved(&out).len(), 1, "{said}");
+    // The summary lists the kinds it showed on one line.
+    let listed =
+        said.lines().skip_while(|l| *l != "Found 1 divergence:").nth(1).unwrap_or_default();
+    assert!(listed.matches("undo-").count() >= 2, "{said}");
+    assert!(said.ends_with(" 1 divergences found.\n"), "{said}");
+}
+
+/// Starts `tictac fuzz ARGS`, sends `signal` once it has printed a line
+/// starting with `after` (and run a moment longer), and gives what it
+/// printed, its status, and how long it took to end after the signal.
+fn interrupted(args: &[&str], after: &str, signal: &str) -> (String, Option<i32>, Duration) {
+    let mut child = Command::new(BIN)
+        .arg("fuzz")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    // Every line it prints, as it comes (a reader that went away would stop
+    // it too).
+    let (lines, printed) = mpsc::channel();
+    let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let _ = lines.send(line.expect("read"));
+        }
+    });
+    let mut said = String::new();
+    while !said.lines().any(|l| l.starts_with(after)) {
+        let line = printed.recv_timeout(Duration::from_secs(60)).expect("a line");
+        said.push_str(&line);
+        said.push('\n');
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if sent.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still fuzzing 20 s after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = sent.elapsed();
+    for line in printed.iter() {
+        said.push_str(&line);
+        said.push('\n');
+    }
+    (said, status.code(), took)
+}
+
+#[test]
+fn a_signal_stops_the_session_with_the_summary_so_far() {
+    let scratch = temp_dir();
+    // Something found: status 1, the file kept, the summary.
+    let program = undo_marked(scratch.path(), 0);
+    let out = scratch.path().join("o");
+    let args = ["--program", &program, "--runs", "1000000", "--seed", "1", "--out", &path(&out)];
+    let (said, status, took) = interrupted(&args, "Divergence: ", "-INT");
+    assert!(took < Duration::from_secs(10), "{took:?}\n{said}");
+    assert_eq!(status, Some(1), "{said}");
+    assert!(said.contains("\nStopped by SIGINT after "), "{said}");
+    assert!(said.contains("\nFound 1 divergence:\n  undo-"), "{said}");
+    assert!(said.ends_with(" 1 divergences found.\n"), "{said}");
+    let names = saved(&out);
+    assert_eq!(names.len(), 1, "{said}");
+    assert!(said.contains(&path(&out.join(&names[0]))), "{said}");
+    // Nothing found: 130, whichever of the two signals.
+    let args = ["--program", BIN, "--runs", "1000000", "--out", &path(&out.join("none"))];
+    let (said, status, took) = interrupted(&args, "Fuzzing ", "-TERM");
+    assert!(took < Duration::from_secs(10), "{took:?}\n{said}");
+    assert_eq!(status, Some(130), "{said}");
+    assert!(said.contains("\nStopped by SIGTERM after "), "{said}");
+    assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: ")), "{said}");
+    assert!(said.ends_with(" 0 divergences found.\n"), "{said}");
+}
+
+#[test]
+fn a_program_that_hangs_or_crashes_on_every_trace_stops_the_session_after_five() {
+    let scratch = temp_dir();
+    let cases = [
+        ("hangs.sh", "sleep 100", "did not finish in 0.3 s"),
+        ("crashes.sh", "kill -SEGV $$", "was killed before printing anything"),
+    ];
+    for (name, body, what) in cases {
+        let program = script(scratch.path(), name, body);
+        let out = scratch.path().join(name.replace(".sh", ""));
+        let began = Instant::now();
+        let o = fuzz(&[
+            "--program",
+            &program,
+            "--runs",
+            "1000",
+            "--time",
+            "40",
+            "--timeout",
+            "0.3",
+            "-j",
+            "2",
+            "--out",
+            &path(&out),
+        ]);
+        let took = began.elapsed();
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{said}");
+        assert!(
+            said.contains(&format!("\nStopped: the program {what} on 5 different traces: ")),
+            "{said}"
+        );
+        assert!(took < Duration::from_secs(15), "{took:?}\n{said}");
+        let names = saved(&out);
+        assert_eq!(names.len(), 1, "{said}");
+        assert!(
+            said.contains(&format!(
+                "The smallest trace it failed on is saved above: {}\n",
+                path(&out.join(&names[0]))
+            )),
+            "{said}"
+        );
+        assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: ")), "{said}");
+    }
+}
