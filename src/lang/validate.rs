@@ -329,10 +329,12 @@ impl Checker {
                 }
                 // An unknown event's line was written at its start.
                 if let Some(spec) = f.declaration {
-                    let mut end = b") does not conform to declaration ".to_vec();
-                    spec.write_declaration(&mut end);
-                    end.push(b'\n');
-                    self.write_line(&[&end]);
+                    let written = self
+                        .type_errors
+                        .write_all(b") does not conform to declaration ")
+                        .and_then(|()| spec.write_declaration(&mut self.type_errors))
+                        .and_then(|()| self.type_errors.write_all(b"\n"));
+                    self.note(written);
                 }
             }
         }
@@ -556,9 +558,7 @@ fn type_error_line<W: Write + ?Sized>(event: &Event, line: &mut W) -> io::Result
         print_top_arg(event.name, k, arg, line)?;
     }
     line.write_all(b") does not conform to declaration ")?;
-    let mut declaration = Vec::new();
-    spec.write_declaration(&mut declaration);
-    line.write_all(&declaration)
+    spec.write_declaration(line)
 }
 
 /// An event's `k`-th argument as a type error prints it: as written, but
