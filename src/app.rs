@@ -10,12 +10,12 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use crate::cli::{self, Invocation, UsageError};
-use crate::modes::fuzz::{self, FuzzError};
-use crate::modes::runner::{self, RunnerError};
-use crate::modes::serve::{self, ServeError};
-use crate::modes::{
-    OutputFile, RunError, RunOutcome, interactive, open_input, run_input, run_job, tui, verify,
-};
+use crate::fuzz::{self, FuzzError};
+use crate::run::{OutputFile, RunError, open_input, run_input, run_job};
+use crate::serve::{self, ServeError};
+use crate::status::{Status, Stopped};
+use crate::suite::SuiteError;
+use crate::{board, shell, test, verify};
 
 /// Standard output's buffer for everything but a transcript, which `Sink`
 /// buffers (docs/PERFORMANCE.md, "One output buffer").
@@ -30,7 +30,7 @@ enum Failure {
     #[error(transparent)]
     Run(#[from] RunError),
     #[error(transparent)]
-    Runner(#[from] RunnerError),
+    Runner(#[from] SuiteError),
     #[error(transparent)]
     Fuzz(#[from] FuzzError),
     #[error(transparent)]
@@ -38,23 +38,15 @@ enum Failure {
 }
 
 impl Failure {
-    fn exit_code(&self) -> u8 {
+    /// What the run had earned when the output went away, if that is why
+    /// it stopped.
+    fn closed(&self) -> Option<Status> {
         match self {
-            Failure::Usage(e) => e.exit_code(),
-            Failure::Run(e) => e.exit_code(),
-            Failure::Runner(e) => e.exit_code(),
-            Failure::Fuzz(e) => e.exit_code(),
-            Failure::Serve(e) => e.exit_code(),
-        }
-    }
-
-    fn output_closed(&self) -> bool {
-        match self {
-            Failure::Usage(_) => false,
-            Failure::Run(e) => e.output_closed(),
-            Failure::Runner(e) => e.output_closed(),
-            Failure::Fuzz(e) => e.output_closed(),
-            Failure::Serve(e) => e.output_closed(),
+            Failure::Usage(_) => None,
+            Failure::Run(e) => e.closed(),
+            Failure::Runner(e) => e.closed(),
+            Failure::Fuzz(e) => e.closed(),
+            Failure::Serve(e) => e.closed(),
         }
     }
 }
@@ -86,17 +78,19 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
 /// (a usage error with where to read more), unless the reader went away
 /// (`tictac -b big | head`): then the program stops quietly, with the
 /// status the run had already earned.
-fn exit_status(ran: Result<RunOutcome, Failure>, program: &str, stdout: &mut dyn Write) -> u8 {
+fn exit_status(ran: Result<Status, Failure>, program: &str, stdout: &mut dyn Write) -> u8 {
     let status = match ran {
-        Ok(outcome) => outcome.exit_code(),
-        Err(e) if e.output_closed() => return e.exit_code(),
-        Err(Failure::Usage(e)) => {
-            let _ = writeln!(stdout, "{}", e.with_hint(program));
-            e.exit_code()
-        }
+        Ok(status) => status,
         Err(e) => {
-            let _ = writeln!(stdout, "{e}");
-            e.exit_code()
+            if let Some(earned) = e.closed() {
+                return earned.code();
+            }
+            let message = match e {
+                Failure::Usage(e) => e.with_hint(program),
+                e => e.to_string(),
+            };
+            let _ = writeln!(stdout, "{message}");
+            Status::Error
         }
     };
     match stdout.flush() {
@@ -104,7 +98,7 @@ fn exit_status(ran: Result<RunOutcome, Failure>, program: &str, stdout: &mut dyn
             eprintln!("error: writing the output failed: {e}");
             2
         }
-        _ => status,
+        _ => status.code(),
     }
 }
 
@@ -133,52 +127,33 @@ fn dispatch(
     invocation: Invocation,
     program: &str,
     stdout: &mut BufWriter<StdoutLock<'static>>,
-) -> Result<RunOutcome, Failure> {
+) -> Result<Status, Failure> {
     match invocation {
         Invocation::Help => {
             write!(stdout, "{}", help(program))?;
-            Ok(RunOutcome::Ran)
+            Ok(Status::Ran)
         }
         Invocation::CommandHelp(text) => {
             write!(stdout, "{text}")?;
-            Ok(RunOutcome::Ran)
+            Ok(Status::Ran)
         }
         Invocation::Completions(shell) => {
             cli::write_completions(shell, stdout)?;
-            Ok(RunOutcome::Ran)
+            Ok(Status::Ran)
         }
         Invocation::Version => {
             writeln!(stdout, "{} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))?;
-            Ok(RunOutcome::Ran)
+            Ok(Status::Ran)
         }
         Invocation::Interactive(session) => {
             stdout.flush()?;
-            interactive::run(&session)?;
-            Ok(RunOutcome::Ran)
+            Ok(shell::run(&session)?)
         }
         Invocation::Board(session) => {
             stdout.flush()?;
-            tui::run(&session)?;
-            Ok(RunOutcome::Ran)
+            Ok(board::run(&session)?)
         }
-        Invocation::Test(options) if options.coverage => {
-            // A report: gaps in coverage are no failure.
-            runner::coverage::run(&options, stdout)?;
-            Ok(RunOutcome::Ran)
-        }
-        Invocation::Test(options) => {
-            // Under --format junit the report for people goes to standard error.
-            let people_read = match options.format {
-                runner::Format::Junit => io::stderr().is_terminal(),
-                _ => io::stdout().is_terminal(),
-            };
-            let color = people_read && std::env::var_os("NO_COLOR").is_none();
-            let mut stderr = io::stderr();
-            let ran = runner::run_watching(&options, stdout, &mut stderr, color, &stdout_closed);
-            // Nothing a test started outlives the suite, even untagged.
-            crate::process::stop_all();
-            Ok(if ran?.all_passed() { RunOutcome::Ran } else { RunOutcome::Rejected })
-        }
+        Invocation::Test(options) => Ok(test::run(&options, stdout, &stdout_closed)?),
         Invocation::Run { job, input, output: None, session } => {
             // The run buffers its transcript itself (`Sink`) and writes past
             // this buffer, so the bytes are buffered once.
@@ -191,15 +166,12 @@ fn dispatch(
             Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
         }
         Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
-        Invocation::Serve(options) => {
-            serve::run(&options, stdout)?;
-            Ok(RunOutcome::Ran)
-        }
+        Invocation::Serve(options) => Ok(serve::run(&options, stdout)?),
         Invocation::Fuzz(options) => {
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);
             // Nothing a run started outlives the session.
-            crate::process::stop_all();
-            Ok(ran?.outcome())
+            crate::platform::process::stop_all();
+            Ok(ran?.status())
         }
     }
 }
@@ -209,8 +181,8 @@ fn dispatch(
 /// and so checked, before.)
 fn with_output(
     output: &Path,
-    run: impl FnOnce(&mut dyn Write) -> Result<RunOutcome, RunError>,
-) -> Result<RunOutcome, RunError> {
+    run: impl FnOnce(&mut dyn Write) -> Result<Status, RunError>,
+) -> Result<Status, RunError> {
     let mut file = OutputFile::create(output)?;
     match run(&mut file) {
         Ok(outcome) => {

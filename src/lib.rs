@@ -27,34 +27,46 @@ pub mod engine;
 pub mod game;
 pub mod lang;
 
+// Below the front ends: the seams to the system, the run pipeline, a suite
+// of traces, what a run earned.
 mod app;
 mod cli;
 mod history;
-mod modes;
-mod process;
-mod signals;
-mod spool;
+mod platform;
+mod run;
+mod status;
+mod suite;
 mod window;
+
+// The front ends, one a command (docs/ARCHITECTURE.md, "Where each command
+// lives"); none imports another.
+mod board;
+mod fuzz;
+mod serve;
+mod shell;
+mod test;
+mod verify;
 
 /// Arguments in, one front end run, exit status out (see `app::main`).
 pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
     // Before any file is written: past `ulimit -f` a write fails, it does not kill.
-    signals::survive_file_size_limit();
+    platform::signals::survive_file_size_limit();
     app::main(args)
 }
 
 /// The parts of the front ends that the integration tests drive below the
 /// command line.
 pub mod testing {
-    pub use crate::modes::interactive::Recorder;
-    pub use crate::modes::shell::{Reply, Shell};
-    pub use crate::modes::tui::app::Action;
-    pub use crate::modes::tui::view::areas;
-    pub use crate::modes::{Driver, Job, RunOutcome, Sink, run_job};
+    pub use crate::board::model::Action;
+    pub use crate::board::view::areas;
+    pub use crate::run::protocol::{Reply, Shell};
+    pub use crate::run::{Driver, Job, Sink, run_job};
+    pub use crate::shell::Recorder;
+    pub use crate::status::Status;
 
-    /// The test runner (`tictac test`).
+    /// The test runner (`tictac test`): the suite, and its coverage.
     pub mod runner {
-        pub use crate::modes::runner::coverage::reached;
-        pub use crate::modes::runner::{Options, Report, discover, run};
+        pub use crate::suite::{Options, Report, discover, run};
+        pub use crate::test::coverage::reached;
     }
 }

@@ -95,11 +95,6 @@ pub(crate) enum UsageError {
 }
 
 impl UsageError {
-    /// An invocation error (SPEC §5).
-    pub(crate) fn exit_code(&self) -> u8 {
-        2
-    }
-
     /// The message as the executable prints it, `program` being its name:
     /// the mistake, then where to read more, then a suggestion if any.
     pub(crate) fn with_hint(&self, program: &str) -> String {

@@ -7,7 +7,7 @@
 
 use std::io::{self, BufRead};
 
-use crate::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
+use crate::platform::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
 
 /// The blanks held so far.
 #[derive(Default)]

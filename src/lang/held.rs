@@ -7,7 +7,7 @@
 use std::io::{self, Read, Write};
 
 use super::fold::FOLD_AT;
-use crate::spool::Spool;
+use crate::platform::spool::Spool;
 
 /// A token this long or longer is kept on a temporary file.
 pub(crate) const LONG_TOKEN: usize = FOLD_AT;

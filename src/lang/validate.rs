@@ -11,7 +11,7 @@ use super::fold::Piece;
 use super::held::Held;
 use crate::command::Cell;
 use crate::command::Command;
-use crate::spool::Spool;
+use crate::platform::spool::Spool;
 use smallvec::SmallVec;
 
 /// The command a type-correct event stands for, or `None`.

@@ -7,20 +7,31 @@ use std::path::{Path, PathBuf};
 
 /// A layer (a folder or a file under src/) and the top-level modules it may
 /// name besides itself.
-const LAYERS: [(&str, &[&str]); 10] = [
+const LAYERS: [(&str, &[&str]); 13] = [
     ("game", &[]),
-    ("spool.rs", &[]),
-    ("signals.rs", &[]),
-    // The window arithmetic: below both `cli` and the window front end.
+    // The seams to the system: processes, signals, the spool.
+    ("platform", &[]),
+    ("status.rs", &[]),
+    // The window arithmetic: below both `cli` and the window run.
     ("window.rs", &[]),
     ("command.rs", &["game"]),
     ("history", &["game"]),
-    ("lang", &["command", "spool"]),
-    ("process", &["signals"]),
+    ("lang", &["command", "platform"]),
     ("engine.rs", &["game", "history", "command", "behaviour"]),
+    ("bots", &["game", "command", "engine"]),
     // What to run, as plain data: never a front end.
     ("cli", &["bots", "behaviour", "game", "window"]),
+    // The run pipeline, below every front end.
+    ("run", &RUN),
+    // A suite of traces run and reported, below `tictac test` and the
+    // grader: the pipeline and nothing above it.
+    ("suite", &SUITE),
+    ("behaviour", &["command", "engine", "game", "lang"]),
 ];
+
+const RUN: [&str; 9] =
+    ["bots", "cli", "command", "engine", "game", "lang", "platform", "status", "window"];
+const SUITE: [&str; 4] = ["cli", "platform", "run", "status"];
 
 fn sources(path: &Path) -> Vec<PathBuf> {
     if path.is_file() {
@@ -88,37 +99,43 @@ fn the_reader_sees_groups_and_paths() {
     assert_eq!(named("use super::x;"), Vec::<String>::new());
 }
 
-/// The front ends, under src/modes/: each drives the engine on its own, and
-/// what two of them share lives below both (`shell`, `record`, `driver` ...).
-const FRONT_ENDS: [&str; 8] =
-    ["batch", "window", "interactive", "tui", "runner", "fuzz", "verify", "serve"];
+/// The front ends, one a command, each a top-level module: a folder or a
+/// file under src/.
+const FRONT_ENDS: [&str; 6] = ["shell", "board", "test", "fuzz", "serve", "verify"];
 
-/// The front ends a line of `file` names, through `crate::modes::`, or
-/// through the `super::` paths that reach `modes` from where `file` is.
-fn front_ends_named(file: &Path, line: &str) -> Vec<&'static str> {
-    let modes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/modes");
-    let depth = file.strip_prefix(&modes).map_or(0, |p| p.components().count());
+/// The top-level modules a line of `file` names, through `crate::`, or
+/// through the `super::` path that reaches the crate's root from `file`.
+fn top_level_named(file: &Path, line: &str) -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let depth = file.strip_prefix(&src).map_or(0, |p| p.components().count());
     let in_mod_rs = file.file_name().is_some_and(|n| n == "mod.rs");
-    // modes/x.rs and modes/x/mod.rs reach modes as `super::`; one folder
-    // deeper as `super::super::`.
-    let up = if depth == 1 || (depth == 2 && in_mod_rs) { "super::" } else { "super::super::" };
-    // (`modes::` also finds `crate::modes::`; `super::super::x` is not
-    // `super::` naming `super`, which is no front end.)
-    ["modes::", up]
-        .into_iter()
-        .flat_map(|prefix| names_after(line, prefix))
-        .filter_map(|name| FRONT_ENDS.iter().find(|f| **f == name).copied())
-        .collect()
+    // src/x.rs and src/x/mod.rs reach the root as `super::`; src/x/y.rs as
+    // `super::super::`, and so on.
+    let up = depth.saturating_sub(usize::from(in_mod_rs));
+    let mut names = named(line);
+    if up > 0 {
+        names.extend(names_after(line, &"super::".repeat(up)));
+    }
+    names
+}
+
+/// Where a front end lives: its folder, or its file.
+fn room(src: &Path, name: &str) -> PathBuf {
+    let folder = src.join(name);
+    if folder.is_dir() { folder } else { src.join(format!("{name}.rs")) }
 }
 
 #[test]
-fn no_front_end_imports_another() {
-    let modes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/modes");
+fn no_front_end_imports_another_and_nothing_below_one_imports_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut wrong = Vec::new();
-    for front in FRONT_ENDS {
-        let folder = modes.join(front);
-        let path = if folder.is_dir() { folder } else { modes.join(format!("{front}.rs")) };
-        assert!(path.exists(), "{} is gone: update FRONT_ENDS", path.display());
+    for entry in fs::read_dir(&src).expect("read src") {
+        let path = entry.expect("entry").path();
+        let own = path.file_stem().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        // `app` picks the front end; `lib` re-exports for the tests.
+        if own == "app" || own == "lib" {
+            continue;
+        }
         for file in sources(&path) {
             let text = fs::read_to_string(&file).expect("read a source");
             let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
@@ -126,26 +143,60 @@ fn no_front_end_imports_another() {
                 if line.trim_start().starts_with("//") {
                     continue;
                 }
-                for other in front_ends_named(&file, line) {
-                    if other != front {
-                        wrong.push(format!("{}:{}: {other}", file.display(), n + 1));
+                for name in top_level_named(&file, line) {
+                    if name != own && FRONT_ENDS.contains(&name.as_str()) {
+                        wrong.push(format!("{}:{}: {name}", file.display(), n + 1));
                     }
                 }
             }
         }
     }
-    assert!(wrong.is_empty(), "front ends that import another:\n{}", wrong.join("\n"));
+    for front in FRONT_ENDS {
+        let path = room(&src, front);
+        assert!(path.exists(), "{} is gone: update FRONT_ENDS", path.display());
+    }
+    assert!(wrong.is_empty(), "imports of a front end:\n{}", wrong.join("\n"));
 }
 
 #[test]
 fn the_front_end_reader_sees_each_way_up() {
-    let modes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/modes");
-    let top = modes.join("verify.rs");
-    let folder = modes.join("runner/mod.rs");
-    let inner = modes.join("runner/plan.rs");
-    assert_eq!(front_ends_named(&top, "use super::{Sink, tui::Areas};"), ["tui"]);
-    assert_eq!(front_ends_named(&folder, "use super::serve;"), ["serve"]);
-    assert_eq!(front_ends_named(&inner, "use super::serve;"), Vec::<&str>::new());
-    assert_eq!(front_ends_named(&inner, "use super::super::batch::x;"), ["batch"]);
-    assert_eq!(front_ends_named(&inner, "crate::modes::fuzz::run(x)"), ["fuzz"]);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let top = src.join("verify.rs");
+    let folder = src.join("test/mod.rs");
+    let inner = src.join("fuzz/shrink.rs");
+    assert_eq!(top_level_named(&top, "use super::{run, board::Areas};"), ["run", "board"]);
+    assert_eq!(top_level_named(&folder, "use super::serve;"), ["serve"]);
+    assert_eq!(top_level_named(&inner, "use super::serve;"), Vec::<&str>::new());
+    assert_eq!(top_level_named(&inner, "use super::super::shell::x;"), ["shell"]);
+    assert_eq!(top_level_named(&inner, "crate::fuzz::run(x)"), ["fuzz"]);
+}
+
+/// Lines of code (.rs, .js, .css, .html) under `path`.
+fn lines_of_code(path: &Path) -> usize {
+    let counted = |p: &PathBuf| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| ["rs", "js", "css", "html"].contains(&e))
+    };
+    sources(path)
+        .iter()
+        .filter(|p| counted(p))
+        .map(|p| fs::read_to_string(p).expect("read a source").lines().count())
+        .sum()
+}
+
+/// The layout shows the architecture: no room holds most of the house.
+#[test]
+fn no_top_level_folder_holds_more_than_a_third_of_the_code() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let total = lines_of_code(&src);
+    let mut heavy = Vec::new();
+    for entry in fs::read_dir(&src).expect("read src") {
+        let path = entry.expect("entry").path();
+        let lines = lines_of_code(&path);
+        if path.is_dir() && 3 * lines > total {
+            heavy.push(format!("{}: {lines} of {total} lines", path.display()));
+        }
+    }
+    assert!(heavy.is_empty(), "folders past a third of src/:\n{}", heavy.join("\n"));
 }

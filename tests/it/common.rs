@@ -206,6 +206,7 @@ pub fn script(dir: &Path, name: &str, body: &str) -> String {
 }
 
 /// A folder of tests `a` and `b` with correct expected outputs.
+#[cfg(target_os = "linux")] // for runner_hostile and containment
 pub fn suite() -> tempfile::TempDir {
     let dir = temp_dir();
     std::fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
@@ -219,6 +220,7 @@ pub fn suite() -> tempfile::TempDir {
 /// `child` it sleeps, as a copy of `sleep` in `dir`, so that its command
 /// line names the folder and it can be found (`processes_with`); `$me` is
 /// the script itself.
+#[cfg(target_os = "linux")] // for runner_hostile and containment
 pub fn hostile_script(dir: &Path, name: &str, body: &str) -> String {
     let sleep = dir.join("sleep");
     if !sleep.exists() {
@@ -230,6 +232,7 @@ pub fn hostile_script(dir: &Path, name: &str, body: &str) -> String {
 }
 
 /// Live processes whose command line contains `marker` (zombies have none).
+#[cfg(target_os = "linux")] // for runner_hostile and containment
 pub fn processes_with(marker: &str) -> Vec<u32> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
@@ -247,6 +250,7 @@ pub fn processes_with(marker: &str) -> Vec<u32> {
 
 /// Fails if any process with `marker` is still alive 2 s later (killing
 /// what it finds first, so a failure leaves less behind).
+#[cfg(target_os = "linux")] // for runner_hostile and containment
 pub fn assert_none_left(marker: &str) {
     let until = Instant::now() + Duration::from_secs(2);
     loop {

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, file, finish, path, run, temp_dir, text};
+use crate::common::{BIN, file, finish, run, temp_dir, text};
 
 /// `tictac ARGS` in `dir`, its output going to `stdout`.
 fn run_into(dir: &Path, args: &[&str], stdout: impl Into<Stdio>) -> Output {
@@ -94,7 +94,7 @@ fn errors_of_every_layer_print_their_message_and_exit_2() {
 #[test]
 fn an_output_that_cannot_be_written_is_an_error_on_standard_error() {
     let dir = setup();
-    let fuzz_out = path(&dir.path().join("found"));
+    let fuzz_out = crate::common::path(&dir.path().join("found"));
     let cases: &[&[&str]] = &[
         &["-b", "good.txt"],
         &["-b", "typed.txt"],

@@ -9,7 +9,6 @@ mod architecture;
 mod bots;
 mod cli;
 mod commands;
-mod containment;
 mod coverage;
 mod docs;
 mod exit_status;
@@ -43,6 +42,8 @@ mod shell_terminal;
 mod stream;
 
 // Leftover processes are looked for in /proc, and programs escape with
-// setsid(1): both Linux's.
+// setsid(1): both Linux's (and cgroups).
+#[cfg(target_os = "linux")]
+mod containment;
 #[cfg(target_os = "linux")]
 mod runner_hostile;

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
 use tictac::testing::Recorder;
-use tictac::testing::{Job, RunOutcome, run_job};
+use tictac::testing::{Job, Status, run_job};
 use tictac::testing::{Reply, Shell};
 
 #[test]
@@ -188,7 +188,7 @@ proptest! {
 
         let mut transcript = Vec::new();
         let outcome = run_job(Job::Whole, &file, &mut transcript, Autopilot::default());
-        prop_assert_eq!(outcome.ok(), Some(RunOutcome::Ran), "{}", String::from_utf8_lossy(&transcript));
+        prop_assert_eq!(outcome.ok(), Some(Status::Ran), "{}", String::from_utf8_lossy(&transcript));
         let replayed = states(&transcript);
         let mut at = 0;
         for (kept, state) in &expected {

@@ -197,8 +197,14 @@ fn junit_with_all_passing_exits_0_and_a_closed_output_keeps_the_status_earned() 
     // Nobody reads the report: the runner stops at once, 1 for a known failure.
     fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
     let tools = temp_dir();
-    let body = "case \"$2\" in */b.txt) exec sleep 30;; *) echo A;; esac";
-    let program = script(tools.path(), "p.sh", body);
+    // `a` leaves a mark when it has answered, so the output is closed only
+    // once its failure is earned (not before the runner has heard of it).
+    let mark = tools.path().join("a-ran");
+    let body = format!(
+        "case \"$2\" in */b.txt) exec sleep 30;; *) echo A; : > '{}';; esac",
+        mark.display()
+    );
+    let program = script(tools.path(), "p.sh", &body);
     let start = std::time::Instant::now();
     let mut runner = Command::new(BIN)
         .args(["test", "--format", "junit", "-j", "1", "--program", &program, &path(dir.path())])
@@ -206,6 +212,10 @@ fn junit_with_all_passing_exits_0_and_a_closed_output_keeps_the_status_earned() 
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
+    while !mark.exists() && start.elapsed() < std::time::Duration::from_secs(8) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
     drop(runner.stdout.take());
     let mut people = String::new();
     std::io::Read::read_to_string(&mut runner.stderr.take().expect("stderr"), &mut people)

@@ -1,0 +1,685 @@
+//! Traces generated from the language and from the game: mostly valid games
+//! (players who exist, free cells, the right turn) aiming at a line, a tie or
+//! a special win, with a controlled rate of each kind of game error, undo and
+//! redo chains, rounds and new games; now and then one syntax error or a few
+//! type errors; numbers in every written form, comments, blank lines,
+//! several events on a line, strings and events across lines. Generation
+//! steers toward behaviours not yet covered.
+
+use fastrand::Rng;
+
+use super::expect::Expected;
+use super::trace::{Item, Trace};
+use crate::behaviour::{Behaviour, Coverage};
+use crate::engine::Engine;
+use crate::game::board::LINES;
+use crate::game::{Cell, Mark, Message, Phase};
+use crate::lang;
+
+/// What the generator may produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Settings {
+    /// The usual bound on a trace's events (each on at most one line).
+    pub(crate) max_lines: usize,
+    /// Behaviours never to generate.
+    pub(crate) exclude: Coverage,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { max_lines: 60, exclude: Coverage::default() }
+    }
+}
+
+/// Candidates drawn per trace while some behaviour is still to reach; the
+/// one that reaches most of them is kept. Once all are reached one is
+/// drawn: each candidate costs a generation and an engine run, a fifth of
+/// the cost of running the engine as a program (measured), so four would
+/// slow a session by a quarter for nothing to steer toward.
+const CANDIDATES: usize = 4;
+
+/// The random source of run number `run` of a fuzz session.
+pub(crate) fn rng_for(seed: u64, run: u64) -> Rng {
+    Rng::with_seed(seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A trace, its expected run, steered toward `uncovered`.
+pub(crate) fn generate(
+    rng: &mut Rng,
+    settings: &Settings,
+    uncovered: Coverage,
+) -> (Trace, Expected) {
+    let mut best: Option<(usize, Trace, Expected)> = None;
+    let wanted = uncovered.difference(settings.exclude);
+    let candidates = if wanted.is_empty() { 1 } else { CANDIDATES };
+    for k in 0..candidates {
+        let errors = k % 2 == 0;
+        let (trace, expected) = candidate(rng, settings, uncovered, errors);
+        let score = expected.coverage.iter().filter(|b| uncovered.contains(*b)).count();
+        if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+            best = Some((score, trace, expected));
+        }
+    }
+    let (_, trace, expected) = best.unwrap_or_else(|| {
+        let t = Trace::default();
+        let e = Expected::of(b"");
+        (0, t, e)
+    });
+    (trace, expected)
+}
+
+/// One trace without excluded behaviours: a game trace is cut before the
+/// first command that shows one; a rejected one is drawn again without errors.
+fn candidate(
+    rng: &mut Rng,
+    settings: &Settings,
+    uncovered: Coverage,
+    errors: bool,
+) -> (Trace, Expected) {
+    let mut trace = Builder::new(rng, settings, uncovered).build(errors);
+    let mut expected = Expected::of(&trace.text());
+    if expected.coverage.iter().any(|b| settings.exclude.contains(b)) {
+        if expected.status != 0 {
+            trace = Builder::new(rng, settings, uncovered).build(false);
+            expected = Expected::of(&trace.text());
+        }
+        if let Some(k) = expected.steps.iter().position(|(_, b)| settings.exclude.contains(*b)) {
+            trace.items.truncate(k.saturating_sub(1));
+            expected = Expected::of(&trace.text());
+        }
+    }
+    (trace, expected)
+}
+
+/// Valid names, the usual ones first.
+const NAMES: [&str; 12] =
+    ["Ann", "Bob", "Cy", "Dee", "x", "Zed9", "A b", "Al_1", "Jo\\\"e", "Mo\nna", "Ann2", "ann"];
+/// Names that start with no letter.
+const BAD_NAMES: [&str; 6] = ["", "1x", "_a", " Ann", "-", "9"];
+
+/// Wrong events, by the behaviour they show.
+const SYNTAX: [(Behaviour, &[&str]); 4] = [
+    (
+        Behaviour::SyntaxParse,
+        &[
+            "undo ( )",
+            "play(\"Ann\" 1)",
+            "play(\"Ann\",,1)",
+            "play(\"Ann\", 1))",
+            "new_game(\"Ann\" \"Bob\")",
+            "play(< 1 >, 1)",
+            "play(<<1>, 1)",
+            "play(\"Ann\", -)",
+            "undo\u{c}",
+            ")",
+        ],
+    ),
+    (
+        Behaviour::SyntaxReservedWord,
+        &["play(INT, 1)", "new_game(STRING, \"Bob\")", "TRUE", "system", "play(\"Ann\", REAL)"],
+    ),
+    (
+        Behaviour::SyntaxUnknownIdentifier,
+        &["play(Ann, 1)", "new_game(\"Ann\", Bob)", "play(\"Ann\", [x])", "undo(y)"],
+    ),
+    (
+        Behaviour::SyntaxInvalidNumber,
+        &[
+            "play(\"Ann\", 1.5)",
+            "play(\"Ann\", 99999999999999999999)",
+            "play(\"Ann\", -0.25)",
+            "play(\"Ann\", - 00012345678901234567890.10)",
+        ],
+    ),
+];
+
+/// Wrong events that only fit at the end of a trace.
+const SYNTAX_AT_END: [(Behaviour, &[&str]); 2] = [
+    (Behaviour::SyntaxEndOfInput, &["play(\"Ann\", 1", "new_game(\"Ann\",", "play(", "undo(<<"]),
+    (Behaviour::SyntaxUnterminatedString, &["play(\"Ann, 1)", "new_game(\"Ann\", \"Bob)"]),
+];
+
+const TYPE: [(Behaviour, &[&str]); 5] = [
+    (Behaviour::TypeUnknownEvent, &["jump", "Undo", "play2(\"Ann\", 1)", "quit", "new_game2"]),
+    (Behaviour::TypeArgumentsOnBare, &["undo(1)", "redo(\"x\")", "play_again(1, 2)", "undo([])"]),
+    (
+        Behaviour::TypeArity,
+        &["play(\"Ann\")", "play(\"Ann\", 1, 2)", "new_game(\"Ann\")", "play", "new_game"],
+    ),
+    (
+        Behaviour::TypeArgumentType,
+        &[
+            "play(1, 1)",
+            "play(\"Ann\", \"5\")",
+            "new_game(\"Ann\", 'c')",
+            "new_game(\"Ann\", true)",
+            "play(\"Ann\", [1])",
+            "play(\"Ann\", <<>>)",
+            "new_game(1.5, \"Bob\")",
+        ],
+    ),
+    (
+        Behaviour::TypeButtonRange,
+        &["play(\"Ann\", 0)", "play(\"Ann\", 10)", "play(\"Ann\", -3)", "play(\"Ann\", 10.0)"],
+    ),
+];
+
+/// Move orders (from the start of a round) for the endings a random game
+/// rarely reaches, each shown under any symmetry of the board.
+const SEQUENCES: [&[u8]; 3] = [
+    &[1, 2, 3, 5, 4, 6, 8, 7, 9], // a tie
+    &[1, 2, 3, 4, 7, 6, 9, 8, 5], // a win on two lines
+    &[1, 3, 2, 4, 6, 7, 9, 8, 5], // a win with the ninth mark
+];
+
+/// The eight symmetries of the board, as cell maps.
+const SYMMETRIES: [[u8; 9]; 8] = [
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [7, 4, 1, 8, 5, 2, 9, 6, 3],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1],
+    [3, 6, 9, 2, 5, 8, 1, 4, 7],
+    [3, 2, 1, 6, 5, 4, 9, 8, 7],
+    [7, 8, 9, 4, 5, 6, 1, 2, 3],
+    [1, 4, 7, 2, 5, 8, 3, 6, 9],
+    [9, 6, 3, 8, 5, 2, 7, 4, 1],
+];
+
+/// What the moves of a round aim at.
+enum Plan {
+    Anything,
+    Line { mark: Mark, line: [u8; 3] },
+    Sequence(Vec<u8>),
+}
+
+/// Builds one trace while playing it on an engine of its own.
+struct Builder<'r> {
+    rng: &'r mut Rng,
+    settings: &'r Settings,
+    uncovered: Coverage,
+    engine: Engine,
+    plan: Plan,
+    items: Vec<Item>,
+}
+
+impl<'r> Builder<'r> {
+    fn new(rng: &'r mut Rng, settings: &'r Settings, uncovered: Coverage) -> Self {
+        Builder {
+            rng,
+            settings,
+            uncovered,
+            engine: Engine::new(),
+            plan: Plan::Anything,
+            items: Vec::new(),
+        }
+    }
+
+    fn wants(&self, b: Behaviour) -> bool {
+        self.uncovered.contains(b) && !self.settings.exclude.contains(b)
+    }
+
+    fn allowed(&self, b: Behaviour) -> bool {
+        !self.settings.exclude.contains(b)
+    }
+
+    fn build(mut self, errors: bool) -> Trace {
+        let max = self.settings.max_lines.max(1);
+        // Now and then a much longer trace.
+        let length = if self.rng.u32(0..40) == 0 {
+            self.rng.usize(max..=max * 5)
+        } else {
+            self.rng.usize(1..=max)
+        };
+        while self.items.len() < length {
+            self.act();
+        }
+        self.items.truncate(length);
+        if errors {
+            self.add_errors();
+        }
+        Trace { items: self.items }
+    }
+
+    /// Adds an event: runs it on the builder's engine when it is valid.
+    fn push(&mut self, text: String) {
+        if let Ok(commands) = lang::check(text.as_bytes()) {
+            for c in &commands {
+                self.engine.run(c);
+                if matches!(
+                    self.engine.last(),
+                    Behaviour::NewGameFirst
+                        | Behaviour::NewGameInPlay
+                        | Behaviour::NewGameAfterRound
+                        | Behaviour::PlayAgainOStarts
+                        | Behaviour::PlayAgainXStarts
+                ) {
+                    self.plan = self.new_plan();
+                }
+            }
+        }
+        let sep = self.separator();
+        self.items.push(Item::new(text, sep));
+    }
+
+    fn separator(&mut self) -> String {
+        let choices: [(u32, &str); 11] = [
+            (60, "\n"),
+            (10, " "),
+            (3, "  "),
+            (2, "\t"),
+            (5, "\r\n"),
+            (5, " -- a comment\n"),
+            (4, "\n\n"),
+            (4, "\n-- a comment line\n"),
+            (2, "\n  \t\n"),
+            (1, " ? "),
+            (1, "\n   -- indented comment\n"),
+        ];
+        pick_weighted(self.rng, &choices).to_string()
+    }
+
+    /// One step of the game (one event, or an undo/redo chain).
+    fn act(&mut self) {
+        let state = self.engine.game().state;
+        let (x, o) = (self.name(Mark::X), self.name(Mark::O));
+        let boost = |wanted: bool, w: u32| if wanted { w * 4 } else { w };
+        match state.phase {
+            Phase::NoGame => {
+                // play_again answers ok before any game; after a refused
+                // command it is another behaviour, so steer to the error first.
+                let refused = state.message != Message::Ok;
+                let after_error = self.wants(Behaviour::PlayAgainBeforeGameAfterError);
+                let play_again = if refused {
+                    Behaviour::PlayAgainBeforeGameAfterError
+                } else {
+                    Behaviour::PlayAgainBeforeGame
+                };
+                let choices = [
+                    (60, 0),
+                    (
+                        boost(
+                            self.wants(Behaviour::NewGameSameNames) || (after_error && !refused),
+                            10,
+                        ),
+                        1,
+                    ),
+                    (boost(self.wants(Behaviour::PlayBeforeGame), 6), 2),
+                    (boost(self.wants(play_again), 4), 3),
+                    (boost(self.wants(Behaviour::UndoBeforeGame), 4), 4),
+                    (boost(self.wants(Behaviour::RedoBeforeGame), 4), 5),
+                ];
+                match pick_weighted(self.rng, &choices) {
+                    0 => self.new_game(),
+                    1 => self.bad_new_game(),
+                    2 => {
+                        let who = self.any_name();
+                        let cell = self.rng.u8(1..=9);
+                        self.play(&who, cell)
+                    }
+                    3 => self.push("play_again".into()),
+                    4 => self.push("undo".into()),
+                    _ => self.push("redo".into()),
+                }
+            }
+            Phase::InPlay => {
+                let next = self.name(state.next);
+                let other = self.name(state.next.other());
+                let choices = [
+                    (60, 0),
+                    (boost(self.wants(Behaviour::PlayWrongTurn), 6), 1),
+                    (boost(self.wants(Behaviour::PlayTaken), 6), 2),
+                    (boost(self.wants(Behaviour::PlayUnknownPlayer), 3), 3),
+                    (boost(self.wants(Behaviour::UndoMove), 10), 4),
+                    (boost(self.wants(Behaviour::RedoNothing), 4), 5),
+                    (boost(self.wants(Behaviour::NewGameInPlay), 2), 6),
+                    (boost(self.wants(Behaviour::NewGameBadFirstName), 3), 7),
+                    (boost(self.wants(Behaviour::PlayAgainInPlay), 3), 8),
+                    (boost(self.wants(Behaviour::PlayWrongTurnTaken), 2), 9),
+                ];
+                match pick_weighted(self.rng, &choices) {
+                    0 => {
+                        let cell = self.planned_cell();
+                        self.play(&next, cell)
+                    }
+                    1 => {
+                        let cell = self.free_cell().unwrap_or(5);
+                        self.play(&other, cell)
+                    }
+                    2 => {
+                        let cell = self.taken_cell().unwrap_or(5);
+                        self.play(&next, cell)
+                    }
+                    3 => {
+                        let who = self.unknown_name(&x, &o);
+                        let cell = self.rng.u8(1..=9);
+                        self.play(&who, cell)
+                    }
+                    4 => self.undo_chain(),
+                    5 => self.push("redo".into()),
+                    6 => self.new_game(),
+                    7 => self.bad_new_game(),
+                    8 => self.push("play_again".into()),
+                    _ => {
+                        let cell = self.taken_cell().unwrap_or(5);
+                        self.play(&other, cell)
+                    }
+                }
+            }
+            Phase::Over => {
+                // undo and redo keep the message a finished round shows: the
+                // win or tie, or the error of a command refused after it.
+                let refused = !matches!(state.message, Message::Winner | Message::Tie);
+                let (undo, redo) = if refused {
+                    (Behaviour::UndoAfterRoundError, Behaviour::RedoAfterRoundError)
+                } else {
+                    (Behaviour::UndoAfterRound, Behaviour::RedoAfterRound)
+                };
+                let after_error = self.wants(Behaviour::UndoAfterRoundError)
+                    || self.wants(Behaviour::RedoAfterRoundError);
+                let choices = [
+                    (40, 0),
+                    (boost(self.wants(Behaviour::NewGameAfterRound), 12), 1),
+                    (
+                        boost(
+                            self.wants(Behaviour::PlayAfterRound) || (after_error && !refused),
+                            8,
+                        ),
+                        2,
+                    ),
+                    (boost(self.wants(Behaviour::PlayUnknownAfterRound), 3), 3),
+                    (boost(self.wants(undo), 5), 4),
+                    (boost(self.wants(redo), 5), 5),
+                    (4, 6),
+                ];
+                match pick_weighted(self.rng, &choices) {
+                    0 => self.push("play_again".into()),
+                    1 => self.new_game(),
+                    2 => {
+                        let who = if self.rng.bool() { x } else { o };
+                        let cell = self.rng.u8(1..=9);
+                        self.play(&who, cell)
+                    }
+                    3 => {
+                        let who = self.unknown_name(&x, &o);
+                        let cell = self.rng.u8(1..=9);
+                        self.play(&who, cell)
+                    }
+                    4 => self.push("undo".into()),
+                    5 => self.push("redo".into()),
+                    _ => self.bad_new_game(),
+                }
+            }
+        }
+    }
+
+    fn name(&self, mark: Mark) -> String {
+        String::from_utf8_lossy(self.engine.game().name(mark)).into_owned()
+    }
+
+    fn any_name(&mut self) -> String {
+        NAMES[self.rng.usize(0..4)].to_string()
+    }
+
+    fn unknown_name(&mut self, x: &str, o: &str) -> String {
+        let candidates: Vec<&str> =
+            NAMES.iter().chain(&BAD_NAMES).copied().filter(|n| *n != x && *n != o).collect();
+        candidates[self.rng.usize(0..candidates.len())].to_string()
+    }
+
+    fn new_game(&mut self) {
+        let pool = if self.rng.u32(0..5) == 0 { NAMES.len() } else { 4 };
+        let a = self.rng.usize(0..pool);
+        let mut b = self.rng.usize(0..pool - 1);
+        if b >= a {
+            b += 1;
+        }
+        let text = self.event2("new_game", quote(NAMES[a]), quote(NAMES[b]));
+        self.push(text);
+    }
+
+    fn bad_new_game(&mut self) {
+        let good = NAMES[self.rng.usize(0..4)];
+        let bad = BAD_NAMES[self.rng.usize(0..BAD_NAMES.len())];
+        let (a, b) = match self.rng.u32(0..4) {
+            0 => (good, good),
+            1 => (bad, bad),
+            2 => (bad, good),
+            _ => (good, bad),
+        };
+        let text = self.event2("new_game", quote(a), quote(b));
+        self.push(text);
+    }
+
+    fn play(&mut self, who: &str, cell: u8) {
+        let button = self.button(cell);
+        let text = self.event2("play", quote(who), button);
+        self.push(text);
+    }
+
+    /// An event with two arguments, in one of the ways it may be written.
+    fn event2(&mut self, name: &str, a: String, b: String) -> String {
+        match self.rng.u32(0..20) {
+            0..=11 => format!("{name}({a},{b})"),
+            12..=16 => format!("{name}({a}, {b})"),
+            17 => format!("{name} ( {a} , {b} )"),
+            18 => format!("{name}(\t{a},\n{b})"),
+            _ => format!("{name}({a} ,{b}  )"),
+        }
+    }
+
+    /// A button in one of its written forms.
+    fn button(&mut self, n: u8) -> String {
+        match self.rng.u32(0..12) {
+            0..=6 => n.to_string(),
+            7 => format!("0{n}"),
+            8 => format!("{n}.0"),
+            9 => format!("00{n}.000"),
+            10 => format!("{n}.00"),
+            _ => format!("000{n}"),
+        }
+    }
+
+    fn free_cell(&mut self) -> Option<u8> {
+        let free: Vec<u8> =
+            self.engine.game().state.board.empty_cells().map(Cell::number).collect();
+        (!free.is_empty()).then(|| free[self.rng.usize(0..free.len())])
+    }
+
+    fn taken_cell(&mut self) -> Option<u8> {
+        let board = self.engine.game().state.board;
+        let taken: Vec<u8> =
+            Cell::ALL.iter().filter(|c| board.get(**c).is_some()).map(|c| c.number()).collect();
+        (!taken.is_empty()).then(|| taken[self.rng.usize(0..taken.len())])
+    }
+
+    /// The cell the plan of the round asks for, or any free one.
+    fn planned_cell(&mut self) -> u8 {
+        let state = self.engine.game().state;
+        let board = state.board;
+        let free = |n: &u8| Cell::new(*n).is_some_and(|c| board.get(c).is_none());
+        let wanted: Vec<u8> = match &self.plan {
+            Plan::Anything => Vec::new(),
+            Plan::Line { mark, line } if *mark == state.next => {
+                line.iter().copied().filter(free).collect()
+            }
+            Plan::Line { line, .. } => (1..=9).filter(|n| !line.contains(n) && free(n)).collect(),
+            Plan::Sequence(cells) => {
+                let done = board.count(Mark::X) + board.count(Mark::O);
+                cells.get(done).copied().filter(free).into_iter().collect()
+            }
+        };
+        if wanted.is_empty() {
+            return self.free_cell().unwrap_or(5);
+        }
+        wanted[self.rng.usize(0..wanted.len())]
+    }
+
+    /// What the moves of a new round aim at: an uncovered win when there is
+    /// one, else a random line, a special ending or nothing in particular.
+    fn new_plan(&mut self) -> Plan {
+        let uncovered_wins: Vec<(Mark, usize)> = [Mark::X, Mark::O]
+            .into_iter()
+            .flat_map(|m| (0..8).map(move |k| (m, k)))
+            .filter(|&(m, k)| {
+                let base = if m == Mark::X { Behaviour::WinX123 } else { Behaviour::WinO123 };
+                self.wants(Behaviour::ALL[base as usize + k])
+            })
+            .collect();
+        let special = [Behaviour::Tie, Behaviour::WinTwoLines, Behaviour::WinFullBoard];
+        let wanted_special: Vec<usize> = (0..3).filter(|&k| self.wants(special[k])).collect();
+        let symmetry = SYMMETRIES[self.rng.usize(0..8)];
+        let sequence = |k: usize| {
+            Plan::Sequence(SEQUENCES[k].iter().map(|&c| symmetry[usize::from(c - 1)]).collect())
+        };
+        match self.rng.u32(0..20) {
+            0..=7 if !uncovered_wins.is_empty() => {
+                let (mark, k) = uncovered_wins[self.rng.usize(0..uncovered_wins.len())];
+                Plan::Line { mark, line: LINES[k] }
+            }
+            8..=10 if !wanted_special.is_empty() => {
+                sequence(wanted_special[self.rng.usize(0..wanted_special.len())])
+            }
+            0..=11 => {
+                let mark = if self.rng.bool() { Mark::X } else { Mark::O };
+                Plan::Line { mark, line: LINES[self.rng.usize(0..8)] }
+            }
+            12..=14 => sequence(self.rng.usize(0..3)),
+            _ => Plan::Anything,
+        }
+    }
+
+    /// Several undos, then some redos, maybe with a new command between.
+    fn undo_chain(&mut self) {
+        let undos = self.rng.usize(1..=4);
+        for _ in 0..undos {
+            self.push("undo".into());
+        }
+        if self.rng.u32(0..4) == 0 && self.engine.game().state.phase == Phase::InPlay {
+            let next = self.name(self.engine.game().state.next);
+            let cell = self.free_cell().unwrap_or(5);
+            self.play(&next, cell);
+        }
+        for _ in 0..self.rng.usize(0..=undos + 1) {
+            self.push("redo".into());
+        }
+    }
+
+    /// One syntax error, or a few type errors, at random places (an error
+    /// that only fits at the end goes there).
+    fn add_errors(&mut self) {
+        let wanted = |table: &[(Behaviour, &[&str])]| table.iter().any(|(b, _)| self.wants(*b));
+        let steer = wanted(&SYNTAX) || wanted(&SYNTAX_AT_END) || wanted(&TYPE);
+        let rate = if steer { 5 } else { 16 };
+        if self.rng.u32(0..rate) != 0 {
+            return;
+        }
+        if self.rng.bool() {
+            let at_end = self.rng.u32(0..3) == 0;
+            let table: &[(Behaviour, &[&str])] = if at_end { &SYNTAX_AT_END } else { &SYNTAX };
+            if let Some(text) = self.wrong_event(table) {
+                let at =
+                    if at_end { self.items.len() } else { self.rng.usize(0..=self.items.len()) };
+                self.items.insert(at, Item::new(text, "\n"));
+            }
+        } else {
+            for _ in 0..self.rng.usize(1..=3) {
+                if let Some(text) = self.wrong_event(&TYPE) {
+                    let at = self.rng.usize(0..=self.items.len());
+                    self.items.insert(at, Item::new(text, "\n"));
+                }
+            }
+        }
+    }
+
+    /// A wrong event of an allowed kind, an uncovered kind preferred.
+    fn wrong_event(&mut self, table: &[(Behaviour, &[&str])]) -> Option<String> {
+        let kinds: Vec<&(Behaviour, &[&str])> =
+            table.iter().filter(|(b, _)| self.allowed(*b)).collect();
+        let wanted: Vec<&&(Behaviour, &[&str])> =
+            kinds.iter().filter(|(b, _)| self.wants(*b)).collect();
+        let (_, texts) = if !wanted.is_empty() && self.rng.bool() {
+            **wanted[self.rng.usize(0..wanted.len())]
+        } else if !kinds.is_empty() {
+            *kinds[self.rng.usize(0..kinds.len())]
+        } else {
+            return None;
+        };
+        Some(texts[self.rng.usize(0..texts.len())].to_string())
+    }
+}
+
+fn quote(name: &str) -> String {
+    format!("\"{name}\"")
+}
+
+fn pick_weighted<T: Copy>(rng: &mut Rng, choices: &[(u32, T)]) -> T {
+    let total: u32 = choices.iter().map(|c| c.0).sum();
+    let mut n = rng.u32(0..total.max(1));
+    for &(w, value) in choices {
+        if n < w {
+            return value;
+        }
+        n -= w;
+    }
+    choices[0].1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::Autopilot;
+    use crate::run::{Job, run_job};
+
+    fn session(seed: u64, runs: u64, settings: &Settings) -> (Coverage, Vec<Trace>) {
+        let mut covered = Coverage::default();
+        let mut traces = Vec::new();
+        for run in 0..runs {
+            let mut rng = rng_for(seed, run);
+            let uncovered = Coverage::from_bits(!covered.bits());
+            let (trace, expected) = generate(&mut rng, settings, uncovered);
+            covered = covered.union(expected.coverage);
+            traces.push(trace);
+        }
+        (covered, traces)
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_traces() {
+        let s = Settings::default();
+        assert_eq!(session(7, 20, &s).1, session(7, 20, &s).1);
+        assert_ne!(session(7, 20, &s).1, session(8, 20, &s).1);
+    }
+
+    #[test]
+    fn a_few_hundred_traces_reach_every_behaviour() {
+        let (covered, _) = session(1, 400, &Settings::default());
+        let missing: Vec<_> =
+            Coverage::batch().iter().filter(|b| !covered.contains(*b)).map(Behaviour::id).collect();
+        assert!(missing.is_empty(), "not reached: {missing:?}");
+    }
+
+    #[test]
+    fn traces_respect_their_bounds_and_exclusions() {
+        let exclude: Coverage = [Behaviour::TypeArity, Behaviour::UndoMove, Behaviour::SyntaxParse]
+            .into_iter()
+            .collect();
+        let settings = Settings { max_lines: 10, exclude };
+        let (covered, traces) = session(3, 300, &settings);
+        assert!(covered.iter().all(|b| !exclude.contains(b)));
+        assert!(traces.iter().all(|t| t.len() <= 50 + 1));
+        assert!(traces.iter().filter(|t| t.len() <= 10).count() > 250);
+    }
+
+    #[test]
+    fn the_expected_output_is_what_batch_prints() {
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("t.txt");
+        let (_, traces) = session(5, 150, &Settings::default());
+        for trace in traces {
+            std::fs::write(&path, trace.text()).expect("write");
+            let mut out = Vec::new();
+            run_job(Job::Whole, &path, &mut out, Autopilot::default()).expect("runs");
+            let expected = Expected::of(&trace.text());
+            assert_eq!(out, expected.output, "{:?}", String::from_utf8_lossy(&trace.text()));
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The tests a session writes: `--out` checked before fuzzing, and each
+//! divergence saved as a trace and its expected output, both or neither,
+//! never over a file that is there.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::FuzzError;
+use crate::run::{OutputError, OutputFile};
+
+/// `--out` must be a folder or nothing yet: found before fuzzing, not at
+/// the first save.
+pub(super) fn check_out(dir: &Path) -> Result<(), FuzzError> {
+    let name = dir.display().to_string();
+    match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(FuzzError::Out(name, "is not a folder".into())),
+        Err(_) if fs::symlink_metadata(dir).is_ok() => {
+            Err(FuzzError::Out(name, "is a symbolic link to nothing".into()))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(FuzzError::Out(name, format!("cannot be used: {e}"))),
+    }
+}
+
+/// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N
+/// with neither file present; never overwrites. Both are written whole or
+/// not at all (each through a temporary file moved into place), and the
+/// trace is removed again if its expected output cannot be put beside it.
+pub(super) fn save(
+    dir: &Path,
+    name: &str,
+    trace: &[u8],
+    expected: &[u8],
+) -> Result<PathBuf, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let written = |path: &Path, bytes: &[u8]| -> Result<OutputFile, OutputError> {
+        let mut file = OutputFile::create(path)?;
+        match file.write_all(bytes).and_then(|()| file.flush()) {
+            Ok(()) => Ok(file),
+            Err(e) => Err(file.write_failed(e)),
+        }
+    };
+    for n in 1.. {
+        let path = dir.join(format!("{name}-{n}.txt"));
+        let expected_path = dir.join(format!("{name}-{n}.expected.txt"));
+        let taken = |p: &Path| fs::symlink_metadata(p).is_ok();
+        if taken(&path) || taken(&expected_path) {
+            continue;
+        }
+        let both = written(&path, trace).and_then(|t| Ok((t, written(&expected_path, expected)?)));
+        let (trace_file, expected_file) = match both {
+            Ok(files) => files,
+            Err(OutputError::Exists(_)) => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        match trace_file.persist_noclobber() {
+            Ok(()) => {}
+            Err(OutputError::Exists(_)) => continue,
+            Err(e) => return Err(e.to_string()),
+        }
+        match expected_file.persist_noclobber() {
+            Ok(()) => return Ok(path),
+            Err(e) => {
+                let _ = fs::remove_file(&path);
+                if !matches!(e, OutputError::Exists(_)) {
+                    return Err(e.to_string());
+                }
+            }
+        }
+    }
+    Err("no free name".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_test_is_both_files_or_neither() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let saved = save(dir.path(), "undo", b"undo\n", b"expected\n").expect("save");
+        assert_eq!(saved, dir.path().join("undo-1.txt"));
+        assert_eq!(fs::read(dir.path().join("undo-1.expected.txt")).expect("read"), b"expected\n");
+        // A name the trace's file can take and the expected file cannot
+        // (over 255 bytes): neither stays.
+        let long = "k".repeat(242);
+        let e = save(dir.path(), &long, b"undo\n", b"expected\n").expect_err("too long");
+        assert!(e.contains(".expected.txt"), "{e}");
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["undo-1.expected.txt", "undo-1.txt"]);
+    }
+
+    #[test]
+    fn out_must_be_a_folder_or_nothing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert!(check_out(dir.path()).is_ok());
+        assert!(check_out(&dir.path().join("new")).is_ok());
+        let file = dir.path().join("file");
+        fs::write(&file, "").expect("write");
+        let e = check_out(&file).expect_err("a file").to_string();
+        assert!(e.ends_with("is not a folder"), "{e}");
+        assert!(check_out(&file.join("sub")).is_err());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).expect("symlink");
+        assert!(check_out(&link).is_err());
+    }
+}

@@ -1,0 +1,407 @@
+//! Keeping track of every process started through this module, so that none
+//! outlives its run or the runner. This is the containment seam: the rest
+//! of the program starts a child with `spawn` and ends a run with `finish`
+//! (or `stop_descendants` once the child has exited), and calls `stop_all`
+//! when it is done; how the leftovers are found is this file's business.
+//!
+//! Each program starts a session of its own (`setsid`: no controlling
+//! terminal, and a process group of its own) and carries a tag in its
+//! environment, inherited by its descendants. On Linux:
+//! - where a cgroup v2 can be made (`cgroup`), each program is moved into a
+//!   cgroup of its own as it starts; the end of its run kills that cgroup,
+//!   which holds whatever it started however it left its session;
+//! - this process is a child subreaper in any case, so a descendant whose
+//!   parent dies is adopted by it rather than by init. After each run, its
+//!   adopted children are swept in rounds: each that belongs to the run (its
+//!   cgroup or its tag) or to no run still going (an untagged process outside
+//!   any cgroup) is stopped with its whole subtree (SIGSTOP), then killed, and
+//!   reaped, until a round finds none. A fork-churning daemon cannot outrun
+//!   this: what is stopped cannot fork, and what a killed one leaves is
+//!   adopted in turn.
+//!
+//! Without a subreaper or `/proc` (other systems), a run's process group is
+//! killed and, on Linux, all of `/proc` is searched for its tag.
+//! SIGINT, SIGTERM, SIGHUP and the other fatal signals stop every run first,
+//! then end this process as the signal would have (`crate::platform::signals`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal, WaitOptions};
+
+use super::cgroup::{Cgroups, Slot};
+use super::terminal;
+use super::tree::{self, freeze_and_kill};
+
+/// The environment variable that tags a run's processes.
+pub(crate) const TAG_VAR: &str = "TICTAC_RUN_TAG";
+
+/// Rounds of the `/proc` search for tagged processes (a fork flood makes new
+/// ones while the old are stopped); each round stops all it finds.
+const KILL_ROUNDS: usize = 200;
+
+/// How long a sweep of adopted processes may go on (a process stuck in the
+/// kernel, one that cannot be signalled) before all of `/proc` is searched
+/// instead.
+const SWEEP_LIMIT: Duration = Duration::from_millis(1000);
+
+/// How long killed processes may take to leave their cgroup.
+const EMPTY_LIMIT: Duration = Duration::from_millis(500);
+
+/// A run still going: its tag, and its cgroup if it has one.
+struct Run {
+    tag: String,
+    slot: Option<Slot>,
+}
+
+#[derive(Default)]
+struct Registry {
+    /// Registered children (process group ids too) and their runs.
+    running: BTreeMap<i32, Run>,
+    /// Tags of runs started or starting and not yet finished.
+    live_tags: BTreeSet<String>,
+    /// Stopped descendants not yet reaped: they may still become ours.
+    orphans: BTreeSet<i32>,
+    /// Children being started, not yet in `running`: while any is, a child
+    /// missing from `running` may be one of them, so none is reaped, and an
+    /// untagged one (a child between its fork and its exec) is not killed.
+    spawning: usize,
+    /// No more starts: the runner is stopping everything (a signal).
+    closed: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    running: BTreeMap::new(),
+    live_tags: BTreeSet::new(),
+    orphans: BTreeSet::new(),
+    spawning: 0,
+    closed: false,
+});
+static SETUP: Once = Once::new();
+static NEXT_TAG: AtomicU64 = AtomicU64::new(0);
+static ON_SIGNAL: OnceLock<crate::platform::signals::Registration> = OnceLock::new();
+/// This process is a child subreaper and can list its children: a run's
+/// leftovers are then found in its own tree.
+static WALKABLE: AtomicBool = AtomicBool::new(false);
+/// The cgroups of the runs, where they can be made.
+static CGROUPS: OnceLock<Option<Cgroups>> = OnceLock::new();
+/// Set once the cgroups are removed (the end of the process): later runs
+/// go without.
+static CGROUPS_CLOSED: AtomicBool = AtomicBool::new(false);
+
+fn registry() -> MutexGuard<'static, Registry> {
+    // A panic elsewhere while holding the lock leaves plain data behind.
+    REGISTRY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn cgroups() -> Option<&'static Cgroups> {
+    if CGROUPS_CLOSED.load(Ordering::Relaxed) {
+        return None;
+    }
+    CGROUPS.get().and_then(Option::as_ref)
+}
+
+/// A child started in a session of its own, with its tag; stop it with
+/// `finish`.
+pub(crate) struct Started {
+    pub(crate) child: Child,
+    pub(crate) tag: String,
+    slot: Option<Slot>,
+    /// What it left was stopped after it exited (`stop_descendants`).
+    swept: bool,
+}
+
+/// Starts `command` in a session of its own (no controlling terminal),
+/// tagged, in a cgroup of its own where there are cgroups, and registered
+/// so that a signal to this process stops it.
+pub(crate) fn spawn(mut command: Command) -> io::Result<Started> {
+    SETUP.call_once(setup);
+    let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
+    command.env(TAG_VAR, &tag);
+    // Counted while it starts (outside the lock, so that starts run in
+    // parallel): reaping waits until no start is under way.
+    {
+        let mut registry = registry();
+        if registry.closed {
+            return Err(io::Error::other("the runner is stopping"));
+        }
+        registry.spawning += 1;
+        registry.live_tags.insert(tag.clone());
+    }
+    let (spawned, slot) = match cgroups().and_then(|c| Some((c, c.take().ok()?))) {
+        None => (start_session(command), None),
+        Some((cgroups, slot)) => match cgroups.start_in(&slot, || start_session(command)) {
+            (spawned @ Ok(_), true) => (spawned, Some(slot)),
+            (spawned, _) => {
+                cgroups.give_back(slot);
+                (spawned, None)
+            }
+        },
+    };
+    let mut registry = registry();
+    registry.spawning -= 1;
+    let child = match spawned {
+        Ok(child) => child,
+        Err(e) => {
+            registry.live_tags.remove(&tag);
+            return Err(e);
+        }
+    };
+    registry.running.insert(child.id() as i32, Run { tag: tag.clone(), slot: slot.clone() });
+    Ok(Started { child, tag, slot, swept: false })
+}
+
+/// Starts `command` as the leader of a new session (`setsid` between fork
+/// and exec, done by `process-wrap`: this crate has no `unsafe`).
+fn start_session(command: Command) -> io::Result<Child> {
+    let mut wrapped = process_wrap::std::CommandWrap::from(command);
+    wrapped.wrap(process_wrap::std::ProcessSession);
+    let started: Box<dyn std::any::Any> = wrapped.spawn()?.into_inner();
+    started.downcast::<Child>().map(|child| *child).map_err(|_| io::Error::other("not a child"))
+}
+
+/// Stops the run's session, cgroup and every descendant, reaps the child,
+/// and forgets it. Safe to call whether or not the child has exited.
+pub(crate) fn finish(started: &mut Started) -> io::Result<std::process::ExitStatus> {
+    let pid = started.child.id() as i32;
+    // A child not yet reaped keeps its pid: killing it cannot hit another.
+    let _ = started.child.kill();
+    stop_group(pid);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
+        cgroups.kill(slot);
+    }
+    let status = started.child.wait();
+    if !started.swept {
+        sweep(started);
+    }
+    let mut registry = registry();
+    registry.running.remove(&pid);
+    registry.live_tags.remove(&started.tag);
+    reap_orphans(&mut registry);
+    drop(registry);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), started.slot.take()) {
+        cgroups.give_back(slot);
+    }
+    status
+}
+
+/// Stops everything a child that has exited (and been reaped) left behind,
+/// so nothing holds its pipes open.
+pub(crate) fn stop_descendants(started: &mut Started) {
+    sweep(started);
+    started.swept = true;
+}
+
+/// Stops what is left of a run whose leader has been reaped: its session's
+/// group, its cgroup, and its adopted descendants (see the module's doc).
+/// Without a walkable tree, or past `SWEEP_LIMIT`, all of `/proc` is
+/// searched for its tag instead.
+fn sweep(started: &Started) {
+    let pid = started.child.id() as i32;
+    stop_group(pid);
+    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
+        cgroups.empty(slot);
+    }
+    if WALKABLE.load(Ordering::Relaxed) && sweep_adopted(Some(started)) {
+        return;
+    }
+    stop_group(pid);
+    let stopped = stop_tagged(&format!("{}\0", started.tag));
+    stop_group(pid);
+    registry().orphans.extend(stopped);
+}
+
+/// Whose an adopted process is, for the sweep of one run.
+#[derive(PartialEq)]
+enum Owner {
+    /// The run being swept, or no run still going: it is stopped.
+    Leftover,
+    /// Another run still going: left alone.
+    Running,
+    /// No run's, but a start is under way: it may be that child between
+    /// its fork and its exec, so it waits for the next round.
+    Unsure,
+}
+
+/// A cgroup says whose a process is even when it shed its tag; the tag
+/// says it outside cgroups; a process with neither is no run's.
+fn owner(pid: i32, of: Option<&Started>, registry: &Registry) -> Owner {
+    let Some(run) = of else { return Owner::Leftover };
+    let cgroup = cgroups().and(super::cgroup::of(pid));
+    if let Some(cgroup) = &cgroup {
+        if run.slot.as_ref().is_some_and(|slot| slot.holds(cgroup)) {
+            return Owner::Leftover;
+        }
+        let others = registry.running.values().filter(|r| r.tag != run.tag);
+        if others.filter_map(|r| r.slot.as_ref()).any(|slot| slot.holds(cgroup)) {
+            return Owner::Running;
+        }
+    }
+    match tree::env_of(pid, TAG_VAR) {
+        Some(tag) if tag == run.tag => Owner::Leftover,
+        Some(tag) if registry.live_tags.contains(&tag) => Owner::Running,
+        None if registry.spawning > 0 => Owner::Unsure,
+        _ => Owner::Leftover,
+    }
+}
+
+/// Sweeps this process's adopted children in rounds until none that is a
+/// leftover of `of` (or, without `of`, none at all) is left: each round
+/// reaps the dead, then stops and kills the leftovers with their subtrees.
+/// A `children` list read while an entry leaves it may skip one (the kernel
+/// says so), so when anything is adopted two quiet rounds in a row are
+/// needed. Whether it finished within `SWEEP_LIMIT`.
+fn sweep_adopted(of: Option<&Started>) -> bool {
+    let until = Instant::now() + SWEEP_LIMIT;
+    let mut quiet = 0;
+    while Instant::now() < until {
+        let mut registry = registry();
+        let mut leftovers = Vec::new();
+        let mut adopted = false;
+        let mut unsure = false;
+        for child in tree::children_of_self() {
+            if registry.running.contains_key(&child) {
+                continue;
+            }
+            adopted = true;
+            if registry.spawning == 0 && reaped(child) {
+                registry.orphans.remove(&child);
+                continue;
+            }
+            match owner(child, of, &registry) {
+                Owner::Leftover => leftovers.push(child),
+                Owner::Running => {}
+                Owner::Unsure => unsure = true,
+            }
+        }
+        let killed = freeze_and_kill(&leftovers);
+        registry.orphans.extend(killed);
+        drop(registry);
+        quiet = if leftovers.is_empty() && !unsure { quiet + 1 } else { 0 };
+        if quiet == 2 || (quiet == 1 && !adopted) {
+            return true;
+        }
+        // Let what was killed die and its children be adopted.
+        std::thread::sleep(Duration::from_micros(50));
+    }
+    false
+}
+
+/// Whether `pid`, a child of this process, had exited and is now reaped.
+fn reaped(pid: i32) -> bool {
+    let Some(p) = Pid::from_raw(pid) else { return false };
+    matches!(rustix::process::waitpid(Some(p), WaitOptions::NOHANG), Ok(Some(_)))
+}
+
+/// Stops everything this process started through `spawn`, and every child
+/// it adopted as a subreaper (the suite ended, or was interrupted), and
+/// removes the cgroups. Only for the end of a process whose children all
+/// came through `spawn`.
+pub(crate) fn stop_all() {
+    let mut registry = registry();
+    // Starts under way finish first (briefly), so that none is missed.
+    let until = Instant::now() + EMPTY_LIMIT;
+    while registry.spawning > 0 && Instant::now() < until {
+        drop(registry);
+        std::thread::sleep(Duration::from_millis(1));
+        registry = self::registry();
+    }
+    for &pid in registry.running.keys() {
+        stop_group(pid);
+    }
+    if let Some(cgroups) = cgroups() {
+        cgroups.kill_all();
+    }
+    drop(registry);
+    let swept = WALKABLE.load(Ordering::Relaxed) && sweep_adopted(None);
+    if !swept {
+        let stopped = stop_tagged(&format!("{}.", std::process::id()));
+        registry = self::registry();
+        registry.orphans.extend(stopped);
+        drop(registry);
+    }
+    reap_orphans(&mut self::registry());
+    if let Some(cgroups) = cgroups() {
+        CGROUPS_CLOSED.store(true, Ordering::Relaxed);
+        cgroups.remove();
+    }
+    terminal::put_back();
+}
+
+/// Makes this process the child subreaper of what it starts (Linux's
+/// alone); whether it is one.
+fn become_subreaper() -> bool {
+    #[cfg(target_os = "linux")]
+    return rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok();
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+fn setup() {
+    terminal::remember();
+    // Without them (other kernels, sandboxes) sessions and tags still work.
+    // Off Linux there is no subreaper, and the probe finds no cgroup.
+    WALKABLE.store(become_subreaper() && tree::listable(), Ordering::Relaxed);
+    let _ = CGROUPS.set(Cgroups::probe());
+    // Kept for the life of the process: any run may be interrupted; after
+    // a signal, nothing more is started.
+    let _ = ON_SIGNAL.set(crate::platform::signals::on_fatal_signal(|| {
+        registry().closed = true;
+        stop_all();
+    }));
+}
+
+/// Kills the process group; whether it still had members (zombies too).
+fn stop_group(pgid: i32) -> bool {
+    // Gone already is fine.
+    Pid::from_raw(pgid)
+        .is_some_and(|pgid| rustix::process::kill_process_group(pgid, Signal::KILL).is_ok())
+}
+
+/// Stops every process whose environment holds `TAG_VAR=` then `needle`
+/// (a whole tag and its NUL, or a prefix for all of this runner's tags);
+/// returns them, to be reaped.
+fn stop_tagged(needle: &str) -> Vec<i32> {
+    let (prefix, whole) = match needle.strip_suffix('\0') {
+        Some(tag) => (tag, true),
+        None => (needle, false),
+    };
+    let matches = |tag: &str| if whole { tag == prefix } else { tag.starts_with(prefix) };
+    let mut stopped = Vec::new();
+    for _ in 0..KILL_ROUNDS {
+        let found: Vec<i32> = tree::processes()
+            .filter(|&pid| tree::env_of(pid, TAG_VAR).is_some_and(|tag| matches(&tag)))
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+        stopped.extend(freeze_and_kill(&found));
+    }
+    stopped
+}
+
+/// Reaps stopped descendants that have become this process's children; the
+/// others are tried again next time. Never touches a registered child.
+fn reap_orphans(registry: &mut Registry) {
+    if registry.spawning > 0 {
+        return; // next time
+    }
+    let me = std::process::id() as i32;
+    let orphans = std::mem::take(&mut registry.orphans);
+    for pid in orphans {
+        if registry.running.contains_key(&pid) {
+            continue;
+        }
+        match tree::parent_of(pid) {
+            None => {} // gone: reaped elsewhere
+            Some(parent) if parent == me && reaped(pid) => {}
+            Some(_) => {
+                registry.orphans.insert(pid);
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The one byte store for "memory up to a bound, then a temporary file":
+//! whatever a run must keep between reading its input and printing (the
+//! commands of a trace, its type errors, the outcome of each window line,
+//! JUnit's testcases) and what a program printed (`process::Capture`, a
+//! spool with a cap) cost constant memory.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
+
+/// Bytes kept in memory before the spool moves to a temporary file.
+pub(crate) const MEMORY_BOUND: usize = 1024 * 1024;
+
+/// Buffer size for the temporary file, both ways.
+const FILE_BUFFER: usize = 64 * 1024;
+
+#[derive(Debug)]
+pub struct Spool {
+    /// Everything written, while the spool is in memory; once on disk, what
+    /// was written since the last block went to the file.
+    memory: Vec<u8>,
+    file: Option<File>,
+    /// Bytes in the file.
+    in_file: u64,
+    bound: usize,
+}
+
+impl Default for Spool {
+    fn default() -> Self {
+        Spool::with_bound(MEMORY_BOUND)
+    }
+}
+
+impl Spool {
+    /// A spool that moves to a file past `bound` bytes (tests use small ones).
+    pub(crate) fn with_bound(bound: usize) -> Self {
+        Spool { memory: Vec::new(), file: None, in_file: 0, bound }
+    }
+
+    /// A spool holding a whole file already written (a regular file,
+    /// read from its start, never written).
+    pub(crate) fn of_file(file: File) -> io::Result<Self> {
+        let in_file = file.metadata()?.len();
+        Ok(Spool { memory: Vec::new(), file: Some(file), in_file, bound: MEMORY_BOUND })
+    }
+
+    /// How many bytes were written.
+    pub(crate) fn len(&self) -> u64 {
+        self.in_file + self.memory.len() as u64
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the spool has moved to a temporary file.
+    #[cfg(test)]
+    pub(crate) fn on_disk(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Forgets everything written after the first `len` bytes, so a writer
+    /// can take back what turned out not to be wanted (a window line found
+    /// wrong after its first commands). Cheap while those bytes are still
+    /// in memory, which is nearly always.
+    pub(crate) fn truncate(&mut self, len: u64) -> io::Result<()> {
+        if len >= self.len() {
+            return Ok(());
+        }
+        if len >= self.in_file {
+            self.memory.truncate((len - self.in_file) as usize);
+            return Ok(());
+        }
+        if let Some(file) = &mut self.file {
+            file.set_len(len)?;
+            file.seek(SeekFrom::Start(len))?;
+        }
+        self.in_file = len;
+        self.memory.clear();
+        Ok(())
+    }
+
+    /// Everything written, from the start.
+    pub(crate) fn reader(mut self) -> io::Result<SpoolReader> {
+        match self.file.take() {
+            None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
+            Some(mut file) => {
+                file.write_all(&self.memory)?;
+                file.seek(SeekFrom::Start(0))?;
+                Ok(SpoolReader::File(BufReader::with_capacity(FILE_BUFFER, file)))
+            }
+        }
+    }
+
+    /// Past the bound: what is in memory goes to the file, and so does
+    /// `data` if it is large (a long name: never copied into memory, where
+    /// the caller holds it already).
+    #[cold]
+    fn write_past_limit(&mut self, data: &[u8]) -> io::Result<()> {
+        if data.len() <= FILE_BUFFER {
+            self.memory.extend_from_slice(data);
+            return self.move_to_file();
+        }
+        self.move_to_file()?;
+        if let Some(file) = &mut self.file {
+            file.write_all(data)?;
+            self.in_file += data.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Everything written so far, from the start, leaving the spool as it
+    /// is (it can be read again).
+    pub(crate) fn read_back(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        match &mut self.file {
+            None => Ok(Box::new(self.memory.as_slice())),
+            Some(file) => {
+                file.seek(SeekFrom::Start(0))?;
+                // A file that grows meanwhile is read to its length then.
+                let file = BufReader::with_capacity(FILE_BUFFER, file).take(self.in_file);
+                Ok(Box::new(file.chain(self.memory.as_slice())))
+            }
+        }
+    }
+
+    /// Writes what is in memory to the file (made now, the first time):
+    /// from then on memory holds at most about `FILE_BUFFER` bytes.
+    #[cold]
+    fn move_to_file(&mut self) -> io::Result<()> {
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
+        // A `read_back` may have moved the position.
+        file.seek(SeekFrom::Start(self.in_file))?;
+        file.write_all(&self.memory)?;
+        self.in_file += self.memory.len() as u64;
+        if self.memory.capacity() > 2 * FILE_BUFFER {
+            self.memory = Vec::with_capacity(FILE_BUFFER);
+        } else {
+            self.memory.clear();
+        }
+        Ok(())
+    }
+}
+
+impl Write for Spool {
+    #[inline]
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    #[inline]
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        let limit = if self.file.is_some() { FILE_BUFFER } else { self.bound };
+        if self.memory.len() + data.len() <= limit {
+            self.memory.extend_from_slice(data);
+            return Ok(());
+        }
+        self.write_past_limit(data)
+    }
+
+    /// Nothing to do: what is in memory is written when read back.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads a spool back.
+pub(crate) enum SpoolReader {
+    Memory(Cursor<Vec<u8>>),
+    File(BufReader<File>),
+}
+
+impl io::Read for SpoolReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            SpoolReader::Memory(c) => c.read(buf),
+            SpoolReader::File(f) => f.read(buf),
+        }
+    }
+}
+
+impl BufRead for SpoolReader {
+    #[inline]
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            SpoolReader::Memory(c) => c.fill_buf(),
+            SpoolReader::File(f) => f.fill_buf(),
+        }
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        match self {
+            SpoolReader::Memory(c) => c.consume(n),
+            SpoolReader::File(f) => f.consume(n),
+        }
+    }
+}
+
+/// Writes `n` in 7-bit groups, low first (LEB128).
+pub(crate) fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
+    let mut bytes = [0u8; 10];
+    let mut k = 0;
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            bytes[k] = low;
+            return out.write_all(&bytes[..=k]);
+        }
+        bytes[k] = low | 0x80;
+        k += 1;
+    }
+}
+
+/// Reads what `write_varint` wrote.
+pub(crate) fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
+    let mut n = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = read_byte(input)?.ok_or_else(truncated)?;
+        n |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Ok(n);
+        }
+    }
+    Err(truncated())
+}
+
+/// The next byte, or `None` at the end.
+#[inline]
+pub(crate) fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
+    let b = input.fill_buf()?.first().copied();
+    if b.is_some() {
+        input.consume(1);
+    }
+    Ok(b)
+}
+
+/// A spool that ends in the middle of a record: only a failed write does that.
+pub(crate) fn truncated() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn a_spool_reads_back_what_was_written_in_memory_or_on_disk() {
+        for bound in [0, 10, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..1000u32 {
+                let piece = k.to_string();
+                spool.write_all(piece.as_bytes()).expect("write");
+                expected.extend_from_slice(piece.as_bytes());
+            }
+            assert_eq!(spool.on_disk(), bound < expected.len());
+            assert_eq!(spool.len(), expected.len() as u64);
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert_eq!(back, expected);
+        }
+    }
+
+    #[test]
+    fn a_truncated_spool_reads_back_only_what_was_kept() {
+        for bound in [0, 10, 5000, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..3000u32 {
+                let mark = spool.len();
+                let piece = format!("{k},");
+                spool.write_all(piece.as_bytes()).expect("write");
+                // Every third piece is taken back, with more written after it.
+                if k % 3 == 1 {
+                    spool.write_all(&vec![b'x'; (k as usize * 37) % 70_000]).expect("write");
+                    spool.truncate(mark).expect("truncate");
+                    assert_eq!(spool.len(), mark);
+                } else {
+                    expected.extend_from_slice(piece.as_bytes());
+                }
+            }
+            assert_eq!(spool.len(), expected.len() as u64);
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert!(back == expected, "bound {bound}");
+        }
+    }
+
+    /// A write larger than the bound goes to the file as it is: the spool
+    /// never holds a copy of it (a long name is held once, by its writer).
+    #[test]
+    fn a_large_write_goes_to_the_file_without_a_copy() {
+        let mut spool = Spool::with_bound(1000);
+        spool.write_all(b"head,").expect("write");
+        spool.write_all(&vec![b'n'; 3 * FILE_BUFFER]).expect("write");
+        assert!(spool.on_disk());
+        // Its memory never grew to take the large write.
+        assert!(spool.memory.capacity() < 64, "{}", spool.memory.capacity());
+        spool.write_all(b",tail").expect("write");
+        let mut back = Vec::new();
+        spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+        assert_eq!(back.len(), 5 + 3 * FILE_BUFFER + 5);
+        assert!(back.starts_with(b"head,n") && back.ends_with(b"n,tail"));
+    }
+
+    #[test]
+    fn a_spool_reads_back_again_and_again_and_goes_on() {
+        for bound in [0, 10, 1 << 20] {
+            let mut spool = Spool::with_bound(bound);
+            let mut expected = Vec::new();
+            for k in 0..2000u32 {
+                let piece = k.to_string();
+                spool.write_all(piece.as_bytes()).expect("write");
+                expected.extend_from_slice(piece.as_bytes());
+                if k % 500 == 0 {
+                    let mut back = Vec::new();
+                    spool.read_back().expect("read back").read_to_end(&mut back).expect("read");
+                    assert!(back == expected, "bound {bound}, after {k}");
+                }
+            }
+            let mut back = Vec::new();
+            spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+            assert!(back == expected, "bound {bound}");
+        }
+    }
+
+    #[test]
+    fn varints_round_trip() {
+        let values = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut bytes = Vec::new();
+        values.iter().for_each(|&v| write_varint(&mut bytes, v).expect("vec"));
+        let mut input = &bytes[..];
+        for v in values {
+            assert_eq!(read_varint(&mut input).expect("read"), v);
+        }
+        assert!(read_varint(&mut &[0x80u8][..]).is_err());
+    }
+}

@@ -1,0 +1,89 @@
+//! Opening the input, with the SPEC's messages (output files: `output_file`).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use super::Input;
+
+/// Read the input in blocks this large.
+const INPUT_BUFFER: usize = 64 * 1024;
+
+/// The path that names standard input.
+pub(crate) const STDIN: &str = "-";
+
+/// A file named on the command line that cannot be read, in the SPEC's
+/// words (`-b IN` and the paths of `tictac test` alike).
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("error: '{0}' does not exist")]
+    Missing(String),
+    #[error("error: '{0}' is not readable")]
+    Unreadable(String),
+}
+
+/// What a file is, for messages ("is a FIFO, not a regular file").
+pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_file() {
+        "a file"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    }
+}
+
+/// Whether `path` is this process's standard input (`/dev/stdin`,
+/// `/dev/fd/0`, a link to either, or the file it was opened from).
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    let same =
+        |a: &rustix::fs::Stat, b: &rustix::fs::Stat| (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino);
+    match (rustix::fs::stat(path), rustix::fs::fstat(io::stdin())) {
+        (Ok(named), Ok(stdin)) => same(&named, &stdin),
+        _ => false,
+    }
+}
+
+/// Opens a trace for its one read, or says why it cannot be read.
+pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
+    let name = path.display().to_string();
+    let stdin =
+        |name| Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, io::stdin())));
+    let mut input = if path.as_os_str() == STDIN {
+        stdin(name)
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => FileError::Missing(name.clone()),
+            _ => FileError::Unreadable(name.clone()),
+        })?;
+        if meta.is_dir() {
+            return Err(FileError::Unreadable(name));
+        }
+        match File::open(path) {
+            Ok(file) => {
+                let input =
+                    Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, file)));
+                if meta.is_file() { input.never_waits() } else { input }
+            }
+            // A socket cannot be opened by name: `/dev/stdin` that is one
+            // is read as `-` is.
+            Err(_) if is_stdin(path) => stdin(name),
+            Err(_) => return Err(FileError::Unreadable(name)),
+        }
+    };
+    // Some files open and then fail (/proc files): find out before anything
+    // runs. What this reads stays in the buffer for the run.
+    match input.fill_buf() {
+        Ok(_) => Ok(input),
+        Err(_) => Err(FileError::Unreadable(input.into_name())),
+    }
+}

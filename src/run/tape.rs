@@ -1,0 +1,352 @@
+//! Validated commands kept in a compact form between the validating read of
+//! a trace and its run, so the input is read once: 1–3 bytes a command for
+//! the usual names, on a spool (memory up to a bound, then a temporary
+//! file), so a trace of any length costs constant memory.
+//!
+//! A name is an index into a dictionary that both sides fill the same way
+//! (the first `DICTIONARY` short names, in order of first use), or else
+//! written inline.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Read, Write};
+
+use crate::command::Command;
+use crate::game::{Cell, Name};
+use crate::platform::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
+
+const UNDO: u8 = 0;
+const REDO: u8 = 1;
+const PLAY_AGAIN: u8 = 2;
+/// Followed by two names.
+const NEW_GAME: u8 = 3;
+/// `PLAY + button`, followed by a name.
+const PLAY: u8 = 0x10;
+const PLAY_FIRST: u8 = PLAY + 1;
+const PLAY_LAST: u8 = PLAY + 9;
+/// Bytes from here on are free for the users of the tape (see `Entry::Mark`).
+pub(crate) const FIRST_MARK: u8 = 0x20;
+
+/// Names get a one-byte index up to this many; the byte `INLINE` says a
+/// name follows in full.
+const DICTIONARY: usize = 255;
+const INLINE: u8 = 0xFF;
+/// Longer names are always written inline (the dictionary stays small).
+const LONGEST_INDEXED: usize = 256;
+
+/// An opcode no writer uses.
+fn corrupt() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, "the command tape holds an unknown opcode")
+}
+
+fn indexed(name: &[u8], entries: usize) -> bool {
+    entries < DICTIONARY && name.len() <= LONGEST_INDEXED
+}
+
+#[derive(Default)]
+pub(crate) struct Tape {
+    spool: Spool,
+    names: HashMap<Vec<u8>, u8>,
+    /// The last two names written and their indexes: most commands repeat
+    /// one of the two players' names, and a comparison is cheaper than a
+    /// hash. `recent[0]` is the latest.
+    recent: [Option<(Vec<u8>, u8)>; 2],
+}
+
+impl Tape {
+    /// A tape whose spool moves to a file past `bound` bytes.
+    #[cfg(test)]
+    pub(crate) fn with_bound(bound: usize) -> Self {
+        Tape { spool: Spool::with_bound(bound), ..Tape::default() }
+    }
+
+    /// Appends a command.
+    pub(crate) fn push(&mut self, command: &Command) -> io::Result<()> {
+        match *command {
+            Command::Undo => self.spool.write_all(&[UNDO]),
+            Command::Redo => self.spool.write_all(&[REDO]),
+            Command::PlayAgain => self.spool.write_all(&[PLAY_AGAIN]),
+            Command::NewGame { player1, player2 } => {
+                self.spool.write_all(&[NEW_GAME])?;
+                self.put_name(player1)?;
+                self.put_name(player2)
+            }
+            Command::Play { player, press } => {
+                self.spool.write_all(&[PLAY + press.number()])?;
+                self.put_name(player)
+            }
+        }
+    }
+
+    /// Where the tape stands, to come back to with `rollback`.
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint { len: self.spool.len(), names: self.names.len() }
+    }
+
+    /// Takes back everything written since `at`, the names first written
+    /// since then included (so a reader still numbers names as this tape
+    /// does).
+    pub(crate) fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
+        if self.spool.len() == at.len {
+            return Ok(());
+        }
+        self.spool.truncate(at.len)?;
+        if self.names.len() > at.names {
+            self.names.retain(|_, k| usize::from(*k) < at.names);
+            for slot in &mut self.recent {
+                if slot.as_ref().is_some_and(|(_, k)| usize::from(*k) >= at.names) {
+                    *slot = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends a byte of the user's own (`FIRST_MARK` or more).
+    pub(crate) fn mark(&mut self, mark: u8) -> io::Result<()> {
+        debug_assert!(mark >= FIRST_MARK && mark != INLINE);
+        self.spool.write_all(&[mark])
+    }
+
+    /// Appends raw bytes (after a mark that says how to read them).
+    pub(crate) fn raw(&mut self) -> &mut Spool {
+        &mut self.spool
+    }
+
+    fn put_name(&mut self, name: &[u8]) -> io::Result<()> {
+        for slot in 0..2 {
+            if let Some((recent, k)) = &self.recent[slot]
+                && recent == name
+            {
+                let k = *k;
+                self.recent.swap(0, slot);
+                return self.spool.write_all(&[k]);
+            }
+        }
+        let k = match self.names.get(name) {
+            Some(&k) => k,
+            None => {
+                self.spool.write_all(&[INLINE])?;
+                write_varint(&mut self.spool, name.len() as u64)?;
+                self.spool.write_all(name)?;
+                if !indexed(name, self.names.len()) {
+                    return Ok(());
+                }
+                let k = self.names.len() as u8;
+                self.names.insert(name.to_vec(), k);
+                self.remember(name, k);
+                return Ok(());
+            }
+        };
+        self.remember(name, k);
+        self.spool.write_all(&[k])
+    }
+
+    fn remember(&mut self, name: &[u8], k: u8) {
+        self.recent.swap(0, 1);
+        self.recent[0] = Some((name.to_vec(), k));
+    }
+
+    /// The bytes written so far.
+    pub(crate) fn len(&self) -> u64 {
+        self.spool.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.spool.is_empty()
+    }
+
+    /// Reads the tape back from its start.
+    pub(crate) fn reader(self) -> io::Result<TapeReader> {
+        Ok(TapeReader {
+            input: self.spool.reader()?,
+            names: Vec::new(),
+            inline: [Name::default(), Name::default()],
+        })
+    }
+}
+
+/// A place on a tape (see `Tape::rollback`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    len: u64,
+    names: usize,
+}
+
+/// What comes next on a tape.
+pub(crate) enum Entry<'t> {
+    /// A command, and the names the game may share rather than copy when
+    /// it runs (see `Engine::run_sharing`): its long names are read once.
+    Command(Command<'t>, &'t [Name]),
+    Mark(u8),
+}
+
+pub(crate) struct TapeReader {
+    input: SpoolReader,
+    names: Vec<Vec<u8>>,
+    /// Inline names of the command being read: a game that keeps one
+    /// shares it, and the next one is read into a new buffer.
+    inline: [Name; 2],
+}
+
+impl TapeReader {
+    /// The next entry, or `None` at the end of the tape.
+    pub(crate) fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
+        let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
+        let command = match op {
+            UNDO => Command::Undo,
+            REDO => Command::Redo,
+            PLAY_AGAIN => Command::PlayAgain,
+            NEW_GAME => {
+                let first = self.read_name(0)?;
+                let second = self.read_name(1)?;
+                Command::NewGame { player1: self.name(first, 0), player2: self.name(second, 1) }
+            }
+            PLAY_FIRST..=PLAY_LAST => {
+                let press = Cell::new(op - PLAY).ok_or_else(corrupt)?;
+                let name = self.read_name(0)?;
+                Command::Play { player: self.name(name, 0), press }
+            }
+            FIRST_MARK.. => return Ok(Some(Entry::Mark(op))),
+            // Nothing writes these: the tape is not what was written.
+            _ => return Err(corrupt()),
+        };
+        Ok(Some(Entry::Command(command, &self.inline)))
+    }
+
+    /// Reads a name: its dictionary index, or `None` when it was inline
+    /// (then it is in `inline[slot]`).
+    fn read_name(&mut self, slot: usize) -> io::Result<Option<usize>> {
+        let k = read_byte(&mut self.input)?.ok_or_else(truncated)?;
+        if k != INLINE {
+            return Ok(Some(usize::from(k)));
+        }
+        let len = usize::try_from(read_varint(&mut self.input)?).map_err(|_| truncated())?;
+        let name = &mut self.inline[slot];
+        if Name::strong_count(name) > 1 {
+            // A game keeps the last one: this one gets its own buffer.
+            *name = Name::default();
+        }
+        // Not shared now: taken as it is, not copied.
+        let buf = Name::make_mut(name);
+        buf.clear();
+        buf.reserve_exact(len);
+        (&mut self.input).take(len as u64).read_to_end(buf)?;
+        if buf.len() != len {
+            return Err(truncated());
+        }
+        if indexed(buf, self.names.len()) {
+            self.names.push(buf.clone());
+            return Ok(Some(self.names.len() - 1));
+        }
+        Ok(None)
+    }
+
+    fn name(&self, index: Option<usize>, slot: usize) -> &[u8] {
+        match index {
+            Some(k) => self.names.get(k).map_or(&[][..], Vec::as_slice),
+            None => self.inline[slot].as_slice(),
+        }
+    }
+
+    /// The spool itself, to read what follows a mark.
+    pub(crate) fn raw(&mut self) -> &mut impl BufRead {
+        &mut self.input
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echoes_of(commands: &[Command], bound: usize) -> (Vec<u8>, Vec<u8>) {
+        let mut tape = Tape::with_bound(bound);
+        let mut pushed = Vec::new();
+        for c in commands {
+            tape.push(c).expect("push");
+            c.write_echo(&mut pushed).expect("vec");
+        }
+        let mut replayed = Vec::new();
+        let mut reader = tape.reader().expect("reader");
+        while let Some(entry) = reader.next_entry().expect("read") {
+            match entry {
+                Entry::Command(c, _) => c.write_echo(&mut replayed).expect("vec"),
+                Entry::Mark(_) => panic!("no marks were written"),
+            }
+        }
+        (pushed, replayed)
+    }
+
+    #[test]
+    fn a_tape_replays_what_was_pushed() {
+        let press = |n| Cell::new(n).expect("cell");
+        let commands = [
+            Command::NewGame { player1: b"Ann", player2: b"B\"ob" },
+            Command::Play { player: b"Ann", press: press(5) },
+            Command::Play { player: b"Zed", press: press(9) },
+            Command::Undo,
+            Command::Redo,
+            Command::PlayAgain,
+            Command::Play { player: b"", press: press(1) },
+            Command::Play { player: b"Ann", press: press(2) },
+        ];
+        let (pushed, replayed) = echoes_of(&commands, 1 << 20);
+        assert_eq!(replayed, pushed);
+        assert!(replayed.starts_with(b"new_game(\"Ann\",\"B\"ob\")play(\"Ann\",5)"));
+    }
+
+    #[test]
+    fn what_is_rolled_back_is_gone_and_its_names_with_it() {
+        let press = Cell::new(4).expect("cell");
+        let names: Vec<Vec<u8>> = (0..600).map(|k| format!("N{}", k % 300).into_bytes()).collect();
+        for bound in [16, 1 << 20] {
+            let mut tape = Tape::with_bound(bound);
+            let mut want = Vec::new();
+            for (k, pair) in names.chunks(3).enumerate() {
+                let at = tape.checkpoint();
+                let mut echo = Vec::new();
+                for n in pair {
+                    let c = Command::Play { player: n, press };
+                    tape.push(&c).expect("push");
+                    c.write_echo(&mut echo).expect("vec");
+                }
+                if k % 4 == 1 {
+                    tape.rollback(at).expect("rollback");
+                } else {
+                    want.extend_from_slice(&echo);
+                }
+            }
+            let mut got = Vec::new();
+            let mut reader = tape.reader().expect("reader");
+            while let Some(Entry::Command(c, _)) = reader.next_entry().expect("read") {
+                c.write_echo(&mut got).expect("vec");
+            }
+            assert!(got == want, "bound {bound}");
+        }
+    }
+
+    #[test]
+    fn many_and_long_names_and_a_tape_on_disk_replay_too() {
+        let names: Vec<Vec<u8>> = (0..1000)
+            .map(|k| if k % 7 == 0 { vec![b'L'; 300 + k] } else { format!("P{k}").into_bytes() })
+            .collect();
+        let press = Cell::new(3).expect("cell");
+        let commands: Vec<Command> = names
+            .iter()
+            .chain(names.iter().rev())
+            .map(|n| Command::Play { player: n, press })
+            .collect();
+        let (pushed, replayed) = echoes_of(&commands, 64);
+        assert_eq!(replayed, pushed);
+    }
+
+    #[test]
+    fn an_opcode_no_writer_uses_is_an_error_not_a_command() {
+        for op in [4, PLAY, PLAY_LAST + 1, FIRST_MARK - 1] {
+            let mut tape = Tape::with_bound(64);
+            tape.raw().write_all(&[op, 0, 0]).expect("write");
+            let mut reader = tape.reader().expect("reader");
+            let e = reader.next_entry().err().expect("an error");
+            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "opcode {op}");
+        }
+    }
+}

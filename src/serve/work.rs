@@ -1,0 +1,313 @@
+//! What a request runs, on plain data: a trace in a mode (`/api/run`,
+//! through the same `run_input` as the command line) or a game's state
+//! after a trace (`/api/state`). Nothing here knows of HTTP.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::error::ApiError;
+use super::limits::Capped;
+use crate::bots::Autopilot;
+use crate::game::view::{banner, render, write_state};
+use crate::game::{Cell, Game, Mark, Phase};
+use crate::lang;
+use crate::lang::source::KeptLines;
+use crate::run::tape::{Entry, Tape};
+use crate::run::{Driver, Input, Job, RunError, run_input, show_step, step};
+
+/// `/api/run`: the output, byte for byte the command line's, and the exit
+/// status (1 when a syntax or type error was printed).
+#[derive(Debug, Serialize)]
+pub(crate) struct RunReply {
+    /// Sent after the other fields (see `reply`).
+    #[serde(skip)]
+    pub(crate) output: String,
+    pub(crate) status: u8,
+}
+
+/// When a run must stop, and the bound to name if it does.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    pub(crate) deadline: Instant,
+    pub(crate) timeout: Duration,
+}
+
+impl Budget {
+    pub(crate) fn starting_now(timeout: Duration) -> Budget {
+        Budget { deadline: Instant::now() + timeout, timeout }
+    }
+}
+
+pub(crate) fn run(
+    trace: &str,
+    job: Job,
+    autopilot: Autopilot,
+    budget: Budget,
+) -> Result<RunReply, ApiError> {
+    let mut out = Capped::new(budget.deadline);
+    let outcome = match run_input(job, Input::memory(trace.as_bytes()), &mut out, autopilot) {
+        Ok(outcome) => outcome,
+        Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
+        Err(e) => return Err(ApiError::Internal(e.to_string())),
+    };
+    Ok(RunReply { output: text(out.bytes), status: outcome.code() })
+}
+
+/// `/api/state` of a trace that does not validate: the message `-b` prints.
+#[derive(Debug, Serialize)]
+pub(crate) struct Rejected {
+    /// Sent after the other fields (see `reply`).
+    #[serde(skip)]
+    pub(crate) error: String,
+    pub(crate) status: u8,
+}
+
+/// `/api/state`: the game after the trace, for a page to draw.
+#[derive(Debug, Serialize)]
+pub(crate) struct GameState {
+    /// 0: the trace ran (a rejected trace answers `Rejected`).
+    pub(crate) status: u8,
+    /// `start new game`, `x's turn`, `o's turn`, `x won`, `o won`, `cat got it`.
+    pub(crate) banner: &'static str,
+    /// `none` (no game yet), `play` or `over`.
+    pub(crate) phase: &'static str,
+    /// Cells 1 to 9: `X`, `O` or empty.
+    pub(crate) cells: [&'static str; 9],
+    /// The status line as the transcript prints it (`  ok: => Bob plays next`).
+    pub(crate) status_line: String,
+    /// The two score lines, as the transcript prints them.
+    pub(crate) score_lines: [String; 2],
+    /// X's player, then O's.
+    pub(crate) players: [Player; 2],
+    /// Who plays next, in play.
+    pub(crate) next: Option<String>,
+    pub(crate) can_undo: bool,
+    pub(crate) can_redo: bool,
+    /// The trace sent, with the bots' answers appended (one command a line).
+    /// Sent after the other fields, as `transcript` is (see `reply`).
+    #[serde(skip)]
+    pub(crate) trace: String,
+    /// What `tictac -b` prints for that trace.
+    #[serde(skip)]
+    pub(crate) transcript: String,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Player {
+    pub(crate) name: String,
+    pub(crate) mark: &'static str,
+    pub(crate) score: u64,
+}
+
+/// The state after `trace`. The trace is the game's whole record, bots'
+/// moves included, so the bots answer only after its last command (as
+/// often as it is their turn; after an `undo`/`redo` they walk on).
+pub(crate) fn state(
+    trace: &str,
+    autopilot: Autopilot,
+    budget: Budget,
+) -> Result<Result<GameState, Rejected>, ApiError> {
+    let cut = |e: std::io::Error| ApiError::from_cut(&e, budget.timeout);
+    let spool = |e: std::io::Error| ApiError::Internal(RunError::Spool(e).to_string());
+    let mut out = Capped::new(budget.deadline);
+    // Validated as `-b` does, in constant memory (commands on a tape, type
+    // errors on a spool): an in-memory check of a 1 MiB trace of errors
+    // took tens of MiB, and the server runs several at once.
+    let mut tape = Tape::default();
+    let mut commands = 0usize;
+    let verdict = lang::validate(KeptLines::new(trace.as_bytes()), |c| {
+        commands += 1;
+        tape.push(c)
+    });
+    match verdict {
+        Ok(Ok(())) => {}
+        Ok(Err(rejection)) => {
+            rejection.write_to(&mut out).map_err(cut)?;
+            return Ok(Err(Rejected { error: text(out.bytes), status: 1 }));
+        }
+        Err(lang::Failure::Read(e) | lang::Failure::Keep(e)) => return Err(spool(e)),
+    }
+    let mut driver = Driver::new(autopilot);
+    let mut answers = Vec::new();
+    write_state(&mut out, driver.engine.game()).map_err(cut)?;
+    let mut tape = tape.reader().map_err(spool)?;
+    let mut k = 0;
+    while k + 1 < commands {
+        match tape.next_entry().map_err(spool)? {
+            Some(Entry::Command(c, shared)) => {
+                step(&mut driver.engine, &c, shared, &mut out).map_err(cut)?
+            }
+            _ => return Err(spool(crate::platform::spool::truncated())),
+        }
+        k += 1;
+    }
+    if let Some(Entry::Command(last, shared)) = tape.next_entry().map_err(spool)? {
+        let last = &last;
+        let mut person = true;
+        driver
+            .act_sharing(last, shared, |c, engine| {
+                show_step(c, engine, &mut out)?;
+                if !std::mem::take(&mut person) {
+                    c.write_echo(&mut answers)?;
+                    answers.push(b'\n');
+                }
+                Ok(())
+            })
+            .map_err(cut)?;
+    }
+    let mut trace = trace.to_string();
+    if !answers.is_empty() && !trace.is_empty() && !trace.ends_with('\n') {
+        trace.push('\n');
+    }
+    trace.push_str(&String::from_utf8_lossy(&answers));
+    let engine = &driver.engine;
+    let in_play = engine.game().state.phase == Phase::InPlay;
+    Ok(Ok(GameState {
+        status: 0,
+        can_undo: in_play && engine.history().undoable() > 0,
+        can_redo: in_play && engine.history().redoable() > 0,
+        trace,
+        transcript: text(out.bytes),
+        ..view(engine.game())
+    }))
+}
+
+/// What the page draws of the game itself.
+fn view(game: &Game) -> GameState {
+    let s = &game.state;
+    let lines = text(render(game));
+    let mut lines = lines.lines().map(String::from);
+    let mut line = || lines.next().unwrap_or_default();
+    let status_line = line();
+    let (_, _, _) = (line(), line(), line());
+    let score_lines = [line(), line()];
+    let player = |mark: Mark| Player {
+        name: text(game.name(mark).to_vec()),
+        mark: if mark == Mark::X { "X" } else { "O" },
+        score: s.scores[mark.index()],
+    };
+    GameState {
+        status: 0,
+        banner: banner(game),
+        phase: match s.phase {
+            Phase::NoGame => "none",
+            Phase::InPlay => "play",
+            Phase::Over => "over",
+        },
+        cells: Cell::ALL.map(|c| match s.board.get(c) {
+            Some(Mark::X) => "X",
+            Some(Mark::O) => "O",
+            None => "",
+        }),
+        status_line,
+        score_lines,
+        players: [player(Mark::X), player(Mark::O)],
+        next: (s.phase == Phase::InPlay).then(|| text(game.name(s.next).to_vec())),
+        can_undo: false,
+        can_redo: false,
+        trace: String::new(),
+        transcript: String::new(),
+    }
+}
+
+/// Output as JSON text. It is UTF-8 whenever the trace was (a JSON string
+/// is); a stray byte would show as U+FFFD rather than fail the request.
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{Bot, Strategy};
+
+    fn budget() -> Budget {
+        Budget::starting_now(Duration::from_secs(60))
+    }
+
+    fn hal(strategy: Strategy) -> Autopilot {
+        Autopilot::new(vec![Bot { name: b"Hal".to_vec(), strategy }], None)
+    }
+
+    fn game(trace: &str, autopilot: Autopilot) -> GameState {
+        state(trace, autopilot, budget()).expect("within bounds").expect("valid trace")
+    }
+
+    #[test]
+    fn the_state_of_a_game_in_play() {
+        let g = game("new_game(\"Ann\",\"Bob\") play(\"Ann\",5)", Autopilot::default());
+        assert_eq!((g.banner, g.phase, g.next.as_deref()), ("o's turn", "play", Some("Bob")));
+        assert_eq!(g.cells[4], "X");
+        assert_eq!(g.status_line, "  ok: => Bob plays next");
+        assert_eq!(g.score_lines[1], "  0: score for \"Bob\" (as O)");
+        assert_eq!((g.players[0].name.as_str(), g.players[0].mark), ("Ann", "X"));
+        assert!(g.can_undo && !g.can_redo);
+        assert!(g.transcript.ends_with("->play(\"Ann\",5)\n  ok: => Bob plays next\n  ___\n  _X_\n  ___\n  0: score for \"Ann\" (as X)\n  0: score for \"Bob\" (as O)\n"));
+    }
+
+    #[test]
+    fn bots_answer_only_after_the_last_command() {
+        // Hal (elm) answers Ann's 1 with 5, once: the earlier commands are
+        // the record and are not answered again.
+        let g = game("new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)", hal(Strategy::Elm));
+        assert_eq!(g.trace, "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)\nplay(\"Hal\",5)\n");
+        let again = game(&format!("{}play(\"Ann\",2)", g.trace), hal(Strategy::Elm));
+        assert_eq!(again.cells, ["X", "X", "", "", "O", "", "", "", "O"]);
+        // Undo takes back the person's move and the bot's answer.
+        let undone = game(&format!("{}undo", again.trace), hal(Strategy::Elm));
+        assert_eq!(undone.cells, g.cells);
+        assert!(undone.trace.ends_with("play(\"Hal\",9)\nundo\nundo\n"));
+        assert!(undone.can_redo);
+    }
+
+    #[test]
+    fn a_finished_round_can_be_neither_undone_nor_redone() {
+        let win = "new_game(\"Ann\",\"Bob\") play(\"Ann\",1) play(\"Bob\",4) play(\"Ann\",2) play(\"Bob\",5) play(\"Ann\",3)";
+        let g = game(&format!("{win} undo redo"), Autopilot::default());
+        assert_eq!(g.status_line, "  there is a winner: => play again or start new game");
+        assert!(!g.can_undo && !g.can_redo);
+        let two_bots = || {
+            let bot = |name: &[u8]| Bot { name: name.to_vec(), strategy: Strategy::Perfect };
+            Autopilot::new(vec![bot(b"Hal"), bot(b"Eve")], Some(7))
+        };
+        let played = game("new_game(\"Hal\",\"Eve\")", two_bots());
+        assert_eq!(played.phase, "over");
+        let walked = game(&format!("{}undo\nredo\n", played.trace), two_bots());
+        assert_eq!(walked.trace, format!("{}undo\nredo\n", played.trace), "no bot walks back");
+        assert_eq!(walked.status_line, played.status_line);
+        assert!(!walked.can_undo && !walked.can_redo);
+    }
+
+    #[test]
+    fn a_bot_that_moves_first_answers_new_game() {
+        let g = game("new_game(\"Hal\",\"Ann\")", hal(Strategy::Elm));
+        assert_eq!(g.trace, "new_game(\"Hal\",\"Ann\")\nplay(\"Hal\",5)\n");
+        assert_eq!(g.next.as_deref(), Some("Ann"));
+    }
+
+    #[test]
+    fn a_rejected_trace_answers_the_message() {
+        let r = state("play(", Autopilot::default(), budget()).expect("bounds").expect_err("bad");
+        assert!(r.error.starts_with("Syntax Error"), "{}", r.error);
+        assert_eq!(r.status, 1);
+    }
+
+    #[test]
+    fn run_gives_the_output_and_status() {
+        let r = run("undo", Job::Whole, Autopilot::default(), budget()).expect("ran");
+        assert_eq!(r.status, 0);
+        assert!(r.output.ends_with("->undo\n  ok:  => start new game\n  ___\n  ___\n  ___\n  0: score for \"\" (as X)\n  0: score for \"\" (as O)\n"));
+        let r = run("undo(", Job::Whole, Autopilot::default(), budget()).expect("ran");
+        assert_eq!(r.status, 1);
+    }
+
+    #[test]
+    fn a_transcript_over_the_limit_is_refused() {
+        let trace = "undo\n".repeat(60_000);
+        let e = run(&trace, Job::Whole, Autopilot::default(), budget()).expect_err("too big");
+        assert_eq!(e, ApiError::OutputTooBig);
+        let e = state(&trace, Autopilot::default(), budget()).expect_err("too big");
+        assert_eq!(e, ApiError::OutputTooBig);
+    }
+}

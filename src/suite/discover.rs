@@ -1,0 +1,268 @@
+//! Finding the tests: traces `NAME.txt` with `NAME.expected.txt` beside them.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use walkdir::WalkDir;
+
+use super::SuiteError;
+use crate::run::FileError;
+
+/// One test: the trace, and its name for the report (the path under the
+/// folder it was found in, without `.txt`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Test {
+    pub trace: PathBuf,
+    pub name: String,
+}
+
+impl Test {
+    /// `NAME.expected.txt` beside `NAME.txt` (or `FILE.expected.txt`).
+    pub fn expected_path(&self) -> PathBuf {
+        sibling(&self.trace, "expected")
+    }
+}
+
+/// `a/NAME.txt` → `a/NAME.KIND.txt`; a name without `.txt` just gains `.KIND.txt`.
+/// Built from the name's bytes: a name that is not UTF-8 must not lead to a
+/// look-alike file.
+pub(crate) fn sibling(trace: &Path, kind: &str) -> PathBuf {
+    let name = trace.file_name().map(OsStrExt::as_bytes).unwrap_or_default();
+    let mut file = name.strip_suffix(b".txt").unwrap_or(name).to_vec();
+    file.extend_from_slice(format!(".{kind}.txt").as_bytes());
+    trace.with_file_name(OsString::from_vec(file))
+}
+
+/// A test's name as reports print it: not UTF-8 shown as U+FFFD, control
+/// characters as `\xNN`, so no name can start a line of its own.
+fn display_name(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let text = text.strip_suffix(".txt").unwrap_or(&text);
+    let mut name = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            name.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            name.push(c);
+        }
+    }
+    name
+}
+
+/// Files that are outputs, never traces.
+fn is_output(name: &str) -> bool {
+    name.ends_with(".expected.txt") || name.ends_with(".actual.txt")
+}
+
+/// The folders searched when no path is given.
+pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
+
+/// The tests under the given paths (each a trace or a folder searched
+/// recursively, following symbolic links), sorted by path; with no path,
+/// the first default folder that exists. A file reached by several paths
+/// (links, loops, a folder named twice) is one test, named by the first path
+/// in sorted order; a folder reached again is not searched again, so links
+/// can neither loop nor multiply the search.
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
+    let roots: Vec<PathBuf> = if paths.is_empty() {
+        let found = DEFAULT_ROOTS.iter().map(PathBuf::from).find(|p| p.is_dir());
+        vec![found.ok_or_else(|| SuiteError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
+    } else {
+        paths.to_vec()
+    };
+    let mut seen = Seen::default();
+    let mut tests = Vec::new();
+    for root in &roots {
+        if root.is_dir() {
+            for trace in walk(root, &mut seen)? {
+                let relative = trace.strip_prefix(root).unwrap_or(&trace);
+                let name = display_name(relative);
+                tests.push(Test { trace, name });
+            }
+        } else if fs::symlink_metadata(root).is_ok() {
+            let file =
+                root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if !file.ends_with(".txt") {
+                return Err(SuiteError::NotATrace(root.display().to_string()));
+            }
+            if is_output(&file) || !seen.first(root) {
+                continue;
+            }
+            let name = display_name(Path::new(&file));
+            tests.push(Test { trace: root.clone(), name });
+        } else {
+            return Err(FileError::Missing(root.display().to_string()).into());
+        }
+    }
+    tests.sort_by(|a, b| natural_path(&a.trace, &b.trace));
+    tests.dedup_by(|a, b| a.trace == b.trace);
+    if tests.is_empty() {
+        let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
+        return Err(SuiteError::NoTests(looked.join(", ")));
+    }
+    Ok(tests)
+}
+
+/// Paths in natural order, a component at a time (`t2` before `t10`).
+fn natural_path(a: &Path, b: &Path) -> Ordering {
+    let parts = |p: &Path| -> Vec<String> {
+        p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| natural(x, y))
+        .find(|o| o.is_ne())
+        .unwrap_or(a.len().cmp(&b.len()))
+}
+
+/// Names in natural order: runs of digits compare as numbers, the rest as
+/// text; ties (`t02`, `t2`) fall back to plain order.
+pub(crate) fn natural(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    while let (Some(&p), Some(&q)) = (x.first(), y.first()) {
+        let order = if p.is_ascii_digit() && q.is_ascii_digit() {
+            let (m, rest_x) = digits(x);
+            let (n, rest_y) = digits(y);
+            (x, y) = (rest_x, rest_y);
+            let (m, n) = (trim_zeros(m), trim_zeros(n));
+            m.len().cmp(&n.len()).then(m.cmp(n))
+        } else {
+            (x, y) = (&x[1..], &y[1..]);
+            p.cmp(&q)
+        };
+        if order.is_ne() {
+            return order;
+        }
+    }
+    x.len().cmp(&y.len()).then(a.cmp(b))
+}
+
+fn digits(s: &[u8]) -> (&[u8], &[u8]) {
+    let k = s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.split_at(k)
+}
+
+fn trim_zeros(s: &[u8]) -> &[u8] {
+    let k = s.iter().position(|&c| c != b'0').unwrap_or(s.len());
+    &s[k..]
+}
+
+/// Files and folders met so far, by device and inode.
+#[derive(Default)]
+struct Seen(HashSet<(u64, u64)>);
+
+impl Seen {
+    /// Whether `path` is met for the first time (a path that cannot be
+    /// looked at counts as new: its test will say what is wrong).
+    fn first(&mut self, path: &Path) -> bool {
+        fs::metadata(path).map_or(true, |m| self.0.insert((m.dev(), m.ino())))
+    }
+}
+
+/// The traces under `root`, in sorted order, each file and folder once.
+fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, SuiteError> {
+    let mut traces = Vec::new();
+    let mut folders = Seen::default();
+    let entries = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by(|a, b| natural(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
+        .into_iter()
+        .filter_entry(|e| !e.file_type().is_dir() || folders.first(e.path()));
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A loop back to a folder above: already being searched.
+            Err(e) if e.loop_ancestor().is_some() => continue,
+            // Something that cannot be looked at (a broken or looping link,
+            // a folder that cannot be listed): a trace by its name fails
+            // its own test saying why; anything else is not a test, and
+            // ignored like any other file that is not one.
+            Err(e) if e.depth() == 0 => {
+                let at = e.path().unwrap_or(root);
+                return Err(FileError::Unreadable(at.display().to_string()).into());
+            }
+            Err(e) => {
+                if let Some(path) = e.path().filter(|p| is_trace_name(p))
+                    && seen.first(path)
+                {
+                    traces.push(path.to_path_buf());
+                }
+                continue;
+            }
+        };
+        if !entry.file_type().is_dir() && is_trace_name(entry.path()) && seen.first(entry.path()) {
+            traces.push(entry.into_path());
+        }
+    }
+    Ok(traces)
+}
+
+/// `NAME.txt` and not an output.
+fn is_trace_name(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    name.ends_with(".txt") && !is_output(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_are_never_traces_and_order_is_sorted() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        fs::create_dir(root.join("sub")).expect("mkdir");
+        for f in ["b.txt", "a.txt", "a.expected.txt", "a.actual.txt", "notes.md", "sub/c.txt"] {
+            fs::write(root.join(f), "undo\n").expect("write");
+        }
+        let tests = discover(&[root.to_path_buf()]).expect("found");
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "sub/c"]);
+        assert_eq!(tests[0].expected_path(), root.join("a.expected.txt"));
+        assert!(matches!(
+            discover(&[root.join("nope")]),
+            Err(SuiteError::File(FileError::Missing(_)))
+        ));
+        let empty = tempfile::tempdir().expect("temp dir");
+        assert!(matches!(discover(&[empty.path().to_path_buf()]), Err(SuiteError::NoTests(_))));
+    }
+
+    #[test]
+    fn links_and_loops_give_each_file_once_under_its_first_name() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        fs::create_dir(root.join("sub")).expect("mkdir");
+        fs::write(root.join("sub/t.txt"), "undo\n").expect("write");
+        fs::write(root.join("z.txt"), "undo\n").expect("write");
+        symlink(root, root.join("sub/loop")).expect("symlink");
+        symlink(root, root.join("sub/loop2")).expect("symlink");
+        symlink(root.join("sub"), root.join("a-link")).expect("symlink");
+        symlink(root.join("sub"), root.join("b-link")).expect("symlink");
+        symlink(root.join("z.txt"), root.join("y.txt")).expect("symlink");
+        let tests = discover(&[root.to_path_buf(), root.join("z.txt")]).expect("found");
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a-link/t", "y"]);
+    }
+
+    #[test]
+    fn names_sort_naturally() {
+        let mut names = ["t10", "t2", "t1", "a", "t02", "t2b", "b1", "b10"];
+        names.sort_by(|a, b| natural(a, b));
+        assert_eq!(names, ["a", "b1", "b10", "t1", "t02", "t2", "t2b", "t10"]);
+        assert_eq!(natural_path(Path::new("d/t9.txt"), Path::new("d/t10.txt")), Ordering::Less);
+        assert_eq!(natural_path(Path::new("a/z"), Path::new("a-b")), Ordering::Less);
+    }
+
+    #[test]
+    fn siblings_replace_or_extend_the_txt_ending() {
+        assert_eq!(sibling(Path::new("d/x.txt"), "expected"), Path::new("d/x.expected.txt"));
+        assert_eq!(sibling(Path::new("d/session"), "actual"), Path::new("d/session.actual.txt"));
+    }
+}

@@ -1,0 +1,92 @@
+//! Opening traces, expected files and OUT files without trusting them: a
+//! FIFO, a device or a folder fails its test with a message, and is never
+//! opened in a way that could block.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+pub(crate) use crate::run::describe;
+
+/// Opens `path` for reading if it is a regular file (after symlinks);
+/// otherwise a message saying what it is.
+pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
+    let shown = path.display();
+    // O_NONBLOCK: opening a FIFO never waits for a writer.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound if is_link(path) => {
+                format!("{shown} is a broken symbolic link (what it points to does not exist)")
+            }
+            io::ErrorKind::NotFound => format!("{shown} does not exist"),
+            _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                format!("{shown} is a symbolic link that loops")
+            }
+            _ => format!("cannot read {shown}: {e}"),
+        })?;
+    let kind = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.file_type();
+    if !kind.is_file() {
+        return Err(format!("{shown} is {}, not a regular file", describe(kind)));
+    }
+    // Back to blocking reads for a regular file (O_NONBLOCK is moot there).
+    let _ = rustix::io::ioctl_fionbio(&file, false);
+    Ok(file)
+}
+
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Reads at most `limit` bytes of a regular file; an error past it.
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("{} is larger than {limit} bytes", path.display()));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_open() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("f.txt");
+        // mkfifo(1): rustix has no mkfifoat on macOS.
+        assert!(
+            std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success()
+        );
+        let e = open_regular(&fifo).expect_err("a FIFO");
+        assert!(e.ends_with("f.txt is a FIFO, not a regular file"), "{e}");
+        let e = open_regular(dir.path()).expect_err("a folder");
+        assert!(e.ends_with("is a folder, not a regular file"), "{e}");
+        let e = open_regular(Path::new("/dev/zero")).expect_err("a device");
+        assert_eq!(e, "/dev/zero is a device, not a regular file");
+        assert!(open_regular(&dir.path().join("none")).expect_err("").ends_with("does not exist"));
+        std::fs::write(dir.path().join("r.txt"), "abc").expect("write");
+        assert_eq!(read_bounded(&dir.path().join("r.txt"), 3).expect("read"), b"abc");
+        assert!(read_bounded(&dir.path().join("r.txt"), 2).is_err());
+        let (broken, l1, l2) =
+            (dir.path().join("b.txt"), dir.path().join("l1"), dir.path().join("l2"));
+        std::os::unix::fs::symlink("gone", &broken).expect("symlink");
+        std::os::unix::fs::symlink(&l2, &l1).expect("symlink");
+        std::os::unix::fs::symlink(&l1, &l2).expect("symlink");
+        let e = open_regular(&broken).expect_err("broken");
+        assert!(
+            e.ends_with("b.txt is a broken symbolic link (what it points to does not exist)"),
+            "{e}"
+        );
+        let e = open_regular(&l1).expect_err("a loop");
+        assert!(e.ends_with("l1 is a symbolic link that loops"), "{e}");
+    }
+}

@@ -1,0 +1,421 @@
+//! How a test trace is run, and running it: in-process through the engine,
+//! or as any ETF-style executable.
+//!
+//! A trace's first line may say how to run it, as a comment the trace itself
+//! ignores: `-- run: -w 2 4 IN`, `-- run: -b IN OUT` (the test compares what
+//! lands in OUT), `-- run: -i` (the rest of the file is typed into the shell).
+//! Without it a trace runs as `-b IN`. The next line (or the first, without
+//! a `-- run:` line) may give the exit status the program must end with,
+//! `-- status: N`: a status the runner compares (`tictac fuzz --check-status`
+//! saves its `exit-status` divergences so); without it only the output counts.
+
+use std::ffi::OsString;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
+use crate::platform::process::{self, Capture, Ending};
+use crate::run::{Job, STDIN};
+
+use super::{files, in_process};
+
+/// The arguments a trace runs with, and what is typed in for `-i`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub(crate) args: Vec<String>,
+    /// The run's standard input: the rest of the file for `-i`, the whole
+    /// trace for a run that reads `-` (see `names_stdin`).
+    pub(crate) typed: Option<Vec<u8>>,
+    /// The exit status the run must end with (`-- status: N`), if given.
+    pub(crate) status: Option<i32>,
+    /// What the line asks for.
+    pub(crate) directive: Directive,
+    /// Where OUT stands in `args`, whatever the word there: the run writes
+    /// a scratch file in its place, and the test compares what lands in it.
+    out_at: Option<usize>,
+}
+
+/// What a `-- run:` line asks for, read as the executable reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Directive {
+    /// `-b`, `-w`, `-l`: a trace run into an output.
+    Run { job: Job, input: Source, session: Session },
+    /// `-i`: the rest of the file typed into the shell.
+    Shell(Session),
+    /// An invocation error: the test compares the executable's message.
+    Usage(UsageError),
+    /// A form that runs no trace (`test`, `-g`, `-help`, `-i --record F`):
+    /// `Plan::checked` refuses it.
+    NoTrace,
+}
+
+/// Where a `-- run:` line's trace comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// `IN`: the trace file.
+    Trace,
+    /// `-` or `/dev/stdin` (as named): the trace itself, as the run's
+    /// standard input.
+    Stdin(PathBuf),
+    /// Another file, named in the line.
+    File(PathBuf),
+}
+
+pub(super) const DIRECTIVE: &str = "-- run:";
+const STATUS: &str = "-- status:";
+/// The word that stands for the trace in a `-- run:` line.
+const IN: &str = "IN";
+
+/// The forms a `-- run:` line may take, for messages.
+const FORMS: &str = "`-b IN [OUT]`, `-w M N IN [OUT]`, `-l IN [OUT]` or `-i`, with \
+                     `--bot NAME=STRATEGY` and `--seed N` where the mode takes them \
+                     (IN the trace or another file, OUT a scratch file)";
+
+/// Whether a `-- run:` line's input names standard input: there it is the
+/// trace itself, for the engine as for a program (which gets the trace on
+/// its standard input), never the runner's own standard input.
+pub(super) fn names_stdin(input: &Path) -> bool {
+    [STDIN, "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|name| input == Path::new(name))
+}
+
+fn os_args(args: &[String]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+impl Directive {
+    fn of(args: &[String]) -> Directive {
+        // A command (`test`, `serve`, ...) runs no trace, well formed or not.
+        if args.first().is_some_and(|word| cli::is_command(word)) {
+            return Directive::NoTrace;
+        }
+        match cli::parse(&os_args(args)) {
+            Ok(Invocation::Run { job, input, session, .. }) => {
+                let input = if input == Path::new(IN) {
+                    Source::Trace
+                } else if names_stdin(&input) {
+                    Source::Stdin(input)
+                } else {
+                    Source::File(input)
+                };
+                Directive::Run { job, input, session }
+            }
+            Ok(Invocation::Interactive(session)) if session.record.is_none() => {
+                Directive::Shell(session)
+            }
+            Ok(_) => Directive::NoTrace,
+            Err(e) => Directive::Usage(e),
+        }
+    }
+}
+
+/// Where OUT stands in `args`: the word that, replaced by another, becomes
+/// the output the line names (`-- run: -b IN IN` writes its second `IN`).
+fn out_position(args: &[String]) -> Option<usize> {
+    // No word of a `-- run:` line holds a space.
+    const PROBE: &str = " OUT ";
+    let output = |args: &[String]| match cli::parse(&os_args(args)) {
+        Ok(Invocation::Run { output, .. }) => output,
+        _ => None,
+    };
+    let out = output(args).filter(|o| o.as_os_str() != STDOUT)?;
+    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == out).find(|&k| {
+        let mut probe = args.to_vec();
+        probe[k] = PROBE.into();
+        output(&probe).is_some_and(|o| o == Path::new(PROBE))
+    })
+}
+
+/// The first line of `text` and what follows it.
+fn first_line(text: &[u8]) -> (&[u8], &[u8]) {
+    match text.iter().position(|&b| b == b'\n') {
+        Some(k) => (&text[..k], &text[k + 1..]),
+        None => (text, &b""[..]),
+    }
+}
+
+/// `-- status: N` on `line`: `None` when the line is no status directive,
+/// else N, or why it is not a valid one.
+fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim();
+    let rest = line.strip_prefix("--")?.trim_start().strip_prefix("status")?;
+    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let valid = line.strip_prefix(STATUS).and_then(|n| n.trim().parse::<i32>().ok());
+    Some(valid.filter(|n| (0..=255).contains(n)).ok_or_else(|| {
+        format!("`{line}` is not a valid directive: write `{STATUS} N`, N from 0 to 255")
+    }))
+}
+
+impl Plan {
+    pub(crate) fn of(trace: &[u8]) -> Plan {
+        let (first, rest) = first_line(trace);
+        let first = String::from_utf8_lossy(first);
+        let Some(args) = first.trim().strip_prefix(DIRECTIVE) else {
+            let status = status_of(first.as_bytes()).and_then(Result::ok);
+            let args: Vec<String> = vec!["-b".into(), IN.into()];
+            let directive = Directive::of(&args);
+            return Plan { args, typed: None, status, directive, out_at: None };
+        };
+        let args: Vec<String> = args.split_whitespace().map(String::from).collect();
+        let (second, after) = first_line(rest);
+        let status = status_of(second).and_then(Result::ok);
+        let directive = Directive::of(&args);
+        let typed = match &directive {
+            // The status line is no input typed into the shell.
+            Directive::Shell(_) => Some(if status.is_some() { after } else { rest }.to_vec()),
+            Directive::Run { input: Source::Stdin(_), .. } => Some(trace.to_vec()),
+            _ => None,
+        };
+        let out_at = out_position(&args);
+        Plan { args, typed, status, directive, out_at }
+    }
+
+    /// `of`, refusing a first line that looks like a directive but is not
+    /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
+    /// test something else than meant; and one that runs no trace.
+    pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
+        let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
+        let first = String::from_utf8_lossy(first);
+        let line = first.trim();
+        let after = line.strip_prefix("--").map(|rest| rest.trim_start());
+        let says_run = after
+            .and_then(|rest| rest.strip_prefix("run"))
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        if says_run && !line.starts_with(DIRECTIVE) {
+            return Err(format!(
+                "line 1, `{line}`, is not a valid directive: write `{DIRECTIVE} ARGS` (e.g. `{DIRECTIVE} -b IN OUT`)"
+            ));
+        }
+        let (number, status_line) = if line.starts_with(DIRECTIVE) {
+            (2, first_line(first_line(trace).1).0)
+        } else {
+            (1, first_line(trace).0)
+        };
+        if let Some(Err(why)) = status_of(status_line) {
+            return Err(format!("line {number}, {why}"));
+        }
+        let plan = Plan::of(trace);
+        if plan.directive == Directive::NoTrace {
+            return Err(format!(
+                "line 1, `{line}`, runs no trace: a `{DIRECTIVE}` line takes {FORMS}"
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// Whether the run writes OUT (a file, not `-`).
+    pub(crate) fn writes_file(&self) -> bool {
+        self.out_at.is_some()
+    }
+
+    /// The arguments with `IN` the trace and OUT (whatever its word) `output`.
+    pub(crate) fn argv(&self, input: &Path, output: &Path) -> Vec<OsString> {
+        let arg = |(k, a): (usize, &String)| match a.as_str() {
+            _ if Some(k) == self.out_at => output.as_os_str().to_owned(),
+            IN => input.as_os_str().to_owned(),
+            other => OsString::from(other),
+        };
+        self.args.iter().enumerate().map(arg).collect()
+    }
+}
+
+/// What produces a test's output: the engine here, or a program.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Producer<'a> {
+    /// This program's engine, in this process, stopped as a program is if
+    /// it runs longer than `timeout` (a long file named in the line).
+    InProcess { timeout: Duration },
+    /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
+    /// stopped if it runs longer than `timeout`.
+    Program { command: &'a [String], timeout: Duration },
+}
+
+/// An output, and the start of what the program wrote to standard error.
+#[derive(Debug)]
+pub(crate) struct Produced {
+    pub(crate) output: Capture,
+    pub(crate) stderr: Vec<u8>,
+    /// How the program ended, when it failed (killed by a signal, or a
+    /// non-zero exit status): `--bless` records no such output.
+    pub(crate) failed: Option<String>,
+    /// Its exit status (none when killed by a signal).
+    pub(crate) status: Option<i32>,
+    /// The status the trace says it must end with (`-- status: N`).
+    pub(crate) wanted_status: Option<i32>,
+}
+
+/// The longest `-- run: -i` session typed in (it is held in memory).
+pub(crate) const MAX_TYPED: u64 = 16 << 20;
+
+/// Runs the trace as its plan says and returns what it printed (or wrote
+/// to OUT), at most `cap` bytes; `stop` ends an external program at once.
+pub(crate) fn produce(
+    producer: Producer,
+    trace: &Path,
+    cap: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<Produced, String> {
+    let text = files::read_bounded(trace, MAX_TYPED)?;
+    let plan = Plan::checked(&text)?;
+    drop(text);
+    let wanted_status = plan.status;
+    let produced = match producer {
+        Producer::InProcess { timeout } => {
+            let limit = in_process::Limit::new(timeout, stop);
+            in_process::run(&plan, trace, cap, limit).map(|(output, status)| Produced {
+                output,
+                stderr: Vec::new(),
+                failed: None,
+                status: Some(status),
+                wanted_status: None,
+            })
+        }
+        Producer::Program { command, timeout } => external(
+            command,
+            &plan,
+            trace,
+            process::Spec { argv: &[], input: None, timeout, cap, stop },
+        ),
+    };
+    produced.map(|p| Produced { wanted_status, ..p })
+}
+
+fn external(
+    program: &[String],
+    plan: &Plan,
+    trace: &Path,
+    spec: process::Spec,
+) -> Result<Produced, String> {
+    let exe = program.first().ok_or("an empty program")?;
+    let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
+    let out_file = scratch.path().join("out.txt");
+    let argv: Vec<OsString> =
+        program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
+    let spec = process::Spec { argv: &argv, input: plan.typed.as_deref(), ..spec };
+    let finished = process::run(&spec).map_err(|e| format!("cannot run {exe}: {e}"))?;
+    let code = match finished.ending {
+        Ending::Exited(status) => status.code(),
+        _ => None,
+    };
+    let failed = match finished.ending {
+        Ending::Exited(status) if status.success() => None,
+        Ending::Exited(status) => Some(match status.signal() {
+            Some(signal) => format!("{exe} was killed by signal {signal}"),
+            None => format!("{exe} exited with status {}", status.code().unwrap_or(-1)),
+        }),
+        Ending::TimedOut => {
+            return Err(format!(
+                "{exe} ran longer than {} s and was stopped",
+                spec.timeout.as_secs_f64()
+            ));
+        }
+        Ending::PrintedTooMuch => {
+            return Err(format!("{exe} printed more than {} bytes and was stopped", spec.cap));
+        }
+        Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short")),
+    };
+    if plan.writes_file() {
+        let file =
+            files::open_regular(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"))?;
+        let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
+        if written.len() > spec.cap {
+            return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
+        }
+        // The scratch folder goes, the open file stays readable.
+        let stderr = finished.stderr;
+        return Ok(Produced { output: written, stderr, failed, status: code, wanted_status: None });
+    }
+    let (output, stderr) = (finished.stdout, finished.stderr);
+    Ok(Produced { output, stderr, failed, status: code, wanted_status: None })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_line_may_say_how_to_run() {
+        assert_eq!(Plan::of(b"undo\n").args, ["-b", "IN"]);
+        assert_eq!(Plan::of(b"-- a comment\nundo\n").args, ["-b", "IN"]);
+        let p = Plan::of(b"-- run: -w 2 _ IN OUT\r\nundo\n");
+        assert_eq!(p.args, ["-w", "2", "_", "IN", "OUT"]);
+        assert!(p.writes_file());
+        assert!(Plan::checked(b"--run: -b IN\n").is_err());
+        assert!(Plan::checked(b"-- run -b IN\n").is_err());
+        assert!(Plan::checked(b"--  run\n").is_err());
+        assert!(Plan::checked(b"-- running notes\n").is_ok());
+        assert!(Plan::checked(b"-- run: -l IN\n").is_ok());
+        let e = Plan::checked(b"--run:-b IN\n").expect_err("malformed");
+        assert!(e.starts_with("line 1, `--run:-b IN`, is not a valid directive"), "{e}");
+        let p = Plan::of(b"-- run: -i\nundo\nquit\n");
+        assert_eq!(p.typed.as_deref(), Some(&b"undo\nquit\n"[..]));
+    }
+
+    #[test]
+    fn out_is_the_word_in_its_place_whatever_it_says() {
+        let argv = |line: &str| {
+            let plan = Plan::of(line.as_bytes());
+            let argv = plan.argv(Path::new("t.txt"), Path::new("/scratch/out"));
+            (plan.writes_file(), argv.iter().map(|a| a.to_string_lossy().into()).collect())
+        };
+        let words = |w: &[&str]| w.iter().map(|a| a.to_string()).collect::<Vec<String>>();
+        assert_eq!(argv("-- run: -b IN OUT\n"), (true, words(&["-b", "t.txt", "/scratch/out"])));
+        assert_eq!(argv("-- run: -b IN IN\n"), (true, words(&["-b", "t.txt", "/scratch/out"])));
+        let w = argv("-- run: -w 1 _ IN /etc/x --bot Hal=elm\n");
+        assert_eq!(w, (false, words(&["-w", "1", "_", "t.txt", "/etc/x", "--bot", "Hal=elm"])));
+        let b = argv("-- run: --bot Hal=elm -b IN made.txt\n");
+        assert_eq!(b, (true, words(&["--bot", "Hal=elm", "-b", "t.txt", "/scratch/out"])));
+        assert_eq!(argv("-- run: -l IN -\n"), (false, words(&["-l", "t.txt", "-"])));
+        assert_eq!(argv("-- run: -b OUT\n"), (false, words(&["-b", "OUT"])));
+    }
+
+    #[test]
+    fn standard_input_is_the_trace_itself() {
+        for name in ["-", "/dev/stdin", "/dev/fd/0"] {
+            let trace = format!("-- run: -b {name}\nundo\n");
+            let plan = Plan::of(trace.as_bytes());
+            assert_eq!(plan.typed.as_deref(), Some(trace.as_bytes()), "{name}");
+            assert!(matches!(plan.directive, Directive::Run { input: Source::Stdin(_), .. }));
+        }
+        assert_eq!(Plan::of(b"-- run: -b ./-\n").typed, None);
+    }
+
+    #[test]
+    fn forms_that_run_no_trace_are_refused() {
+        let no_trace = ["test", "-g", "-version", "serve", "test --bogus", "-i --record x", "-h"];
+        for line in no_trace {
+            let e = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect_err(line);
+            assert!(e.starts_with(&format!("line 1, `-- run: {line}`, runs no trace")), "{e}");
+        }
+        // Invocation errors are tests of their message.
+        for line in ["", "-x IN", "-b IN --record x", "-w 1 x IN"] {
+            let plan = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect(line);
+            assert!(matches!(plan.directive, Directive::Usage(_)), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_status_line_gives_the_exit_status_to_end_with() {
+        assert_eq!(Plan::of(b"undo\n").status, None);
+        assert_eq!(Plan::of(b"-- status: 3\nundo\n").status, Some(3));
+        assert_eq!(Plan::of(b"-- status:0").status, Some(0));
+        let p = Plan::of(b"-- run: -i\r\n-- status: 1\r\nundo\n");
+        assert_eq!((p.status, p.typed.as_deref()), (Some(1), Some(&b"undo\n"[..])));
+        // Only first, or right after `-- run:`.
+        assert_eq!(Plan::of(b"undo\n-- status: 3\n").status, None);
+        assert_eq!(Plan::checked(b"-- status: 3\n").expect("valid").status, Some(3));
+        assert!(Plan::checked(b"-- statuses are noted\n").is_ok());
+        for bad in ["-- status: x\n", "-- status: 256\n", "--status: 1\n", "-- status 1\n"] {
+            let e = Plan::checked(bad.as_bytes()).expect_err(bad);
+            assert!(e.starts_with("line 1, `"), "{e}");
+        }
+        let e = Plan::checked(b"-- run: -b IN\n-- status: -1\n").expect_err("negative");
+        assert!(e.starts_with("line 2, `-- status: -1` is not a valid directive"), "{e}");
+    }
+}

@@ -1,0 +1,237 @@
+//! `--format junit`: the suite as JUnit XML, the form the test reporters of
+//! Jenkins, GitLab and GitHub Actions read.
+//!
+//! The `<testsuite>` element carries the counts, so it can only be written
+//! when the suite ends: until then each `<testcase>` waits in a `Spool`
+//! (memory up to 1 MiB, then a temporary file), so a large suite costs
+//! constant memory. quick-xml writes the elements and escapes `<`, `&` and
+//! quotes; what XML 1.0 cannot carry at all (control characters other than
+//! tab and newline, U+FFFE, U+FFFF) is replaced here first by `\xNN`, as the
+//! diffs show them. Test names that were not UTF-8 arrive already replaced.
+
+use std::borrow::Cow;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+
+use super::human::Human;
+use super::{Reporter, TestEvent};
+use crate::platform::spool::Spool;
+use crate::suite::{Test, TestResult, Verdict};
+
+/// The suite's name in the report, and the class of top-level tests.
+const SUITE: &str = "tictac test";
+
+/// The XML's writer: testcases written so far, and their counts; the
+/// report for people goes on beside it.
+pub(crate) struct Junit<'a> {
+    xml: &'a mut dyn Write,
+    people: Human<'a>,
+    cases: Writer<Spool>,
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    start: Instant,
+}
+
+impl Reporter for Junit<'_> {
+    fn report(&mut self, event: &TestEvent) -> io::Result<()> {
+        // People's report: it may be closed, the XML counts.
+        let _ = self.people.report(event);
+        match *event {
+            TestEvent::Started { .. } => Ok(()),
+            TestEvent::Finished { test, result, .. } => self.add(test, result),
+            TestEvent::Done { .. } => self.finish(),
+        }
+    }
+}
+
+impl<'a> Junit<'a> {
+    pub(crate) fn new(xml: &'a mut dyn Write, people: Human<'a>) -> Junit<'a> {
+        Junit {
+            xml,
+            people,
+            cases: Writer::new(Spool::default()),
+            tests: 0,
+            failures: 0,
+            errors: 0,
+            start: Instant::now(),
+        }
+    }
+
+    /// One `<testcase>`: a difference or a missing expected file is a
+    /// `<failure>`; a program that could not run, timed out or printed too
+    /// much is an `<error>` (the check itself could not be made).
+    fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
+        self.tests += 1;
+        let (folder, _) = test.name.rsplit_once('/').unwrap_or((SUITE, ""));
+        let problem = match &outcome.verdict {
+            Verdict::Pass => None,
+            Verdict::Differs(diff) => {
+                Some(("failure", "the output differs", "diff", Cow::Borrowed(diff.text.as_str())))
+            }
+            Verdict::NoExpected(path) => Some((
+                "failure",
+                "no expected output",
+                "no-expected-output",
+                Cow::Owned(format!(
+                    "{} is missing (run with --bless to create it)",
+                    path.display()
+                )),
+            )),
+            Verdict::CannotRun(why) => {
+                let first = why.lines().next().unwrap_or_default();
+                Some(("error", first, "cannot-run", Cow::Borrowed(why.as_str())))
+            }
+        };
+        match problem {
+            Some(("failure", ..)) => self.failures += 1,
+            Some(_) => self.errors += 1,
+            None => {}
+        }
+        let element = self.cases.create_element("testcase").with_attributes([
+            ("name", clean(&test.name, true).as_ref()),
+            ("classname", clean(folder, true).as_ref()),
+            ("time", &seconds(outcome.elapsed)),
+        ]);
+        if problem.is_none() && outcome.notes.is_empty() && outcome.stderr.is_empty() {
+            element.write_empty()?;
+            return Ok(());
+        }
+        element.write_inner_content(|w| {
+            if let Some((kind, message, type_, body)) = problem {
+                w.create_element(kind)
+                    .with_attributes([("message", clean(message, true).as_ref()), ("type", type_)])
+                    .write_text_content(BytesText::new(&clean(&body, false)))?;
+            }
+            for (tag, lines) in [("system-out", &outcome.notes), ("system-err", &outcome.stderr)] {
+                if !lines.is_empty() {
+                    let text = lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+                    w.create_element(tag)
+                        .write_text_content(BytesText::new(&clean(&text, false)))?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// The whole document: declaration, counts, then the testcases.
+    fn finish(&mut self) -> io::Result<()> {
+        let counts = [
+            ("tests", self.tests.to_string()),
+            ("failures", self.failures.to_string()),
+            ("errors", self.errors.to_string()),
+            ("skipped", "0".to_string()),
+            ("time", seconds(self.start.elapsed())),
+        ];
+        let attributes =
+            || std::iter::once(("name", SUITE)).chain(counts.iter().map(|(k, v)| (*k, v.as_str())));
+        let mut w = Writer::new(&mut *self.xml);
+        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+        w.get_mut().write_all(b"\n")?;
+        let cases = std::mem::replace(&mut self.cases, Writer::new(Spool::default()));
+        let cases = cases.into_inner();
+        w.create_element("testsuites").with_attributes(attributes()).write_inner_content(|w| {
+            w.create_element("testsuite").with_attributes(attributes()).write_inner_content(
+                |w| {
+                    io::copy(&mut cases.reader()?, w.get_mut())?;
+                    Ok(())
+                },
+            )?;
+            Ok(())
+        })?;
+        self.xml.write_all(b"\n")?;
+        self.xml.flush()
+    }
+}
+
+/// Seconds with millisecond precision, as JUnit reporters read `time`.
+fn seconds(elapsed: Duration) -> String {
+    format!("{:.3}", elapsed.as_secs_f64())
+}
+
+/// `text` with every character XML 1.0 forbids written as `\xNN` (or
+/// `\u{FFFE}`); in an attribute also tab, newline and carriage return,
+/// which a parser would turn into spaces, and in text a carriage return,
+/// which a parser would turn into a newline.
+fn clean(text: &str, attribute: bool) -> Cow<'_, str> {
+    let bad = |c: char| match c {
+        '\n' | '\t' => attribute,
+        '\u{FFFE}' | '\u{FFFF}' => true,
+        c => c < ' ',
+    };
+    if !text.contains(bad) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !bad(c) => shown.push(c),
+            c if u32::from(c) < 0x100 => shown.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => shown.push_str(&format!("\\u{{{:X}}}", u32::from(c))),
+        }
+    }
+    Cow::Owned(shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::Diff;
+    use std::io;
+    use std::path::PathBuf;
+
+    #[test]
+    fn forbidden_characters_become_visible() {
+        assert_eq!(clean("a\u{1}b\tc\nd\re", false), "a\\x01b\tc\nd\\x0de");
+        assert_eq!(clean("a\tb\nc", true), "a\\x09b\\x0ac");
+        assert_eq!(clean("x\u{FFFE}\u{FFFF}\u{7f}é", false), "x\\u{FFFE}\\u{FFFF}\u{7f}é");
+        assert!(matches!(clean("plain <&>", true), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_suite_is_one_document_with_its_counts() {
+        let mut out = Vec::new();
+        let mut people = io::sink();
+        let people = Human { out: &mut people, color: false, quiet: false };
+        let mut junit = Junit::new(&mut out, people);
+        let test =
+            |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
+        let outcome = |verdict| TestResult {
+            verdict,
+            elapsed: Duration::from_millis(1500),
+            notes: Vec::new(),
+            stderr: Vec::new(),
+        };
+        junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
+        junit
+            .add(
+                &test("d/b"),
+                &outcome(Verdict::Differs(Diff {
+                    text: "-x\n+<y>&\u{0}\n".into(),
+                    marks: Vec::new(),
+                })),
+            )
+            .expect("add");
+        junit.add(&test("c"), &outcome(Verdict::CannotRun("p ran too long".into()))).expect("add");
+        junit.finish().expect("finish");
+        drop(junit);
+        let xml = String::from_utf8(out).expect("UTF-8");
+        assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"tictac test\" tests=\"3\" failures=\"1\" errors=\"1\" skipped=\"0\" time=\""), "{xml}");
+        assert!(
+            xml.contains("<testcase name=\"a\" classname=\"tictac test\" time=\"1.500\"/>"),
+            "{xml}"
+        );
+        assert!(xml.contains("<testcase name=\"d/b\" classname=\"d\" time=\"1.500\"><failure message=\"the output differs\" type=\"diff\">-x\n+&lt;y&gt;&amp;\\x00\n</failure></testcase>"), "{xml}");
+        assert!(
+            xml.contains(
+                "<error message=\"p ran too long\" type=\"cannot-run\">p ran too long</error>"
+            ),
+            "{xml}"
+        );
+        assert!(xml.ends_with("</testsuite></testsuites>\n"), "{xml}");
+    }
+}

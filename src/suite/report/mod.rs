@@ -1,0 +1,56 @@
+//! How `tictac test` reports. The runner emits `TestEvent`s in the order of the
+//! tests; each format is one `Reporter` that consumes them (as nextest's
+//! reporters consume its test events): `human` (with `--quiet`, without the
+//! passes), `tap`, `junit`. A new format is one file here and one arm of
+//! `for_format`.
+
+mod human;
+mod junit;
+mod tap;
+
+use std::io::{self, Write};
+
+use super::{Test, TestResult};
+use crate::cli::options::Format;
+
+/// What the runner tells its reporter.
+pub(crate) enum TestEvent<'a> {
+    /// Before any test runs.
+    Started { tests: usize },
+    /// A test ended; the events come in the tests' sorted order, `number`
+    /// counting from 1.
+    Finished { number: usize, test: &'a Test, result: &'a TestResult },
+    /// After the last test.
+    Done { passed: usize, total: usize },
+}
+
+/// One report format. An error is the output's: the run stops at it.
+pub(crate) trait Reporter {
+    fn report(&mut self, event: &TestEvent) -> io::Result<()>;
+}
+
+/// The reporter for `format`, writing to `out`; `people` takes the report
+/// for people when `out` gets a document (JUnit).
+pub(crate) fn for_format<'a>(
+    format: Format,
+    quiet: bool,
+    color: bool,
+    out: &'a mut dyn Write,
+    people: &'a mut dyn Write,
+) -> Box<dyn Reporter + 'a> {
+    match format {
+        Format::Human => Box::new(human::Human { out, color, quiet }),
+        Format::Tap => Box::new(tap::Tap { out }),
+        Format::Junit => {
+            Box::new(junit::Junit::new(out, human::Human { out: people, color, quiet }))
+        }
+    }
+}
+
+/// The closing line, `Test Results: P/T passed.`
+fn summary(passed: usize, total: usize) -> String {
+    format!("Test Results: {passed}/{total} passed.")
+}
+
+#[cfg(test)]
+mod tests;

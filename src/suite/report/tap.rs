@@ -1,0 +1,46 @@
+//! TAP version 13 (the Test Anything Protocol): the plan first, a line per
+//! test as it ends, a failure's details as comments.
+
+use std::io::{self, Write};
+
+use super::human::print_outcome;
+use super::{Reporter, TestEvent, summary};
+use crate::suite::{Test, TestResult, Verdict};
+
+pub(crate) struct Tap<'a> {
+    pub(crate) out: &'a mut dyn Write,
+}
+
+impl Reporter for Tap<'_> {
+    fn report(&mut self, event: &TestEvent) -> io::Result<()> {
+        match *event {
+            TestEvent::Started { tests } => writeln!(self.out, "TAP version 13\n1..{tests}")?,
+            TestEvent::Finished { number, test, result } => {
+                print_tap(self.out, number, test, result)?
+            }
+            TestEvent::Done { passed, total } => {
+                writeln!(self.out, "# {}", summary(passed, total))?
+            }
+        }
+        self.out.flush()
+    }
+}
+
+/// One test as a TAP line; a failure's details follow as comments.
+fn print_tap(
+    out: &mut dyn Write,
+    number: usize,
+    test: &Test,
+    outcome: &TestResult,
+) -> io::Result<()> {
+    let mut shown = Vec::new();
+    print_outcome(&mut shown, test, outcome, false)?;
+    let ok = if outcome.verdict == Verdict::Pass { "ok" } else { "not ok" };
+    // A `#` would start a TAP directive (`# TODO` makes a failure pass).
+    writeln!(out, "{ok} {number} - {}", test.name.replace('#', "\\#"))?;
+    // The human report's lines after its first, as comments.
+    for line in String::from_utf8_lossy(&shown).lines().skip(1) {
+        writeln!(out, "# {}", line.strip_prefix("     ").unwrap_or(line))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Every format's report of the same suite, as snapshots (`cargo insta
+//! review` shows a change). Times are fixed here, and the suite's own time
+//! is redacted.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::*;
+use crate::suite::{Diff, Verdict};
+
+/// A pass, a difference, a missing expected file, a program that could
+/// not run (with notes and standard error), and a name TAP must escape.
+fn suite() -> Vec<(Test, TestResult)> {
+    let test = |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
+    let result = |verdict, ms, notes: &[&str], stderr: &[&str]| TestResult {
+        verdict,
+        elapsed: Duration::from_micros(ms),
+        notes: notes.iter().map(|n| n.to_string()).collect(),
+        stderr: stderr.iter().map(|n| n.to_string()).collect(),
+    };
+    let diff = Diff { text: "line 2 differs:\n-  ok\n+  error\n".into(), marks: Vec::new() };
+    vec![
+        (test("01_x_wins"), result(Verdict::Pass, 1250, &[], &[])),
+        (test("d/02_<tie>&"), result(Verdict::Differs(diff), 20_000, &["logged"], &[])),
+        (
+            test("03_new"),
+            result(Verdict::NoExpected(PathBuf::from("t/03_new.expected.txt")), 300, &[], &[]),
+        ),
+        (
+            test("04 #1"),
+            result(
+                Verdict::CannotRun("ran longer than 5 s\n(stopped)".into()),
+                5_000_000,
+                &["blessed t/04.expected.txt"],
+                &["thread 'main' panicked", "\\x01"],
+            ),
+        ),
+    ]
+}
+
+/// What `format` writes to the output and for people.
+fn reported(format: Format, quiet: bool, color: bool) -> String {
+    let (mut out, mut people) = (Vec::new(), Vec::new());
+    let tests = suite();
+    {
+        let mut reporter = for_format(format, quiet, color, &mut out, &mut people);
+        reporter.report(&TestEvent::Started { tests: tests.len() }).expect("vec");
+        for (k, (test, result)) in tests.iter().enumerate() {
+            let event = TestEvent::Finished { number: k + 1, test, result };
+            reporter.report(&event).expect("vec");
+        }
+        reporter.report(&TestEvent::Done { passed: 1, total: tests.len() }).expect("vec");
+    }
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8");
+    match people.is_empty() {
+        true => text(out),
+        false => format!("{}\n--- for people ---\n{}", text(out), text(people)),
+    }
+}
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({
+        prepend_module_to_snapshot => false,
+        // The suite's time (its testcases' are fixed).
+        filters => vec![(r#"skipped="0" time="[0-9.]+""#, r#"skipped="0" time="[time]""#)],
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+#[test]
+fn human() {
+    snapshot("human", &reported(Format::Human, false, false));
+}
+
+#[test]
+fn human_quiet() {
+    snapshot("human_quiet", &reported(Format::Human, true, false));
+}
+
+#[test]
+fn human_color() {
+    snapshot("human_color", &reported(Format::Human, false, true).replace('\x1b', "\\e"));
+}
+
+#[test]
+fn tap() {
+    snapshot("tap", &reported(Format::Tap, false, false));
+}
+
+#[test]
+fn junit() {
+    snapshot("junit", &reported(Format::Junit, false, false));
+}
+
+#[test]
+fn junit_quiet() {
+    snapshot("junit_quiet", &reported(Format::Junit, true, false));
+}

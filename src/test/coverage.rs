@@ -1,0 +1,590 @@
+//! `tictac test --coverage`: which behaviours of the catalogue (see
+//! `behaviour`) each test of a suite reaches, and which no test reaches.
+//!
+//! Each test is replayed on the engine as its plan says (`-b IN`, `-b IN
+//! OUT`, `-w`, `-l`, `-i`, or an invocation error), unit by unit as the mode
+//! validates and runs it: the whole trace, each chunk of 100 kept lines,
+//! each kept line of a window, each line typed into the shell. The engine
+//! names the behaviour of every command; a unit that does not validate
+//! shows its syntax or type error kinds; the mode adds its own (the window's
+//! edge case, a failing chunk, `quit`...). A command counts where its test
+//! shows it: in a window, the lines before it run unseen and do not count.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejection};
+use crate::bots::Autopilot;
+use crate::cli::UsageError;
+use crate::command::Command;
+use crate::engine::Engine;
+use crate::lang;
+use crate::lang::source::{KeptLines, is_kept};
+use crate::run::{CHUNK_LINES, Driver, FileError, Job, open_input};
+use crate::suite::in_process::refuse_special;
+use crate::suite::plan::{Directive, MAX_TYPED, Plan, Source};
+use crate::suite::{Options, SuiteError, Test, discover, files};
+use crate::window::{Window, WindowEnd};
+
+/// Tests named under each behaviour; the rest are counted.
+const NAMES_SHOWN: usize = 3;
+
+/// What a suite reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Totals {
+    pub(crate) reached: usize,
+    pub(crate) total: usize,
+    /// Tests that could not be measured (each said why).
+    pub(crate) unmeasured: usize,
+}
+
+/// For each behaviour, how many tests reach it and the first few names:
+/// memory bounded whatever the size of the suite.
+#[derive(Default)]
+struct Reachers {
+    count: HashMap<Behaviour, usize>,
+    names: HashMap<Behaviour, Vec<String>>,
+}
+
+impl Reachers {
+    fn add(&mut self, name: &str, reached: Coverage) {
+        for b in reached.iter() {
+            *self.count.entry(b).or_default() += 1;
+            let names = self.names.entry(b).or_default();
+            if names.len() < NAMES_SHOWN {
+                names.push(name.to_string());
+            }
+        }
+    }
+}
+
+/// Measures every test of the suite, then prints each behaviour with the
+/// tests that reach it, those no test reaches, and `Coverage: C/T
+/// behaviours.` A test that cannot be measured is said so as it is met.
+pub(crate) fn run(options: &Options, out: &mut dyn Write) -> Result<Totals, SuiteError> {
+    let mut tests = discover(&options.paths)?;
+    if let Some(text) = &options.filter {
+        tests.retain(|t| t.name.contains(text.as_str()));
+        if tests.is_empty() {
+            return Err(SuiteError::NoneMatch(text.clone()));
+        }
+    }
+    let mut tally = Reachers::default();
+    let mut unmeasured = 0;
+    for test in &tests {
+        match reached(test) {
+            Ok(reached) => tally.add(&test.name, reached),
+            Err(why) => {
+                unmeasured += 1;
+                writeln!(out, "{}: not measured: {why}", test.name)?;
+            }
+        }
+    }
+    let report = Totals { reached: tally.count.len(), total: Behaviour::ALL.len(), unmeasured };
+    print(&tally, tests.len(), options.quiet, &report, out)?;
+    Ok(report)
+}
+
+fn print(
+    tally: &Reachers,
+    tests: usize,
+    quiet: bool,
+    report: &Totals,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let width = Behaviour::ALL.iter().map(|b| b.id().len()).max().unwrap_or(0);
+    if !quiet {
+        let s = if tests == 1 { "" } else { "s" };
+        writeln!(
+            out,
+            "  {:<width$}  {:>5}  reached by ({tests} test{s} measured)",
+            "behaviour", "tests"
+        )?;
+        for &b in Behaviour::ALL {
+            let count = tally.count.get(&b).copied().unwrap_or(0);
+            let names = tally.names.get(&b).map(Vec::as_slice).unwrap_or_default();
+            let mut which = names.join(", ");
+            if count > names.len() {
+                which.push_str(&format!(" and {} more", count - names.len()));
+            }
+            if count == 0 {
+                which = format!("NOT REACHED: {}", b.description());
+            }
+            writeln!(out, "  {:<width$}  {count:>5}  {which}", b.id())?;
+        }
+    }
+    let missing: Vec<Behaviour> =
+        Behaviour::ALL.iter().copied().filter(|b| !tally.count.contains_key(b)).collect();
+    if !missing.is_empty() {
+        writeln!(out, "Not reached by any test ({}):", missing.len())?;
+        for b in missing {
+            writeln!(out, "  {:<width$}  {}", b.id(), b.description())?;
+        }
+    }
+    writeln!(out, "Coverage: {}/{} behaviours.", report.reached, report.total)?;
+    out.flush()
+}
+
+/// The behaviours one test reaches, or why it cannot be measured.
+pub fn reached(test: &Test) -> Result<Coverage, String> {
+    let text = files::read_bounded(&test.trace, MAX_TYPED)?;
+    let plan = Plan::checked(&text)?;
+    let mut seen = Coverage::default();
+    match &plan.directive {
+        // Other usage errors (a bad --bot, say) reach no behaviour.
+        Directive::Usage(e) => of_usage(e).into_iter().for_each(|b| seen.insert(b)),
+        Directive::Run { job, input, session } => {
+            let input_text = match input {
+                // `-` reads the trace itself.
+                Source::Trace | Source::Stdin(_) => text,
+                Source::File(input) => match read_input(input)? {
+                    Ok(text) => text,
+                    Err(b) => {
+                        seen.insert(b);
+                        return Ok(seen);
+                    }
+                },
+            };
+            let autopilot = session.autopilot();
+            match *job {
+                Job::Whole => whole(&input_text, autopilot, &mut seen),
+                Job::Chunks => chunks(&input_text, autopilot, &mut seen),
+                Job::Window(w) => {
+                    let last = plan.args.first().is_some_and(|a| a == "-l");
+                    let plus = !last
+                        && plan
+                            .args
+                            .get(1..3)
+                            .unwrap_or_default()
+                            .iter()
+                            .any(|a| a.starts_with('+'));
+                    let form = Form { last, plus, out_file: plan.writes_file() };
+                    window(w, form, &input_text, &mut seen);
+                }
+            }
+        }
+        Directive::Shell(session) => {
+            shell(plan.typed.as_deref().unwrap_or_default(), session.autopilot(), &mut seen);
+        }
+        // `Plan::checked` refuses it.
+        Directive::NoTrace => return Err("it runs no trace".into()),
+    }
+    Ok(seen)
+}
+
+/// The behaviour an invocation error shows, for those the catalogue has.
+fn of_usage(e: &UsageError) -> Option<Behaviour> {
+    Some(match e {
+        UsageError::NoMode => Behaviour::InvocationNoMode,
+        UsageError::BadMode(_) => Behaviour::InvocationBadMode,
+        UsageError::ArgumentCount(_) => Behaviour::InvocationArgumentCount,
+        UsageError::WindowStart => Behaviour::WindowBadStart,
+        UsageError::WindowEnd => Behaviour::WindowBadEnd,
+        UsageError::WindowOrder => Behaviour::WindowStartAfterEnd,
+        UsageError::WindowSign => Behaviour::WindowNonPositiveStart,
+        _ => return None,
+    })
+}
+
+/// A file a directive names instead of IN: its text, or the file error the
+/// run would print.
+fn read_input(input: &Path) -> Result<Result<Vec<u8>, Behaviour>, String> {
+    refuse_special(input)?;
+    let mut opened = match open_input(input) {
+        Ok(opened) => opened,
+        Err(FileError::Missing(_)) => return Ok(Err(Behaviour::InputMissing)),
+        Err(_) => return Ok(Err(Behaviour::InputUnreadable)),
+    };
+    let mut text = Vec::new();
+    (&mut opened)
+        .take(MAX_TYPED + 1)
+        .read_to_end(&mut text)
+        .map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    if text.len() as u64 > MAX_TYPED {
+        return Err(format!("{} is larger than {MAX_TYPED} bytes", input.display()));
+    }
+    Ok(Ok(text))
+}
+
+/// Validates a unit (its kept lines, each with its newline) as the modes
+/// do, as a stream: if it is valid, hands each command to `run` and says
+/// true; if not, notes its error kinds. Two reads of the unit (one to
+/// check, one to run), so nothing but the text is held.
+fn unit(kept: &[u8], seen: &mut Coverage, mut run: impl FnMut(&Command)) -> bool {
+    match lang::validate(KeptLines::new(kept), |_| Ok(())) {
+        Ok(Ok(())) => {
+            let _ = lang::validate(KeptLines::new(kept), |c| {
+                run(c);
+                Ok(())
+            });
+            true
+        }
+        Ok(Err(rejection)) => {
+            *seen = seen.union(of_rejection(kept, &rejection));
+            false
+        }
+        // Reading memory cannot fail; keeping type errors can (a full
+        // disk): the unit shows nothing that can be told.
+        Err(_) => false,
+    }
+}
+
+/// `-b IN`: all or nothing.
+fn whole(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+    let kept = kept_lines(text);
+    let mut driver = Driver::new(autopilot);
+    if unit(&kept, seen, |c| act(&mut driver, c)) {
+        *seen = seen.union(driver.engine.seen());
+    }
+}
+
+/// Runs a command and the bots' answers.
+fn act(driver: &mut Driver, command: &Command) {
+    let _ = driver.act(command, |_, _| Ok::<(), ()>(()));
+}
+
+/// The kept lines of a text, each with its newline.
+fn lines_of(kept: &[u8]) -> impl Iterator<Item = &[u8]> {
+    kept.split_inclusive(|&b| b == b'\n')
+}
+
+/// Consecutive runs of `n` kept lines, each one slice of the text.
+fn runs_of(kept: &[u8], n: usize) -> impl Iterator<Item = &[u8]> {
+    let mut rest = kept;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let len = lines_of(rest).take(n).map(<[u8]>::len).sum();
+        let (run, after) = rest.split_at(len);
+        rest = after;
+        Some(run)
+    })
+}
+
+/// `-b IN OUT`: chunks of 100 kept lines, each validated and run alone.
+fn chunks(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+    let kept = kept_lines(text);
+    let k = lines_of(&kept).count();
+    let mut driver = Driver::new(autopilot);
+    let mut ran = false;
+    for (n, chunk) in runs_of(&kept, CHUNK_LINES).enumerate() {
+        if unit(chunk, seen, |c| act(&mut driver, c)) {
+            ran = true;
+        } else {
+            seen.insert(if n == 0 {
+                Behaviour::ChunksFirstFails
+            } else {
+                Behaviour::ChunksLaterFails
+            });
+        }
+    }
+    seen.insert(match k {
+        0 => Behaviour::ChunksEmpty,
+        k if k <= CHUNK_LINES => Behaviour::ChunksOne,
+        _ => Behaviour::ChunksSeveral,
+    });
+    if !ran && k > 0 {
+        seen.insert(Behaviour::ChunksAllFail);
+    }
+    // The initial state prints, at the latest after the last, empty chunk.
+    *seen = seen.union(driver.engine.seen());
+}
+
+/// How a window was asked for.
+#[derive(Clone, Copy)]
+struct Form {
+    /// `-l`, not `-w`.
+    last: bool,
+    /// A bound written with a `+`.
+    plus: bool,
+    out_file: bool,
+}
+
+/// `-w M N IN [OUT]`, `-l IN [OUT]`: each kept line alone; only the lines
+/// of the window show.
+fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
+    use Behaviour as B;
+    let mut note = |b: B, on: bool| {
+        if on {
+            seen.insert(b);
+        }
+    };
+    note(B::WindowLast, form.last);
+    note(B::WindowPlusSign, form.plus);
+    note(B::WindowOutFile, form.out_file);
+    note(B::WindowEndOpen, w.end == WindowEnd::Unbounded);
+    if !form.last {
+        note(B::WindowStartRelative, w.start <= 0);
+        note(B::WindowEndRelative, matches!(w.end, WindowEnd::Line(n) if n <= 0));
+    }
+    let kept = kept_lines(text);
+    let k = lines_of(&kept).count();
+    let Some((first, end)) = w.resolve(k) else {
+        seen.insert(if k == 0 { B::WindowEmptyTrace } else { B::WindowPastTheEnd });
+        return;
+    };
+    // The bounds as counted, before they are brought into the trace.
+    let (counted_start, counted_end) = w.counted(k);
+    let mut note = |b: B, on: bool| {
+        if on {
+            seen.insert(b);
+        }
+    };
+    note(B::WindowStartBelowOne, counted_start < 1);
+    note(B::WindowEndPastEnd, counted_end > k as i64 + 1);
+    if first == end {
+        seen.insert(if counted_end < first as i64 {
+            B::WindowEndsBeforeStart
+        } else if first == k + 1 {
+            B::WindowFinalState
+        } else {
+            B::WindowEmpty
+        });
+    }
+    let mut engine = Engine::new();
+    let mut context_shown = false;
+    for (i, line) in lines_of(&kept).take(end - 1).enumerate().map(|(i, l)| (i + 1, l)) {
+        let shown = i >= first;
+        if i == first && first > 1 {
+            context_shown = true;
+        }
+        // What a line shows counts only inside the window.
+        let (mut line_seen, mut ran) = (Coverage::default(), Coverage::default());
+        let mut commands = 0;
+        let valid = unit(line, &mut line_seen, |c| {
+            commands += 1;
+            engine.run(c);
+            ran.insert(engine.last());
+        });
+        line_seen = line_seen.union(ran);
+        if valid && i + 1 == first && commands > 1 {
+            seen.insert(B::WindowSeveralBefore);
+        }
+        if !shown {
+            if !valid {
+                seen.insert(B::WindowErrorBefore);
+            }
+            continue;
+        }
+        *seen = seen.union(line_seen);
+        if !valid {
+            seen.insert(B::WindowLineFails);
+            if !context_shown {
+                seen.insert(B::WindowFirstLineFails);
+            }
+        } else if !context_shown {
+            // A window from line 1: the initial state, then the line.
+            seen.insert(B::InitialState);
+            context_shown = true;
+        }
+    }
+    if first < end {
+        if first > 1 {
+            seen.insert(B::WindowInside);
+        } else if context_shown {
+            seen.insert(B::WindowFromStart);
+        } else {
+            seen.insert(B::WindowAllFail);
+        }
+    }
+}
+
+/// `-i`, piped: the line protocol of SPEC section 6.
+fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+    use Behaviour as B;
+    seen.insert(B::InitialState);
+    let mut driver = Driver::new(autopilot);
+    let mut rest = typed;
+    let mut kept = Vec::new();
+    loop {
+        if rest.is_empty() {
+            seen.insert(B::ShellEndOfInput);
+            break;
+        }
+        let (line, next) = match memchr::memchr(b'\n', rest) {
+            Some(k) => (&rest[..k], &rest[k + 1..]),
+            None => {
+                seen.insert(B::ShellLastLineOpen);
+                (rest, &b""[..])
+            }
+        };
+        rest = next;
+        let line = match line.strip_suffix(b"\r") {
+            Some(line) => {
+                seen.insert(B::ShellCrLf);
+                line
+            }
+            None => line,
+        };
+        match line {
+            b"quit" => {
+                seen.insert(B::ShellQuit);
+                break;
+            }
+            b"man" => seen.insert(B::ShellMan),
+            _ => {
+                if matches!(line.trim_ascii(), b"quit" | b"man") {
+                    seen.insert(B::ShellQuitNotAlone);
+                }
+                // The line as a one-line trace (its end is past its last byte).
+                kept.clear();
+                if is_kept(line) {
+                    kept.extend_from_slice(line);
+                    kept.push(b'\n');
+                }
+                let mut commands = 0;
+                if !unit(&kept, seen, |c| {
+                    commands += 1;
+                    act(&mut driver, c);
+                }) {
+                    seen.insert(B::ShellError);
+                } else if commands == 0 {
+                    seen.insert(B::ShellEmptyLine);
+                } else {
+                    seen.insert(B::ShellLine);
+                }
+            }
+        }
+    }
+    *seen = seen.union(driver.engine.seen());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// The ids a trace (with its `-- run:` line, if any) reaches.
+    fn ids(trace: &str) -> Vec<&'static str> {
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, trace).expect("write");
+        let test = Test { trace: path, name: "t".into() };
+        reached(&test).expect("measured").iter().map(Behaviour::id).collect()
+    }
+
+    fn has(trace: &str, wanted: &[&str]) {
+        let got = ids(trace);
+        for id in wanted {
+            assert!(got.contains(id), "{trace:?} should reach {id}, reaches {got:?}");
+        }
+    }
+
+    fn lacks(trace: &str, unwanted: &[&str]) {
+        let got = ids(trace);
+        for id in unwanted {
+            assert!(!got.contains(id), "{trace:?} should not reach {id}, reaches {got:?}");
+        }
+    }
+
+    const THREE: &str = "new_game(\"A\",\"B\")\nplay(\"A\",1) play(\"B\",2)\nplay(\"A\",3)\n";
+
+    #[test]
+    fn a_plain_trace_reaches_what_its_commands_show() {
+        assert_eq!(ids(THREE), ["initial-state", "new-game-first", "play-move"]);
+        assert_eq!(ids("undo(\n"), ["syntax-end-of-input"]);
+        assert_eq!(ids("jump\n"), ["type-unknown-event"]);
+    }
+
+    #[test]
+    fn windows_show_only_their_lines() {
+        let w = |args: &str| format!("-- run: {args}\n{THREE}");
+        assert_eq!(ids(&w("-w 3 4 IN")), ["play-move", "window-inside", "window-several-before"]);
+        lacks(&w("-w 3 4 IN"), &["new-game-first"]);
+        has(&w("-w 1 _ IN OUT"), &["window-from-start", "window-end-open", "window-out-file"]);
+        lacks(&w("-w 1 _ IN -"), &["window-out-file"]);
+        has(&w("-w +2 +2 IN"), &["window-plus-sign", "window-empty"]);
+        has(
+            &w("-w 0 0 IN"),
+            &["window-final-state", "window-start-relative", "window-end-relative"],
+        );
+        has(&w("-w -10 -1 IN"), &["window-start-below-one", "window-from-start"]);
+        has(&w("-w 2 9 IN"), &["window-end-past-end"]);
+        has(&w("-w 5 7 IN"), &["window-past-the-end"]);
+        has("-- run: -w 1 2 IN\n", &["window-empty-trace"]);
+        assert_eq!(
+            ids(&w("-l IN")),
+            ["play-move", "window-inside", "window-several-before", "window-last"]
+        );
+        has("-- run: -w -2 -2 IN\nundo\n", &["window-ends-before-start"]);
+        let failing = "-- run: -w 1 _ IN\nundo(\nnew_game(\"A\",\"B\")\njump\n";
+        has(
+            failing,
+            &[
+                "window-first-line-fails",
+                "window-line-fails",
+                "window-from-start",
+                "syntax-end-of-input",
+            ],
+        );
+        has("-- run: -w 1 _ IN\nundo(\njump\n", &["window-all-fail", "type-unknown-event"]);
+        has("-- run: -w 2 _ IN\nundo(\nundo\n", &["window-error-before", "undo-before-game"]);
+        lacks("-- run: -w 2 _ IN\nundo(\nundo\n", &["syntax-end-of-input"]);
+    }
+
+    #[test]
+    fn window_and_invocation_errors() {
+        has("-- run: -w x 2 IN\n", &["window-bad-start"]);
+        has("-- run: -w 1 x IN\n", &["window-bad-end"]);
+        has("-- run: -w 3 2 IN\n", &["window-start-after-end"]);
+        has("-- run: -w 0 2 IN\n", &["window-non-positive-start"]);
+        has("-- run:\n", &["invocation-no-mode"]);
+        has("-- run: -x IN\n", &["invocation-bad-mode"]);
+        has("-- run: -b\n", &["invocation-argument-count"]);
+        has("-- run: -b no/such/file.txt\n", &["input-missing"]);
+        has("-- run: -b /\n", &["input-unreadable"]);
+    }
+
+    #[test]
+    fn chunks_of_a_hundred_lines() {
+        let many = |bad_at: Option<usize>| {
+            let mut t = String::from("-- run: -b IN OUT\nnew_game(\"A\",\"B\")\n");
+            for k in 1..250 {
+                t.push_str(if Some(k) == bad_at { "undo(\n" } else { "undo\n" });
+            }
+            t
+        };
+        has(&many(None), &["chunks-several", "undo-at-start", "initial-state"]);
+        has(&many(Some(150)), &["chunks-later-fails", "syntax-parse"]);
+        has(&many(Some(50)), &["chunks-first-fails"]);
+        has("-- run: -b IN OUT\nundo(\n", &["chunks-one", "chunks-all-fail", "chunks-first-fails"]);
+        has("-- run: -b IN OUT\n-- nothing\n", &["chunks-empty", "initial-state"]);
+    }
+
+    #[test]
+    fn the_shell_line_protocol() {
+        let typed = "-- run: -i\nnew_game(\"A\",\"B\")\r\n\nman\n quit\nplay(\"A\",\nquit\nundo\n";
+        let got = ids(typed);
+        for id in [
+            "shell-line",
+            "shell-crlf",
+            "shell-empty-line",
+            "shell-man",
+            "shell-quit-not-alone",
+            "shell-error",
+            "syntax-end-of-input",
+            "type-unknown-event",
+            "shell-quit",
+        ] {
+            assert!(got.contains(&id), "{id} in {got:?}");
+        }
+        assert!(!got.contains(&"undo-at-start"), "lines after quit are not read: {got:?}");
+        has(
+            "-- run: -i\nundo",
+            &["shell-last-line-open", "shell-end-of-input", "undo-before-game"],
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_measured_says_why() {
+        let test = Test { trace: PathBuf::from("no/such/test.txt"), name: "t".into() };
+        assert!(reached(&test).expect_err("missing").contains("does not exist"));
+        let dir = tempfile::tempdir().expect("scratch");
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, "-- run: -help\n").expect("write");
+        let test = Test { trace: path, name: "t".into() };
+        assert!(reached(&test).expect_err("help").contains("runs no trace"));
+    }
+}
