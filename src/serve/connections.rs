@@ -3,8 +3,9 @@
 //! request head must arrive within the request time bound (an idle
 //! keep-alive connection is closed then too), an answer must be written
 //! within it too (`deadline`: a client that does not read is closed, and
-//! its answer dropped), and a head is at most `HEAD_BUFFER` bytes. On stop, no new connection is taken and open ones finish the
-//! request they are in.
+//! its answer dropped), and a head is at most `HEAD_BUFFER` bytes. On
+//! stop, no new connection is taken and open ones finish the request they
+//! are in.
 
 use std::sync::Arc;
 use std::time::Duration;
