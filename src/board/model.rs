@@ -221,7 +221,8 @@ mod tests {
             press(&mut app, KeyCode::Backspace);
         }
         typed(&mut app, "\\\"Neil");
-        assert_eq!(app.engine().game().names, [b"Zed".to_vec(), b"O\\\"Neil".to_vec()]);
+        let names = app.engine().game().names.clone().map(|n| n.to_vec());
+        assert_eq!(names, [b"Zed".to_vec(), b"O\\\"Neil".to_vec()]);
         assert_eq!(app.last.as_deref(), Some("->new_game(\"Zed\",\"O\\\"Neil\")"));
     }
 

@@ -29,6 +29,21 @@ pub struct SyntaxError {
 }
 
 impl SyntaxError {
+    /// Writes the message with its final newline, the name or number it
+    /// quotes as it is (a long one is not copied to be formatted).
+    pub(crate) fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        w.write_all(b"Syntax Error: specification of command executions cannot be parsed\n")?;
+        let (what, quoted): (&str, &str) = match &self.kind {
+            SyntaxKind::Parse => ("parse error", ""),
+            SyntaxKind::UnknownIdentifier(name) => ("Unknown identifier ", name),
+            SyntaxKind::InvalidNumber(n) => ("Invalid number for 64-bit integer ", n),
+        };
+        w.write_all(what.as_bytes())?;
+        w.write_all(quoted.as_bytes())?;
+        let Pos { line, column } = self.pos;
+        writeln!(w, " (Line {line}, Column {column})")
+    }
+
     fn detail(&self) -> String {
         let Pos { line, column } = self.pos;
         let at = format!("(Line {line}, Column {column})");
@@ -59,7 +74,7 @@ impl TraceError {
     /// Writes the message byte for byte, with its final newline.
     pub fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
         match self {
-            TraceError::Syntax(e) => writeln!(w, "{e}"),
+            TraceError::Syntax(e) => e.write_to(w),
             TraceError::Type(lines) => {
                 w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
                 for line in lines {

@@ -3,6 +3,8 @@
 //! hints, and the help line are all derived. A new event is one row here
 //! (with the rule that makes its command) and one `Command` variant.
 
+use std::io::{self, Write};
+
 use crate::command::Cell;
 use crate::command::Command;
 
@@ -93,18 +95,19 @@ impl Spec {
         self.with_params("(", " ; ", ")")
     }
 
-    /// The same, appended to `out` (type errors can be millions of lines).
-    pub(crate) fn write_declaration(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.name.as_bytes());
+    /// The same, written to `out` (type errors can be millions of lines).
+    pub(crate) fn write_declaration<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+        out.write_all(self.name.as_bytes())?;
         for (k, p) in self.params.iter().enumerate() {
-            out.extend_from_slice(if k == 0 { b"(" } else { b" ; " });
-            out.extend_from_slice(p.name.as_bytes());
-            out.extend_from_slice(b": ");
-            out.extend_from_slice(p.kind.declared().as_bytes());
+            out.write_all(if k == 0 { b"(" } else { b" ; " })?;
+            out.write_all(p.name.as_bytes())?;
+            out.write_all(b": ")?;
+            out.write_all(p.kind.declared().as_bytes())?;
         }
         if !self.params.is_empty() {
-            out.push(b')');
+            out.write_all(b")")?;
         }
+        Ok(())
     }
 
     /// The `man` entry: the declaration with one parameter a line.
@@ -163,7 +166,7 @@ mod tests {
         let declared: Vec<String> = EVENTS.iter().map(Spec::declaration).collect();
         for (spec, text) in EVENTS.iter().zip(&declared) {
             let mut written = Vec::new();
-            spec.write_declaration(&mut written);
+            spec.write_declaration(&mut written).expect("vec");
             assert_eq!(written, text.as_bytes());
         }
         assert_eq!(

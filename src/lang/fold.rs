@@ -2,13 +2,18 @@
 //! resumable at any token, so an event with millions of arguments (or a
 //! tuple of millions of elements) is read in constant memory. The stream
 //! switches to it only for an event longer than `FOLD_AT`; what it finds
-//! goes out as `Piece`s, in source order, for the checker to fold.
+//! goes out as `Piece`s, in source order, for the checker to fold. Blanks,
+//! `?` and comments between its tokens are read past and forgotten,
+//! whatever their length (a comment still going on is one flag, a minus
+//! waiting for its number one position), so what follows an event costs
+//! nothing until it proves to be more of it.
 //!
 //! Tokens are recognised by the same nom parsers (`tokens`), and errors fall
 //! on the same bytes as in `parser` (the fuzzer holds the two to that).
 
 use super::ast::Value;
 use super::error::Pos;
+use super::held::LONG_TOKEN;
 use super::parser::MAX_NESTING;
 use super::tokens::{
     Extent, Halt, PErr, blank, char_literal, identifier, is_boolean, is_reserved, string_literal,
@@ -17,10 +22,6 @@ use super::tokens::{
 
 /// An event longer than this (bytes of text) is read token by token.
 pub(crate) const FOLD_AT: usize = 64 * 1024;
-
-/// Within this many bytes of the end of a text that more text follows, a
-/// token may still change (see `stream::LOOKAHEAD`).
-const LOOKAHEAD: usize = 8;
 
 /// What a long event is made of, in source order.
 #[derive(Debug)]
@@ -49,6 +50,9 @@ enum State {
     AfterOpen,
     /// An argument is needed.
     Arg,
+    /// After the minus of a negative number (its blanks may run on): its
+    /// digits are needed; an error is at the minus, here.
+    Minus(Pos),
     /// After an argument: `,` or the close.
     AfterArg,
 }
@@ -59,8 +63,15 @@ pub(crate) enum Folded {
     Done { consumed: usize },
     /// More text is needed after the first `consumed` bytes.
     NeedMore { consumed: usize },
+    /// A long token was read: the first `consumed` bytes are done with, and
+    /// the buffer that held them may let them go before the event goes on
+    /// (what a piece keeps of a long token is read back only then: it is
+    /// held once).
+    Paused { consumed: usize },
     /// A parse error, `rest` bytes before the end.
     Failed { rest: usize },
+    /// A parse error at a token read earlier (a minus whose number never came).
+    FailedAt(Pos),
 }
 
 /// A long event being read.
@@ -68,11 +79,15 @@ pub(crate) struct Fold {
     state: State,
     /// Open brackets: `(`, `[` or `<`.
     stack: Vec<u8>,
+    /// Whether the text read so far ends inside a comment, whose line has
+    /// not ended yet: blanks and comments are read past and forgotten (a
+    /// comment of any length costs nothing), this is all that is left.
+    in_comment: bool,
 }
 
 impl Default for Fold {
     fn default() -> Self {
-        Fold { state: State::Name, stack: Vec::new() }
+        Fold { state: State::Name, stack: Vec::new(), in_comment: false }
     }
 }
 
@@ -90,6 +105,15 @@ impl Fold {
         let mid_line = partial && text.last().is_some_and(|&b| b != b'\n');
         let mut at = 0;
         loop {
+            if self.in_comment {
+                // The rest of a comment's line, up to its newline (a blank).
+                match memchr::memchr(b'\n', &text[at..]) {
+                    Some(k) => at += k,
+                    None if partial => return Ok(Folded::NeedMore { consumed: text.len() }),
+                    None => at = text.len(),
+                }
+                self.in_comment = false;
+            }
             let rest = &text[at..];
             let j = blank(rest);
             if j.is_empty() {
@@ -101,14 +125,26 @@ impl Fold {
                 if self.state == State::Name && !partial {
                     return Ok(Folded::Done { consumed: text.len() });
                 }
+                if let State::Minus(minus) = self.state
+                    && !partial
+                {
+                    return Ok(Folded::FailedAt(minus));
+                }
                 if !partial {
                     return Ok(Folded::Failed { rest: 0 });
                 }
-                let keep = if mid_line { super::stream::unfinished_comment(rest) } else { 0 };
-                return Ok(Folded::NeedMore { consumed: text.len() - keep });
+                // Blanks and comments are read past, whatever their length:
+                // a comment that goes on past the end of a text that stops
+                // mid-line is remembered, not kept.
+                self.in_comment = mid_line && super::stream::unfinished_comment(rest) > 0;
+                return Ok(Folded::NeedMore { consumed: text.len() });
             }
             // Blanks never change meaning once a token follows them.
             at = text.len() - j.len();
+            // A last `-` may still start a comment.
+            if j == b"-" && partial {
+                return Ok(Folded::NeedMore { consumed: at });
+            }
             let failed = |e: PErr| {
                 let may_move = super::stream::may_move(text, e.rest, mid_line);
                 if partial && (e.halt == Halt::NeedMore || may_move) {
@@ -117,8 +153,9 @@ impl Fold {
                     Folded::Failed { rest: e.rest }
                 }
             };
-            // A token is taken only when what follows it cannot change it.
-            let settled = |after: &[u8]| !partial || blank(after).len() >= LOOKAHEAD;
+            // A token is taken once a byte follows it that cannot go on it
+            // (a `.` alone may still start a number's fraction).
+            let settled = |after: &[u8]| !partial || !matches!(after, [] | [b'.']);
             match self.state {
                 State::Name => {
                     let Ok((after, name)) = identifier(j) else {
@@ -171,6 +208,28 @@ impl Fold {
                         return Ok(failed(PErr::at(j)));
                     }
                 }
+                // A minus, then its number after any blanks (and comments),
+                // however many: the blanks are read past, the minus is
+                // remembered.
+                State::Arg if j[0] == b'-' => {
+                    self.state = State::Minus(locate(j.len()));
+                    at += 1;
+                }
+                State::Minus(minus) => match unsigned_number(j) {
+                    Ok((after, (int, frac))) => {
+                        if !settled(after) {
+                            return Ok(Folded::NeedMore { consumed: at });
+                        }
+                        let value = Value::Number { negative: true, int, frac };
+                        visit(Piece::Scalar(value, locate(j.len())))?;
+                        self.state = State::AfterArg;
+                        at = text.len() - after.len();
+                        if j.len() - after.len() >= LONG_TOKEN {
+                            return Ok(Folded::Paused { consumed: at });
+                        }
+                    }
+                    Err(_) => return Ok(Folded::FailedAt(minus)),
+                },
                 State::Arg => match self.arg(j, extent, locate)? {
                     Ok((after, piece)) => {
                         if !settled(after) {
@@ -184,6 +243,9 @@ impl Fold {
                         }
                         visit(piece)?;
                         at = text.len() - after.len();
+                        if j.len() - after.len() >= LONG_TOKEN {
+                            return Ok(Folded::Paused { consumed: at });
+                        }
                     }
                     Err(e) => return Ok(failed(e)),
                 },
@@ -207,19 +269,6 @@ impl Fold {
         Ok(match i[0] {
             b'"' => string_literal(i, extent).map(|(r, s)| (r, here(Value::Str(s)))).map_err(fatal),
             b'\'' => char_literal(i).map(|(r, c)| (r, here(Value::Char(c)))).map_err(fatal),
-            b'-' => {
-                let digits = blank(&i[1..]);
-                match unsigned_number(digits) {
-                    Ok((rest, (int, frac))) => {
-                        let value = Value::Number { negative: true, int, frac };
-                        Ok((rest, Piece::Scalar(value, locate(digits.len()))))
-                    }
-                    Err(_) if digits.is_empty() && extent == Extent::Partial => {
-                        Err(PErr { halt: Halt::NeedMore, rest: i.len() })
-                    }
-                    Err(_) => Err(PErr::at(i)),
-                }
-            }
             b if b.is_ascii_digit() => unsigned_number(i)
                 .map(|(r, (int, frac))| (r, here(Value::Number { negative: false, int, frac })))
                 .map_err(fatal),

@@ -6,6 +6,7 @@ mod blanks;
 pub(crate) mod error;
 pub(crate) mod events;
 pub(crate) mod fold;
+mod held;
 pub mod parser;
 pub mod source;
 pub mod stream;

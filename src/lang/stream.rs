@@ -180,6 +180,10 @@ pub(crate) enum Stop<E> {
     Visit(E),
 }
 
+/// A buffer that grew past this (for a long token) is made small again
+/// once the token is read.
+const SMALL_AGAIN: usize = 1 << 20;
+
 /// The events of a trace read from a reader, kept lines only.
 pub struct EventStream<S> {
     lines: S,
@@ -266,6 +270,7 @@ impl<S: LineSource> EventStream<S> {
                     Folded::Failed { rest } => {
                         return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                     }
+                    Folded::FailedAt(pos) => return Err(Stop::Syntax(parse_error(pos))),
                     Folded::NeedMore { .. } if self.at_end => {
                         return Err(Stop::Syntax(parse_error(locator.pos(0))));
                     }
@@ -273,7 +278,7 @@ impl<S: LineSource> EventStream<S> {
                         self.fold = None;
                         consumed
                     }
-                    Folded::NeedMore { consumed } => consumed,
+                    Folded::NeedMore { consumed } | Folded::Paused { consumed } => consumed,
                 };
                 self.at = locator.pos(text.len() - consumed);
                 self.start += consumed;
@@ -306,10 +311,22 @@ impl<S: LineSource> EventStream<S> {
     /// (so an event spanning many lines costs linear time), or to the end.
     /// Between events, what the reader has at hand is enough: an answer
     /// that does not need the rest of the input does not wait for it.
+    ///
+    /// Past `FOLD_AT` (a single long token: only a token makes the stream
+    /// wait that long), the buffer grows by a sixteenth at a time, so what
+    /// it reads beyond the token is a small part of it; and once the
+    /// buffer holds far less than it grew to, it is made small again: a
+    /// long token is held once, while it is read.
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let want = self.buf.len().max(1);
+        if self.buf.capacity() > SMALL_AGAIN && self.buf.len() < self.buf.capacity() / 4 {
+            let mut small = Vec::with_capacity(self.buf.len().max(FOLD_AT));
+            small.extend_from_slice(&self.buf);
+            self.buf = small;
+        }
+        let left = self.buf.len();
+        let want = left.min(FOLD_AT).max(left / 16).max(1);
         self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         Ok(())
     }
@@ -318,6 +335,7 @@ impl<S: LineSource> EventStream<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::ast::Value;
 
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
@@ -453,5 +471,132 @@ mod tests {
         let e = parse_text(b"play(\"a\",").expect_err("incomplete");
         assert_eq!(e.pos, Pos { line: 1, column: 10 });
         assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
+    }
+
+    /// What an event's blanks (spaces, tabs, `?`, comments, line breaks)
+    /// leave in the buffer: nothing of their length. Each text has 1 MB
+    /// of them after an event (or a minus); the buffer stays within 8 times
+    /// `FOLD_AT` (it holds them all without folding), and the events and
+    /// errors are the usual ones.
+    #[test]
+    fn blanks_after_an_event_are_read_past_not_held() {
+        let long = |fill: &str| fill.repeat(1_000_000 / fill.len());
+        let cases = [
+            (format!("undo{}(1)\nredo", long(" ")), Ok(vec!["undo(1)", "redo"])),
+            (format!("undo -- {}\n(1)", long("x")), Ok(vec!["undo(1)"])),
+            (
+                format!("new_game(\"A\",\"B\") -- {}\nundo", long("x")),
+                Ok(vec!["new_game(2)", "undo"]),
+            ),
+            (format!("undo(-{} 3)", long(" ")), Ok(vec!["undo(1)"])),
+            (format!("undo(-{} x)", long("\t")), Err(Pos { line: 1, column: 6 })),
+            (format!("undo{}redo", long("?")), Ok(vec!["undo", "redo"])),
+            (format!("undo{}", long(" \t?")), Ok(vec!["undo"])),
+            (
+                format!("undo{}-- x{}\n-\n- 1", long("\t"), long("-")),
+                Err(Pos { line: 2, column: 1 }),
+            ),
+        ];
+        for (text, want) in cases {
+            let reader = io::BufReader::with_capacity(8192, text.as_bytes());
+            let mut stream = EventStream::over(KeptLines::new(reader));
+            let mut got = Vec::new();
+            let walked = stream.for_each(|found| {
+                match found {
+                    Found::Event(e, _) => got.push(echo(e.name, e.args.as_ref().map(|a| a.len()))),
+                    Found::Piece(Piece::Start(name)) => got.push(echo(name, None)),
+                    Found::Piece(Piece::Scalar(..)) => {
+                        let last = got.last_mut().expect("an event");
+                        let args = last
+                            .split_once('(')
+                            .map_or(0, |(_, n)| n.trim_end_matches(')').parse().unwrap_or(0));
+                        *last = format!("{}({})", last.split('(').next().unwrap_or(""), args + 1);
+                    }
+                    Found::Piece(_) => {}
+                }
+                Ok::<(), ()>(())
+            });
+            let got = match walked {
+                Ok(()) => Ok(got),
+                Err(Stop::Syntax(e)) => Err(e.pos),
+                Err(e) => panic!("{e:?}"),
+            };
+            let want = want.map(|w| w.into_iter().map(String::from).collect::<Vec<_>>());
+            assert_eq!(got, want, "{}", &text[..20]);
+            assert!(
+                stream.buf.capacity() <= 8 * FOLD_AT,
+                "{} bytes held for {}",
+                stream.buf.capacity(),
+                &text[..20]
+            );
+        }
+    }
+
+    fn echo(name: &[u8], args: Option<usize>) -> String {
+        let name = String::from_utf8_lossy(name);
+        match args {
+            Some(n) => format!("{name}({n})"),
+            None => name.into_owned(),
+        }
+    }
+
+    /// A `-` at the end of a text that stops mid-line may start a comment:
+    /// after an event's name it does not end the event.
+    #[test]
+    fn a_dash_at_a_buffer_edge_after_a_name_waits_for_the_next_byte() {
+        let text = b"play_again -- note\n(\"Ann\")";
+        for refill in 1..=12 {
+            let lines =
+                KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
+            let mut scalars = 0;
+            EventStream::folding_at(lines, 0)
+                .for_each(|found| {
+                    scalars += usize::from(matches!(found, Found::Piece(Piece::Scalar(..))));
+                    Ok::<(), ()>(())
+                })
+                .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
+            assert_eq!(scalars, 1, "refill {refill}");
+        }
+    }
+
+    /// Records how much the stream's buffer holds after each refill.
+    struct Watched<S> {
+        lines: S,
+        most: usize,
+    }
+
+    impl<S: LineSource> LineSource for Watched<S> {
+        fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+            let more = self.lines.fill_into(out, want)?;
+            self.most = self.most.max(out.len());
+            Ok(more)
+        }
+    }
+
+    /// A long token is read into the buffer a sixteenth at a time (so the
+    /// buffer holds little beyond it, whatever follows), and the buffer is
+    /// made small again once the token is read.
+    #[test]
+    fn a_long_token_is_held_once_and_let_go() {
+        let token = 4 << 20;
+        let text = format!("undo(\"{}\")\n{}", "a".repeat(token), "undo\n".repeat(token / 5));
+        let reader = io::BufReader::with_capacity(8192, text.as_bytes());
+        let mut watched = Watched { lines: KeptLines::new(reader), most: 0 };
+        let mut stream = EventStream::over(&mut watched);
+        let mut strings = Vec::new();
+        stream
+            .for_each(|found| {
+                if let Found::Piece(Piece::Scalar(Value::Str(s), _)) = found {
+                    strings.push(s.len());
+                }
+                Ok::<(), ()>(())
+            })
+            .expect("parses");
+        assert_eq!(strings, [token]);
+        // What followed the token in the buffer (a sixteenth of it) stays.
+        let kept = stream.buf.capacity();
+        assert!(kept <= token / 8 + 4 * FOLD_AT, "{kept} bytes kept after");
+        drop(stream);
+        assert!(watched.most <= token + token / 16 + 4 * FOLD_AT, "{} bytes held", watched.most);
     }
 }

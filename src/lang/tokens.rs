@@ -170,7 +170,7 @@ pub(crate) fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
     };
     let mut unescaped = None;
     let mut from = 0;
-    while let Some(k) = body[from..].iter().position(|&b| b == b'"').map(|k| k + from) {
+    while let Some(k) = memchr::memchr(b'"', &body[from..]).map(|k| k + from) {
         if k == 0 || body[k - 1] != b'\\' {
             unescaped = Some(k);
             break;

@@ -8,6 +8,7 @@ use super::ast::{Arg, Args, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Type, Typed};
 use super::fold::Piece;
+use super::held::Held;
 use crate::command::Cell;
 use crate::command::Command;
 use crate::platform::spool::Spool;
@@ -42,19 +43,46 @@ fn is_button(event: &[u8], k: usize) -> bool {
 /// Collects what one trace (or chunk, or line) has wrong, event by event.
 /// Type errors are printed after the message's header, in trace order:
 /// their lines go on a spool (memory up to a bound, then a temporary file),
-/// so a trace with millions of them costs constant memory.
+/// so a trace with millions of them costs constant memory. Nothing here
+/// copies a long token into memory while the stream holds it (see `held`).
 #[derive(Default)]
 pub struct Checker {
     /// The last unknown identifier or invalid number met: a later one
     /// replaces it, as in the ETF parser.
-    soft: Option<SyntaxError>,
+    soft: Option<Soft>,
     /// Each type error's line, with its newline.
     type_errors: Spool,
     /// The spool could not be written (a full disk): reported by `finish`.
     spool_error: Option<io::Error>,
-    line: Vec<u8>,
     /// A long event read in pieces (see `fold`).
     folding: Option<Folding>,
+}
+
+/// A soft error: what it is, the text it quotes, where.
+struct Soft {
+    kind: SoftKind,
+    text: Held,
+    pos: Pos,
+}
+
+#[derive(Clone, Copy)]
+enum SoftKind {
+    UnknownIdentifier,
+    InvalidNumber,
+}
+
+impl Soft {
+    fn into_error(self) -> io::Result<SyntaxError> {
+        // Identifiers and numbers are ASCII: taken as they are, not copied.
+        let text = self.text.into_vec()?;
+        let text = String::from_utf8(text)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let kind = match self.kind {
+            SoftKind::UnknownIdentifier => SyntaxKind::UnknownIdentifier(text),
+            SoftKind::InvalidNumber => SyntaxKind::InvalidNumber(text),
+        };
+        Ok(SyntaxError { kind, pos: self.pos })
+    }
 }
 
 /// A long event being checked piece by piece, in constant memory: its first
@@ -63,10 +91,11 @@ pub struct Checker {
 /// type error line is written as the pieces come.
 #[derive(Default)]
 struct Folding {
+    /// The name of a declared event (an unknown one's line is written at once).
     name: Vec<u8>,
     /// `None` for an unknown event name.
     declaration: Option<&'static events::Spec>,
-    first: Vec<(Owned, Pos)>,
+    first: Vec<(Kept, Pos)>,
     /// Top-level arguments so far.
     args: usize,
     /// Whether the type error line is being written.
@@ -76,41 +105,64 @@ struct Folding {
     started: Vec<bool>,
 }
 
-/// An argument value kept beyond the text it was read from.
-enum Owned {
-    Str(Vec<u8>),
-    Number { negative: bool, int: Vec<u8>, frac: Option<Vec<u8>> },
-    Char(Vec<u8>),
-    Bool(Vec<u8>),
-    Ident(Vec<u8>),
+/// What kind of plain value an argument is; a number says how many of its
+/// bytes are integer digits and whether a fraction follows them.
+#[derive(Clone, Copy)]
+enum Kind {
+    Str,
+    Number { negative: bool, int: usize, frac: bool },
+    Char,
+    Bool,
+    Ident,
+}
+
+/// An argument value kept beyond the text it was read from: a long one on
+/// a temporary file until it is needed (see `held`).
+struct Kept {
+    kind: Kind,
+    bytes: Held,
+}
+
+/// A kept argument back in memory.
+struct Owned {
+    kind: Kind,
+    bytes: Vec<u8>,
+}
+
+impl Kept {
+    fn of(value: &Value) -> io::Result<Kept> {
+        let (kind, parts): (Kind, [&[u8]; 2]) = match value {
+            Value::Str(s) => (Kind::Str, [s, b""]),
+            Value::Number { negative, int, frac } => {
+                let kind =
+                    Kind::Number { negative: *negative, int: int.len(), frac: frac.is_some() };
+                (kind, [int, frac.unwrap_or_default()])
+            }
+            Value::Char(c) => (Kind::Char, [c, b""]),
+            Value::Bool(b) => (Kind::Bool, [b, b""]),
+            Value::Ident(i) => (Kind::Ident, [i, b""]),
+            // Pieces are plain values; lists come as `Open` and `Close`.
+            Value::Tuple(_) | Value::Array(_) => (Kind::Ident, [b"", b""]),
+        };
+        Ok(Kept { kind, bytes: Held::of(&parts)? })
+    }
+
+    fn back(self) -> io::Result<Owned> {
+        Ok(Owned { kind: self.kind, bytes: self.bytes.into_vec()? })
+    }
 }
 
 impl Owned {
-    fn of(value: &Value) -> Owned {
-        match value {
-            Value::Str(s) => Owned::Str(s.to_vec()),
-            Value::Number { negative, int, frac } => Owned::Number {
-                negative: *negative,
-                int: int.to_vec(),
-                frac: frac.map(<[u8]>::to_vec),
-            },
-            Value::Char(c) => Owned::Char(c.to_vec()),
-            Value::Bool(b) => Owned::Bool(b.to_vec()),
-            Value::Ident(i) => Owned::Ident(i.to_vec()),
-            // Pieces are plain values; lists come as `Open` and `Close`.
-            Value::Tuple(_) | Value::Array(_) => Owned::Ident(Vec::new()),
-        }
-    }
-
     fn value(&self) -> Value<'_> {
-        match self {
-            Owned::Str(s) => Value::Str(s),
-            Owned::Number { negative, int, frac } => {
-                Value::Number { negative: *negative, int, frac: frac.as_deref() }
+        let b = &self.bytes[..];
+        match self.kind {
+            Kind::Str => Value::Str(b),
+            Kind::Number { negative, int, frac } => {
+                Value::Number { negative, int: &b[..int], frac: frac.then(|| &b[int..]) }
             }
-            Owned::Char(c) => Value::Char(c),
-            Owned::Bool(b) => Value::Bool(b),
-            Owned::Ident(i) => Value::Ident(i),
+            Kind::Char => Value::Char(b),
+            Kind::Bool => Value::Bool(b),
+            Kind::Ident => Value::Ident(b),
         }
     }
 }
@@ -126,7 +178,7 @@ impl Rejection {
     /// Writes the message byte for byte, with its final newline.
     pub(crate) fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
         match self {
-            Rejection::Syntax(e) => TraceError::Syntax(e).write_to(w),
+            Rejection::Syntax(e) => e.write_to(w),
             Rejection::Type(lines) => {
                 w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
                 let mut lines = lines.reader()?;
@@ -180,20 +232,16 @@ impl Checker {
         }
         for (k, arg) in event.args.iter().flatten().enumerate() {
             if is_button(event.name, k)
-                && let Some(Err(normalised)) = button_value(arg)
+                && let Some(Err(number)) = button_value(arg)
             {
-                let kind = SyntaxKind::InvalidNumber(normalised);
-                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
+                self.set_soft(SoftKind::InvalidNumber, &number.parts(), locate(arg.rest));
             }
             self.find_identifiers(arg, &locate);
         }
         if self.soft.is_none() {
-            self.line.clear();
-            type_error_line(event, &mut self.line);
-            self.line.push(b'\n');
-            if let Err(e) = self.type_errors.write_all(&self.line) {
-                self.spool_error.get_or_insert(e);
-            }
+            let written = type_error_line(event, &mut self.type_errors)
+                .and_then(|()| self.type_errors.write_all(b"\n"));
+            self.note(written);
         }
         None
     }
@@ -208,8 +256,14 @@ impl Checker {
         match piece {
             Piece::Start(name) => {
                 let declaration = events::find(name);
+                if declaration.is_none() {
+                    // Nothing else is printed for it: its line is written
+                    // now, and the name (of any length) is not kept.
+                    let line = [&b"Error: unknown event name "[..], name, b"\n"];
+                    self.write_line(&line);
+                }
                 self.folding = Some(Folding {
-                    name: name.to_vec(),
+                    name: if declaration.is_some() { name.to_vec() } else { Vec::new() },
                     declaration,
                     printing: declaration.is_none(),
                     started: if declaration.is_none() { vec![false] } else { Vec::new() },
@@ -222,7 +276,10 @@ impl Checker {
                     let k = f.args;
                     f.args += 1;
                     if !f.printing && k < 2 {
-                        f.first.push((Owned::of(&value), pos));
+                        match Kept::of(&value) {
+                            Ok(kept) => f.first.push((kept, pos)),
+                            Err(e) => self.note(Err(e)),
+                        }
                         return Ok(());
                     }
                     self.start_printing();
@@ -239,7 +296,7 @@ impl Checker {
                     }
                     self.start_printing();
                 }
-                self.print_item(if array { b"<<" } else { b"[" });
+                self.print_item(|w| w.write_all(if array { b"<<" } else { b"[" }));
                 if let Some(f) = &mut self.folding {
                     f.started.push(false);
                 }
@@ -255,14 +312,14 @@ impl Checker {
                 if !f.printing {
                     // Two arguments at most, each a plain value: checked as
                     // any event is.
-                    let args = f
-                        .first
+                    let Some(first) = self.bring_back(f.first) else { return Ok(()) };
+                    let args = first
                         .iter()
                         .enumerate()
                         .map(|(k, (v, _))| Arg { value: v.value(), rest: k });
                     let args: Args = args.collect();
                     let event = Event { name: &f.name, args: (f.args > 0).then_some(args) };
-                    let command = self.event(&event, |k| f.first[k].1);
+                    let command = self.event(&event, |k| first[k].1);
                     if let Some(command) = command
                         && self.is_clean()
                     {
@@ -270,19 +327,32 @@ impl Checker {
                     }
                     return Ok(());
                 }
-                let line = match f.declaration {
-                    Some(spec) => {
-                        let mut line = b") does not conform to declaration ".to_vec();
-                        spec.write_declaration(&mut line);
-                        line.push(b'\n');
-                        line
-                    }
-                    None => [b"Error: unknown event name ", &f.name[..], b"\n"].concat(),
-                };
-                self.write_line(&line);
+                // An unknown event's line was written at its start.
+                if let Some(spec) = f.declaration {
+                    let written = self
+                        .type_errors
+                        .write_all(b") does not conform to declaration ")
+                        .and_then(|()| spec.write_declaration(&mut self.type_errors))
+                        .and_then(|()| self.type_errors.write_all(b"\n"));
+                    self.note(written);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Kept arguments back in memory (with their positions); `None` when
+    /// one could not be read back (noted for `finish`).
+    fn bring_back(&mut self, first: Vec<(Kept, Pos)>) -> Option<Vec<(Owned, Pos)>> {
+        let back: io::Result<Vec<(Owned, Pos)>> =
+            first.into_iter().map(|(kept, pos)| Ok((kept.back()?, pos))).collect();
+        match back {
+            Ok(back) => Some(back),
+            Err(e) => {
+                self.note(Err(e));
+                None
+            }
+        }
     }
 
     /// The long event cannot be type-correct: its line starts, with the
@@ -295,18 +365,29 @@ impl Checker {
         f.printing = true;
         f.started = vec![!f.first.is_empty()];
         let first = std::mem::take(&mut f.first);
-        let mut line = f.name.clone();
-        line.push(b'(');
+        let name = std::mem::take(&mut f.name);
+        let Some(first) = self.bring_back(first) else { return };
+        let mut written =
+            self.type_errors.write_all(&name).and_then(|()| self.type_errors.write_all(b"("));
         for (k, (value, _)) in first.iter().enumerate() {
-            if k > 0 {
-                line.extend_from_slice(b", ");
-            }
-            print_top_arg(&f.name, k, &Arg { value: value.value(), rest: 0 }, &mut line);
+            written = written
+                .and_then(|()| if k > 0 { self.type_errors.write_all(b", ") } else { Ok(()) })
+                .and_then(|()| {
+                    print_top_arg(
+                        &name,
+                        k,
+                        &Arg { value: value.value(), rest: 0 },
+                        &mut self.type_errors,
+                    )
+                });
+        }
+        self.note(written);
+        if let Some(f) = &mut self.folding {
+            f.name = name;
         }
         for (k, (value, pos)) in first.iter().enumerate() {
             self.soft_check(k, &value.value(), *pos);
         }
-        self.write_line(&line);
     }
 
     /// The soft errors of an argument: an unknown identifier, or `play`'s
@@ -314,52 +395,65 @@ impl Checker {
     fn soft_check(&mut self, k: usize, value: &Value, pos: Pos) {
         let button = self.folding.as_ref().is_some_and(|f| is_button(&f.name, k));
         let arg = Arg { value: value.clone(), rest: 0 };
-        if button && let Some(Err(normalised)) = button_value(&arg) {
-            self.soft = Some(SyntaxError { kind: SyntaxKind::InvalidNumber(normalised), pos });
+        if button && let Some(Err(number)) = button_value(&arg) {
+            self.set_soft(SoftKind::InvalidNumber, &number.parts(), pos);
         }
         if let Value::Ident(name) = value {
-            let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
-            self.soft = Some(SyntaxError { kind, pos });
+            self.set_soft(SoftKind::UnknownIdentifier, &[name], pos);
+        }
+    }
+
+    /// A soft error, replacing any earlier one; its text is kept as `held`
+    /// keeps a token.
+    fn set_soft(&mut self, kind: SoftKind, text: &[&[u8]], pos: Pos) {
+        match Held::of(text) {
+            Ok(text) => self.soft = Some(Soft { kind, text, pos }),
+            Err(e) => self.note(Err(e)),
         }
     }
 
     fn print_scalar(&mut self, value: &Value) {
-        let Some(f) = &self.folding else { return };
-        if f.declaration.is_none() {
-            return;
-        }
-        let mut text = Vec::new();
+        let Some(f) = &mut self.folding else { return };
+        let (top, k) = (f.started.len() == 1, f.args.wrapping_sub(1));
+        let name = std::mem::take(&mut f.name);
         let arg = Arg { value: value.clone(), rest: 0 };
-        if f.started.len() == 1 {
-            print_top_arg(&f.name, f.args - 1, &arg, &mut text);
-        } else {
-            print_arg(&arg, &mut text);
+        self.print_item(
+            |w| if top { print_top_arg(&name, k, &arg, w) } else { print_arg(&arg, w) },
+        );
+        if let Some(f) = &mut self.folding {
+            f.name = name;
         }
-        self.print_item(&text);
     }
 
     /// Prints a list element, after a separator when it is not the first.
-    fn print_item(&mut self, text: &[u8]) {
+    fn print_item(&mut self, print: impl FnOnce(&mut Spool) -> io::Result<()>) {
         let Some(f) = &mut self.folding else { return };
         if f.declaration.is_none() {
             return;
         }
         let separated = f.started.last_mut().is_some_and(|s| std::mem::replace(s, true));
-        if separated {
-            self.write_line(b", ");
-        }
-        self.write_line(text);
+        let written = if separated { self.type_errors.write_all(b", ") } else { Ok(()) };
+        let written = written.and_then(|()| print(&mut self.type_errors));
+        self.note(written);
     }
 
     fn print_raw(&mut self, text: &[u8]) {
         if self.folding.as_ref().is_some_and(|f| f.declaration.is_some()) {
-            self.write_line(text);
+            self.write_line(&[text]);
         }
     }
 
     /// Appends to the type errors' spool.
-    fn write_line(&mut self, bytes: &[u8]) {
-        if let Err(e) = self.type_errors.write_all(bytes) {
+    fn write_line(&mut self, parts: &[&[u8]]) {
+        for part in parts {
+            let written = self.type_errors.write_all(part);
+            self.note(written);
+        }
+    }
+
+    /// Keeps the first failure to keep something, for `finish`.
+    fn note(&mut self, done: io::Result<()>) {
+        if let Err(e) = done {
             self.spool_error.get_or_insert(e);
         }
     }
@@ -367,8 +461,7 @@ impl Checker {
     fn find_identifiers(&mut self, arg: &Arg, locate: &impl Fn(usize) -> Pos) {
         match &arg.value {
             Value::Ident(name) => {
-                let kind = SyntaxKind::UnknownIdentifier(String::from_utf8_lossy(name).into());
-                self.soft = Some(SyntaxError { kind, pos: locate(arg.rest) });
+                self.set_soft(SoftKind::UnknownIdentifier, &[name], locate(arg.rest));
             }
             Value::Tuple(items) | Value::Array(items) => {
                 items.iter().for_each(|a| self.find_identifiers(a, locate))
@@ -389,13 +482,13 @@ impl Checker {
     }
 
     /// The verdict once every event has been checked (an error when the
-    /// type errors could not be kept).
+    /// type errors, or a soft error's text, could not be kept).
     pub fn finish(self) -> io::Result<Result<(), Rejection>> {
         if let Some(e) = self.spool_error {
             return Err(e);
         }
         Ok(match self.soft {
-            Some(e) => Err(Rejection::Syntax(e)),
+            Some(soft) => Err(Rejection::Syntax(soft.into_error()?)),
             None if self.type_errors.is_empty() => Ok(()),
             None => Err(Rejection::Type(self.type_errors)),
         })
@@ -407,9 +500,27 @@ impl Checker {
     }
 }
 
+/// A number that is no 64-bit integer, normalised: no leading zeros in its
+/// integer part, no trailing zeros in its fraction (which goes if empty).
+#[derive(Debug, PartialEq, Eq)]
+struct Normalised<'a> {
+    negative: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+}
+
+impl<'a> Normalised<'a> {
+    /// Its text, in pieces (a long number is never copied whole).
+    fn parts(&self) -> [&'a [u8]; 4] {
+        let sign: &[u8] = if self.negative { b"-" } else { b"" };
+        let point: &[u8] = if self.frac.is_empty() { b"" } else { b"." };
+        [sign, self.int, point, self.frac]
+    }
+}
+
 /// For a number argument: its value as a 64-bit integer, or its normalised
 /// text when it is none. `None` for any other argument.
-fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
+fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Normalised<'a>>> {
     let Value::Number { negative, int, frac } = arg.value else {
         return None;
     };
@@ -420,7 +531,7 @@ fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
     let frac = frac.unwrap_or_default();
     let frac = &frac[..frac.iter().rposition(|&b| b != b'0').map_or(0, |k| k + 1)];
     if frac.is_empty() {
-        // The usual case, a small integer: no text needed.
+        // The usual case, a small integer.
         let magnitude =
             int.iter().try_fold(0i64, |n, &d| n.checked_mul(10)?.checked_sub(i64::from(d - b'0')));
         let value = magnitude.and_then(|m| if negative { Some(m) } else { m.checked_neg() });
@@ -428,72 +539,70 @@ fn button_value(arg: &Arg) -> Option<Result<i64, String>> {
             return Some(Ok(v));
         }
     }
-    // Only ASCII digits reach here.
-    let mut text = String::from(if negative { "-" } else { "" });
-    text.push_str(&String::from_utf8_lossy(int));
-    if !frac.is_empty() {
-        text.push('.');
-        text.push_str(&String::from_utf8_lossy(frac));
-    }
-    Some(Err(text))
+    Some(Err(Normalised { negative, int, frac }))
 }
 
 /// `play(Ora, 10) does not conform to declaration play(...)` or
 /// `Error: unknown event name jump`.
-fn type_error_line(event: &Event, line: &mut Vec<u8>) {
+fn type_error_line<W: Write + ?Sized>(event: &Event, line: &mut W) -> io::Result<()> {
     let Some(spec) = events::find(event.name) else {
-        line.extend_from_slice(b"Error: unknown event name ");
-        line.extend_from_slice(event.name);
-        return;
+        line.write_all(b"Error: unknown event name ")?;
+        return line.write_all(event.name);
     };
-    line.extend_from_slice(event.name);
-    line.push(b'(');
+    line.write_all(event.name)?;
+    line.write_all(b"(")?;
     for (k, arg) in event.args.iter().flatten().enumerate() {
         if k > 0 {
-            line.extend_from_slice(b", ");
+            line.write_all(b", ")?;
         }
-        print_top_arg(event.name, k, arg, line);
+        print_top_arg(event.name, k, arg, line)?;
     }
-    line.extend_from_slice(b") does not conform to declaration ");
-    spec.write_declaration(line);
+    line.write_all(b") does not conform to declaration ")?;
+    spec.write_declaration(line)
 }
 
 /// An event's `k`-th argument as a type error prints it: as written, but
 /// `play`'s button as the integer it denotes.
-fn print_top_arg(name: &[u8], k: usize, arg: &Arg, line: &mut Vec<u8>) {
+fn print_top_arg<W: Write + ?Sized>(
+    name: &[u8],
+    k: usize,
+    arg: &Arg,
+    line: &mut W,
+) -> io::Result<()> {
     match button_value(arg) {
-        Some(Ok(n)) if is_button(name, k) => line.extend_from_slice(n.to_string().as_bytes()),
+        Some(Ok(n)) if is_button(name, k) => {
+            line.write_all(itoa::Buffer::new().format(n).as_bytes())
+        }
         _ => print_arg(arg, line),
     }
 }
 
 /// An argument as written, strings without their quotes (but `""` for an
 /// empty one).
-fn print_arg(arg: &Arg, out: &mut Vec<u8>) {
-    let list = |items: &[Arg], open: &[u8], close: &[u8], out: &mut Vec<u8>| {
-        out.extend_from_slice(open);
+fn print_arg<W: Write + ?Sized>(arg: &Arg, out: &mut W) -> io::Result<()> {
+    let list = |items: &[Arg], open: &[u8], close: &[u8], out: &mut W| {
+        out.write_all(open)?;
         for (k, a) in items.iter().enumerate() {
             if k > 0 {
-                out.extend_from_slice(b", ");
+                out.write_all(b", ")?;
             }
-            print_arg(a, out);
+            print_arg(a, out)?;
         }
-        out.extend_from_slice(close);
+        out.write_all(close)
     };
     match &arg.value {
-        Value::Str(b"") => out.extend_from_slice(b"\"\""),
-        Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => {
-            out.extend_from_slice(s)
-        }
+        Value::Str(b"") => out.write_all(b"\"\""),
+        Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.write_all(s),
         Value::Number { negative, int, frac } => {
             if *negative {
-                out.push(b'-');
+                out.write_all(b"-")?;
             }
-            out.extend_from_slice(int);
+            out.write_all(int)?;
             if let Some(frac) = frac {
-                out.push(b'.');
-                out.extend_from_slice(frac);
+                out.write_all(b".")?;
+                out.write_all(frac)?;
             }
+            Ok(())
         }
         Value::Tuple(items) => list(items, b"[", b"]", out),
         Value::Array(items) => list(items, b"<<", b">>", out),
@@ -585,13 +694,13 @@ mod tests {
 
     #[test]
     fn the_64_bit_limits_are_exact() {
-        let value = |text: &str| button_value(&event(text).args.expect("args")[1]);
+        fn value(text: &str) -> Option<Result<i64, Normalised<'_>>> {
+            button_value(&event(text).args.expect("args")[1])
+        }
         assert_eq!(value("play(\"a\", 9223372036854775807)"), Some(Ok(i64::MAX)));
         assert_eq!(value("play(\"a\", -9223372036854775808)"), Some(Ok(i64::MIN)));
-        assert_eq!(
-            value("play(\"a\", 9223372036854775808)"),
-            Some(Err("9223372036854775808".into()))
-        );
+        let big = Normalised { negative: false, int: b"9223372036854775808", frac: b"" };
+        assert_eq!(value("play(\"a\", 9223372036854775808)"), Some(Err(big)));
         assert_eq!(value("play(\"a\", -0.000)"), Some(Ok(0)));
         assert_eq!(value("play(\"a\", \"5\")"), None);
     }
@@ -600,5 +709,44 @@ mod tests {
     fn the_last_unknown_identifier_is_reported() {
         assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
         assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
+    }
+
+    /// A long argument of a long event waits on a temporary file until the
+    /// event ends (the stream's buffer holds it meanwhile), then comes back
+    /// whole: the command, or the message, is the one a short one gives.
+    #[test]
+    fn long_arguments_and_soft_error_texts_wait_on_a_file() {
+        use crate::lang::held::LONG_TOKEN;
+        let at = Pos { line: 1, column: 10 };
+        let long = vec![b'N'; LONG_TOKEN + 10];
+        let mut c = Checker::default();
+        let mut echoes = Vec::new();
+        let mut keep = |command: &Command| command.write_echo(&mut echoes);
+        c.piece(Piece::Start(b"new_game"), &mut keep).expect("piece");
+        c.piece(Piece::Scalar(Value::Str(&long), at), &mut keep).expect("piece");
+        let kept = &c.folding.as_ref().expect("folding").first[0].0.bytes;
+        assert!(matches!(kept, Held::Away { .. }));
+        c.piece(Piece::Scalar(Value::Str(b"B"), at), &mut keep).expect("piece");
+        c.piece(Piece::End, &mut keep).expect("piece");
+        let want = [&b"new_game(\""[..], &long, b"\",\"B\")"].concat();
+        assert!(c.finish().expect("spool").is_ok());
+        assert!(echoes == want);
+
+        let mut keep = |_: &Command| Ok(());
+        let mut c = Checker::default();
+        c.piece(Piece::Start(b"undo"), &mut keep).expect("piece");
+        c.piece(Piece::Scalar(Value::Ident(&long), at), &mut keep).expect("piece");
+        c.piece(Piece::End, &mut keep).expect("piece");
+        assert!(matches!(c.soft, Some(Soft { text: Held::Away { .. }, .. })));
+        match c.finish().expect("spool") {
+            Err(Rejection::Syntax(e)) => {
+                assert_eq!(
+                    e.kind,
+                    SyntaxKind::UnknownIdentifier(String::from_utf8(long).expect("ascii"))
+                );
+                assert_eq!(e.pos, at);
+            }
+            _ => panic!("an unknown identifier"),
+        }
     }
 }

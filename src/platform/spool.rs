@@ -91,6 +91,23 @@ impl Spool {
         }
     }
 
+    /// Past the bound: what is in memory goes to the file, and so does
+    /// `data` if it is large (a long name: never copied into memory, where
+    /// the caller holds it already).
+    #[cold]
+    fn write_past_limit(&mut self, data: &[u8]) -> io::Result<()> {
+        if data.len() <= FILE_BUFFER {
+            self.memory.extend_from_slice(data);
+            return self.move_to_file();
+        }
+        self.move_to_file()?;
+        if let Some(file) = &mut self.file {
+            file.write_all(data)?;
+            self.in_file += data.len() as u64;
+        }
+        Ok(())
+    }
+
     /// Everything written so far, from the start, leaving the spool as it
     /// is (it can be read again).
     pub(crate) fn read_back(&mut self) -> io::Result<Box<dyn Read + '_>> {
@@ -135,12 +152,12 @@ impl Write for Spool {
 
     #[inline]
     fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        self.memory.extend_from_slice(data);
         let limit = if self.file.is_some() { FILE_BUFFER } else { self.bound };
-        if self.memory.len() > limit {
-            self.move_to_file()?;
+        if self.memory.len() + data.len() <= limit {
+            self.memory.extend_from_slice(data);
+            return Ok(());
         }
-        Ok(())
+        self.write_past_limit(data)
     }
 
     /// Nothing to do: what is in memory is written when read back.
@@ -272,6 +289,23 @@ mod tests {
             spool.reader().expect("reader").read_to_end(&mut back).expect("read");
             assert!(back == expected, "bound {bound}");
         }
+    }
+
+    /// A write larger than the bound goes to the file as it is: the spool
+    /// never holds a copy of it (a long name is held once, by its writer).
+    #[test]
+    fn a_large_write_goes_to_the_file_without_a_copy() {
+        let mut spool = Spool::with_bound(1000);
+        spool.write_all(b"head,").expect("write");
+        spool.write_all(&vec![b'n'; 3 * FILE_BUFFER]).expect("write");
+        assert!(spool.on_disk());
+        // Its memory never grew to take the large write.
+        assert!(spool.memory.capacity() < 64, "{}", spool.memory.capacity());
+        spool.write_all(b",tail").expect("write");
+        let mut back = Vec::new();
+        spool.reader().expect("reader").read_to_end(&mut back).expect("read");
+        assert_eq!(back.len(), 5 + 3 * FILE_BUFFER + 5);
+        assert!(back.starts_with(b"head,n") && back.ends_with(b"n,tail"));
     }
 
     #[test]

@@ -47,8 +47,8 @@ fn reject(rejection: Rejection, out: &mut Sink) -> Result<(), RunError> {
 fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunError> {
     let mut commands = tape.reader().map_err(RunError::Spool)?;
     while let Some(entry) = commands.next_entry().map_err(RunError::Spool)? {
-        if let Entry::Command(command) = entry {
-            driver.step(&command, out)?;
+        if let Entry::Command(command, shared) = entry {
+            driver.step_sharing(&command, shared, out)?;
         }
     }
     Ok(())

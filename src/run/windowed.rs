@@ -14,6 +14,7 @@ use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
 use super::{Input, RunError, Sink, step};
 use crate::command::Command;
 use crate::engine::Engine;
+use crate::game::Name;
 use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
@@ -206,11 +207,11 @@ impl Player {
         }
         if kind == Line::Ran {
             let engine = &mut self.engine;
-            tape.commands(|command| {
+            tape.commands(|command, shared| {
                 if shown {
-                    step(engine, command, out)
+                    step(engine, command, shared, out)
                 } else {
-                    engine.run(command);
+                    engine.run_sharing(command, shared);
                     Ok(())
                 }
             })?;
@@ -353,11 +354,11 @@ impl LineReader {
     /// Hands each command of a line that ran to `each`.
     fn commands(
         &mut self,
-        mut each: impl FnMut(&Command) -> io::Result<()>,
+        mut each: impl FnMut(&Command, &[Name]) -> io::Result<()>,
     ) -> Result<(), RunError> {
         loop {
             match self.tape.next_entry().map_err(RunError::Spool)? {
-                Some(Entry::Command(c)) => each(&c)?,
+                Some(Entry::Command(c, shared)) => each(&c, shared)?,
                 Some(Entry::Mark(LINE_END)) => return Ok(()),
                 _ => return Err(RunError::Spool(truncated())),
             }

@@ -1,9 +1,11 @@
 //! Accepting connections, with bounds a hostile client cannot get round:
 //! at most `MAX_CONNECTIONS` open (more wait in the kernel's backlog), a
 //! request head must arrive within the request time bound (an idle
-//! keep-alive connection is closed then too), and a head is at most
-//! `HEAD_BUFFER` bytes. On stop, no new connection is taken and open ones finish the
-//! request they are in.
+//! keep-alive connection is closed then too), an answer must be written
+//! within it too (`deadline`: a client that does not read is closed, and
+//! its answer dropped), and a head is at most `HEAD_BUFFER` bytes. On
+//! stop, no new connection is taken and open ones finish the request they
+//! are in.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +18,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+use super::deadline::WriteDeadline;
+
 pub(crate) const MAX_CONNECTIONS: usize = 4096;
 const HEAD_BUFFER: usize = 64 << 10;
 
@@ -25,14 +29,14 @@ pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
     stop: impl Future<Output = ()>,
-    head_timeout: Duration,
+    timeout: Duration,
     grace: Duration,
 ) {
     let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let graceful = GracefulShutdown::new();
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(head_timeout)
+        .header_read_timeout(timeout)
         .max_buf_size(HEAD_BUFFER)
         .max_header_size(HEAD_BUFFER)
         // A client may send its request and then shut its side (as `nc -N`
@@ -60,7 +64,8 @@ pub(crate) async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
-        let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+        let io = TokioIo::new(WriteDeadline::new(stream, timeout));
+        let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {
             let _ = connection.await;
             drop(permit);

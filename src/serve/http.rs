@@ -12,11 +12,11 @@ use axum::http::{HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Serialize;
 use tokio::sync::Semaphore;
 
 use super::error::ApiError;
 use super::limits::{BODY_LIMIT, INLINE_TRACE};
+use super::reply;
 use super::request::{RunRequest, StateRequest, parse};
 use super::work::{self, Budget};
 
@@ -27,6 +27,8 @@ pub(crate) struct Server {
     admitted: Semaphore,
     /// Long traces running on the blocking pool.
     long_runs: Semaphore,
+    /// What answers not yet written hold, all connections together.
+    held: Arc<Semaphore>,
 }
 
 /// API requests admitted at once: each holds at most a 1 MiB body.
@@ -40,6 +42,7 @@ pub(crate) fn router(timeout: Duration) -> Router {
         timeout,
         admitted: Semaphore::new(ADMITTED),
         long_runs: Semaphore::new(cores),
+        held: reply::budget(),
     });
     // A 405 says in JSON, as every error does, which method the path takes.
     let only = |method: &'static str| move || async move { ApiError::MethodNotAllowed(method) };
@@ -106,10 +109,11 @@ async fn api_run(
     drop(body);
     let (job, autopilot) = request.job()?;
     let budget = Budget::starting_now(server.timeout);
-    let reply = server
+    let mut reply = server
         .compute(request.trace.len(), move || work::run(&request.trace, job, autopilot, budget))
         .await?;
-    Ok(json(&reply, reply.output.len()))
+    let output = std::mem::take(&mut reply.output);
+    reply::json(&server.held, &reply, vec![("output", output)]).await
 }
 
 async fn api_state(
@@ -125,19 +129,18 @@ async fn api_state(
     let reply = server
         .compute(request.trace.len(), move || work::state(&request.trace, autopilot, budget))
         .await?;
-    Ok(match reply {
-        Ok(state) => json(&state, state.transcript.len() + state.trace.len()),
-        Err(rejected) => json(&rejected, rejected.error.len()),
-    })
-}
-
-/// A JSON answer, written into a buffer sized for its text at once (the
-/// transcript is most of it), not grown from a few bytes.
-fn json(value: &impl Serialize, text: usize) -> Response {
-    let mut body = Vec::with_capacity(text + text / 8 + 1024);
-    match serde_json::to_writer(&mut body, value) {
-        Ok(()) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(e) => ApiError::Internal(e.to_string()).into_response(),
+    match reply {
+        Ok(mut state) => {
+            let large = vec![
+                ("trace", std::mem::take(&mut state.trace)),
+                ("transcript", std::mem::take(&mut state.transcript)),
+            ];
+            reply::json(&server.held, &state, large).await
+        }
+        Err(mut rejected) => {
+            let error = std::mem::take(&mut rejected.error);
+            reply::json(&server.held, &rejected, vec![("error", error)]).await
+        }
     }
 }
 

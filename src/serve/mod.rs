@@ -3,10 +3,12 @@
 //! The server keeps no session: each request carries the whole trace.
 
 mod connections;
+mod deadline;
 mod error;
 mod http;
 mod limits;
 mod pages;
+mod reply;
 mod request;
 mod work;
 

@@ -20,6 +20,8 @@ use crate::run::{Driver, Input, Job, RunError, run_input, show_step, step};
 /// status (1 when a syntax or type error was printed).
 #[derive(Debug, Serialize)]
 pub(crate) struct RunReply {
+    /// Sent after the other fields (see `reply`).
+    #[serde(skip)]
     pub(crate) output: String,
     pub(crate) status: u8,
 }
@@ -55,6 +57,8 @@ pub(crate) fn run(
 /// `/api/state` of a trace that does not validate: the message `-b` prints.
 #[derive(Debug, Serialize)]
 pub(crate) struct Rejected {
+    /// Sent after the other fields (see `reply`).
+    #[serde(skip)]
     pub(crate) error: String,
     pub(crate) status: u8,
 }
@@ -81,8 +85,11 @@ pub(crate) struct GameState {
     pub(crate) can_undo: bool,
     pub(crate) can_redo: bool,
     /// The trace sent, with the bots' answers appended (one command a line).
+    /// Sent after the other fields, as `transcript` is (see `reply`).
+    #[serde(skip)]
     pub(crate) trace: String,
     /// What `tictac -b` prints for that trace.
+    #[serde(skip)]
     pub(crate) transcript: String,
 }
 
@@ -128,16 +135,18 @@ pub(crate) fn state(
     let mut k = 0;
     while k + 1 < commands {
         match tape.next_entry().map_err(spool)? {
-            Some(Entry::Command(c)) => step(&mut driver.engine, &c, &mut out).map_err(cut)?,
+            Some(Entry::Command(c, shared)) => {
+                step(&mut driver.engine, &c, shared, &mut out).map_err(cut)?
+            }
             _ => return Err(spool(crate::platform::spool::truncated())),
         }
         k += 1;
     }
-    if let Some(Entry::Command(last)) = tape.next_entry().map_err(spool)? {
+    if let Some(Entry::Command(last, shared)) = tape.next_entry().map_err(spool)? {
         let last = &last;
         let mut person = true;
         driver
-            .act(last, |c, engine| {
+            .act_sharing(last, shared, |c, engine| {
                 show_step(c, engine, &mut out)?;
                 if !std::mem::take(&mut person) {
                     c.write_echo(&mut answers)?;

@@ -10,8 +10,10 @@ use super::{Driver, show_step};
 use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::view::{render, write_state};
+use crate::game::Name;
+use crate::game::view::write_state;
 use crate::lang::{self, Failure, source::LineSource};
+use crate::platform::spool::Spool;
 pub(crate) use plain::run_plain;
 
 /// The prompt before each line.
@@ -88,7 +90,7 @@ impl Shell {
     ) -> io::Result<Reply> {
         let mut run = LineRun::keeping();
         for command in commands {
-            run.command(&mut self.driver, command, out)?;
+            run.command(&mut self.driver, command, &[], out)?;
         }
         Ok(Reply::Ran(run.finish(Some(line), out)?))
     }
@@ -118,8 +120,8 @@ impl Shell {
         let mut run = LineRun::default();
         let mut commands = tape.reader()?;
         while let Some(entry) = commands.next_entry()? {
-            if let Entry::Command(command) = entry {
-                run.command(&mut self.driver, &command, out)?;
+            if let Entry::Command(command, shared) = entry {
+                run.command(&mut self.driver, &command, shared, out)?;
             }
         }
         run.finish(None, out)?;
@@ -135,8 +137,9 @@ struct LineRun {
     record: Vec<u8>,
     bots_moved: bool,
     /// The state after the person's latest command, shown before a bot's
-    /// move or at the end of the line.
-    pending: Option<Vec<u8>>,
+    /// move or at the end of the line; on a spool, so the long name of a
+    /// long line goes to its file, not into a copy.
+    pending: Option<Spool>,
 }
 
 impl LineRun {
@@ -148,21 +151,24 @@ impl LineRun {
         &mut self,
         driver: &mut Driver,
         command: &Command,
+        shared: &[Name],
         out: &mut W,
     ) -> io::Result<()> {
         let mut persons = true;
-        driver.act(command, |c, engine| {
+        driver.act_sharing(command, shared, |c, engine| {
             if self.keep {
                 c.write_echo(&mut self.record)?;
                 self.record.push(b'\n');
             }
             if std::mem::take(&mut persons) {
-                self.pending = Some(render(engine.game()));
+                let mut state = Spool::default();
+                write_state(&mut state, engine.game())?;
+                self.pending = Some(state);
                 return Ok(());
             }
             self.bots_moved = true;
             if let Some(state) = self.pending.take() {
-                out.write_all(&state)?;
+                io::copy(&mut state.reader()?, out)?;
             }
             show_step(c, engine, out)
         })
@@ -172,7 +178,7 @@ impl LineRun {
     /// moved, every command in order (none for a line not kept).
     fn finish<W: Write + ?Sized>(self, line: Option<&[u8]>, out: &mut W) -> io::Result<Vec<u8>> {
         if let Some(state) = self.pending {
-            out.write_all(&state)?;
+            io::copy(&mut state.reader()?, out)?;
         }
         Ok(match line {
             Some(line) if !self.bots_moved => [line, b"\n"].concat(),
