@@ -69,6 +69,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
     let ran = cli::parse(args.get(1..).unwrap_or_default())
+        .and_then(cli::runnable)
         .map_err(Failure::from)
         .and_then(|invocation| dispatch(invocation, &program, &mut stdout));
     ExitCode::from(exit_status(ran, &program, &mut stdout))

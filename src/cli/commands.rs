@@ -59,7 +59,7 @@ struct TestArgs {
     /// Write each expected file from the actual output (not with --oracle)
     #[arg(long)]
     bless: bool,
-    /// Run CMD -b TRACE instead of the engine (CMD split on spaces)
+    /// Run CMD -b TRACE instead of the engine (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Option<Words>,
     /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
@@ -104,7 +104,7 @@ struct TestArgs {
 
 #[derive(Args)]
 struct FuzzArgs {
-    /// The program to test, run as CMD -b TRACE (CMD split on spaces)
+    /// The program to test, run as CMD -b TRACE (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Words,
     /// Take the expected output from CMD -b TRACE, not the engine

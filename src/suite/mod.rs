@@ -49,9 +49,6 @@ pub enum SuiteError {
     NotATrace(String),
     #[error("error: no test name contains '{0}' (--filter)")]
     NoneMatch(String),
-    /// `--program` or `--oracle` names nothing that can run.
-    #[error("error: cannot run '{0}': {1}")]
-    Program(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
     /// Standard output was closed (`tictac test | head -1`), with what the
@@ -148,9 +145,6 @@ pub(crate) fn run_watching(
     }
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
-    }
-    for command in options.program.iter().chain(&options.oracle) {
-        check_program(command)?;
     }
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
@@ -257,33 +251,6 @@ fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult 
             notes: Vec::new(),
             stderr: Vec::new(),
         })
-}
-
-/// A program that cannot be started at all is one error before any test:
-/// its name must be an executable file, found on PATH if it has no slash.
-fn check_program(command: &[String]) -> Result<(), SuiteError> {
-    let Some(exe) = command.first() else {
-        return Err(SuiteError::Program(String::new(), "an empty command".into()));
-    };
-    let runnable =
-        |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    let found = if exe.contains('/') {
-        runnable(Path::new(exe))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(exe))))
-    };
-    if found {
-        return Ok(());
-    }
-    let why = if exe.contains('/') && !Path::new(exe).exists() {
-        "no such file"
-    } else if exe.contains('/') {
-        "not an executable file"
-    } else {
-        "not found on PATH"
-    };
-    Err(SuiteError::Program(exe.clone(), why.into()))
 }
 
 /// Lines of a failing program's standard error shown under its result.

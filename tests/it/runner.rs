@@ -91,24 +91,34 @@ fn a_program_that_cannot_start_is_one_error_before_any_test() {
     let plain = tools.path().join("plain.sh");
     fs::write(&plain, "echo hi\n").expect("write");
     let cases = [
-        ("/no/such/program".to_string(), "error: cannot run '/no/such/program': no such file\n"),
-        (
-            "no-such-program-on-path".to_string(),
-            "error: cannot run 'no-such-program-on-path': not found on PATH\n",
-        ),
-        (path(&plain), ""),
+        ("/no/such/program".to_string(), "'/no/such/program': no such file"),
+        ("no-such-program-on-path".to_string(), "'no-such-program-on-path': not found on PATH"),
+        ("'no such/program' -x".to_string(), "'no such/program': no such file"),
+        (path(&plain), &format!("'{}': not an executable file", path(&plain))),
     ];
-    for (program, message) in cases {
+    for (program, why) in cases {
         for option in ["--program", "--oracle"] {
             let o = tictac(&["test", option, &program, &path(dir.path())]);
             assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-            if message.is_empty() {
-                assert!(text(&o).ends_with("': not an executable file\n"), "{}", text(&o));
-            } else {
-                assert_eq!(text(&o), message);
-            }
+            let expected = format!(
+                "Error: {option} cannot run {why}\nRun 'tictac test --help' to see more details\n"
+            );
+            assert_eq!(text(&o), expected);
         }
+        let o = tictac(&["fuzz", "--program", &program]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).starts_with(&format!("Error: --program cannot run {why}\n")));
     }
+    // A command that cannot be split is refused as it is read.
+    let o = tictac(&["test", "--program", "python3 'dan smith/t.py", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot be split into words, 'python3 'dan smith/t.py': a quote is not closed"
+        ),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
