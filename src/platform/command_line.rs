@@ -91,6 +91,41 @@ pub(crate) fn split_windows(text: &str) -> Vec<String> {
     }
 }
 
+/// `words` as one command line this system's shell would split back into
+/// them (a word that is not UTF-8 is shown lossily), for messages.
+pub(crate) fn join(words: &[std::ffi::OsString]) -> String {
+    let words = words.iter().map(|w| w.to_string_lossy());
+    #[cfg(windows)]
+    let quote = quote_windows;
+    #[cfg(not(windows))]
+    let quote = |w: &str| shell_words::quote(w).into_owned();
+    words.map(|w| quote(&w)).collect::<Vec<_>>().join(" ")
+}
+
+/// One word quoted so that `split_windows` reads it back (as an argument).
+#[cfg_attr(not(windows), allow(dead_code))]
+fn quote_windows(word: &str) -> String {
+    if !word.is_empty() && !word.contains([' ', '\t', '"']) {
+        return word.to_string();
+    }
+    let mut quoted = String::from('"');
+    let mut slashes = 0;
+    for c in word.chars() {
+        match c {
+            '\\' => slashes += 1,
+            '"' => {
+                quoted.extend(std::iter::repeat_n('\\', slashes + 1));
+                slashes = 0;
+            }
+            _ => slashes = 0,
+        }
+        quoted.push(c);
+    }
+    quoted.extend(std::iter::repeat_n('\\', slashes));
+    quoted.push('"');
+    quoted
+}
+
 /// Whether `program` (the first word of a command) can be started: an
 /// executable file, looked for on PATH when it names no folder; else why not.
 pub(crate) fn locate(program: &str) -> Result<(), &'static str> {
@@ -157,6 +192,20 @@ mod tests {
         assert_eq!(split("\"\" x"), words(&["", "x"]));
         // Single quotes mean nothing on Windows.
         assert_eq!(split("p 'a b'"), words(&["p", "'a", "b'"]));
+    }
+
+    #[test]
+    fn a_joined_command_splits_back_into_its_words() {
+        let cases = [&["python3", "dan smith/t.py", "-b", "it's"][..], &["a\\\"b\\", "", "c\td"]];
+        for case in cases {
+            let os: Vec<std::ffi::OsString> = case.iter().map(Into::into).collect();
+            assert_eq!(split(&join(&os)).expect("splits"), words(case), "{}", join(&os));
+            let quoted: Vec<String> = case.iter().map(|w| quote_windows(w)).collect();
+            let windows = format!("p {}", quoted.join(" "));
+            assert_eq!(split_windows(&windows)[1..], words(case), "{windows}");
+        }
+        let plain = ["python3", "t.py", "-b", "x.txt"].map(std::ffi::OsString::from);
+        assert_eq!(join(&plain), "python3 t.py -b x.txt");
     }
 
     #[cfg(unix)]

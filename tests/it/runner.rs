@@ -197,7 +197,7 @@ fn a_program_that_hangs_is_stopped_and_fails_its_test() {
     assert!(start.elapsed() < std::time::Duration::from_secs(10), "the runner waited for it");
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
-    assert!(out.contains("ran longer than 0.3 s and was stopped"), "{out}");
+    assert!(out.contains("\n     timed out after 0.3 s\n     command: "), "{out}");
     assert!(out.ends_with("Test Results: 0/2 passed.\n"), "{out}");
 }
 
@@ -277,9 +277,12 @@ fn tap_reports_a_line_per_test_with_the_plan_first() {
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
     assert!(
-        out.starts_with("TAP version 13\n1..2\nok 1 - a\nnot ok 2 - b\n# --- expected\n"),
+        out.starts_with(
+            "TAP version 13\n1..2\nok 1 - a\nnot ok 2 - b\n# output differs\n# command: tictac -b "
+        ),
         "{out}"
     );
+    assert!(out.contains("b.txt\n# --- expected\n"), "{out}");
     assert!(out.contains("\n# -    1       | wrong\n"), "{out}");
     assert!(out.ends_with("\n# Test Results: 1/2 passed.\n"), "{out}");
     let o = tictac(&["test", "--format", "xml", &path(dir.path())]);
@@ -334,7 +337,7 @@ fn bless_records_nothing_from_a_program_that_crashed() {
     let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
     let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");
     let trace = path(&dir.path().join("t.txt"));
-    for (program, how) in [(crash, "killed by signal 11"), (failing, "exited with status 3")] {
+    for (program, how) in [(crash, "killed by signal 11"), (failing, "crashed (exit 3)")] {
         let o = tictac(&["test", "--bless", "--program", &program, &trace]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(text(&o).contains(&format!("{how}: nothing blessed")), "{}", text(&o));
