@@ -381,3 +381,31 @@ fn only_a_newline_ends_a_line_in_diffs_and_bless_counts() {
     let o = tictac(&["test", "--bless", &path(&trace)]);
     assert!(text(&o).contains("2 lines differ (1 removed, 1 added)"), "{}", text(&o));
 }
+
+/// Under `--program`, a trace of tictac's own features (`--bot`, an
+/// invocation error naming tictac) is skipped with why, and counted apart:
+/// `1/1 passed, 2 skipped.`; the engine runs them all.
+#[test]
+fn traces_of_tictac_s_own_features_are_skipped_under_a_program() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(dir.path().join("b.txt"), "-- run: -b IN --bot Hal=elm\nnew_game(\"Hal\",\"b\")\n")
+        .expect("write");
+    fs::write(dir.path().join("c.txt"), "-- run: -x IN\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(dir.path())]);
+    assert!(text(&o).ends_with("Test Results: 3/3 passed.\n"), "{}", text(&o));
+    let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("\nSKIP b: --bot is tictac's own option, not the ETF framework's\n"));
+    assert!(out.contains("\nSKIP c: an invocation error: its message names tictac\n"), "{out}");
+    assert!(out.ends_with("Test Results: 1/1 passed, 2 skipped.\n"), "{out}");
+    let o = tictac(&["test", "-q", "--program", BIN, &path(dir.path())]);
+    assert_eq!(text(&o), "Test Results: 1/1 passed, 2 skipped.\n");
+    let o = tictac(&["test", "--format", "tap", "--program", BIN, &path(dir.path())]);
+    assert!(text(&o).contains("\nok 2 - b # SKIP --bot is tictac's own option"), "{}", text(&o));
+    let o = tictac(&["test", "--format", "junit", "--program", BIN, &path(dir.path())]);
+    assert!(text(&o).contains(" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"2\" "));
+}
