@@ -167,6 +167,7 @@ fn dispatch(
             Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
         }
         Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
+        Invocation::CourseSuite(dir) => Ok(test::write_course(&dir, stdout)?),
         Invocation::Serve(options) => Ok(serve::run(&options, stdout)?),
         Invocation::Fuzz(options) => {
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);

@@ -52,6 +52,9 @@ enum Command {
     /// Print a shell's completion script for tictac
     #[command(args_override_self = true)]
     Completions(CompletionsArgs),
+    /// Write the built-in course suite to DIR (new or empty), to publish or extend
+    #[command(name = "course-suite")]
+    CourseSuite(CourseSuiteArgs),
 }
 
 #[derive(Args)]
@@ -97,7 +100,11 @@ struct TestArgs {
     /// Report which behaviours the tests reach instead of running them
     #[arg(long)]
     coverage: bool,
-    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/]
+    /// Run the course suite built into tictac (with --program, against that program)
+    #[arg(long)]
+    course: bool,
+    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/,
+    /// else with --program the built-in course suite]
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
 }
@@ -222,6 +229,13 @@ struct CompletionsArgs {
     shell: Shell,
 }
 
+#[derive(Args)]
+struct CourseSuiteArgs {
+    /// The folder to write NAME.txt and NAME.expected.txt into (new, or empty)
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
 fn mark_name(mark: Mark) -> &'static str {
     match mark {
         Mark::X => "X",
@@ -258,6 +272,7 @@ impl Command {
                 Invocation::Serve(ServeOptions { bind: a.bind, port: a.port, timeout: a.timeout.0 })
             }
             Command::Completions(a) => Invocation::Completions(a.shell),
+            Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
         })
     }
 }
@@ -275,8 +290,17 @@ impl TestArgs {
             format: self.format,
             filter: self.filter,
             coverage: self.coverage,
+            course: self.course,
             paths: self.paths,
         };
+        if options.course {
+            if let Some(path) = options.paths.first() {
+                return Err(UsageError::CourseWithPath(path.display().to_string()));
+            }
+            if options.bless {
+                return Err(UsageError::CourseWith("--bless"));
+            }
+        }
         if options.bless && options.oracle.is_some() {
             return Err(UsageError::BlessWithOracle);
         }
@@ -431,7 +455,14 @@ mod tests {
         let usage: Vec<&str> = list.iter().map(|(u, _)| u.as_str()).collect();
         assert_eq!(
             usage,
-            ["test [PATH]...", "fuzz --program <CMD>", "verify", "serve", "completions <SHELL>"]
+            [
+                "test [PATH]...",
+                "fuzz --program <CMD>",
+                "verify",
+                "serve",
+                "completions <SHELL>",
+                "course-suite <DIR>"
+            ]
         );
         assert!(list.iter().all(|(_, about)| !about.is_empty()));
     }

@@ -76,6 +76,10 @@ pub(crate) enum UsageError {
         "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
     )]
     CoverageWith(&'static str),
+    #[error("Error: --course runs the built-in course suite, so it takes no PATH (not '{0}')")]
+    CourseWithPath(String),
+    #[error("Error: --course runs the built-in course suite, which {0} cannot change")]
+    CourseWith(&'static str),
     #[error("Error: verify needs both --strategy and --as to check one strategy")]
     VerifyNeedsBoth,
     /// An option (or an argument) the command does not have.

@@ -62,6 +62,8 @@ pub(crate) enum Invocation {
     Fuzz(FuzzOptions),
     /// `tictac completions SHELL`: the shell's completion script.
     Completions(clap_complete::Shell),
+    /// `tictac course-suite DIR`: the built-in course suite, written out.
+    CourseSuite(PathBuf),
     /// `-help`: the modes and the list of commands.
     Help,
     /// `tictac CMD --help` (or `-h`): that command's help, as printed.

@@ -2,6 +2,7 @@
 //! expected output, byte for byte, as ETF's regression scripts do.
 
 mod bless;
+pub(crate) mod course;
 mod diff;
 mod discover;
 pub(crate) mod files;
@@ -49,6 +50,9 @@ pub enum SuiteError {
     NotATrace(String),
     #[error("error: no test name contains '{0}' (--filter)")]
     NoneMatch(String),
+    /// `tictac course-suite DIR` cannot write there (or the scratch copy).
+    #[error("error: cannot write the course suite to '{0}': {1}")]
+    CourseDir(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
     /// Standard output was closed (`tictac test | head -1`), with what the
