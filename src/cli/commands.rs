@@ -565,6 +565,24 @@ mod tests {
             "Error: --bless writes expected files, so it cannot go with --oracle"
         );
         assert_eq!(
+            error(&["test", "--course", "acceptance"]),
+            "Error: --course runs the built-in course suite, so it takes no PATH (not 'acceptance')"
+        );
+        assert_eq!(
+            error(&["test", "--course", "--bless"]),
+            "Error: --course runs the built-in course suite, which --bless cannot change"
+        );
+        let Ok(Invocation::Test(o)) = p(&["test", "--course", "--program", "python3 'a b/t.py'"])
+        else {
+            panic!("parsed")
+        };
+        assert!(o.course);
+        assert_eq!(o.program, Some(vec!["python3".to_string(), "a b/t.py".to_string()]));
+        assert_eq!(
+            p(&["course-suite", "out"]),
+            Ok(Invocation::CourseSuite(std::path::PathBuf::from("out")))
+        );
+        assert_eq!(
             error(&["test", "--program", " "]),
             "Error: --program takes a command to run, not ' '"
         );
