@@ -164,7 +164,7 @@ fn main() {
                 if model.crashed {
                     let _ = io::stdout().write_all(&out);
                     for depth in 1..=24 {
-                        eprintln!("  at frame {depth} (ttt.py, line {})", 100 + depth);
+                        eprintln!("  at frame {depth} (mutant.rs, line {})", 100 + depth);
                     }
                     eprintln!("AssertionError: the 3-5-7 line is not checked");
                     std::process::exit(3);
