@@ -319,10 +319,10 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
 }
 
 fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut Ran) -> Verdict {
-    if options.program.is_some() {
-        if let Some(why) = plan::tictac_only(&test.trace) {
-            return Verdict::Skipped(why);
-        }
+    if options.program.is_some()
+        && let Some(why) = plan::tictac_only(&test.trace)
+    {
+        return Verdict::Skipped(why);
     }
     let timeout = options.timeout;
     let expected_path = test.expected_path();
