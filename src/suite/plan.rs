@@ -390,8 +390,12 @@ fn external(
     produced.output = match plan.writes_file() {
         false => finished.stdout,
         true => {
-            let file = files::open_regular(&out_file)
-                .map_err(|e| format!("{exe} wrote no OUT file: {e}"))?;
+            let file = match files::open_regular(&out_file) {
+                Ok(file) => file,
+                // A crash before OUT was written: the crash is the news.
+                Err(_) if produced.trouble.is_some() => return Ok(produced),
+                Err(e) => return Err(format!("{exe} wrote no OUT file: {e}")),
+            };
             let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
             if written.len() > spec.cap {
                 return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));

@@ -327,3 +327,20 @@ fn a_crash_shows_its_command_status_and_the_end_of_standard_error() {
     let (kind, message, _) = cases[1].2.clone().expect("killed fails");
     assert_eq!((kind.as_str(), message.as_str()), ("failure", "killed by signal 9"));
 }
+
+/// A program that crashes before it writes OUT (`-- run: -b IN OUT`) is
+/// reported as the crash it is, not as a missing file.
+#[test]
+fn a_crash_before_out_is_written_is_the_crash() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "-- run: -b IN OUT\nundo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    let program = script(tools.path(), "p.sh", "echo 'Traceback: boom' >&2; exit 1");
+    let o = tictac(&["test", "--program", &program, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("\n     crashed (exit 1)\n     command: "), "{out}");
+    assert!(out.contains("\n       Traceback: boom\n"), "{out}");
+    assert!(!out.contains("wrote no OUT file"), "{out}");
+}
