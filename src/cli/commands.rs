@@ -52,6 +52,9 @@ enum Command {
     /// Print a shell's completion script for tictac
     #[command(args_override_self = true)]
     Completions(CompletionsArgs),
+    /// Write the built-in course suite to DIR (new or empty), to publish or extend
+    #[command(name = "course-suite")]
+    CourseSuite(CourseSuiteArgs),
 }
 
 #[derive(Args)]
@@ -59,7 +62,7 @@ struct TestArgs {
     /// Write each expected file from the actual output (not with --oracle)
     #[arg(long)]
     bless: bool,
-    /// Run CMD -b TRACE instead of the engine (CMD split on spaces)
+    /// Run CMD -b TRACE instead of the engine (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Option<Words>,
     /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
@@ -97,14 +100,18 @@ struct TestArgs {
     /// Report which behaviours the tests reach instead of running them
     #[arg(long)]
     coverage: bool,
-    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/]
+    /// Run the course suite built into tictac (with --program, against that program)
+    #[arg(long)]
+    course: bool,
+    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/,
+    /// else with --program the built-in course suite]
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
 }
 
 #[derive(Args)]
 struct FuzzArgs {
-    /// The program to test, run as CMD -b TRACE (CMD split on spaces)
+    /// The program to test, run as CMD -b TRACE (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Words,
     /// Take the expected output from CMD -b TRACE, not the engine
@@ -222,6 +229,13 @@ struct CompletionsArgs {
     shell: Shell,
 }
 
+#[derive(Args)]
+struct CourseSuiteArgs {
+    /// The folder to write NAME.txt and NAME.expected.txt into (new, or empty)
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
 fn mark_name(mark: Mark) -> &'static str {
     match mark {
         Mark::X => "X",
@@ -258,6 +272,7 @@ impl Command {
                 Invocation::Serve(ServeOptions { bind: a.bind, port: a.port, timeout: a.timeout.0 })
             }
             Command::Completions(a) => Invocation::Completions(a.shell),
+            Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
         })
     }
 }
@@ -275,8 +290,17 @@ impl TestArgs {
             format: self.format,
             filter: self.filter,
             coverage: self.coverage,
+            course: self.course,
             paths: self.paths,
         };
+        if options.course {
+            if let Some(path) = options.paths.first() {
+                return Err(UsageError::CourseWithPath(path.display().to_string()));
+            }
+            if options.bless {
+                return Err(UsageError::CourseWith("--bless"));
+            }
+        }
         if options.bless && options.oracle.is_some() {
             return Err(UsageError::BlessWithOracle);
         }
@@ -431,7 +455,14 @@ mod tests {
         let usage: Vec<&str> = list.iter().map(|(u, _)| u.as_str()).collect();
         assert_eq!(
             usage,
-            ["test [PATH]...", "fuzz --program <CMD>", "verify", "serve", "completions <SHELL>"]
+            [
+                "test [PATH]...",
+                "fuzz --program <CMD>",
+                "verify",
+                "serve",
+                "completions <SHELL>",
+                "course-suite <DIR>"
+            ]
         );
         assert!(list.iter().all(|(_, about)| !about.is_empty()));
     }
@@ -532,6 +563,24 @@ mod tests {
         assert_eq!(
             error(&["test", "--bless", "--oracle", "o"]),
             "Error: --bless writes expected files, so it cannot go with --oracle"
+        );
+        assert_eq!(
+            error(&["test", "--course", "acceptance"]),
+            "Error: --course runs the built-in course suite, so it takes no PATH (not 'acceptance')"
+        );
+        assert_eq!(
+            error(&["test", "--course", "--bless"]),
+            "Error: --course runs the built-in course suite, which --bless cannot change"
+        );
+        let Ok(Invocation::Test(o)) = p(&["test", "--course", "--program", "python3 'a b/t.py'"])
+        else {
+            panic!("parsed")
+        };
+        assert!(o.course);
+        assert_eq!(o.program, Some(vec!["python3".to_string(), "a b/t.py".to_string()]));
+        assert_eq!(
+            p(&["course-suite", "out"]),
+            Ok(Invocation::CourseSuite(std::path::PathBuf::from("out")))
         );
         assert_eq!(
             error(&["test", "--program", " "]),

@@ -1,4 +1,5 @@
-//! The commands (`test`, `fuzz`, `verify`, `serve`, `completions`) from
+//! The commands (`test`, `fuzz`, `verify`, `serve`, `completions`,
+//! `course-suite`) from
 //! outside: each answers `--help`, takes the usual option forms, suggests
 //! a near miss, and completes in bash.
 
@@ -17,10 +18,12 @@ fn commands_listed() -> Vec<String> {
 
 #[test]
 fn the_top_level_help_lists_every_command() {
-    assert_eq!(commands_listed(), ["test", "fuzz", "verify", "serve", "completions"]);
+    let all = ["test", "fuzz", "verify", "serve", "completions", "course-suite"];
+    assert_eq!(commands_listed(), all);
     let help = text(&tictac(&["-help"]));
     assert!(help.contains("tictac fuzz --program <CMD>  "), "{help}");
     assert!(help.contains("tictac completions <SHELL>  "), "{help}");
+    assert!(help.contains("tictac course-suite <DIR>  "), "{help}");
 }
 
 #[test]
