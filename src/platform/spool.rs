@@ -91,6 +91,15 @@ impl Spool {
         }
     }
 
+    /// Everything written, on the temporary file (made now if need be), at
+    /// its start: for a reader that keeps no buffer of its own.
+    pub(crate) fn into_file(mut self) -> io::Result<File> {
+        self.move_to_file()?;
+        let mut file = self.file.take().ok_or_else(truncated)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(file)
+    }
+
     /// Past the bound: what is in memory goes to the file, and so does
     /// `data` if it is large (a long name: never copied into memory, where
     /// the caller holds it already).
@@ -293,6 +302,15 @@ mod tests {
 
     /// A write larger than the bound goes to the file as it is: the spool
     /// never holds a copy of it (a long name is held once, by its writer).
+    #[test]
+    fn a_spool_ends_as_its_file_read_from_the_start() {
+        let mut spool = Spool::with_bound(1 << 20);
+        spool.write_all(b"in memory, then on disk").expect("write");
+        let mut text = String::new();
+        spool.into_file().expect("a file").read_to_string(&mut text).expect("read");
+        assert_eq!(text, "in memory, then on disk");
+    }
+
     #[test]
     fn a_large_write_goes_to_the_file_without_a_copy() {
         let mut spool = Spool::with_bound(1000);

@@ -51,6 +51,9 @@ pub(crate) enum ApiError {
     OutputTooBig,
     #[error("the request took longer than {} s; try again, or use the command line", .0.as_secs_f64())]
     TooSlow(Duration),
+    /// Answers waiting for slow clients hold the server's disk budget.
+    #[error("the server is busy with answers not yet read; try again in a few seconds")]
+    Busy,
     #[error("no such page")]
     NotFound,
     /// A path that exists, asked with another method (the `Allow` header
@@ -66,7 +69,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::BodyTooBig | ApiError::OutputTooBig => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::TooSlow(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooSlow(_) | ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -23,16 +23,22 @@ use super::work::{self, Budget};
 /// What every handler shares: the bounds. The server keeps no session.
 pub(crate) struct Server {
     timeout: Duration,
-    /// API requests being read or run; past this, requests wait (and time out).
+    /// API requests being read or run, in KiB of their bodies (see
+    /// `ADMITTED_KIB`); past this, requests wait (and time out).
     admitted: Semaphore,
     /// Long traces running on the blocking pool.
     long_runs: Semaphore,
     /// What answers not yet written hold, all connections together.
-    held: Arc<Semaphore>,
+    held: reply::Budgets,
 }
 
-/// API requests admitted at once: each holds at most a 1 MiB body.
-const ADMITTED: usize = 256;
+/// What the API requests admitted at once may weigh together, in KiB: a
+/// request counts its body's length (a 1 MiB one if it does not say), at
+/// least `LEAST_KIB`: 256 small requests, or 64 of 1 MiB. Counting
+/// requests let 256 of 1 MiB in, each keeping its trace while it waited
+/// for a run.
+const ADMITTED_KIB: usize = 64 << 10;
+const LEAST_KIB: usize = 256;
 
 type Shared = Arc<Server>;
 
@@ -40,9 +46,9 @@ pub(crate) fn router(timeout: Duration) -> Router {
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let server = Arc::new(Server {
         timeout,
-        admitted: Semaphore::new(ADMITTED),
+        admitted: Semaphore::new(ADMITTED_KIB),
         long_runs: Semaphore::new(cores),
-        held: reply::budget(),
+        held: reply::budgets(),
     });
     // A 405 says in JSON, as every error does, which method the path takes.
     let only = |method: &'static str| move || async move { ApiError::MethodNotAllowed(method) };
@@ -88,7 +94,7 @@ async fn security_headers(request: Request, next: Next) -> Response {
 /// within the time bound: past it, 503 (a slow client included).
 async fn bounded(State(server): State<Shared>, request: Request, next: Next) -> Response {
     let answer = async {
-        let Ok(_admitted) = server.admitted.acquire().await else {
+        let Ok(_admitted) = server.admitted.acquire_many(weight_kib(&request)).await else {
             return ApiError::Internal("the server is stopping".into()).into_response();
         };
         next.run(request).await
@@ -97,6 +103,13 @@ async fn bounded(State(server): State<Shared>, request: Request, next: Next) -> 
         Ok(response) => response,
         Err(_) => ApiError::TooSlow(server.timeout).into_response(),
     }
+}
+
+/// What a request counts against `ADMITTED_KIB`.
+fn weight_kib(request: &Request) -> u32 {
+    let said = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    let bytes = said.and_then(|v| v.parse::<usize>().ok()).unwrap_or(BODY_LIMIT).min(BODY_LIMIT);
+    u32::try_from(bytes.div_ceil(1024).max(LEAST_KIB)).unwrap_or(u32::MAX)
 }
 
 async fn api_run(

@@ -1,11 +1,17 @@
 //! API answers as they are sent: the large texts of an answer (a
-//! transcript, a trace, a message) are held as the run left them and
-//! escaped into JSON a piece at a time as the client reads, never held
-//! escaped (escaping a byte such as `\x01` makes six), and every answer
-//! holds its share of one memory budget for all connections until its last
-//! byte is written or its connection is closed.
+//! transcript, a trace, a message) are escaped into JSON a piece at a time
+//! as the client reads, never held escaped (escaping a byte such as `\x01`
+//! makes six). A text over `SPOOLED` bytes waits on a temporary file, not
+//! in memory: a client that never reads then holds a few pieces, not its
+//! 4 MiB transcript, so the server's memory does not grow with the number
+//! of such clients (issue 21's 256 admitted answers each held theirs).
+//! Every answer holds its share of a memory budget and of a disk budget,
+//! for all connections together, until its last byte is written or its
+//! connection is closed.
 
 use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -18,25 +24,46 @@ use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
+use crate::platform::spool::Spool;
 
-/// What all answers waiting to be written may hold together, in KiB: with
-/// answers at the 4 MiB transcript cap, about 40 at once. An answer that
-/// finds it spent waits (within the request's time bound) for one to be
-/// written or closed.
+/// What all answers waiting to be written may hold in memory together, in
+/// KiB: at least 850 answers (a spooled text counts `SPOOLED`). An answer
+/// that finds it spent waits (within the request's time bound) for one to
+/// be written or closed.
 pub(crate) const HELD_KIB: usize = 160 << 10;
+
+/// What all answers may hold on temporary files together, in KiB: 512
+/// transcripts at the 4 MiB cap. An answer that would pass it is refused at
+/// once (503): waiting, it would hold its text in memory.
+pub(crate) const ON_DISK_KIB: usize = 2 << 20;
 
 /// Text escaped into one frame: at most six times this once escaped.
 const PIECE: usize = 16 << 10;
 
-/// The budget answers are held against (see `HELD_KIB`).
-pub(crate) fn budget() -> Arc<Semaphore> {
-    Arc::new(Semaphore::new(HELD_KIB))
+/// What a spooled text holds in memory while it is sent: a piece read and
+/// that piece escaped, and what the connection queues to write (at most its
+/// 64 KiB buffer and a frame). A longer text is spooled; a shorter one
+/// would cost more there than where it is.
+const SPOOLED: usize = 64 * 1024 + 13 * PIECE;
+
+/// The budgets answers are held against (see `HELD_KIB`, `ON_DISK_KIB`).
+pub(crate) struct Budgets {
+    memory: Arc<Semaphore>,
+    disk: Arc<Semaphore>,
+}
+
+pub(crate) fn budgets() -> Budgets {
+    Budgets { memory: Arc::new(Semaphore::new(HELD_KIB)), disk: Arc::new(Semaphore::new(ON_DISK_KIB)) }
+}
+
+fn kib(bytes: usize, most: usize) -> u32 {
+    u32::try_from(bytes.div_ceil(1024).clamp(1, most)).unwrap_or(u32::MAX)
 }
 
 /// The JSON object `small` (a struct of small fields) with the `large`
-/// string fields added after them, once `budget` has room for it all.
+/// string fields added after them, once the budgets have room for it all.
 pub(crate) async fn json(
-    budget: &Arc<Semaphore>,
+    budgets: &Budgets,
     small: &impl Serialize,
     large: Vec<(&'static str, String)>,
 ) -> Result<Response, ApiError> {
@@ -58,20 +85,32 @@ pub(crate) async fn json(
             raw.extend_from_slice(&escape(&text));
         } else {
             parts.push_back(Part::Raw(Bytes::from(std::mem::take(&mut raw))));
-            parts.push_back(Part::Text { text, at: 0 });
+            parts.push_back(Part::text(text));
         }
         raw.push(b'"');
     }
     raw.push(b'}');
     parts.push_back(Part::Raw(Bytes::from(raw)));
-    let held: usize = parts.iter().map(Part::held).sum();
-    let kib = u32::try_from(held.div_ceil(1024).clamp(1, HELD_KIB)).unwrap_or(u32::MAX);
-    let permit = budget
+    let on_disk: usize = parts.iter().map(Part::on_disk).sum();
+    let disk = match on_disk {
+        0 => None,
+        bytes => match budgets.disk.clone().try_acquire_many_owned(kib(bytes, ON_DISK_KIB)) {
+            Ok(permit) => Some(permit),
+            Err(_) => return Err(ApiError::Busy),
+        },
+    };
+    let mut spooled = VecDeque::with_capacity(parts.len());
+    for part in parts {
+        spooled.push_back(part.spooled().map_err(|e| ApiError::Internal(e.to_string()))?);
+    }
+    let held: usize = spooled.iter().map(Part::held).sum();
+    let memory = budgets
+        .memory
         .clone()
-        .acquire_many_owned(kib)
+        .acquire_many_owned(kib(held, HELD_KIB))
         .await
         .map_err(|_| ApiError::Internal("the server is stopping".into()))?;
-    let body = Body::new(Streamed { parts, _permit: permit });
+    let body = Body::new(Streamed { parts: spooled, _permits: (memory, disk) });
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
@@ -82,27 +121,63 @@ enum Part {
         text: String,
         at: usize,
     },
+    /// A long string's text on a temporary file, read and escaped as it is
+    /// sent; `carry` is the start of a character cut off by the last piece.
+    Spooled {
+        file: File,
+        left: u64,
+        carry: Vec<u8>,
+    },
 }
 
 impl Part {
+    fn text(text: String) -> Part {
+        Part::Text { text, at: 0 }
+    }
+
+    /// What the part would hold on disk once spooled.
+    fn on_disk(&self) -> usize {
+        match self {
+            Part::Text { text, .. } if text.len() > SPOOLED => text.len(),
+            _ => 0,
+        }
+    }
+
+    /// The part, a long text moved to a temporary file.
+    fn spooled(self) -> io::Result<Part> {
+        match self {
+            Part::Text { text, .. } if text.len() > SPOOLED => {
+                let mut spool = Spool::with_bound(0);
+                spool.write_all(text.as_bytes())?;
+                let left = spool.len();
+                drop(text);
+                Ok(Part::Spooled { file: spool.into_file()?, left, carry: Vec::new() })
+            }
+            part => Ok(part),
+        }
+    }
+
+    /// What the part holds in memory.
     fn held(&self) -> usize {
         match self {
             Part::Raw(bytes) => bytes.len(),
             Part::Text { text, .. } => text.len(),
+            Part::Spooled { .. } => SPOOLED,
         }
     }
 }
 
-/// The body of an answer: its parts, and its share of the budget, given
+/// The body of an answer: its parts, and its shares of the budgets, given
 /// back when the body is dropped (written, or its connection gone).
 struct Streamed {
     parts: VecDeque<Part>,
-    _permit: OwnedSemaphorePermit,
+    _permits: (OwnedSemaphorePermit, Option<OwnedSemaphorePermit>),
 }
 
 impl http_body::Body for Streamed {
     type Data = Bytes;
-    type Error = std::convert::Infallible;
+    /// A temporary file that could not be read: the connection is closed.
+    type Error = io::Error;
 
     fn poll_frame(
         mut self: Pin<&mut Self>,
@@ -124,6 +199,16 @@ impl http_body::Body for Streamed {
                 }
                 escaped
             }
+            Part::Spooled { file, left, carry } => {
+                let (escaped, end) = match next_spooled_piece(file, left, carry) {
+                    Ok(piece) => piece,
+                    Err(e) => return Poll::Ready(Some(Err(e))),
+                };
+                if end {
+                    self.parts.pop_front();
+                }
+                escaped
+            }
         };
         Poll::Ready(Some(Ok(Frame::data(data))))
     }
@@ -141,6 +226,31 @@ fn next_piece(text: &str, at: usize) -> &str {
         end -= 1;
     }
     &text[at..end]
+}
+
+/// The next piece of a spooled text, escaped, and whether it was the last.
+/// The text was a `String`, so a piece can end only inside a character,
+/// whose start is carried to the next piece.
+fn next_spooled_piece(
+    file: &mut File,
+    left: &mut u64,
+    carry: &mut Vec<u8>,
+) -> io::Result<(Bytes, bool)> {
+    let mut bytes = std::mem::take(carry);
+    let wanted = PIECE.min(usize::try_from(*left).unwrap_or(PIECE));
+    let start = bytes.len();
+    bytes.resize(start + wanted, 0);
+    file.read_exact(&mut bytes[start..])?;
+    *left -= wanted as u64;
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() && *left > 0 => {
+            *carry = bytes[e.valid_up_to()..].to_vec();
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return Err(io::Error::other("a spooled answer is not UTF-8")),
+    };
+    Ok((escape(text), *left == 0))
 }
 
 /// A piece of a string as JSON writes it between the quotes. Escapes are
@@ -166,24 +276,30 @@ mod tests {
 
     #[tokio::test]
     async fn answers_are_json_escaped_piece_by_piece_and_hold_the_budget_until_sent() {
-        let budget = budget();
+        let budgets = budgets();
+        // Over `SPOOLED`: on a temporary file, pieces cut inside characters.
         let mut text = String::new();
         for k in 0..40_000u32 {
             text.push(char::from_u32(k % 0x800).unwrap_or('x'));
             text.push_str("\x01\"\\é\n");
         }
-        let response = json(&budget, &Small { status: 1 }, vec![("output", text.clone())])
+        assert!(text.len() > SPOOLED);
+        let response = json(&budgets, &Small { status: 1 }, vec![("output", text.clone())])
             .await
             .expect("within the budget");
-        let held = text.len().div_ceil(1024) + 1;
-        assert!(budget.available_permits() <= HELD_KIB - held + 1);
+        // In memory, the spooled text counts `SPOOLED`, not its length.
+        let held = HELD_KIB - budgets.memory.available_permits();
+        assert!(held * 1024 >= SPOOLED && held * 1024 <= SPOOLED + 2048, "{held} KiB");
+        assert_eq!(ON_DISK_KIB - budgets.disk.available_permits(), text.len().div_ceil(1024));
         let body = sent(response).await;
         let value: serde_json::Value = serde_json::from_slice(&body).expect("JSON");
         assert_eq!(value["status"], 1);
         assert_eq!(value["output"].as_str(), Some(text.as_str()));
-        assert_eq!(budget.available_permits(), HELD_KIB);
+        assert_eq!(budgets.memory.available_permits(), HELD_KIB);
+        assert_eq!(budgets.disk.available_permits(), ON_DISK_KIB);
+        let budget = &budgets;
         let only = |fields| async {
-            let answer = json(&budget, &serde_json::json!({}), fields).await.expect("json");
+            let answer = json(budget, &serde_json::json!({}), fields).await.expect("json");
             sent(answer).await
         };
         assert_eq!(only(vec![("a", String::new())]).await, b"{\"a\":\"\"}");
@@ -192,5 +308,18 @@ mod tests {
         let fields = vec![("a", long.clone()), ("b", "\"".into()), ("c", long.clone())];
         let three: serde_json::Value = serde_json::from_slice(&only(fields).await).expect("JSON");
         assert_eq!(three, serde_json::json!({"a": long, "b": "\"", "c": long}));
+    }
+
+    #[tokio::test]
+    async fn an_answer_past_the_disk_budget_is_refused_at_once() {
+        let budgets = budgets();
+        let long = "x".repeat(SPOOLED + 1);
+        let all = u32::try_from(ON_DISK_KIB).expect("fits");
+        let taken = budgets.disk.clone().try_acquire_many_owned(all).expect("free");
+        let refused = json(&budgets, &Small { status: 0 }, vec![("output", long.clone())]).await;
+        assert_eq!(refused.err(), Some(ApiError::Busy));
+        drop(taken);
+        let answer = json(&budgets, &Small { status: 0 }, vec![("output", long)]).await;
+        assert!(answer.is_ok());
     }
 }
