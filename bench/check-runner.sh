@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `tictac test` stays under 64 MiB of peak memory at -j 2 whatever the programs
 # it runs print (docs/RELIABILITY.md), and ends in bounded time. Each case is a
-# suite of 4 tests run by the release build against a hostile program (a shell
+# suite of 4 tests (or more, where it says) run by the release build against a hostile program (a shell
 # script); GNU time gives the runner's own peak RSS (its children are separate
 # processes). Exits 1 if a case goes over 64 MiB or 60 s, or if a program it
 # started is still running afterwards.
 #
-#   bench/check-runner.sh
+#   bench/check-runner.sh     (TICTAC=BINARY: that binary, not a release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit_kib=$((64 * 1024))
@@ -15,8 +15,8 @@ if ! [ -x /usr/bin/time ]; then
   apt-get update -qq
   apt-get install -y -qq time
 fi
-cargo build --release --quiet --bin tictac
-bin=$PWD/target/release/tictac
+bin=${TICTAC:-$PWD/target/release/tictac}
+[ -n "${TICTAC:-}" ] || cargo build --release --quiet --bin tictac
 work=$(mktemp -d)
 trap 'pkill -KILL -f "$work/" 2>/dev/null || true; rm -rf "$work"' EXIT
 
@@ -87,6 +87,17 @@ done
 awk 'BEGIN { for (i = 0; i < 300; i++) printf "expected line %d, long enough for its diff to weigh: %d\n", i, i * 7 }' > "$work/many/t1.expected.txt"
 for t in $(seq 2 1000); do cp "$work/many/t1.expected.txt" "$work/many/t$t.expected.txt"; done
 awk 'BEGIN { for (i = 0; i < 300; i++) printf "program line %d, long enough for its diff to weigh: %d\n", i, i * 11 }' > "$work/many.out"
+# 3,000 tests behind a slow first one (its program sleeps 15 s), each
+# other failing with a 1,000-line diff of 900-byte lines: results wait to be
+# reported in order, and must not wait in memory all together.
+mkdir -p "$work/behind"
+echo 'undo' > "$work/behind/a0000.txt"
+awk 'BEGIN { for (i = 0; i < 1000; i++) { printf "expected %d ", i; for (j = 0; j < 89; j++) printf "0123456789"; print "" } }' > "$work/behind/a0000.expected.txt"
+for t in $(seq 1 2999); do
+  echo 'undo' > "$work/behind/t$t.txt"
+  ln "$work/behind/a0000.expected.txt" "$work/behind/t$t.expected.txt"
+done
+sed 's/^expected/program/' "$work/behind/a0000.expected.txt" > "$work/behind.out"
 awk 'BEGIN { for (i = 0; i < 15000; i++) print "line " i }' | shuf --random-source=<(yes) > "$work/shuffled.out"
 
 program yes 'exec yes'
@@ -97,6 +108,7 @@ program almost "sed 's/^line 1999999\$/LINE/' $work/big.out"
 program shuffled "exec cat $work/shuffled.out"
 program short "exec cat $work/short.out"
 program many "exec cat $work/many.out"
+program slow-first "case \"\$2\" in */a0000.txt) sleep 15 ;; esac; exec cat $work/behind.out"
 program bg-holds "[ \"\$1\" = child ] && exec sleep 1000; \"\$me\" child & exec cat $work/big.out"
 
 echo "tictac test -j 2, 4 tests a suite; the runner's peak RSS (limit 64 MiB):"
@@ -111,4 +123,5 @@ check '15,000 lines shuffled (diff time-bound)' shuffled shuffled
 check '500,000 random 1-letter lines (1 MB)' short short
 check '25 MB output, child holds the pipe' big bg-holds
 check '--format junit, 1,000 tests with 200-line diffs' many many --format junit
+check '3,000 failing tests behind one of 15 s' behind slow-first --timeout 30
 exit "$status"

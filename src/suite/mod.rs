@@ -1,6 +1,7 @@
 //! `tictac test`: runs acceptance traces and compares their output with the
 //! expected output, byte for byte, as ETF's regression scripts do.
 
+mod ahead;
 mod bless;
 pub(crate) mod course;
 mod diff;
@@ -124,6 +125,29 @@ pub(crate) struct TestResult {
     pub(crate) stderr: Vec<String>,
 }
 
+impl TestResult {
+    /// About what the result holds in memory, its texts mostly.
+    fn weight(&self) -> usize {
+        let diff = |d: &Diff| {
+            d.text.len()
+                + d.marks.iter().map(|(_, r)| 32 + r.len() * 16).sum::<usize>()
+        };
+        let verdict = match &self.verdict {
+            Verdict::Pass => 0,
+            Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
+            Verdict::Differs(d) | Verdict::Broke(_, Some(d)) => diff(d),
+            Verdict::Broke(_, None) => 0,
+            Verdict::NoExpected(path) => path.as_os_str().len(),
+        };
+        let texts = |lines: &[String]| lines.iter().map(|l| 24 + l.len()).sum::<usize>();
+        std::mem::size_of::<TestResult>()
+            + verdict
+            + self.command.as_ref().map_or(0, String::len)
+            + texts(&self.notes)
+            + texts(&self.stderr)
+    }
+}
+
 /// The tally of a run: `total` counts the tests run, skipped ones apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Report {
@@ -207,6 +231,7 @@ fn run_all(
         .report(&TestEvent::Started { tests: tests.len() })
         .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
     let next = AtomicUsize::new(0);
+    let ahead = ahead::Ahead::new(ahead::AHEAD_BYTES);
     let (sender, results) = mpsc::channel::<(usize, TestResult)>();
     let mut report = Report { passed: 0, total: tests.len(), skipped: 0 };
     // No test starts until every thread has: a thread that cannot be started
@@ -217,12 +242,15 @@ fn run_all(
         let closed_gate = gate.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         for _ in 0..options.jobs.clamp(1, MAX_JOBS).min(tests.len()) {
             let sender = sender.clone();
-            let (next, gate) = (&next, &gate);
+            let (next, gate, ahead) = (&next, &gate, &ahead);
             let worker = move || {
                 drop(gate.read());
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(test) = tests.get(k) else { break };
+                    if !ahead.wait_turn(k, stop) {
+                        break;
+                    }
                     if sender.send((k, guarded_run(test, options, stop))).is_err() {
                         break;
                     }
@@ -237,7 +265,8 @@ fn run_all(
         }
         drop(closed_gate);
         drop(sender);
-        // Print in sorted order: hold results that arrive early.
+        // Print in sorted order: hold results that arrive early (`ahead`
+        // bounds what they weigh together).
         let mut waiting: Vec<Option<TestResult>> = tests.iter().map(|_| None).collect();
         let mut failed_early = false;
         let mut printed = 0;
@@ -252,6 +281,7 @@ fn run_all(
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
             };
             failed_early |= outcome.verdict.failed();
+            ahead.received(outcome.weight());
             waiting[k] = Some(outcome);
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
                 report.passed += usize::from(outcome.verdict == Verdict::Pass);
@@ -269,6 +299,7 @@ fn run_all(
                     return Err(write_failed(e, Status::failed_if(failed_early)));
                 }
                 printed += 1;
+                ahead.reported(printed, outcome.weight());
             }
         }
         Ok(())
