@@ -25,6 +25,9 @@ cd "$work"
 
 # Cases whose peak is known to be over the bound: "name" -> reason.
 declare -A KNOWN=()
+for mode in '-b' '-b IN OUT' '-w 2 3' '-l' '-i piped'; do
+  KNOWN["$mode, play(\"A\",5.000...0), 100 MB of trailing zeros"]="a real's trailing zeros are held whole (mem2 held leading zeros as a count; not these yet)"
+done
 
 echo "generating inputs in $work ..."
 set +o pipefail # `yes` ends by a closed pipe
@@ -52,6 +55,10 @@ fill() { head -c 100000000 /dev/zero | tr '\0' "$1"; }
 { printf 'undo('; fill a; echo ')'; } > long-identifier.txt
 { printf 'play("A",'; fill 7; echo ')'; } > long-number.txt
 fill e > long-event.txt
+# 100 MB of leading zeros in a number, of trailing zeros in a real (mem2).
+{ printf 'new_game("A","B")\nplay("A",'; fill 0; echo '5)'; } > leading-zeros.txt
+{ printf 'new_game("A","B")\nplay("A",'; fill 0; echo '99999999999999999999999)'; } > leading-zeros-big.txt
+{ printf 'new_game("A","B")\nplay("A",5.'; fill 0; echo ')'; } > trailing-zeros.txt
 set -o pipefail
 
 failed=0
@@ -137,6 +144,19 @@ quoted() { # name file pattern
 quoted 'a 100 MB unknown identifier' long-identifier.txt '^Unknown identifier aaaa'
 quoted 'a 100 MB button number' long-number.txt '^Invalid number for 64-bit integer 7777'
 quoted 'a 100 MB unknown event name' long-event.txt '^Error: unknown event name eeee'
+# Leading zeros of a number are read past and held as a count (mem2); the
+# trailing zeros of a real are not yet (KNOWN above).
+zeros() { # name file pattern
+  case_run "-b, $1" "$3" -- -b "$2"
+  case_run "-b IN OUT, $1" "$3" -- -b "$2" out.txt
+  case_run "-w 2 3, $1" "$3" -- -w 2 3 "$2"
+  case_run "-l, $1" "$3" -- -l "$2"
+  STDIN_FILE=$2 case_run "-i piped, $1" "$3" -- -i
+}
+zeros 'play("A",000...05), 100 MB of leading zeros' leading-zeros.txt 'B plays next'
+case_run '-b, play("A",000...099999999999999999999999)' '^Invalid number for 64-bit integer 99999999999999999999999 ' -- -b leading-zeros-big.txt
+STDIN_FILE=leading-zeros-big.txt case_run '-i piped, play("A",000...099999999999999999999999)' '^Invalid number for 64-bit integer 99999999999999999999999 ' -- -i
+BOUND_KIB=$bound_kib zeros 'play("A",5.000...0), 100 MB of trailing zeros' trailing-zeros.txt 'B plays next'
 case_run '-b /dev/zero' 'parse error (Line 1, Column 1)' -- -b /dev/zero
 [ "$(tail -n 1 time.txt | awk '{print $1}')" \< 1 ] || { echo '    -b /dev/zero did not answer at once'; failed=1; }
 
@@ -159,6 +179,7 @@ endless() { # name command...
 endless '-l, endless lines of undo (yes undo), 4 s' bash -c "yes undo | exec '$bin' -l -"
 endless '-l /dev/zero (one endless line), 4 s' "$bin" -l /dev/zero
 endless '-b -, undo then endless spaces, 4 s' bash -c "(printf undo; tr '\\0' ' ' < /dev/zero) | exec '$bin' -b -"
+endless '-b -, play("A",000... endless zeros, 4 s' bash -c "(printf 'new_game(\"A\",\"B\")\\nplay(\"A\",'; tr '\\0' 0 < /dev/zero) | exec '$bin' -b -"
 
 [ "$failed" = 0 ] && echo "memory: every case within ${bound_kib} KiB, or that plus its long token (or known)" || echo "memory: FAILED"
 exit "$failed"

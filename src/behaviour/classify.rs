@@ -165,7 +165,7 @@ struct LongEvent {
 /// A top-level argument of a long event, as far as types go.
 enum Kept {
     Str,
-    Number { negative: bool, int: Vec<u8>, frac: Option<Vec<u8>> },
+    Number { negative: bool, zeros: crate::lang::ast::Zeros, int: Vec<u8>, frac: Option<Vec<u8>> },
     Other,
 }
 
@@ -173,8 +173,8 @@ impl Kept {
     fn value(&self) -> Value<'_> {
         match self {
             Kept::Str => Value::Str(b""),
-            Kept::Number { negative, int, frac } => {
-                Value::Number { negative: *negative, int, frac: frac.as_deref() }
+            Kept::Number { negative, zeros, int, frac } => {
+                Value::Number { negative: *negative, zeros: *zeros, int, frac: frac.as_deref() }
             }
             Kept::Other => Value::Tuple(Vec::new()),
         }
@@ -196,9 +196,12 @@ impl LongEvent {
             Piece::Close { .. } => self.depth = self.depth.saturating_sub(1),
             Piece::Scalar(value, _) if self.depth == 0 => self.argument(match value {
                 Value::Str(_) => Kept::Str,
-                Value::Number { negative, int, frac } => {
-                    Kept::Number { negative, int: int.to_vec(), frac: frac.map(<[u8]>::to_vec) }
-                }
+                Value::Number { negative, zeros, int, frac } => Kept::Number {
+                    negative,
+                    zeros,
+                    int: int.to_vec(),
+                    frac: frac.map(<[u8]>::to_vec),
+                },
                 _ => Kept::Other,
             }),
             Piece::Scalar(..) => {}

@@ -11,7 +11,7 @@
 //! Tokens are recognised by the same nom parsers (`tokens`), and errors fall
 //! on the same bytes as in `parser` (the fuzzer holds the two to that).
 
-use super::ast::Value;
+use super::ast::{Value, Zeros};
 use super::error::Pos;
 use super::held::LONG_TOKEN;
 use super::parser::MAX_NESTING;
@@ -83,11 +83,23 @@ pub(crate) struct Fold {
     /// not ended yet: blanks and comments are read past and forgotten (a
     /// comment of any length costs nothing), this is all that is left.
     in_comment: bool,
+    /// Where the number being read began, once its leading zeros were read
+    /// past (all but the last, however many: they are held as a count, as
+    /// blanks are).
+    number_at: Option<Pos>,
+    /// How many leading zeros were read past.
+    zeros: Zeros,
 }
 
 impl Default for Fold {
     fn default() -> Self {
-        Fold { state: State::Name, stack: Vec::new(), in_comment: false }
+        Fold {
+            state: State::Name,
+            stack: Vec::new(),
+            in_comment: false,
+            number_at: None,
+            zeros: Zeros::NONE,
+        }
     }
 }
 
@@ -156,6 +168,15 @@ impl Fold {
             // A token is taken once a byte follows it that cannot go on it
             // (a `.` alone may still start a number's fraction).
             let settled = |after: &[u8]| !partial || !matches!(after, [] | [b'.']);
+            if matches!(self.state, State::Arg | State::Minus(_)) && j.starts_with(b"00") {
+                let zeros = j.iter().take_while(|&&b| b == b'0').count();
+                let skip = self.zeros.add(zeros as u64 - 1);
+                if skip > 0 {
+                    self.number_at.get_or_insert_with(|| locate(j.len()));
+                    at += skip as usize;
+                    continue;
+                }
+            }
             match self.state {
                 State::Name => {
                     let Ok((after, name)) = identifier(j) else {
@@ -220,8 +241,10 @@ impl Fold {
                         if !settled(after) {
                             return Ok(Folded::NeedMore { consumed: at });
                         }
-                        let value = Value::Number { negative: true, int, frac };
-                        visit(Piece::Scalar(value, locate(j.len())))?;
+                        let zeros = std::mem::take(&mut self.zeros);
+                        let value = Value::Number { negative: true, zeros, int, frac };
+                        let start = self.number_at.take().unwrap_or_else(|| locate(j.len()));
+                        visit(Piece::Scalar(value, start))?;
                         self.state = State::AfterArg;
                         at = text.len() - after.len();
                         if j.len() - after.len() >= LONG_TOKEN {
@@ -235,6 +258,8 @@ impl Fold {
                         if !settled(after) {
                             return Ok(Folded::NeedMore { consumed: at });
                         }
+                        self.number_at = None;
+                        self.zeros = Zeros::NONE;
                         if let Piece::Open { array } = piece {
                             self.stack.push(if array { b'<' } else { b'[' });
                             self.state = State::AfterOpen;
@@ -261,7 +286,7 @@ impl Fold {
         extent: Extent,
         locate: &impl Fn(usize) -> Pos,
     ) -> Result<Result<(&'a [u8], Piece<'a>), PErr>, E> {
-        let here = |value| Piece::Scalar(value, locate(i.len()));
+        let here = |value| Piece::Scalar(value, self.number_at.unwrap_or_else(|| locate(i.len())));
         let fatal = |e: nom::Err<PErr>| match e {
             nom::Err::Error(e) | nom::Err::Failure(e) => e,
             nom::Err::Incomplete(_) => PErr { halt: Halt::NeedMore, rest: i.len() },
@@ -270,7 +295,10 @@ impl Fold {
             b'"' => string_literal(i, extent).map(|(r, s)| (r, here(Value::Str(s)))).map_err(fatal),
             b'\'' => char_literal(i).map(|(r, c)| (r, here(Value::Char(c)))).map_err(fatal),
             b if b.is_ascii_digit() => unsigned_number(i)
-                .map(|(r, (int, frac))| (r, here(Value::Number { negative: false, int, frac })))
+                .map(|(r, (int, frac))| {
+                    let zeros = self.zeros;
+                    (r, here(Value::Number { negative: false, zeros, int, frac }))
+                })
                 .map_err(fatal),
             b'[' | b'<' => {
                 let array = i[0] == b'<';

@@ -532,6 +532,45 @@ mod tests {
         }
     }
 
+    /// Leading zeros are read past, all but the last, and held as a count
+    /// (a type error prints them back): endless zeros cost nothing.
+    #[test]
+    fn leading_zeros_of_a_number_are_read_past_not_held() {
+        let zeros = "0".repeat(1_000_000);
+        let cases = [
+            (format!("play(\"A\",{zeros}5)"), Ok((999_999, "05", None, 10))),
+            (format!("play(\"A\",-  {zeros}5)"), Ok((999_999, "05", None, 13))),
+            (format!("play(\"A\",{zeros})"), Ok((999_999, "0", None, 10))),
+            (format!("play(\"A\",{zeros}.50)"), Ok((999_999, "0", Some("50"), 10))),
+            (format!("play(\"A\",{zeros}7 x)"), Err(Pos { line: 1, column: 1_000_012 })),
+        ];
+        for (text, want) in cases {
+            let reader = io::BufReader::with_capacity(8192, text.as_bytes());
+            let mut stream = EventStream::over(KeptLines::new(reader));
+            let mut number = None;
+            let walked = stream.for_each(|found| {
+                if let Found::Piece(Piece::Scalar(Value::Number { zeros, int, frac, .. }, at)) =
+                    found
+                {
+                    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                    number = Some((zeros.get(), text(int), frac.map(text), at.column));
+                }
+                Ok::<(), ()>(())
+            });
+            match (walked, want) {
+                (Ok(()), Ok((zeros, int, frac, column))) => assert_eq!(
+                    number,
+                    Some((zeros, int.to_string(), frac.map(String::from), column)),
+                    "{}",
+                    &text[..12]
+                ),
+                (Err(Stop::Syntax(e)), Err(pos)) => assert_eq!(e.pos, pos),
+                (got, want) => panic!("{got:?}, not {want:?}"),
+            }
+            assert!(stream.buf.capacity() <= 8 * FOLD_AT, "{} bytes held", stream.buf.capacity());
+        }
+    }
+
     fn echo(name: &[u8], args: Option<usize>) -> String {
         let name = String::from_utf8_lossy(name);
         match args {

@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use super::ast::{Arg, Args, Event, Value};
+use super::ast::{Arg, Args, Event, Value, Zeros};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Type, Typed};
 use super::fold::Piece;
@@ -110,7 +110,7 @@ struct Folding {
 #[derive(Clone, Copy)]
 enum Kind {
     Str,
-    Number { negative: bool, int: usize, frac: bool },
+    Number { negative: bool, zeros: Zeros, int: usize, frac: bool },
     Char,
     Bool,
     Ident,
@@ -133,9 +133,9 @@ impl Kept {
     fn of(value: &Value) -> io::Result<Kept> {
         let (kind, parts): (Kind, [&[u8]; 2]) = match value {
             Value::Str(s) => (Kind::Str, [s, b""]),
-            Value::Number { negative, int, frac } => {
-                let kind =
-                    Kind::Number { negative: *negative, int: int.len(), frac: frac.is_some() };
+            Value::Number { negative, zeros, int, frac } => {
+                let (negative, zeros, real) = (*negative, *zeros, frac.is_some());
+                let kind = Kind::Number { negative, zeros, int: int.len(), frac: real };
                 (kind, [int, frac.unwrap_or_default()])
             }
             Value::Char(c) => (Kind::Char, [c, b""]),
@@ -157,8 +157,8 @@ impl Owned {
         let b = &self.bytes[..];
         match self.kind {
             Kind::Str => Value::Str(b),
-            Kind::Number { negative, int, frac } => {
-                Value::Number { negative, int: &b[..int], frac: frac.then(|| &b[int..]) }
+            Kind::Number { negative, zeros, int, frac } => {
+                Value::Number { negative, zeros, int: &b[..int], frac: frac.then(|| &b[int..]) }
             }
             Kind::Char => Value::Char(b),
             Kind::Bool => Value::Bool(b),
@@ -521,7 +521,7 @@ impl<'a> Normalised<'a> {
 /// For a number argument: its value as a 64-bit integer, or its normalised
 /// text when it is none. `None` for any other argument.
 fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Normalised<'a>>> {
-    let Value::Number { negative, int, frac } = arg.value else {
+    let Value::Number { negative, int, frac, .. } = arg.value else {
         return None;
     };
     let int = match int.iter().position(|&b| b != b'0') {
@@ -593,9 +593,16 @@ fn print_arg<W: Write + ?Sized>(arg: &Arg, out: &mut W) -> io::Result<()> {
     match &arg.value {
         Value::Str(b"") => out.write_all(b"\"\""),
         Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.write_all(s),
-        Value::Number { negative, int, frac } => {
+        Value::Number { negative, zeros, int, frac } => {
             if *negative {
                 out.write_all(b"-")?;
+            }
+            let run = [b'0'; 4096];
+            let mut left = zeros.get();
+            while left > 0 {
+                let n = left.min(run.len() as u64);
+                out.write_all(&run[..n as usize])?;
+                left -= n;
             }
             out.write_all(int)?;
             if let Some(frac) = frac {
@@ -679,6 +686,28 @@ mod tests {
         assert_eq!(type_lines("undo(1)"), ["undo(1) does not conform to declaration undo"]);
         assert_eq!(type_lines("play(\"a\", -0)")[0].split(')').next(), Some("play(a, 0"));
         assert_eq!(type_lines("jump(1, 2)"), ["Error: unknown event name jump"]);
+    }
+
+    #[test]
+    fn leading_zeros_held_as_a_count_print_back_in_a_type_error_only() {
+        let count = |n| {
+            let mut zeros = Zeros::NONE;
+            assert_eq!(zeros.add(n), n);
+            zeros
+        };
+        let mut most = count((1 << 48) - 2);
+        assert_eq!((most.add(5), most.get()), (1, (1 << 48) - 1), "at most 2^48 - 1");
+        let number = |negative, zeros| Arg {
+            value: Value::Number { negative, zeros: count(zeros), int: b"05", frac: Some(b"50") },
+            rest: 0,
+        };
+        let mut out = Vec::new();
+        print_arg(&number(true, 5000), &mut out).expect("printed");
+        assert_eq!(out, format!("-{}05.50", "0".repeat(5000)).into_bytes());
+        assert_eq!(
+            button_value(&number(false, 5000)).map(|n| n.err()),
+            Some(Some(Normalised { negative: false, int: b"5", frac: b"5" }))
+        );
     }
 
     #[test]

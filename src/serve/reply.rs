@@ -53,7 +53,10 @@ pub(crate) struct Budgets {
 }
 
 pub(crate) fn budgets() -> Budgets {
-    Budgets { memory: Arc::new(Semaphore::new(HELD_KIB)), disk: Arc::new(Semaphore::new(ON_DISK_KIB)) }
+    Budgets {
+        memory: Arc::new(Semaphore::new(HELD_KIB)),
+        disk: Arc::new(Semaphore::new(ON_DISK_KIB)),
+    }
 }
 
 fn kib(bytes: usize, most: usize) -> u32 {

@@ -128,10 +128,8 @@ pub(crate) struct TestResult {
 impl TestResult {
     /// About what the result holds in memory, its texts mostly.
     fn weight(&self) -> usize {
-        let diff = |d: &Diff| {
-            d.text.len()
-                + d.marks.iter().map(|(_, r)| 32 + r.len() * 16).sum::<usize>()
-        };
+        let diff =
+            |d: &Diff| d.text.len() + d.marks.iter().map(|(_, r)| 32 + r.len() * 16).sum::<usize>();
         let verdict = match &self.verdict {
             Verdict::Pass => 0,
             Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
