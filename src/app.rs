@@ -106,21 +106,12 @@ fn exit_status(ran: Result<Status, Failure>, program: &str, stdout: &mut dyn Wri
 /// run writes megabytes, and a wider pipe means far fewer wake-ups of the
 /// reader (see docs/PERFORMANCE.md). Anything else, or a refusal, is fine.
 fn widen_pipe() {
-    #[cfg(target_os = "linux")]
-    {
-        let _ = rustix::pipe::fcntl_setpipe_size(io::stdout(), 1 << 20);
-    }
+    crate::platform::files::widen_stdout_pipe();
 }
 
 /// Whether standard output is a pipe whose reader has gone.
 fn stdout_closed() -> bool {
-    let stdout = io::stdout();
-    let mut fds = [rustix::event::PollFd::new(&stdout, rustix::event::PollFlags::empty())];
-    let now = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
-    rustix::event::poll(&mut fds, Some(&now)).is_ok()
-        && fds[0]
-            .revents()
-            .intersects(rustix::event::PollFlags::ERR | rustix::event::PollFlags::HUP)
+    crate::platform::files::stdout_closed()
 }
 
 fn dispatch(

@@ -265,15 +265,7 @@ fn check_program(command: &[String]) -> Result<(), SuiteError> {
     let Some(exe) = command.first() else {
         return Err(SuiteError::Program(String::new(), "an empty command".into()));
     };
-    let runnable =
-        |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    let found = if exe.contains('/') {
-        runnable(Path::new(exe))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(exe))))
-    };
-    if found {
+    if crate::platform::process::runnable(exe) {
         return Ok(());
     }
     let why = if exe.contains('/') && !Path::new(exe).exists() {

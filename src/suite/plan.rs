@@ -10,7 +10,6 @@
 //! saves its `exit-status` divergences so); without it only the output counts.
 
 use std::ffi::OsString;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -305,7 +304,7 @@ fn external(
     };
     let failed = match finished.ending {
         Ending::Exited(status) if status.success() => None,
-        Ending::Exited(status) => Some(match status.signal() {
+        Ending::Exited(status) => Some(match process::signal_of(status) {
             Some(signal) => format!("{exe} was killed by signal {signal}"),
             None => format!("{exe} exited with status {}", status.code().unwrap_or(-1)),
         }),
