@@ -65,13 +65,26 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         .first()
         .map(Path::new)
         .and_then(Path::file_name)
-        .map_or_else(|| cli::PROGRAM.into(), |n| n.to_string_lossy().into_owned());
+        .map_or_else(|| cli::PROGRAM.into(), |n| typed_name(&n.to_string_lossy()));
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
     let ran = cli::parse(args.get(1..).unwrap_or_default())
         .map_err(Failure::from)
         .and_then(|invocation| dispatch(invocation, &program, &mut stdout));
     ExitCode::from(exit_status(ran, &program, &mut stdout))
+}
+
+/// The program's name as users type it: on Windows without its `.exe`
+/// (`tictac -help`, as on Linux), in whatever case it was started with.
+fn typed_name(file: &str) -> String {
+    let suffix = std::env::consts::EXE_SUFFIX;
+    let cut = file.len().saturating_sub(suffix.len());
+    match (file.get(cut..), file.get(..cut)) {
+        (Some(end), Some(name)) if !suffix.is_empty() && end.eq_ignore_ascii_case(suffix) => {
+            name.to_owned()
+        }
+        _ => file.to_owned(),
+    }
 }
 
 /// The one place a result becomes the exit status. An error is printed
