@@ -125,7 +125,8 @@ fn replace(
 }
 
 // Symbolic links, FIFOs and modes as Unix has them.
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

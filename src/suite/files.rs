@@ -55,7 +55,8 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
 }
 
 // Symbolic links, FIFOs and modes as Unix has them.
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 
