@@ -176,7 +176,8 @@ pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     // A child not yet reaped keeps its pid: killing it cannot hit another.
     started.child.kill();
     stop_group(pid);
-    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
+    // Once swept, its cgroup was emptied, and nothing enters an empty one.
+    if let (Some(cgroups), Some(slot), false) = (cgroups(), &started.slot, started.swept) {
         cgroups.kill(slot);
     }
     let status = started.child.wait();
@@ -268,7 +269,13 @@ fn sweep_adopted(of: Option<&Started>) -> bool {
         let mut leftovers = Vec::new();
         let mut adopted = false;
         let mut unsure = false;
-        for child in tree::children_of_self() {
+        // A run's leftovers are where its thread and the main one find
+        // them; at the end, everything is looked at.
+        let children = match of {
+            Some(_) => tree::children_of_this_thread_and_main(),
+            None => tree::children_of_self(),
+        };
+        for child in children {
             if registry.running.contains_key(&child) {
                 continue;
             }

@@ -14,6 +14,32 @@ pub(super) fn children_of_self() -> Vec<i32> {
     children_of("/proc/self/task")
 }
 
+/// The children of this thread and of the main one: where what a run
+/// started on this thread is found. Linux gives an orphan to the first
+/// live thread of its subreaper, the main one; a run's program is this
+/// thread's own child. Other threads' children (programs they are starting
+/// at this moment) are theirs to sweep.
+pub(super) fn children_of_this_thread_and_main() -> Vec<i32> {
+    let mut children = Vec::new();
+    let mut list = Vec::new();
+    let main = format!("/proc/self/task/{}/children", std::process::id());
+    for file in ["/proc/thread-self/children", main.as_str()] {
+        if read_small(Path::new(file), &mut list).is_ok() {
+            children.extend(pids_in(&list));
+        }
+    }
+    // On the main thread, both lists are its own.
+    children.sort_unstable();
+    children.dedup();
+    children
+}
+
+/// The pids in a `children` file.
+fn pids_in(list: &[u8]) -> impl Iterator<Item = i32> + '_ {
+    let pids = list.split(|b| b.is_ascii_whitespace()).filter(|p| !p.is_empty());
+    pids.filter_map(|p| std::str::from_utf8(p).ok()?.parse::<i32>().ok())
+}
+
 /// The children of every thread of `pid`; none when it is gone.
 pub(super) fn children_of_pid(pid: i32) -> Vec<i32> {
     children_of(&format!("/proc/{pid}/task"))
@@ -28,8 +54,7 @@ fn children_of(tasks: &str) -> Vec<i32> {
         if read_small(&thread.path().join("children"), &mut list).is_err() {
             continue;
         }
-        let pids = list.split(|b| b.is_ascii_whitespace()).filter(|p| !p.is_empty());
-        children.extend(pids.filter_map(|p| std::str::from_utf8(p).ok()?.parse::<i32>().ok()));
+        children.extend(pids_in(&list));
     }
     children
 }
