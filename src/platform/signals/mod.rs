@@ -25,8 +25,8 @@ mod windows;
 #[cfg(windows)]
 use windows as system;
 
-pub(crate) use system::survive_file_size_limit;
 use system::{SIGINT, SIGTERM};
+pub(crate) use system::{server_stop, survive_file_size_limit};
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 

@@ -56,6 +56,23 @@ pub(super) fn install() {
     }
 }
 
+/// Waits for what stops `tictac serve`: Ctrl-C (SIGINT) or SIGTERM.
+pub(crate) async fn server_stop() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let interrupt = tokio::signal::ctrl_c();
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = interrupt => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = interrupt.await;
+        }
+    }
+}
+
 /// Ends this process as `signal` would have by default.
 pub(super) fn end_by(signal: i32) -> ! {
     let _ = signal_hook::low_level::emulate_default_handler(signal);

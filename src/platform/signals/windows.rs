@@ -34,6 +34,25 @@ pub(super) fn install() {
     });
 }
 
+/// Waits for what stops `tictac serve`: Ctrl-C, Ctrl-Break or closing the
+/// console (each as good as SIGINT or SIGTERM on Unix).
+pub(crate) async fn server_stop() {
+    use tokio::signal::windows::{ctrl_break, ctrl_close};
+    let interrupt = tokio::signal::ctrl_c();
+    match (ctrl_break(), ctrl_close()) {
+        (Ok(mut brk), Ok(mut close)) => {
+            tokio::select! {
+                _ = interrupt => {}
+                _ = brk.recv() => {}
+                _ = close.recv() => {}
+            }
+        }
+        _ => {
+            let _ = interrupt.await;
+        }
+    }
+}
+
 /// Ends this process as a console interrupt does.
 pub(super) fn end_by(_signal: i32) -> ! {
     std::process::exit(CONTROL_C_EXIT as i32)
