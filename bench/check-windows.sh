@@ -15,6 +15,8 @@
 # - `tictac test --program spawner.bat`: a batch file that starts a child
 #   (a loop appending to a file) and then runs tictac.exe; the test passes
 #   and the child does not outlive the run (the file stops growing);
+# - `tictac fuzz --program tictac.exe`: no divergence in 50 runs;
+# - `tictac serve`: POST /api/run answers as the Linux server does;
 # - `tictac verify`: the same table as on Linux.
 # Installs nothing: it fails at once, saying what to install, without the
 # Windows target, the mingw C compiler or wine (.ci/run installs them).
@@ -138,6 +140,39 @@ size=$(stat -c %s "$work/alive.txt")
 sleep 2
 [ "$(stat -c %s "$work/alive.txt")" = "$size" ] || fail "spawner.bat's child outlived its run (it still writes)"
 echo "spawner.bat: passed, and its child was killed with the run's Job Object"
+
+# fuzz: the exe against its own engine, with programs it starts in jobs.
+exe fuzz --program "$work/tictac.exe" --runs 50 --seed 1 >"$work/fuzz.report" 2>&1 ||
+  fail "tictac fuzz --program tictac.exe: $(cat "$work/fuzz.report")"
+grep -q " 0 divergences found" "$work/fuzz.report" || fail "tictac fuzz: $(cat "$work/fuzz.report")"
+echo "fuzz: 50 runs of tictac.exe against the engine, no divergence"
+
+# serve: POST /api/run answers as the Linux server does.
+api_run() {
+  python3 - "$1" "$trace" <<'PY'
+import json, sys, urllib.request
+body = json.dumps({"trace": open(sys.argv[2], encoding="utf-8").read(), "mode": "b"}).encode()
+print(urllib.request.urlopen("http://" + sys.argv[1] + "/api/run", body, timeout=10).read().decode())
+PY
+}
+serve_and_ask() {
+  "$@" serve --port 0 >"$work/serve.out" 2>&1 &
+  server=$!
+  for _ in $(seq 100); do
+    address=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/serve.out" || true)
+    [ -n "$address" ] && break
+    sleep 0.1
+  done
+  answer=$(api_run "$address" || echo "no answer from $address")
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  echo "$answer"
+}
+linux_answer=$(serve_and_ask "$linux")
+windows_answer=$(serve_and_ask "$wine" "$work/tictac.exe")
+[[ $linux_answer == *'"output":"'* ]] || fail "serve: the Linux server answered $linux_answer"
+[ "$linux_answer" = "$windows_answer" ] || fail "serve: POST /api/run answered $windows_answer, Linux's server $linux_answer"
+echo "serve: POST /api/run answered as on Linux"
 
 # verify: the same table.
 "$linux" verify >"$work/linux-verify"
