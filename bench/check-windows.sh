@@ -12,6 +12,7 @@
 # - piped `-i`: identical to Linux's;
 # - `tictac test --program hang.bat --timeout 2`: a batch file that never
 #   ends is reported as timed out, in time;
+# - a program found nowhere: one error before any test;
 # - `tictac test --program spawner.bat`: a batch file that starts a child
 #   (a loop appending to a file) and then runs tictac.exe; the test passes
 #   and the child does not outlive the run (the file stops growing);
@@ -132,6 +133,14 @@ took=$(($(date +%s) - began))
   fail "a hanging hang.bat: status $status after $took s: $(cat "$work/hang.report")"
 [ "$took" -lt 30 ] || fail "a hanging hang.bat was stopped only after $took s"
 echo "hang.bat (a bare name, found in the current folder): reported as timed out after $took s with --timeout 2"
+
+set +e
+(cd "$work" && "$wine" tictac.exe test --program no-such-program suite) >"$work/missing.report" 2>&1
+status=$?
+set -e
+[ "$status" = 2 ] && grep -q "cannot run 'no-such-program': not found in the current folder or on PATH" "$work/missing.report" ||
+  fail "a program that is nowhere: status $status, $(cat "$work/missing.report")"
+echo "a program that is nowhere: one error before any test (status 2)"
 
 (cd "$work" && timeout 60 "$wine" tictac.exe test --program spawner.bat suite) >"$work/spawner.report" 2>&1 ||
   fail "spawner.bat: $(cat "$work/spawner.report")"

@@ -260,22 +260,13 @@ fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult 
 }
 
 /// A program that cannot be started at all is one error before any test:
-/// its name must be an executable file, found on PATH if it has no slash.
+/// its name must be an executable file, found as the system finds it.
 fn check_program(command: &[String]) -> Result<(), SuiteError> {
     let Some(exe) = command.first() else {
         return Err(SuiteError::Program(String::new(), "an empty command".into()));
     };
-    if crate::platform::process::runnable(exe) {
-        return Ok(());
-    }
-    let why = if exe.contains('/') && !Path::new(exe).exists() {
-        "no such file"
-    } else if exe.contains('/') {
-        "not an executable file"
-    } else {
-        "not found on PATH"
-    };
-    Err(SuiteError::Program(exe.clone(), why.into()))
+    crate::platform::process::runnable(exe)
+        .map_err(|why| SuiteError::Program(exe.clone(), why.into()))
 }
 
 /// Lines of a failing program's standard error shown under its result.

@@ -16,16 +16,20 @@ use super::{Capture, Ending, Finished, STDERR_KEPT, Spec, TICK, guard, spawn};
 
 pub(crate) use super::guard::stop_all;
 
-/// Whether `exe` names an executable file: where it says when it has a
-/// slash, on `PATH` otherwise.
-pub(crate) fn runnable(exe: &str) -> bool {
+/// Whether `exe` names an executable file (where it says when it has a
+/// slash, on `PATH` otherwise), or why not.
+pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
     let runnable =
         |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    if exe.contains('/') {
-        runnable(Path::new(exe))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(exe))))
+    let named = Path::new(exe);
+    match exe.contains('/') {
+        true if runnable(named) => Ok(()),
+        true if !named.exists() => Err("no such file"),
+        true => Err("not an executable file"),
+        false => match std::env::var_os("PATH") {
+            Some(path) if std::env::split_paths(&path).any(|d| runnable(&d.join(exe))) => Ok(()),
+            _ => Err("not found on PATH"),
+        },
     }
 }
 

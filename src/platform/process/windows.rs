@@ -67,9 +67,14 @@ pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
     None
 }
 
-/// Whether `exe` names a program that can be started (see the module's doc).
-pub(crate) fn runnable(exe: &str) -> bool {
-    locate(OsStr::new(exe)).is_some()
+/// Whether `exe` names a program that can be started (see the module's
+/// doc), or why not.
+pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
+    match locate(OsStr::new(exe)) {
+        Some(_) => Ok(()),
+        None if Path::new(exe).components().count() > 1 => Err("no such program"),
+        None => Err("not found in the current folder or on PATH"),
+    }
 }
 
 /// Kills every run's job (the runner is stopping).
