@@ -76,7 +76,7 @@ if [ -d ../shared/oracle ]; then
 fi
 traces=0
 for suite in "${suites[@]}"; do
-  for trace in "$suite"/*.txt; do
+  while IFS= read -r trace; do
     case $trace in *.expected.txt | *.oracle.txt | *.actual.txt) continue ;; esac
     set +e
     "$linux" -b "$trace" >"$work/linux.out" 2>/dev/null
@@ -87,7 +87,7 @@ for suite in "${suites[@]}"; do
     cmp -s "$work/linux.out" "$work/windows.out" || fail "-b $trace: output differs from Linux's: $(diff "$work/linux.out" "$work/windows.out" | head -5)"
     [ "$linux_status" = "$windows_status" ] || fail "-b $trace: exit status $windows_status, Linux's $linux_status"
     traces=$((traces + 1))
-  done
+  done < <(find "$suite" -name '*.txt' | sort)
   exe test --quiet "$suite" >"$work/report" || fail "tictac test $suite (in-process): $(cat "$work/report")"
   exe test --quiet --program "$work/tictac.exe" "$suite" >"$work/report" ||
     fail "tictac test --program tictac.exe $suite: $(cat "$work/report")"
@@ -95,7 +95,7 @@ done
 echo "-b: $traces traces byte-identical to Linux's; tictac test passed in-process and with --program tictac.exe"
 
 # -b IN OUT: OUT whole and as Linux writes it; never over an existing file.
-trace=acceptance/01_x_wins.txt
+trace=acceptance/course/01_x_wins.txt
 "$linux" -b "$trace" "$work/linux-out.txt"
 exe -b "$trace" "$work/windows-out.txt" >/dev/null
 cmp "$work/linux-out.txt" "$work/windows-out.txt" || fail "-b IN OUT: OUT differs from Linux's"

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
 
-use super::{Capture, Ending, Finished, STDERR_KEPT, Spec, TICK};
+use super::{Capture, Ending, Finished, Spec, TICK, keep_tail};
 use crate::platform::signals::{self, Registration};
 
 /// How long the readers may take to see the end of their pipes once the
@@ -171,9 +171,7 @@ fn watch(
     spawn_reader(stderr, events, {
         let err = Arc::clone(&err);
         move |bytes| {
-            let mut err = lock(&err);
-            let room = STDERR_KEPT - err.len();
-            err.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            keep_tail(&mut lock(&err), bytes);
             None
         }
     });
