@@ -17,7 +17,6 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, mpsc};
@@ -716,7 +715,7 @@ impl Worker<'_> {
     /// Makes the worker's file hold `text`: written over the old text, then
     /// cut to its length (pages are freed only when the trace got shorter).
     fn rewrite(&self, text: &[u8]) -> io::Result<()> {
-        self.handle.write_all_at(text, 0)?;
+        crate::platform::files::write_at_start(&self.handle, text)?;
         self.handle.set_len(text.len() as u64)
     }
 

@@ -110,6 +110,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn out_must_be_a_folder_or_nothing() {
         let dir = tempfile::tempdir().expect("temp dir");
         assert!(check_out(dir.path()).is_ok());
