@@ -65,7 +65,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         .first()
         .map(Path::new)
         .and_then(Path::file_name)
-        .map_or_else(|| cli::PROGRAM.into(), |n| n.to_string_lossy().into_owned());
+        .map_or_else(|| cli::PROGRAM.into(), |n| typed_name(&n.to_string_lossy()));
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
     let ran = cli::parse(args.get(1..).unwrap_or_default())
@@ -73,6 +73,19 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         .map_err(Failure::from)
         .and_then(|invocation| dispatch(invocation, &program, &mut stdout));
     ExitCode::from(exit_status(ran, &program, &mut stdout))
+}
+
+/// The program's name as users type it: on Windows without its `.exe`
+/// (`tictac -help`, as on Linux), in whatever case it was started with.
+fn typed_name(file: &str) -> String {
+    let suffix = std::env::consts::EXE_SUFFIX;
+    let cut = file.len().saturating_sub(suffix.len());
+    match (file.get(cut..), file.get(..cut)) {
+        (Some(end), Some(name)) if !suffix.is_empty() && end.eq_ignore_ascii_case(suffix) => {
+            name.to_owned()
+        }
+        _ => file.to_owned(),
+    }
 }
 
 /// The one place a result becomes the exit status. An error is printed
@@ -107,21 +120,12 @@ fn exit_status(ran: Result<Status, Failure>, program: &str, stdout: &mut dyn Wri
 /// run writes megabytes, and a wider pipe means far fewer wake-ups of the
 /// reader (see docs/PERFORMANCE.md). Anything else, or a refusal, is fine.
 fn widen_pipe() {
-    #[cfg(target_os = "linux")]
-    {
-        let _ = rustix::pipe::fcntl_setpipe_size(io::stdout(), 1 << 20);
-    }
+    crate::platform::files::widen_stdout_pipe();
 }
 
 /// Whether standard output is a pipe whose reader has gone.
 fn stdout_closed() -> bool {
-    let stdout = io::stdout();
-    let mut fds = [rustix::event::PollFd::new(&stdout, rustix::event::PollFlags::empty())];
-    let now = rustix::event::Timespec { tv_sec: 0, tv_nsec: 0 };
-    rustix::event::poll(&mut fds, Some(&now)).is_ok()
-        && fds[0]
-            .revents()
-            .intersects(rustix::event::PollFlags::ERR | rustix::event::PollFlags::HUP)
+    crate::platform::files::stdout_closed()
 }
 
 fn dispatch(

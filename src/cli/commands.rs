@@ -390,8 +390,42 @@ fn call(arg: &clap::Arg) -> String {
 /// their options in that shell.
 pub(crate) fn write_completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Tictac::command(), PROGRAM, &mut script);
+    clap_complete::generate(shell, &mut with_modes(Tictac::command()), PROGRAM, &mut script);
     out.write_all(&script)
+}
+
+/// The ETF modes and the session's options, for completion only: `etf.rs`
+/// parses them by hand (SPEC §5's messages), but a user completes `tictac
+/// -b <TAB>` to a file as any option. (`-help` and `-version`, one dash and
+/// a word, are beyond what clap can describe.)
+fn with_modes(command: clap::Command) -> clap::Command {
+    use clap::{Arg, ArgAction, ValueHint};
+    let flag = |name: &'static str, short: char, help: &'static str| {
+        Arg::new(name).short(short).help(help).action(ArgAction::SetTrue)
+    };
+    let files = |name: &'static str, short: char, values: &'static [&'static str], help| {
+        Arg::new(name)
+            .short(short)
+            .help(help)
+            .num_args(1..=values.len())
+            .value_names(values)
+            .value_hint(ValueHint::FilePath)
+    };
+    command
+        .arg(flag("interactive", 'i', "The shell: type events, see the board after each"))
+        .arg(flag("board", 'g', "The board on the terminal, played with keys or the mouse"))
+        .arg(files("batch", 'b', &["IN", "OUT"], "Run the trace IN, print or write OUT"))
+        .arg(files("window", 'w', &["M", "N", "IN", "OUT"], "Run lines M to N of IN"))
+        .arg(files("lines", 'l', &["IN", "OUT"], "Run IN line by line"))
+        .arg(Arg::new("bot").long("bot").value_name("NAME=STRATEGY").help("A bot plays NAME"))
+        .arg(Arg::new("seed").long("seed").value_name("N").help("The bots' random seed"))
+        .arg(
+            Arg::new("record")
+                .long("record")
+                .value_name("FILE")
+                .value_hint(ValueHint::FilePath)
+                .help("Keep the session as a trace in FILE"),
+        )
 }
 
 #[cfg(test)]

@@ -17,7 +17,6 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, mpsc};
@@ -52,6 +51,10 @@ pub(crate) enum FuzzError {
     /// The oracle failed on a trace: nothing can be said about the program.
     #[error("error: {0}")]
     OracleFailed(String),
+    /// A trace could not be written for the program to read: the session
+    /// stops rather than skip runs without a word.
+    #[error("error: a trace could not be written to the scratch folder: {0}")]
+    TraceNotWritten(io::Error),
     /// Standard output was closed (`tictac fuzz ... | head -1`), with what
     /// the session had earned (`Failed` once a divergence was found).
     #[error(transparent)]
@@ -152,6 +155,8 @@ struct Shared {
     flaky: AtomicU64,
     /// The first failure of the oracle, which ends the session.
     oracle_failure: Mutex<Option<String>>,
+    /// The first trace that could not be written, which ends the session.
+    not_written: Mutex<Option<io::Error>>,
     /// The traces drawn ahead, in run order; taken away (so the drawing
     /// thread stops) when the last worker leaves.
     queue: Mutex<Option<mpsc::Receiver<Drawn>>>,
@@ -235,6 +240,7 @@ pub(crate) fn run(
         alone: RwLock::new(()),
         flaky: AtomicU64::new(0),
         oracle_failure: Mutex::new(None),
+        not_written: Mutex::new(None),
         queue: Mutex::new(None),
         working: AtomicUsize::new(options.jobs.max(1)),
     };
@@ -321,6 +327,9 @@ pub(crate) fn run(
     reporter.report(&FuzzEvent::Stopped)?;
     if let Some(failure) = lock(&shared.oracle_failure).take() {
         return Err(FuzzError::OracleFailed(failure));
+    }
+    if let Some(e) = lock(&shared.not_written).take() {
+        return Err(FuzzError::TraceNotWritten(e));
     }
     if let Some(saved) = &shared.saved {
         lock(saved).flush()?;
@@ -453,9 +462,10 @@ struct Found {
 enum Outcome {
     Agrees,
     Diverges(Found),
-    /// Nothing: the session was stopped during the run, or the trace could
-    /// not be written.
+    /// Nothing: the session was stopped during the run.
     Unknown,
+    /// The trace could not be written (a full or size-limited disk).
+    NotWritten(io::Error),
     /// The oracle failed on the trace (why).
     OracleFailed(String),
 }
@@ -531,6 +541,11 @@ impl Worker<'_> {
             let confirm = !lock(&shared.kinds).contains(&Kind::Hang);
             let found_one = match self.try_trace(&trace, &expected, confirm) {
                 Outcome::Unknown => continue,
+                Outcome::NotWritten(e) => {
+                    lock(&shared.not_written).get_or_insert(e);
+                    shared.halt(Stop::Other);
+                    return;
+                }
                 Outcome::OracleFailed(why) => {
                     self.oracle_failed(&why, &trace);
                     return;
@@ -607,8 +622,8 @@ impl Worker<'_> {
     /// program's when `confirm`): on a loaded machine a run can miss its
     /// time without hanging.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
-        if self.rewrite(&trace.text()).is_err() {
-            return Outcome::Unknown;
+        if let Err(e) = self.rewrite(&trace.text()) {
+            return Outcome::NotWritten(e);
         }
         let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
         let limits = Limits { timeout: self.options.timeout, cap };
@@ -700,7 +715,7 @@ impl Worker<'_> {
     /// Makes the worker's file hold `text`: written over the old text, then
     /// cut to its length (pages are freed only when the trace got shorter).
     fn rewrite(&self, text: &[u8]) -> io::Result<()> {
-        self.handle.write_all_at(text, 0)?;
+        crate::platform::files::write_at_start(&self.handle, text)?;
         self.handle.set_len(text.len() as u64)
     }
 

@@ -126,25 +126,10 @@ fn quote_windows(word: &str) -> String {
     quoted
 }
 
-/// Whether `program` (the first word of a command) can be started: an
-/// executable file, looked for on PATH when it names no folder; else why not.
+/// Whether `program` (the first word of a command) can be started, else
+/// why not: found as this system finds programs (`process::runnable`).
 pub(crate) fn locate(program: &str) -> Result<(), &'static str> {
-    use std::path::Path;
-    let runnable =
-        |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    let named_path = program.contains(std::path::is_separator);
-    let found = if named_path {
-        runnable(Path::new(program))
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(program))))
-    };
-    match found {
-        true => Ok(()),
-        false if named_path && !Path::new(program).exists() => Err("no such file"),
-        false if named_path => Err("not an executable file"),
-        false => Err("not found on PATH"),
-    }
+    super::process::runnable(program)
 }
 
 #[cfg(test)]

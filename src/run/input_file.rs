@@ -24,17 +24,12 @@ pub enum FileError {
 
 /// What a file is, for messages ("is a FIFO, not a regular file").
 pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
     if kind.is_file() {
         "a file"
     } else if kind.is_dir() {
         "a folder"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else if kind.is_socket() {
-        "a socket"
+    } else if let Some(special) = crate::platform::files::special_kind(kind) {
+        special
     } else if kind.is_symlink() {
         "a symbolic link"
     } else {
@@ -45,12 +40,7 @@ pub(crate) fn describe(kind: std::fs::FileType) -> &'static str {
 /// Whether `path` is this process's standard input (`/dev/stdin`,
 /// `/dev/fd/0`, a link to either, or the file it was opened from).
 pub(crate) fn is_stdin(path: &Path) -> bool {
-    let same =
-        |a: &rustix::fs::Stat, b: &rustix::fs::Stat| (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino);
-    match (rustix::fs::stat(path), rustix::fs::fstat(io::stdin())) {
-        (Ok(named), Ok(stdin)) => same(&named, &stdin),
-        _ => false,
-    }
+    crate::platform::files::is_stdin(path)
 }
 
 /// Opens a trace for its one read, or says why it cannot be read.

@@ -111,10 +111,8 @@ impl OutputFile {
 
     /// Gives the file these permission bits (an expected file keeps its
     /// own when it is replaced).
-    #[cfg(unix)]
-    pub(crate) fn set_mode(&self, mode: u32) -> io::Result<()> {
-        use std::os::unix::fs::PermissionsExt;
-        self.writer.get_ref().set_permissions(fs::Permissions::from_mode(mode))
+    pub(crate) fn set_permissions(&self, permissions: fs::Permissions) -> io::Result<()> {
+        self.writer.get_ref().set_permissions(permissions)
     }
 
     /// Abandons the file after `error` while writing it; the error names it.
@@ -225,6 +223,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn an_existing_file_is_refused_and_one_that_appears_is_kept() {
         let dir = tempfile::tempdir().expect("temp dir");
         let target = dir.path().join("out.txt");
@@ -244,6 +243,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn replacing_swaps_a_symlink_not_what_it_points_to() {
         let dir = tempfile::tempdir().expect("temp dir");
         let victim = dir.path().join("victim.txt");
@@ -264,6 +264,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn a_replacement_keeps_the_mode_it_is_given() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");
@@ -272,7 +273,7 @@ mod tests {
         fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).expect("chmod");
         let mut file = OutputFile::replacing(&target).expect("start");
         file.write_all(b"new").expect("write");
-        file.set_mode(0o640).expect("chmod");
+        file.set_permissions(fs::Permissions::from_mode(0o640)).expect("chmod");
         file.persist_replace().expect("persist");
         assert_eq!(fs::read(&target).expect("read"), b"new");
         let mode = fs::metadata(&target).expect("stat").permissions().mode();
@@ -292,6 +293,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn the_file_gets_ordinary_permissions() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().expect("temp dir");

@@ -47,29 +47,8 @@ async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeE
 
     let app = http::router(options.timeout);
     let (timeout, grace) = (options.timeout, options.timeout + GRACE);
-    connections::serve(listener, app, stop_signal(), timeout, grace).await;
+    connections::serve(listener, app, crate::platform::signals::server_stop(), timeout, grace)
+        .await;
     writeln!(out, "tictac: stopped")?;
     Ok(())
-}
-
-/// Ctrl-C or SIGTERM.
-async fn stop_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = interrupt => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = interrupt.await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = interrupt.await;
 }

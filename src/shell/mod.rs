@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use rustyline::completion::{Completer, Pair};
@@ -148,12 +147,11 @@ fn usable_history(path: &Path) -> Result<(), String> {
     }
     regular_history(path)?;
     // O_NONBLOCK: should a FIFO appear meanwhile, opening it does not wait.
-    let file = fs::File::options()
-        .append(true)
-        .create(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)
-        .map_err(|e| e.to_string())?;
+    let file = crate::platform::files::open_without_waiting(
+        fs::File::options().append(true).create(true),
+        path,
+    )
+    .map_err(|e| e.to_string())?;
     let kind = file.metadata().map_err(|e| e.to_string())?.file_type();
     if !kind.is_file() {
         return Err(format!("it is {}, not a regular file", describe(kind)));
@@ -333,6 +331,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn the_history_is_a_regular_file_or_says_plainly_why_not() {
         let dir = tempfile::tempdir().expect("temp dir");
         let history = dir.path().join("tictac").join("history");

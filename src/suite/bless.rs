@@ -4,7 +4,6 @@
 
 use std::fs;
 use std::io::{self, Read};
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use super::diff;
@@ -103,11 +102,15 @@ pub(super) fn write_whole(
     existing: Option<&fs::Metadata>,
     content: &mut Capture,
 ) -> Result<(), String> {
-    let mode = existing.map_or(0o644, |m| m.permissions().mode() & 0o7777);
-    replace(path, content, mode).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let permissions = crate::platform::files::permissions_for(existing);
+    replace(path, content, permissions).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn replace(path: &Path, content: &mut Capture, mode: u32) -> io::Result<()> {
+fn replace(
+    path: &Path,
+    content: &mut Capture,
+    permissions: Option<fs::Permissions>,
+) -> io::Result<()> {
     // A hidden file beside it, removed on an error or a fatal signal; the
     // rename replaces a name: a link put there meanwhile is replaced, never
     // followed.
@@ -115,11 +118,15 @@ fn replace(path: &Path, content: &mut Capture, mode: u32) -> io::Result<()> {
     if let Err(e) = io::copy(&mut content.reader()?, &mut file) {
         return Err(file.write_failed(e).into_reason());
     }
-    file.set_mode(mode)?;
+    if let Some(permissions) = permissions {
+        file.set_permissions(permissions)?;
+    }
     file.persist_replace().map_err(OutputError::into_reason)
 }
 
+// Symbolic links, FIFOs and modes as Unix has them.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

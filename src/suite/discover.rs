@@ -4,13 +4,12 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
 use super::SuiteError;
+use crate::platform::files;
 use crate::run::FileError;
 
 /// One test: the trace, and its name for the report (the path under the
@@ -32,10 +31,18 @@ impl Test {
 /// Built from the name's bytes: a name that is not UTF-8 must not lead to a
 /// look-alike file.
 pub(crate) fn sibling(trace: &Path, kind: &str) -> PathBuf {
-    let name = trace.file_name().map(OsStrExt::as_bytes).unwrap_or_default();
-    let mut file = name.strip_suffix(b".txt").unwrap_or(name).to_vec();
-    file.extend_from_slice(format!(".{kind}.txt").as_bytes());
-    trace.with_file_name(OsString::from_vec(file))
+    let name = trace.file_name().unwrap_or_default();
+    // The stem is what precedes the last dot: for a name ending in `.txt`
+    // (`.txt` alone aside) exactly the name without it, bytes kept.
+    let mut file = match name.as_encoded_bytes() {
+        b".txt" => OsString::new(),
+        bytes if bytes.ends_with(b".txt") => {
+            Path::new(name).file_stem().unwrap_or_default().to_os_string()
+        }
+        _ => name.to_os_string(),
+    };
+    file.push(format!(".{kind}.txt"));
+    trace.with_file_name(file)
 }
 
 /// A test's name as reports print it: not UTF-8 shown as U+FFFD, control
@@ -159,15 +166,15 @@ fn trim_zeros(s: &[u8]) -> &[u8] {
     &s[k..]
 }
 
-/// Files and folders met so far, by device and inode.
+/// Files and folders met so far, by their identity (device and inode).
 #[derive(Default)]
-struct Seen(HashSet<(u64, u64)>);
+struct Seen(HashSet<files::FileId>);
 
 impl Seen {
     /// Whether `path` is met for the first time (a path that cannot be
     /// looked at counts as new: its test will say what is wrong).
     fn first(&mut self, path: &Path) -> bool {
-        fs::metadata(path).map_or(true, |m| self.0.insert((m.dev(), m.ino())))
+        files::id(path).is_none_or(|id| self.0.insert(id))
     }
 }
 
@@ -240,6 +247,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // symbolic links, FIFOs and modes as Unix has them
     fn links_and_loops_give_each_file_once_under_its_first_name() {
         use std::os::unix::fs::symlink;
         let dir = tempfile::tempdir().expect("temp dir");

@@ -4,8 +4,9 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
+
+use crate::platform::files;
 
 pub(crate) use crate::run::describe;
 
@@ -13,27 +14,26 @@ pub(crate) use crate::run::describe;
 /// otherwise a message saying what it is.
 pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
     let shown = path.display();
-    // O_NONBLOCK: opening a FIFO never waits for a writer.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(path)
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound if is_link(path) => {
-                format!("{shown} is a broken symbolic link (what it points to does not exist)")
+    // Opening a FIFO never waits for a writer.
+    let file =
+        files::open_without_waiting(OpenOptions::new().read(true), path).map_err(|e| {
+            match e.kind() {
+                io::ErrorKind::NotFound if is_link(path) => {
+                    format!("{shown} is a broken symbolic link (what it points to does not exist)")
+                }
+                io::ErrorKind::NotFound => format!("{shown} does not exist"),
+                _ if files::is_loop(&e) => {
+                    format!("{shown} is a symbolic link that loops")
+                }
+                _ => format!("cannot read {shown}: {e}"),
             }
-            io::ErrorKind::NotFound => format!("{shown} does not exist"),
-            _ if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
-                format!("{shown} is a symbolic link that loops")
-            }
-            _ => format!("cannot read {shown}: {e}"),
         })?;
     let kind = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.file_type();
     if !kind.is_file() {
         return Err(format!("{shown} is {}, not a regular file", describe(kind)));
     }
     // Back to blocking reads for a regular file (O_NONBLOCK is moot there).
-    let _ = rustix::io::ioctl_fionbio(&file, false);
+    files::blocking_again(&file);
     Ok(file)
 }
 
@@ -54,7 +54,9 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+// Symbolic links, FIFOs and modes as Unix has them.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

@@ -10,7 +10,6 @@
 //! saves its `exit-status` divergences so); without it only the output counts.
 
 use std::ffi::OsString;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -373,7 +372,7 @@ fn external(
     produced.stderr = finished.stderr;
     produced.trouble = match finished.ending {
         Ending::Exited(status) if status.success() => None,
-        Ending::Exited(status) => Some(match (status.signal(), status.code()) {
+        Ending::Exited(status) => Some(match (process::signal_of(status), status.code()) {
             (Some(signal), _) => Trouble::Signal(signal),
             (None, code) => Trouble::Exit(code.unwrap_or(-1)),
         }),

@@ -132,6 +132,13 @@ fn bash_completes_commands_options_and_values() {
     assert_eq!(bash_completes("tictac te"), ["test"]);
     assert_eq!(bash_completes("tictac test --jo"), ["--jobs"]);
     assert_eq!(bash_completes("tictac verify --strategy p"), ["perfect"]);
+    // The ETF modes too: their options, and a file after -b.
+    let dashed = bash_completes("tictac -");
+    for mode in ["-i", "-g", "-b", "-w", "-l", "--bot", "--seed", "--record"] {
+        assert!(dashed.contains(&mode.to_string()), "{mode} not offered: {dashed:?}");
+    }
+    // Run where Cargo.toml is (cargo test's folder).
+    assert_eq!(bash_completes("tictac -b Cargo.t"), ["Cargo.toml"]);
     let all = bash_completes("tictac ");
     for command in commands_listed() {
         assert!(all.contains(&command), "{command} not offered: {all:?}");

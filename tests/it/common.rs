@@ -97,10 +97,12 @@ pub fn file(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> String {
 }
 
 /// A tmux server of its own, with one session running a command.
+#[cfg(unix)]
 pub struct Tmux {
     socket: String,
 }
 
+#[cfg(unix)]
 impl Tmux {
     /// Starts `command` (a shell command line) in a `width`×`height` terminal.
     pub fn start(name: &str, width: u16, height: u16, command: &str) -> Tmux {
@@ -174,6 +176,7 @@ impl Tmux {
     }
 }
 
+#[cfg(unix)]
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.run(&["kill-server"]);
@@ -181,6 +184,7 @@ impl Drop for Tmux {
 }
 
 /// Whether tmux can be run; under CI its absence fails the test.
+#[cfg(unix)]
 pub fn tmux_available() -> bool {
     let found = Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
     if !found {

@@ -232,3 +232,45 @@ fn a_program_cannot_take_the_terminal_of_the_runner() {
     assert!(modes.split_whitespace().any(|m| m == "echo"), "echo is off: {modes}");
     assert_none_left(&sleeper);
 }
+
+#[test]
+fn what_a_runner_killed_outright_left_the_next_runner_kills() {
+    // SIGKILL (the OOM killer, `timeout -s KILL`) gives a runner no chance
+    // to clean up; its cgroup keeps the count of what it left, and the next
+    // runner to start a program ends them.
+    let dir = suite();
+    let tools = temp_dir();
+    let marker = path(tools.path());
+    let hang = hostile_script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
+    let mut runner = Command::new(BIN)
+        .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let in_cgroup = |pid: &u32| {
+        fs::read_to_string(format!("/proc/{pid}/cgroup")).is_ok_and(|c| c.contains("/tictac-"))
+    };
+    let until = Instant::now() + Duration::from_secs(10);
+    while processes_with(&marker).len() < 6 && Instant::now() < until {
+        sleep(Duration::from_millis(20));
+    }
+    runner.kill().expect("SIGKILL");
+    runner.wait().expect("wait");
+    // What its cgroups hold; what a program forked before its move into
+    // one is out of reach (RELIABILITY says so), and killed here.
+    let held: Vec<u32> = processes_with(&marker).into_iter().filter(in_cgroup).collect();
+    if held.is_empty() {
+        assert_none_left(&marker);
+        assert!(std::env::var_os("CI").is_none(), "no cgroup could be made here");
+        eprintln!("skipped: no cgroup could be made here");
+        return;
+    }
+    let o = run(Command::new(BIN).args(["test", "--program", BIN, &path(dir.path())]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let now = processes_with(&marker);
+    let alive: Vec<u32> = held.iter().copied().filter(|pid| now.contains(pid)).collect();
+    for pid in now {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(alive.is_empty(), "left in the killed runner's cgroups, still alive: {alive:?}");
+}

@@ -4,9 +4,10 @@
 //! costs milliseconds). A program is moved into its run's cgroup as soon as
 //! it has started (`adopt`). All it starts from then on is born there
 //! whatever it does (`setsid`, `env -i`, double forks), and `cgroup.kill`
-//! ends them all at once, a fork bomb included. What it forks in the
-//! moment before the move stays outside; the subreaper's sweeps (see
-//! `guard`) find it, as they find everything where there is no cgroup.
+//! ends them all at once, a fork bomb included. What it forks before the
+//! move (which waits on the kernel, often a millisecond or more) stays
+//! outside; the subreaper's sweeps (see `guard`) find it, as they find
+//! everything where there is no cgroup.
 //! (Moving this process there for each fork instead, so that the child is
 //! born inside, made starts one at a time across all workers: the fuzzer
 //! ran at 47 % of a bare spawn loop's rate with two workers.)
@@ -237,8 +238,9 @@ fn remove_tree(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
-/// `tictac-PID` folders left by runners that were killed (SIGKILL) and are
-/// gone: removed if empty.
+/// `tictac-PID` folders left by runners that were killed (SIGKILL, the OOM
+/// killer: nothing could be cleaned up) and are gone: what their programs
+/// left running is killed, then the folders removed.
 fn remove_stale(own: &Path) {
     let Ok(entries) = fs::read_dir(own) else { return };
     for entry in entries.flatten() {
@@ -246,6 +248,7 @@ fn remove_stale(own: &Path) {
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("tictac-")) else { continue };
         let Ok(pid) = pid.parse::<u32>() else { continue };
         if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = Slot { dir: entry.path(), path: String::new() }.empty(EMPTY_LIMIT);
             remove_tree(&entry.path());
         }
     }

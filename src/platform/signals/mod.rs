@@ -1,6 +1,6 @@
 //! Dying of a signal cleanly: the seam for signal handling (a port fills
 //! `on_fatal_signal`, `stop_request` and `survive_file_size_limit` with its
-//! own events, such as Windows' console control events). On a fatal signal
+//! own events: `unix` with signals, `windows` with console control events). On a fatal signal
 //! (`FATAL`: SIGINT, SIGTERM, SIGHUP and every other that ends a process by
 //! default and may be caught) the registered cleanups run (removing
 //! half-written temporary files, stopping children, giving the terminal
@@ -14,34 +14,19 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
-use signal_hook::consts::signal::*;
-use signal_hook::iterator::Signals;
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+use unix as system;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as system;
 
-/// The signals after which a run is abandoned: each whose default action
-/// ends the process and that a process may catch, except SIGPIPE (Rust's
-/// runtime ignores it: a write to a closed pipe fails, and that failure is
-/// handled where it happens) and the faults of this process itself
-/// (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT: a bug, after
-/// which nothing can be trusted). Linux's SIGIO, SIGPWR and SIGSTKFLT and
-/// the real-time signals keep their default action (the C library reserves
-/// some real-time ones, differently in glibc and musl, and the others could
-/// not be raised again to end the process as they would have): like
-/// SIGKILL, they leave at most the hidden temporary file.
-const FATAL: [i32; 10] =
-    [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF];
-
-/// A write past the file size limit (`ulimit -f`) fails with EFBIG, and is
-/// reported as a full disk's would be, instead of killing the process
-/// (SIGXFSZ's default action) and leaving a hidden temporary file. Caught,
-/// not ignored: a program this process starts gets the default back when
-/// it is executed. Left as it is when ignored at start.
-pub(crate) fn survive_file_size_limit() {
-    if !is_set(ignored_at_start(), SIGXFSZ) {
-        let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
-    }
-}
+use system::{SIGINT, SIGTERM};
+pub(crate) use system::{server_stop, survive_file_size_limit};
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 
@@ -65,7 +50,7 @@ pub(crate) struct Registration(u64);
 /// Runs `action` if a fatal signal arrives while the returned registration
 /// lives, then dies of that signal.
 pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registration {
-    INSTALL.call_once(install);
+    INSTALL.call_once(system::install);
     let mut c = cleanups();
     let id = c.next;
     c.next += 1;
@@ -80,7 +65,7 @@ pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registra
 pub(crate) fn register_with<T, E>(
     make: impl FnOnce() -> Result<(T, Cleanup), E>,
 ) -> Result<(T, Registration), E> {
-    INSTALL.call_once(install);
+    INSTALL.call_once(system::install);
     let mut c = cleanups();
     let (made, action) = make()?;
     let id = c.next;
@@ -120,7 +105,7 @@ pub(crate) struct StopRequest(());
 
 /// Starts taking SIGINT and SIGTERM as requests to stop.
 pub(crate) fn stop_request() -> StopRequest {
-    INSTALL.call_once(install);
+    INSTALL.call_once(system::install);
     STOP_SIGNAL.store(0, Ordering::SeqCst);
     STOP_ASKED.store(false, Ordering::SeqCst);
     STOP_ASKERS.fetch_add(1, Ordering::SeqCst);
@@ -161,29 +146,6 @@ fn asks_to_stop(signal: i32) -> bool {
     taken
 }
 
-/// Handles the fatal signals that are not ignored, on a thread of their own
-/// (not in a signal handler, so a cleanup may do anything).
-fn install() {
-    let ignored = ignored_at_start();
-    let wanted: Vec<i32> = FATAL.into_iter().filter(|&s| !is_set(ignored, s)).collect();
-    let (ready, registered) = std::sync::mpsc::channel();
-    // Registered on the thread that waits, so that without a thread nothing
-    // is registered: the default actions stay in force, and a signal leaves
-    // the hidden temporary file, never a partial output.
-    let spawned = std::thread::Builder::new().name("signals".into()).spawn(move || {
-        let signals = Signals::new(&wanted);
-        let _ = ready.send(());
-        let Ok(mut signals) = signals else { return };
-        if let Some(signal) = signals.forever().find(|&s| !asks_to_stop(s)) {
-            die(signal)
-        }
-    });
-    if spawned.is_ok() {
-        // Handlers in place before the first cleanup is registered.
-        let _ = registered.recv();
-    }
-}
-
 /// Runs every cleanup, then dies of `signal`. The lock is held to the end so
 /// no file is moved into place after its cleanup ran.
 fn die(signal: i32) -> ! {
@@ -191,44 +153,12 @@ fn die(signal: i32) -> ! {
     for action in c.actions.values_mut() {
         action();
     }
-    let _ = signal_hook::low_level::emulate_default_handler(signal);
-    // Only if the signal could not be raised again: the shell's convention.
-    std::process::exit(128 + signal)
-}
-
-/// The signals ignored when the program started (`nohup`, `trap '' HUP`),
-/// as a mask whose bit `s - 1` stands for signal `s`. Read from Linux's
-/// /proc (no `unsafe` needed); elsewhere none are taken as ignored.
-fn ignored_at_start() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| parse_mask(&status, "SigIgn:"))
-        .unwrap_or(0)
-}
-
-fn parse_mask(status: &str, field: &str) -> Option<u64> {
-    let hex = status.lines().find_map(|line| line.strip_prefix(field))?;
-    u64::from_str_radix(hex.trim(), 16).ok()
-}
-
-fn is_set(mask: u64, signal: i32) -> bool {
-    (1..=64).contains(&signal) && mask >> (signal - 1) & 1 == 1
+    system::end_by(signal)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_ignored_mask_is_read_from_the_status_lines() {
-        let status = "Name:\ttictac\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000001\n";
-        let mask = parse_mask(status, "SigIgn:").expect("a mask");
-        assert!(is_set(mask, SIGHUP));
-        assert!(!is_set(mask, SIGINT));
-        assert!(!is_set(mask, SIGTERM));
-        assert_eq!(parse_mask("Name:\tx\n", "SigIgn:"), None);
-        assert!(!is_set(u64::MAX, 0));
-    }
 
     #[test]
     fn a_withdrawn_cleanup_is_gone() {
@@ -249,7 +179,7 @@ mod tests {
         let request = stop_request();
         assert!(!request.flag().load(Ordering::SeqCst));
         assert_eq!(request.signal(), None);
-        assert!(!asks_to_stop(SIGHUP));
+        assert!(!asks_to_stop(system::SIGHUP));
         assert!(asks_to_stop(SIGTERM));
         assert!(request.flag().load(Ordering::SeqCst));
         assert_eq!(request.signal(), Some("SIGTERM"));

@@ -1,0 +1,154 @@
+//! The file system and the standard streams where systems differ: opening
+//! a file that may be a FIFO without waiting, what a file's kind is called,
+//! a file's identity, its permission bits, writing at an offset, and the
+//! standard output pipe. The rest of the program is the same everywhere.
+
+use std::fs::{self, File, FileType, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+#[cfg(unix)]
+mod system {
+    use super::*;
+    use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+
+    /// The identity of the file at `path` (device and inode).
+    pub(crate) type FileId = (u64, u64);
+
+    pub(crate) fn id(path: &Path) -> Option<FileId> {
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+
+    pub(crate) fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+        // O_NONBLOCK: opening a FIFO never waits for the other side.
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)
+    }
+
+    pub(crate) fn blocking_again(file: &File) {
+        let _ = rustix::io::ioctl_fionbio(file, false);
+    }
+
+    pub(crate) fn is_loop(e: &io::Error) -> bool {
+        e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
+    }
+
+    pub(crate) fn special_kind(kind: FileType) -> Option<&'static str> {
+        if kind.is_fifo() {
+            Some("a FIFO")
+        } else if kind.is_char_device() || kind.is_block_device() {
+            Some("a device")
+        } else if kind.is_socket() {
+            Some("a socket")
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
+        let mode = existing.map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        Some(fs::Permissions::from_mode(mode))
+    }
+
+    pub(crate) fn write_at_start(file: &File, bytes: &[u8]) -> io::Result<()> {
+        file.write_all_at(bytes, 0)
+    }
+
+    pub(crate) fn is_stdin(path: &Path) -> bool {
+        let same = |a: &rustix::fs::Stat, b: &rustix::fs::Stat| {
+            (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+        };
+        match (rustix::fs::stat(path), rustix::fs::fstat(io::stdin())) {
+            (Ok(named), Ok(stdin)) => same(&named, &stdin),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn widen_stdout_pipe() {
+        #[cfg(target_os = "linux")]
+        {
+            let _ = rustix::pipe::fcntl_setpipe_size(io::stdout(), 1 << 20);
+        }
+    }
+
+    pub(crate) fn stdout_closed() -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec};
+        let stdout = io::stdout();
+        let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+        let now = Timespec { tv_sec: 0, tv_nsec: 0 };
+        rustix::event::poll(&mut fds, Some(&now)).is_ok()
+            && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
+    }
+}
+
+#[cfg(windows)]
+mod system {
+    use super::*;
+    use std::os::windows::fs::FileExt;
+
+    /// ERROR_CANT_RESOLVE_FILENAME: a chain of symbolic links that loops.
+    const CANT_RESOLVE_FILENAME: i32 = 1921;
+
+    /// The identity of the file at `path`: its full name, links resolved
+    /// (std gives no stable file index on Windows).
+    pub(crate) type FileId = std::path::PathBuf;
+
+    pub(crate) fn id(path: &Path) -> Option<FileId> {
+        fs::canonicalize(path).ok()
+    }
+
+    /// Windows has no FIFOs in the file system: a plain open.
+    pub(crate) fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+        options.open(path)
+    }
+
+    pub(crate) fn blocking_again(_file: &File) {}
+
+    pub(crate) fn is_loop(e: &io::Error) -> bool {
+        e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
+    }
+
+    pub(crate) fn special_kind(_kind: FileType) -> Option<&'static str> {
+        None
+    }
+
+    /// A replaced file keeps its read-only flag; a new one gets the default.
+    pub(crate) fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
+        existing.map(Metadata::permissions)
+    }
+
+    pub(crate) fn write_at_start(file: &File, mut bytes: &[u8]) -> io::Result<()> {
+        let mut at = 0;
+        while !bytes.is_empty() {
+            match file.seek_write(bytes, at) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => {
+                    bytes = &bytes[n..];
+                    at += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// `CONIN$` is the console's input; a named file is never taken for
+    /// standard input (std cannot compare the two without `unsafe`).
+    pub(crate) fn is_stdin(path: &Path) -> bool {
+        path.as_os_str().eq_ignore_ascii_case("CONIN$")
+    }
+
+    /// A pipe's size is set by its maker on Windows.
+    pub(crate) fn widen_stdout_pipe() {}
+
+    /// Not known in advance on Windows: a write to a closed pipe fails,
+    /// and that failure ends the run quietly.
+    pub(crate) fn stdout_closed() -> bool {
+        false
+    }
+}
+
+pub(crate) use system::{
+    FileId, blocking_again, id, is_loop, is_stdin, open_without_waiting, permissions_for,
+    special_kind, stdout_closed, widen_stdout_pipe, write_at_start,
+};

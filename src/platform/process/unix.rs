@@ -1,0 +1,203 @@
+//! `run` on Unix: one thread types, reads and waits at once with `poll`;
+//! containment is `guard`'s (a session, a cgroup, the subreaper's sweeps).
+
+use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::ExitStatus;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use rustix::event::{PollFd, PollFlags, Timespec};
+
+use super::spawn::Pipes;
+use super::{Capture, Ending, Finished, Spec, TICK, guard, keep_tail, spawn};
+
+pub(crate) use super::guard::stop_all;
+
+/// Whether `program` can be started: an executable file, looked for on
+/// PATH when it names no folder; else why not.
+pub(crate) fn runnable(program: &str) -> Result<(), &'static str> {
+    let runnable =
+        |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
+    let named_path = program.contains(std::path::is_separator);
+    let found = if named_path {
+        runnable(Path::new(program))
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(program))))
+    };
+    match found {
+        true => Ok(()),
+        false if named_path && !Path::new(program).exists() => Err("no such file"),
+        false if named_path => Err("not an executable file"),
+        false => Err("not found on PATH"),
+    }
+}
+
+/// The signal that ended a program, if one did.
+pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
+    status.signal()
+}
+
+/// Runs the program to its end (or the deadline, the cap, a stop); an error
+/// only when it could not be started or watched. When this returns, its
+/// process group and every tagged descendant have been stopped.
+pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
+    let deadline = Instant::now().checked_add(spec.timeout);
+    let (mut started, pipes) = guard::spawn(spec.argv, spec.input.is_some())?;
+    let watched = watch(&mut started, pipes, spec, deadline);
+    let status = guard::finish(&mut started);
+    let (ending, stdout, stderr) = watched?;
+    let ending = match ending {
+        Ending::Exited(_) => Ending::Exited(status?),
+        other => other,
+    };
+    Ok(Finished { ending, stdout, stderr })
+}
+
+/// Types, reads and waits at once on this one thread: a program may answer
+/// before it has read its input, so neither side may block the other.
+fn watch(
+    started: &mut guard::Started,
+    mut pipes: Pipes,
+    spec: &Spec,
+    deadline: Option<Instant>,
+) -> io::Result<(Ending, Capture, Vec<u8>)> {
+    let mut typed = spec.input.unwrap_or_default();
+    if typed.is_empty() {
+        pipes.stdin = None;
+    }
+    for fd in [pipes.stdin.as_ref().map(|p| p.as_fd()), pipes.stdout.as_ref().map(|p| p.as_fd())]
+        .into_iter()
+        .chain([pipes.stderr.as_ref().map(|p| p.as_fd())])
+        .flatten()
+    {
+        rustix::io::ioctl_fionbio(fd, true)?;
+    }
+    let mut out = Capture::new(spec.cap);
+    let mut err = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut exited = false;
+    let mut pause = Duration::from_micros(100);
+    // Readable when the child exits, so its end is seen without polling the
+    // clock (absent on old kernels: then looked at now and then).
+    let mut exit_fd = pid_fd(&started.child);
+    loop {
+        if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok((Ending::Stopped, out, err));
+        }
+        let now = Instant::now();
+        let left = match deadline {
+            Some(d) if now >= d => return Ok((Ending::TimedOut, out, err)),
+            Some(d) => d - now,
+            None => TICK,
+        };
+        if !exited && let Some(status) = started.child.try_wait()? {
+            exited = true;
+            exit_fd = None;
+            // Whatever it left behind must not hold its pipes open.
+            guard::stop_descendants(started);
+            if pipes.stdout.is_none() && pipes.stderr.is_none() {
+                return Ok((Ending::Exited(status), out, err));
+            }
+        }
+        if pipes.stdout.is_none() && pipes.stderr.is_none() {
+            if exited {
+                let status = started.child.try_wait()?.ok_or(io::ErrorKind::Other)?;
+                return Ok((Ending::Exited(status), out, err));
+            }
+            // Output closed, exit not seen yet: wait for it.
+            if let Some(fd) = &exit_fd {
+                wait_for_exit(fd, left.min(TICK))?;
+            } else {
+                std::thread::sleep(pause.min(left));
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+            continue;
+        }
+        wait_for_pipes(&pipes, !typed.is_empty(), left.min(TICK))?;
+        if let Some(stdin) = &mut pipes.stdin {
+            match stdin.write(typed) {
+                Ok(n) => typed = &typed[n..],
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // It closed its input (a shell that quit early): not an error.
+                Err(_) => typed = &[],
+            }
+            if typed.is_empty() {
+                pipes.stdin = None;
+            }
+        }
+        if let Some(stdout) = &mut pipes.stdout {
+            match read_some(stdout, &mut buf) {
+                Some(0) => pipes.stdout = None,
+                // Kept as read; past the cap, the run ends.
+                Some(n) if !out.push(&buf[..n])? => return Ok((Ending::PrintedTooMuch, out, err)),
+                _ => {}
+            }
+        }
+        if let Some(stderr) = &mut pipes.stderr {
+            match read_some(stderr, &mut buf) {
+                Some(0) => pipes.stderr = None,
+                Some(n) => keep_tail(&mut err, &buf[..n]),
+                None => {}
+            }
+        }
+    }
+}
+
+/// Bytes read (0 at the end), or None when nothing is ready now.
+fn read_some(pipe: &mut impl Read, buf: &mut [u8]) -> Option<usize> {
+    match pipe.read(buf) {
+        Ok(n) => Some(n),
+        Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {
+            None
+        }
+        // A broken pipe is an end.
+        Err(_) => Some(0),
+    }
+}
+
+/// A descriptor that becomes readable when `child` exits (Linux 5.3+).
+fn pid_fd(child: &spawn::Child) -> Option<std::os::fd::OwnedFd> {
+    #[cfg(target_os = "linux")]
+    {
+        let pid = rustix::process::Pid::from_raw(child.id() as i32)?;
+        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = child;
+        None
+    }
+}
+
+fn wait_for_exit(fd: &std::os::fd::OwnedFd, wait: Duration) -> io::Result<()> {
+    let mut fds = [PollFd::new(fd, PollFlags::IN)];
+    poll_for(&mut fds, wait)
+}
+
+fn wait_for_pipes(pipes: &Pipes, typing: bool, wait: Duration) -> io::Result<()> {
+    let mut fds = Vec::with_capacity(3);
+    if let (Some(stdin), true) = (&pipes.stdin, typing) {
+        fds.push(PollFd::new(stdin, PollFlags::OUT));
+    }
+    if let Some(stdout) = &pipes.stdout {
+        fds.push(PollFd::new(stdout, PollFlags::IN));
+    }
+    if let Some(stderr) = &pipes.stderr {
+        fds.push(PollFd::new(stderr, PollFlags::IN));
+    }
+    poll_for(&mut fds, wait)
+}
+
+/// Waits at most `wait` (under a second) for one of `fds` to be ready.
+fn poll_for(fds: &mut [PollFd], wait: Duration) -> io::Result<()> {
+    let timeout = Timespec { tv_sec: 0, tv_nsec: wait.subsec_nanos().into() };
+    match rustix::event::poll(fds, Some(&timeout)) {
+        Ok(_) | Err(rustix::io::Errno::INTR) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,289 @@
+//! `run` on Windows. The program and everything it starts belong to a Job
+//! Object of its own (process-wrap: started suspended, put in the job, then
+//! resumed, so not even its first instruction runs outside it; a job's
+//! processes cannot break away). The job is killed at the deadline, at the
+//! cap, on a stop, when the program exits (whatever it left running must not
+//! hold its pipes open) and when the run ends; closing its handle kills it
+//! too (`KILL_ON_JOB_CLOSE`), so a runner that dies takes its programs with
+//! it. Windows has no `poll` for pipes: its input is typed and its outputs
+//! read on threads of their own, with the same caps as on Unix.
+//!
+//! A program is found as `cmd.exe` finds it: a bare name in the current
+//! folder first, then on `PATH`, trying the extensions of `PATHEXT`; `.bat`
+//! and `.cmd` files run through `cmd.exe` (std quotes their arguments).
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, Once, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
+
+use super::{Capture, Ending, Finished, Spec, TICK, keep_tail};
+use crate::platform::signals::{self, Registration};
+
+/// How long the readers may take to see the end of their pipes once the
+/// job is killed (a timed out or stopped run keeps what they read by then).
+const DRAIN_LIMIT: Duration = Duration::from_millis(500);
+
+/// The extensions `cmd.exe` tries when `PATHEXT` is not set.
+const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
+
+type Shared = Arc<Mutex<Box<dyn ChildWrapper>>>;
+
+struct Registry {
+    running: BTreeMap<u64, Shared>,
+    /// No more starts: the runner is stopping everything (Ctrl-C).
+    closed: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry { running: BTreeMap::new(), closed: false });
+static NEXT: AtomicU64 = AtomicU64::new(0);
+static SETUP: Once = Once::new();
+static ON_SIGNAL: OnceLock<Registration> = OnceLock::new();
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves plain data behind.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What the reading threads tell the run.
+enum Event {
+    /// An output reached its end.
+    Closed,
+    /// Standard output went past the cap.
+    TooMuch,
+    /// The capture could not be kept (its spool's disk is full).
+    Failed(io::Error),
+}
+
+/// Windows reports no signals: a program killed ends with an exit code.
+pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
+    None
+}
+
+/// Whether `exe` names a program that can be started (see the module's
+/// doc), or why not.
+pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
+    match locate(OsStr::new(exe)) {
+        Some(_) => Ok(()),
+        None if Path::new(exe).components().count() > 1 => Err("no such program"),
+        None => Err("not found in the current folder or on PATH"),
+    }
+}
+
+/// Kills every run's job (the runner is stopping).
+pub(crate) fn stop_all() {
+    let registry = lock(&REGISTRY);
+    for child in registry.running.values() {
+        let _ = lock(child).start_kill();
+    }
+}
+
+fn setup() {
+    // After Ctrl-C nothing more is started, and every job is killed.
+    let _ = ON_SIGNAL.set(signals::on_fatal_signal(|| {
+        lock(&REGISTRY).closed = true;
+        stop_all();
+    }));
+}
+
+/// Runs the program to its end (or the deadline, the cap, a stop); an error
+/// only when it could not be started or watched. When this returns, its job
+/// has been killed: nothing it started is left.
+pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
+    SETUP.call_once(setup);
+    let deadline = Instant::now().checked_add(spec.timeout);
+    let (name, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
+    let program = locate(name).ok_or_else(|| {
+        io::Error::new(io::ErrorKind::NotFound, "no such program here or on PATH")
+    })?;
+    let mut command = CommandWrap::with_new(&program, |c| {
+        c.args(args)
+            .stdin(if spec.input.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+    });
+    command.wrap(JobObject);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let shared: Shared = {
+        let mut registry = lock(&REGISTRY);
+        if registry.closed {
+            return Err(io::Error::other("the runner is stopping"));
+        }
+        let shared = Arc::new(Mutex::new(command.spawn()?));
+        registry.running.insert(id, Arc::clone(&shared));
+        shared
+    };
+    let watched = watch(&shared, spec, deadline);
+    let status = finish(&shared);
+    lock(&REGISTRY).running.remove(&id);
+    let (ending, stdout, stderr) = watched?;
+    let ending = match ending {
+        Ending::Exited(_) => Ending::Exited(status?),
+        other => other,
+    };
+    Ok(Finished { ending, stdout, stderr })
+}
+
+/// Kills the job (what is left of it) and waits for the program itself.
+fn finish(shared: &Shared) -> io::Result<ExitStatus> {
+    let mut child = lock(shared);
+    let _ = child.start_kill();
+    child.inner_mut().wait()
+}
+
+/// Starts the threads, then waits for the program's end, its outputs'
+/// ends, the deadline, the cap or a stop, whichever comes first.
+fn watch(
+    shared: &Shared,
+    spec: &Spec,
+    deadline: Option<Instant>,
+) -> io::Result<(Ending, Capture, Vec<u8>)> {
+    let (stdin, stdout, stderr) = {
+        let mut child = lock(shared);
+        (child.stdin().take(), child.stdout().take(), child.stderr().take())
+    };
+    let (stdout, stderr) = stdout.zip(stderr).ok_or(io::ErrorKind::BrokenPipe)?;
+    if let (Some(mut stdin), Some(text)) = (stdin, spec.input) {
+        let text = text.to_vec();
+        // It may close its input early (a shell that quit): not an error.
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&text);
+        });
+    }
+    let out = Arc::new(Mutex::new(Capture::new(spec.cap)));
+    let err = Arc::new(Mutex::new(Vec::new()));
+    let (events, heard) = mpsc::channel();
+    spawn_reader(stdout, events.clone(), {
+        let out = Arc::clone(&out);
+        move |bytes| match lock(&out).push(bytes) {
+            Ok(true) => None,
+            Ok(false) => Some(Event::TooMuch),
+            Err(e) => Some(Event::Failed(e)),
+        }
+    });
+    spawn_reader(stderr, events, {
+        let err = Arc::clone(&err);
+        move |bytes| {
+            keep_tail(&mut lock(&err), bytes);
+            None
+        }
+    });
+    let mut open = 2;
+    let mut exited = None;
+    let ending = loop {
+        if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break Ending::Stopped;
+        }
+        let now = Instant::now();
+        let left = match deadline {
+            Some(d) if now >= d => break Ending::TimedOut,
+            Some(d) => d - now,
+            None => TICK,
+        };
+        if exited.is_none() {
+            let mut child = lock(shared);
+            if let Some(status) = child.inner_mut().try_wait()? {
+                exited = Some(status);
+                // Whatever it left behind must not hold its pipes open.
+                let _ = child.start_kill();
+            }
+        }
+        if let (0, Some(status)) = (open, exited) {
+            break Ending::Exited(status);
+        }
+        match heard.recv_timeout(left.min(TICK)) {
+            Ok(Event::Closed) => open -= 1,
+            Ok(Event::TooMuch) => break Ending::PrintedTooMuch,
+            Ok(Event::Failed(e)) => return Err(e),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+        }
+    };
+    if !matches!(ending, Ending::Exited(_)) {
+        // Killed now: the readers see their ends and stop, unless a process
+        // outside the job holds a pipe (then they are left to it).
+        let _ = lock(shared).start_kill();
+        let until = Instant::now() + DRAIN_LIMIT;
+        while open > 0 {
+            let wait = until.saturating_duration_since(Instant::now());
+            match heard.recv_timeout(wait) {
+                Ok(Event::Closed) => open -= 1,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    let stdout = std::mem::replace(&mut *lock(&out), Capture::new(0));
+    let stderr = std::mem::take(&mut *lock(&err));
+    Ok((ending, stdout, stderr))
+}
+
+/// Reads `pipe` to its end on a thread of its own, giving each chunk to
+/// `keep`; an event `keep` returns ends the reading.
+fn spawn_reader(
+    mut pipe: impl Read + Send + 'static,
+    events: Sender<Event>,
+    mut keep: impl FnMut(&[u8]) -> Option<Event> + Send + 'static,
+) {
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if let Some(event) = keep(&buf[..n]) {
+                        let _ = events.send(event);
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // A broken pipe is an end.
+                Err(_) => break,
+            }
+        }
+        let _ = events.send(Event::Closed);
+    });
+}
+
+/// The file `name` starts, found as `cmd.exe` finds it: a name with a
+/// folder where it says; a bare name in the current folder, then in each
+/// folder of `PATH`. A name without one of `PATHEXT`'s extensions is tried
+/// with each of them in turn.
+fn locate(name: &OsStr) -> Option<PathBuf> {
+    let path = Path::new(name);
+    let extensions: Vec<String> = std::env::var("PATHEXT")
+        .unwrap_or_else(|_| DEFAULT_PATHEXT.into())
+        .split(';')
+        .filter(|e| e.starts_with('.'))
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let has_extension = path
+        .extension()
+        .and_then(OsStr::to_str)
+        .is_some_and(|e| extensions.contains(&format!(".{}", e.to_ascii_lowercase())));
+    let in_folder = |folder: &Path| -> Option<PathBuf> {
+        let base = folder.join(path);
+        if has_extension {
+            return base.is_file().then_some(base);
+        }
+        extensions.iter().find_map(|e| {
+            let mut file = OsString::from(base.as_os_str());
+            file.push(e);
+            let file = PathBuf::from(file);
+            file.is_file().then_some(file)
+        })
+    };
+    if path.components().count() > 1 || path.has_root() {
+        return in_folder(Path::new(""));
+    }
+    let path_var = std::env::var_os("PATH").unwrap_or_default();
+    std::iter::once(PathBuf::from("."))
+        .chain(std::env::split_paths(&path_var))
+        .find_map(|folder| in_folder(&folder))
+}
