@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `tictac serve` with clients that never read their answers (issue 21;
-# 250 of them since mem2: the peak must not grow with their number):
+# 250 of them since mem2: the peak must not grow with their number; with
+# SLOWLY=1 each reads 4 KB every 0.25 s instead):
 # CLIENTS (250) connections each post a trace whose transcript is near the
 # 4 MiB cap and escapes to about 23 MB of JSON (`new_game("A<170,000 x
 # \x01>","B")` and 10 `undo`), then read nothing. Meanwhile /healthz and
@@ -14,10 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${TICTAC:-target/release/tictac}
 [ -n "${TICTAC:-}" ] || [ -x "$bin" ] || cargo build --release --quiet --bin tictac
-exec python3 - "$bin" "${CLIENTS:-250}" "${BOUND_MIB:-256}" <<'PY'
+exec python3 - "$bin" "${CLIENTS:-250}" "${BOUND_MIB:-256}" "${SLOWLY:-}" <<'PY'
 import json, os, re, socket, subprocess, sys, time, urllib.error, urllib.request
 
-bin, clients, bound = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+bin, clients, bound, slowly = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "1"
 server = subprocess.Popen([bin, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
 failed = []
 try:
@@ -32,8 +33,15 @@ try:
         return int(fields["VmHWM"].split()[0]) / 1024
 
     def connections():
-        fds = f"/proc/{server.pid}/fd"
-        return sum(os.readlink(f"{fds}/{f}").startswith("socket:") for f in os.listdir(fds))
+        # An fd may close between the listing and its readlink (answers'
+        # temporary files come and go).
+        fds, count = f"/proc/{server.pid}/fd", 0
+        for f in os.listdir(fds):
+            try:
+                count += os.readlink(f"{fds}/{f}").startswith("socket:")
+            except FileNotFoundError:
+                pass
+        return count
 
     def ask(path, data=None):
         request = urllib.request.Request(f"http://{host}:{port}{path}", data=data)
@@ -58,6 +66,20 @@ try:
         s.connect((host, port))
         s.sendall(head + body)
         stalled.append(s)
+    if slowly:
+        # Each reads 4 KB every 0.25 s: its answer is not read within the
+        # time bound either.
+        import threading
+        def trickle():
+            while stalled:
+                for s in list(stalled):
+                    try:
+                        s.setblocking(False)
+                        s.recv(4096)
+                    except OSError:
+                        pass
+                time.sleep(0.25)
+        threading.Thread(target=trickle, daemon=True).start()
     time.sleep(1)
     code, size, took = ask("/healthz")
     print(f"     /healthz meanwhile: {code} in {took:.2f} s")
@@ -83,6 +105,7 @@ try:
         failed.append("peak memory")
     for s in stalled:
         s.close()
+    stalled.clear()
 finally:
     server.terminate()
     server.wait()
