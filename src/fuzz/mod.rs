@@ -185,6 +185,9 @@ pub(crate) fn run(
     terminal: bool,
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Fuzzed, FuzzError> {
+    // The session's age as its user counts it: the programs' first start
+    // (the probe, up to --timeout) included.
+    let began = Instant::now();
     check_out(&options.out)?;
     let interrupt = signals::stop_request();
     let seed = options.seed.unwrap_or_else(|| fastrand::u64(..));
@@ -346,7 +349,7 @@ pub(crate) fn run(
     let summary = Summary {
         stalled,
         signal: match stopped {
-            Some(Stop::Signal(name)) => Some((name, start.elapsed())),
+            Some(Stop::Signal(name)) => Some((name, began.elapsed())),
             _ => None,
         },
         flaky: (shared.flaky.load(Ordering::Relaxed), options.timeout),
