@@ -135,6 +135,7 @@ pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipe
         registry.spawning += 1;
         registry.live_tags.insert(tag.clone());
     }
+    terminal::run_began();
     let slot = cgroups().and_then(|c| c.take().ok());
     let spawned = super::spawn::spawn(argv, (TAG_VAR, &tag), typed);
     let mut registry = registry();
@@ -144,6 +145,7 @@ pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipe
         Err(e) => {
             registry.live_tags.remove(&tag);
             drop(registry);
+            terminal::run_ended();
             if let (Some(cgroups), Some(slot)) = (cgroups(), slot) {
                 cgroups.give_back(slot);
             }
@@ -189,6 +191,7 @@ pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     registry.live_tags.remove(&started.tag);
     reap_orphans(&mut registry);
     drop(registry);
+    terminal::run_ended();
     if let (Some(cgroups), Some(slot)) = (cgroups(), started.slot.take()) {
         cgroups.give_back(slot);
     }
@@ -354,6 +357,7 @@ fn become_subreaper() -> bool {
 }
 
 fn setup() {
+    hide_descriptors();
     terminal::remember();
     // Without them (other kernels, sandboxes) sessions and tags still work.
     // Off Linux there is no subreaper, and the probe finds no cgroup.
@@ -365,6 +369,16 @@ fn setup() {
         registry().closed = true;
         stop_all();
     }));
+}
+
+/// Makes this process non-dumpable (Linux): a program of the same user can
+/// then no longer open `/proc/<this process>/fd/*` (the terminal, to read
+/// the keyboard or change its modes) nor read this process's memory. Root's
+/// programs still can (CAP_SYS_PTRACE). Programs get their own dumpable
+/// state back when they execute. Kept for the life of the process.
+fn hide_descriptors() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
 /// Kills the process group; whether it still had members (zombies too).

@@ -146,9 +146,24 @@ fn asks_to_stop(signal: i32) -> bool {
     taken
 }
 
+/// Set once a fatal signal is being handled: the process is dying.
+static DYING: AtomicBool = AtomicBool::new(false);
+
+/// If a fatal signal is being handled, waits here for the process to die of
+/// it, and never returns: nothing done after the signal's cleanups began
+/// (a run's result, when they stopped its program; the process's exit with
+/// a status of its own) may be reported or happen. Otherwise returns at once.
+pub(crate) fn await_death_if_dying() {
+    while DYING.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
 /// Runs every cleanup, then dies of `signal`. The lock is held to the end so
-/// no file is moved into place after its cleanup ran.
+/// no file is moved into place after its cleanup ran. Marked dying first,
+/// before any cleanup stops a program.
 fn die(signal: i32) -> ! {
+    DYING.store(true, Ordering::SeqCst);
     let mut c = cleanups();
     for action in c.actions.values_mut() {
         action();
