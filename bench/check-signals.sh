@@ -19,13 +19,13 @@ trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-30}
 
 mkdir "$work/suite"
-for k in 1 2 3 4; do
+for k in 1 2 3 4 5 6; do
   printf 'new_game("a%s","b")\nplay("a%s",5)\n' "$k" "$k" > "$work/suite/t$k.txt"
 done
 "$bin" test --bless "$work/suite" > /dev/null
 cat > "$work/slow.sh" <<SCRIPT
 #!/bin/sh
-sleep 0.3
+sleep 0.5
 exec $bin "\$@"
 SCRIPT
 chmod +x "$work/slow.sh"
@@ -38,8 +38,9 @@ for signal in TERM HUP INT; do
   for round in $(seq "$rounds"); do
     "$bin" test -j 2 --program "$work/slow.sh" "$work/suite" > "$work/out" 2>&1 &
     runner=$!
-    # Anywhere from before the first program starts to the second pair.
-    sleep "0.$(( RANDOM % 7 + 1 ))"
+    # Anywhere from before the first program starts to the second pair
+    # (the suite takes at least 1.5 s).
+    sleep "0.$(( RANDOM % 9 + 1 ))"
     kill "-$signal" "$runner"
     status=0
     wait "$runner" 2>/dev/null || status=$?
