@@ -12,9 +12,12 @@
 # - piped `-i`: identical to Linux's;
 # - `tictac test --program hang.bat --timeout 2`: a batch file that never
 #   ends is reported as timed out, in time;
+# - a program found nowhere: one error before any test;
 # - `tictac test --program spawner.bat`: a batch file that starts a child
 #   (a loop appending to a file) and then runs tictac.exe; the test passes
 #   and the child does not outlive the run (the file stops growing);
+# - `tictac fuzz --program tictac.exe`: no divergence in 50 runs;
+# - `tictac serve`: POST /api/run answers as the Linux server does;
 # - `tictac verify`: the same table as on Linux.
 # Installs nothing: it fails at once, saying what to install, without the
 # Windows target, the mingw C compiler or wine (.ci/run installs them).
@@ -73,7 +76,7 @@ if [ -d ../shared/oracle ]; then
 fi
 traces=0
 for suite in "${suites[@]}"; do
-  for trace in "$suite"/*.txt; do
+  while IFS= read -r trace; do
     case $trace in *.expected.txt | *.oracle.txt | *.actual.txt) continue ;; esac
     set +e
     "$linux" -b "$trace" >"$work/linux.out" 2>/dev/null
@@ -84,7 +87,7 @@ for suite in "${suites[@]}"; do
     cmp -s "$work/linux.out" "$work/windows.out" || fail "-b $trace: output differs from Linux's: $(diff "$work/linux.out" "$work/windows.out" | head -5)"
     [ "$linux_status" = "$windows_status" ] || fail "-b $trace: exit status $windows_status, Linux's $linux_status"
     traces=$((traces + 1))
-  done
+  done < <(find "$suite" -name '*.txt' | sort)
   exe test --quiet "$suite" >"$work/report" || fail "tictac test $suite (in-process): $(cat "$work/report")"
   exe test --quiet --program "$work/tictac.exe" "$suite" >"$work/report" ||
     fail "tictac test --program tictac.exe $suite: $(cat "$work/report")"
@@ -92,7 +95,7 @@ done
 echo "-b: $traces traces byte-identical to Linux's; tictac test passed in-process and with --program tictac.exe"
 
 # -b IN OUT: OUT whole and as Linux writes it; never over an existing file.
-trace=acceptance/01_x_wins.txt
+trace=acceptance/course/01_x_wins.txt
 "$linux" -b "$trace" "$work/linux-out.txt"
 exe -b "$trace" "$work/windows-out.txt" >/dev/null
 cmp "$work/linux-out.txt" "$work/windows-out.txt" || fail "-b IN OUT: OUT differs from Linux's"
@@ -131,6 +134,14 @@ took=$(($(date +%s) - began))
 [ "$took" -lt 30 ] || fail "a hanging hang.bat was stopped only after $took s"
 echo "hang.bat (a bare name, found in the current folder): reported as timed out after $took s with --timeout 2"
 
+set +e
+(cd "$work" && "$wine" tictac.exe test --program no-such-program suite) >"$work/missing.report" 2>&1
+status=$?
+set -e
+[ "$status" = 2 ] && grep -q "cannot run 'no-such-program': not found in the current folder or on PATH" "$work/missing.report" ||
+  fail "a program that is nowhere: status $status, $(cat "$work/missing.report")"
+echo "a program that is nowhere: one error before any test (status 2)"
+
 (cd "$work" && timeout 60 "$wine" tictac.exe test --program spawner.bat suite) >"$work/spawner.report" 2>&1 ||
   fail "spawner.bat: $(cat "$work/spawner.report")"
 [ -s "$work/alive.txt" ] || fail "spawner.bat's child never ran"
@@ -138,6 +149,39 @@ size=$(stat -c %s "$work/alive.txt")
 sleep 2
 [ "$(stat -c %s "$work/alive.txt")" = "$size" ] || fail "spawner.bat's child outlived its run (it still writes)"
 echo "spawner.bat: passed, and its child was killed with the run's Job Object"
+
+# fuzz: the exe against its own engine, with programs it starts in jobs.
+exe fuzz --program "$work/tictac.exe" --runs 50 --seed 1 >"$work/fuzz.report" 2>&1 ||
+  fail "tictac fuzz --program tictac.exe: $(cat "$work/fuzz.report")"
+grep -q " 0 divergences found" "$work/fuzz.report" || fail "tictac fuzz: $(cat "$work/fuzz.report")"
+echo "fuzz: 50 runs of tictac.exe against the engine, no divergence"
+
+# serve: POST /api/run answers as the Linux server does.
+api_run() {
+  python3 - "$1" "$trace" <<'PY'
+import json, sys, urllib.request
+body = json.dumps({"trace": open(sys.argv[2], encoding="utf-8").read(), "mode": "b"}).encode()
+print(urllib.request.urlopen("http://" + sys.argv[1] + "/api/run", body, timeout=10).read().decode())
+PY
+}
+serve_and_ask() {
+  "$@" serve --port 0 >"$work/serve.out" 2>&1 &
+  server=$!
+  for _ in $(seq 100); do
+    address=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/serve.out" || true)
+    [ -n "$address" ] && break
+    sleep 0.1
+  done
+  answer=$(api_run "$address" || echo "no answer from $address")
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  echo "$answer"
+}
+linux_answer=$(serve_and_ask "$linux")
+windows_answer=$(serve_and_ask "$wine" "$work/tictac.exe")
+[[ $linux_answer == *'"output":"'* ]] || fail "serve: the Linux server answered $linux_answer"
+[ "$linux_answer" = "$windows_answer" ] || fail "serve: POST /api/run answered $windows_answer, Linux's server $linux_answer"
+echo "serve: POST /api/run answered as on Linux"
 
 # verify: the same table.
 "$linux" verify >"$work/linux-verify"

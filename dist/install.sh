@@ -38,7 +38,17 @@ fetch() {
   if command -v curl >/dev/null 2>&1; then
     curl --proto '=https,file' --tlsv1.2 -fsSL "$1" -o "$2"
   elif command -v wget >/dev/null 2>&1; then
-    wget -q --https-only -O "$2" "$1"
+    # BusyBox's wget (Alpine, where the static archive is most wanted) has
+    # no --https-only; the URL is https:// or file:// here either way.
+    case "$1" in
+      https://* | file://*) ;;
+      *) die "refusing to download $1: not https" ;;
+    esac
+    if wget --help 2>&1 | grep -q -- --https-only; then
+      wget -q --https-only -O "$2" "$1"
+    else
+      wget -q -O "$2" "$1"
+    fi
   else
     die "needs curl or wget to download $1"
   fi

@@ -10,7 +10,9 @@
 //! `same-starter` (X starts every round), `precedence` (a taken cell is
 //! checked before the turn), `no-diagonal` (the 3-5-7 line does not win),
 //! `column` (syntax error columns one too far), `hang` (play_again in play
-//! never returns).
+//! never returns), `crash-on-diagonal` (a win on the 3-5-7 line fails its
+//! own check: what was printed so far, 25 lines of a traceback on standard
+//! error, exit 3: a student's program as `tictac test` must explain it).
 
 use std::io::{self, Write};
 
@@ -26,6 +28,8 @@ struct Model<'m> {
     /// ran and the state after it.
     snapshots: Vec<(Game, Game)>,
     cursor: usize,
+    /// `crash-on-diagonal` met its win.
+    crashed: bool,
 }
 
 impl Model<'_> {
@@ -86,14 +90,17 @@ impl Model<'_> {
         let before = s.board;
         self.game.play(player, cell);
         let s = &mut self.game.state;
-        if self.mistake == "no-diagonal" && s.message == Message::Winner && s.board != before {
+        let diagonal = self.mistake == "no-diagonal" || self.mistake == "crash-on-diagonal";
+        if diagonal && s.message == Message::Winner && s.board != before {
             let Some(mark) = mark else { return };
             let b = s.board;
             // Without the rising diagonal, does the move still win?
             let on = |n: u8| Cell::new(n).and_then(|c| b.get(c)) == Some(mark);
             let lines = tictac::game::board::LINES;
             let wins = lines.iter().filter(|l| **l != [3, 5, 7]).any(|l| l.iter().all(|&n| on(n)));
-            if !wins {
+            if !wins && self.mistake == "crash-on-diagonal" {
+                self.crashed = true;
+            } else if !wins {
                 s.scores[mark.index()] -= 1;
                 if b.is_full() {
                     s.message = Message::Tie;
@@ -144,11 +151,24 @@ fn main() {
             1
         }
         Ok(commands) => {
-            let mut model =
-                Model { mistake, game: Game::default(), snapshots: Vec::new(), cursor: 0 };
+            let mut model = Model {
+                mistake,
+                game: Game::default(),
+                snapshots: Vec::new(),
+                cursor: 0,
+                crashed: false,
+            };
             let _ = write_state(&mut out, &model.game);
             for c in &commands {
                 model.run(c);
+                if model.crashed {
+                    let _ = io::stdout().write_all(&out);
+                    for depth in 1..=24 {
+                        eprintln!("  at frame {depth} (mutant.rs, line {})", 100 + depth);
+                    }
+                    eprintln!("AssertionError: the 3-5-7 line is not checked");
+                    std::process::exit(3);
+                }
                 out.extend_from_slice(b"->");
                 let _ = c.write_echo(&mut out);
                 out.push(b'\n');

@@ -69,6 +69,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     widen_pipe();
     let mut stdout = BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock());
     let ran = cli::parse(args.get(1..).unwrap_or_default())
+        .and_then(cli::runnable)
         .map_err(Failure::from)
         .and_then(|invocation| dispatch(invocation, &program, &mut stdout));
     ExitCode::from(exit_status(ran, &program, &mut stdout))
@@ -170,6 +171,7 @@ fn dispatch(
             Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
         }
         Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
+        Invocation::CourseSuite(dir) => Ok(test::write_course(&dir, stdout)?),
         Invocation::Serve(options) => Ok(serve::run(&options, stdout)?),
         Invocation::Fuzz(options) => {
             let ran = fuzz::run(&options, stdout, io::stdout().is_terminal(), &stdout_closed);

@@ -52,6 +52,9 @@ enum Command {
     /// Print a shell's completion script for tictac
     #[command(args_override_self = true)]
     Completions(CompletionsArgs),
+    /// Write the built-in course suite to DIR (new or empty), to publish or extend
+    #[command(name = "course-suite")]
+    CourseSuite(CourseSuiteArgs),
 }
 
 #[derive(Args)]
@@ -59,7 +62,7 @@ struct TestArgs {
     /// Write each expected file from the actual output (not with --oracle)
     #[arg(long)]
     bless: bool,
-    /// Run CMD -b TRACE instead of the engine (CMD split on spaces)
+    /// Run CMD -b TRACE instead of the engine (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Option<Words>,
     /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
@@ -97,14 +100,18 @@ struct TestArgs {
     /// Report which behaviours the tests reach instead of running them
     #[arg(long)]
     coverage: bool,
-    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/]
+    /// Run the course suite built into tictac (with --program, against that program)
+    #[arg(long)]
+    course: bool,
+    /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/,
+    /// else with --program the built-in course suite]
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
 }
 
 #[derive(Args)]
 struct FuzzArgs {
-    /// The program to test, run as CMD -b TRACE (CMD split on spaces)
+    /// The program to test, run as CMD -b TRACE (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     program: Words,
     /// Take the expected output from CMD -b TRACE, not the engine
@@ -222,6 +229,13 @@ struct CompletionsArgs {
     shell: Shell,
 }
 
+#[derive(Args)]
+struct CourseSuiteArgs {
+    /// The folder to write NAME.txt and NAME.expected.txt into (new, or empty)
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
 fn mark_name(mark: Mark) -> &'static str {
     match mark {
         Mark::X => "X",
@@ -258,6 +272,7 @@ impl Command {
                 Invocation::Serve(ServeOptions { bind: a.bind, port: a.port, timeout: a.timeout.0 })
             }
             Command::Completions(a) => Invocation::Completions(a.shell),
+            Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
         })
     }
 }
@@ -275,8 +290,17 @@ impl TestArgs {
             format: self.format,
             filter: self.filter,
             coverage: self.coverage,
+            course: self.course,
             paths: self.paths,
         };
+        if options.course {
+            if let Some(path) = options.paths.first() {
+                return Err(UsageError::CourseWithPath(path.display().to_string()));
+            }
+            if options.bless {
+                return Err(UsageError::CourseWith("--bless"));
+            }
+        }
         if options.bless && options.oracle.is_some() {
             return Err(UsageError::BlessWithOracle);
         }
@@ -366,8 +390,42 @@ fn call(arg: &clap::Arg) -> String {
 /// their options in that shell.
 pub(crate) fn write_completions(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Tictac::command(), PROGRAM, &mut script);
+    clap_complete::generate(shell, &mut with_modes(Tictac::command()), PROGRAM, &mut script);
     out.write_all(&script)
+}
+
+/// The ETF modes and the session's options, for completion only: `etf.rs`
+/// parses them by hand (SPEC §5's messages), but a user completes `tictac
+/// -b <TAB>` to a file as any option. (`-help` and `-version`, one dash and
+/// a word, are beyond what clap can describe.)
+fn with_modes(command: clap::Command) -> clap::Command {
+    use clap::{Arg, ArgAction, ValueHint};
+    let flag = |name: &'static str, short: char, help: &'static str| {
+        Arg::new(name).short(short).help(help).action(ArgAction::SetTrue)
+    };
+    let files = |name: &'static str, short: char, values: &'static [&'static str], help| {
+        Arg::new(name)
+            .short(short)
+            .help(help)
+            .num_args(1..=values.len())
+            .value_names(values)
+            .value_hint(ValueHint::FilePath)
+    };
+    command
+        .arg(flag("interactive", 'i', "The shell: type events, see the board after each"))
+        .arg(flag("board", 'g', "The board on the terminal, played with keys or the mouse"))
+        .arg(files("batch", 'b', &["IN", "OUT"], "Run the trace IN, print or write OUT"))
+        .arg(files("window", 'w', &["M", "N", "IN", "OUT"], "Run lines M to N of IN"))
+        .arg(files("lines", 'l', &["IN", "OUT"], "Run IN line by line"))
+        .arg(Arg::new("bot").long("bot").value_name("NAME=STRATEGY").help("A bot plays NAME"))
+        .arg(Arg::new("seed").long("seed").value_name("N").help("The bots' random seed"))
+        .arg(
+            Arg::new("record")
+                .long("record")
+                .value_name("FILE")
+                .value_hint(ValueHint::FilePath)
+                .help("Keep the session as a trace in FILE"),
+        )
 }
 
 #[cfg(test)]
@@ -431,7 +489,14 @@ mod tests {
         let usage: Vec<&str> = list.iter().map(|(u, _)| u.as_str()).collect();
         assert_eq!(
             usage,
-            ["test [PATH]...", "fuzz --program <CMD>", "verify", "serve", "completions <SHELL>"]
+            [
+                "test [PATH]...",
+                "fuzz --program <CMD>",
+                "verify",
+                "serve",
+                "completions <SHELL>",
+                "course-suite <DIR>"
+            ]
         );
         assert!(list.iter().all(|(_, about)| !about.is_empty()));
     }
@@ -532,6 +597,24 @@ mod tests {
         assert_eq!(
             error(&["test", "--bless", "--oracle", "o"]),
             "Error: --bless writes expected files, so it cannot go with --oracle"
+        );
+        assert_eq!(
+            error(&["test", "--course", "acceptance"]),
+            "Error: --course runs the built-in course suite, so it takes no PATH (not 'acceptance')"
+        );
+        assert_eq!(
+            error(&["test", "--course", "--bless"]),
+            "Error: --course runs the built-in course suite, which --bless cannot change"
+        );
+        let Ok(Invocation::Test(o)) = p(&["test", "--course", "--program", "python3 'a b/t.py'"])
+        else {
+            panic!("parsed")
+        };
+        assert!(o.course);
+        assert_eq!(o.program, Some(vec!["python3".to_string(), "a b/t.py".to_string()]));
+        assert_eq!(
+            p(&["course-suite", "out"]),
+            Ok(Invocation::CourseSuite(std::path::PathBuf::from("out")))
         );
         assert_eq!(
             error(&["test", "--program", " "]),

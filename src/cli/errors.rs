@@ -53,6 +53,11 @@ pub(crate) enum UsageError {
     Seconds(String, String),
     #[error("Error: {0} takes a command to run, not '{1}'")]
     NoCommand(String, String),
+    #[error("Error: {0} cannot be split into words, '{1}': {2}")]
+    BadCommand(String, String, String),
+    /// The first word of `--program` or `--oracle` names nothing that runs.
+    #[error("Error: {0} cannot run '{1}': {2}")]
+    CannotRun(&'static str, String, &'static str),
     #[error("Error: --port takes a port number from 0 to 65535, not '{0}'")]
     Port(String),
     #[error("Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not '{0}'")]
@@ -71,6 +76,10 @@ pub(crate) enum UsageError {
         "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
     )]
     CoverageWith(&'static str),
+    #[error("Error: --course runs the built-in course suite, so it takes no PATH (not '{0}')")]
+    CourseWithPath(String),
+    #[error("Error: --course runs the built-in course suite, which {0} cannot change")]
+    CourseWith(&'static str),
     #[error("Error: verify needs both --strategy and --as to check one strategy")]
     VerifyNeedsBoth,
     /// An option (or an argument) the command does not have.

@@ -62,6 +62,8 @@ pub(crate) enum Invocation {
     Fuzz(FuzzOptions),
     /// `tictac completions SHELL`: the shell's completion script.
     Completions(clap_complete::Shell),
+    /// `tictac course-suite DIR`: the built-in course suite, written out.
+    CourseSuite(PathBuf),
     /// `-help`: the modes and the list of commands.
     Help,
     /// `tictac CMD --help` (or `-h`): that command's help, as printed.
@@ -76,4 +78,23 @@ pub(crate) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
         Some(word) if commands::is_command(word) => commands::parse(args),
         _ => etf::parse(args),
     }
+}
+
+/// The invocation, once the programs it would run (`--program`, `--oracle`)
+/// are known to start: one usage error before anything runs, not a failure
+/// per test. Apart from `parse`, which reads the arguments only.
+pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError> {
+    let (command, program, oracle) = match &invocation {
+        Invocation::Test(o) => ("test", o.program.as_ref(), o.oracle.as_ref()),
+        Invocation::Fuzz(o) => ("fuzz", Some(&o.program), o.oracle.as_ref()),
+        _ => return Ok(invocation),
+    };
+    for (option, words) in [("--program", program), ("--oracle", oracle)] {
+        let Some(first) = words.and_then(|w| w.first()) else { continue };
+        if let Err(why) = crate::platform::command_line::locate(first) {
+            let error = UsageError::CannotRun(option, first.clone(), why);
+            return Err(error.in_command(command.into()));
+        }
+    }
+    Ok(invocation)
 }

@@ -66,6 +66,8 @@ pub struct TestOptions {
     pub filter: Option<String>,
     /// Report which behaviours the tests reach instead of running them.
     pub coverage: bool,
+    /// Run the course suite built into the executable.
+    pub course: bool,
     pub paths: Vec<PathBuf>,
 }
 
@@ -95,6 +97,7 @@ impl Default for TestOptions {
             format: Format::Human,
             filter: None,
             coverage: false,
+            course: false,
             paths: Vec::new(),
         }
     }

@@ -13,6 +13,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use super::UsageError;
 use super::options::{MAX_JOBS, MAX_LINES};
 use crate::behaviour::Behaviour;
+use crate::platform::command_line;
 
 /// The most seconds `--timeout` and `--time` take (about 31 years): any
 /// deadline counted from now can be computed.
@@ -177,16 +178,20 @@ pub(super) fn excluded(_: &str, id: &str) -> Result<Behaviour, UsageError> {
     Ok(b)
 }
 
-/// A command given as one argument (`"python3 ttt.py"`), split into words.
+/// A command given as one argument (`"python3 'my dir/ttt.py'"`), split
+/// into words as this system's shell would.
 #[derive(Clone, Debug)]
 pub(super) struct Words(pub(super) Vec<String>);
 
-/// `--program CMD`, `--oracle CMD`: at least one word.
+/// `--program CMD`, `--oracle CMD`: at least one word, quoted as a shell
+/// quotes (whether its program exists is checked before the command runs:
+/// `super::runnable`).
 pub(super) fn command(option: &str, text: &str) -> Result<Words, UsageError> {
-    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
-    match words.is_empty() {
-        true => Err(UsageError::NoCommand(option.into(), text.into())),
-        false => Ok(Words(words)),
+    let words = command_line::split(text)
+        .map_err(|why| UsageError::BadCommand(option.into(), text.into(), why))?;
+    match words.first() {
+        None => Err(UsageError::NoCommand(option.into(), text.into())),
+        Some(_) => Ok(Words(words)),
     }
 }
 

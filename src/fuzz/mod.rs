@@ -8,6 +8,7 @@ mod generate;
 mod program;
 mod progress;
 mod report;
+mod reporter;
 mod saved;
 mod shrink;
 mod trace;
@@ -29,6 +30,7 @@ use generate::{Settings, generate, rng_for};
 use program::{Guarded, Launched, Launcher, Limits};
 use progress::Progress;
 use report::{Ended, Reports, Symptom, falsifying};
+use reporter::{FuzzEvent, FuzzReporter, Human, LOGGED_EVERY, Opening, Summary};
 use saved::{check_out, save};
 use trace::Trace;
 
@@ -49,6 +51,10 @@ pub(crate) enum FuzzError {
     /// The oracle failed on a trace: nothing can be said about the program.
     #[error("error: {0}")]
     OracleFailed(String),
+    /// A trace could not be written for the program to read: the session
+    /// stops rather than skip runs without a word.
+    #[error("error: a trace could not be written to the scratch folder: {0}")]
+    TraceNotWritten(io::Error),
     /// Standard output was closed (`tictac fuzz ... | head -1`), with what
     /// the session had earned (`Failed` once a divergence was found).
     #[error(transparent)]
@@ -149,6 +155,8 @@ struct Shared {
     flaky: AtomicU64,
     /// The first failure of the oracle, which ends the session.
     oracle_failure: Mutex<Option<String>>,
+    /// The first trace that could not be written, which ends the session.
+    not_written: Mutex<Option<io::Error>>,
     /// The traces drawn ahead, in run order; taken away (so the drawing
     /// thread stops) when the last worker leaves.
     queue: Mutex<Option<mpsc::Receiver<Drawn>>>,
@@ -194,20 +202,23 @@ pub(crate) fn run(
     if let Some(oracle) = &options.oracle {
         probe(started, oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
     }
-    let against =
-        options.oracle.as_ref().map_or("the engine".to_string(), |o| format!("'{}'", o.join(" ")));
-    let bounds = match options.time {
-        Some(time) => format!("{} runs or {} s", options.runs, time.as_secs_f64()),
-        None => format!("{} runs", options.runs),
+    let mut reporter = Human::new(out, terminal, LOGGED_EVERY);
+    let opening = Opening {
+        program: options.program.join(" "),
+        against: options
+            .oracle
+            .as_ref()
+            .map_or("the engine".to_string(), |o| format!("'{}'", o.join(" "))),
+        seed,
+        bounds: match options.time {
+            Some(time) => format!("{} runs or {} s", options.runs, time.as_secs_f64()),
+            None => format!("{} runs", options.runs),
+        },
+        jobs: options.jobs,
     };
-    writeln!(
-        out,
-        "Fuzzing '{}' against {against}: seed {seed}, up to {bounds}, {} jobs",
-        options.program.join(" "),
-        options.jobs
-    )
-    .and_then(|()| out.flush())
-    .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+    reporter
+        .report(&FuzzEvent::Started(&opening))
+        .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
     let saved = match &options.save_traces {
         Some(path) => Some(Mutex::new(
             OpenOptions::new().append(true).create(true).open(path).map(io::BufWriter::new)?,
@@ -229,6 +240,7 @@ pub(crate) fn run(
         alone: RwLock::new(()),
         flaky: AtomicU64::new(0),
         oracle_failure: Mutex::new(None),
+        not_written: Mutex::new(None),
         queue: Mutex::new(None),
         working: AtomicUsize::new(options.jobs.max(1)),
     };
@@ -266,7 +278,6 @@ pub(crate) fn run(
             });
         }
         drop(sender);
-        let mut last_line = Instant::now();
         // Until every worker is done: once stopped, they end within moments.
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -279,40 +290,30 @@ pub(crate) fn run(
                 write_error = Some(io::ErrorKind::BrokenPipe.into());
                 shared.halt(Stop::Other);
             }
-            let mut lines = String::new();
-            match found.recv_timeout(Duration::from_millis(250)) {
-                Ok(message) => {
-                    if terminal {
-                        lines.push_str("\r\x1b[2K");
-                    }
-                    lines.push_str(&message);
-                    lines.push('\n');
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            let message = match found.recv_timeout(Duration::from_millis(250)) {
+                Ok(message) => Some(message),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            let every = if terminal { Duration::ZERO } else { Duration::from_secs(10) };
-            if last_line.elapsed() >= every {
-                last_line = Instant::now();
-                let line = Progress {
-                    runs: shared.runs.load(Ordering::Relaxed),
-                    all_runs: options.runs,
-                    elapsed: start.elapsed(),
-                    time_left: deadline.map(|d| d.saturating_duration_since(Instant::now())),
-                    covered: lock(&shared.covered).len(),
-                    total,
-                    divergences: lock(&shared.reports).len(),
-                }
-                .line();
-                if terminal {
-                    lines.push_str(&format!("\r\x1b[2K{line}"));
-                } else {
-                    lines.push_str(&line);
-                    lines.push('\n');
-                }
-            }
+            };
+            // Each lock only for its read (a struct literal would hold both).
+            let covered = lock(&shared.covered).len();
+            let divergences = lock(&shared.reports).len();
+            let progress = Progress {
+                runs: shared.runs.load(Ordering::Relaxed),
+                all_runs: options.runs,
+                elapsed: start.elapsed(),
+                time_left: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+                covered,
+                total,
+                divergences,
+            };
+            let told = message
+                .iter()
+                .map(|m| FuzzEvent::Found(m))
+                .chain([FuzzEvent::Progress(&progress)])
+                .try_for_each(|event| reporter.report(&event));
             if write_error.is_none()
-                && let Err(e) = out.write_all(lines.as_bytes()).and_then(|()| out.flush())
+                && let Err(e) = told
             {
                 write_error = Some(e);
                 shared.halt(Stop::Other);
@@ -323,11 +324,12 @@ pub(crate) fn run(
     if let Some(e) = write_error {
         return Err(write_failed(e, Status::failed_if(lock(&shared.reports).len() > 0)));
     }
-    if terminal {
-        write!(out, "\r\x1b[2K")?;
-    }
+    reporter.report(&FuzzEvent::Stopped)?;
     if let Some(failure) = lock(&shared.oracle_failure).take() {
         return Err(FuzzError::OracleFailed(failure));
+    }
+    if let Some(e) = lock(&shared.not_written).take() {
+        return Err(FuzzError::TraceNotWritten(e));
     }
     if let Some(saved) = &shared.saved {
         lock(saved).flush()?;
@@ -335,34 +337,28 @@ pub(crate) fn run(
     if shared.save_failed.load(Ordering::Relaxed) {
         return Err(io::Error::other("writing the --save-traces file failed").into());
     }
-    let mut closing = String::new();
-    match stopped {
-        Some(Stop::Stalled) => closing.push_str(&stalled(options, &shared)),
-        Some(Stop::Signal(name)) => closing.push_str(&format!(
-            "Stopped by {name} after {:.1} s; what was found so far is kept.\n",
-            start.elapsed().as_secs_f64()
-        )),
-        _ => {}
-    }
-    let flaky = shared.flaky.load(Ordering::Relaxed);
-    if flaky > 0 {
-        closing.push_str(&format!(
-            "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.\n",
-            if flaky == 1 { "run did" } else { "runs did" },
-            options.timeout.as_secs_f64()
-        ));
-    }
+    // Before the reports are locked here: saying it may add one.
+    let stalled = (stopped == Some(Stop::Stalled)).then(|| stalled(options, &shared));
     let reports = lock(&shared.reports);
     let divergences = reports.len();
-    closing.push_str(&reports.recap());
     let runs = shared.runs.load(Ordering::Relaxed);
-    let covered =
-        lock(&shared.covered).iter().filter(|b| b.in_batch() && !exclude.contains(*b)).count();
-    closing.push_str(&format!(
-        "Fuzz Results: {runs} runs, {covered}/{total} behaviours covered, {divergences} divergences found.\n"
-    ));
-    out.write_all(closing.as_bytes())
-        .and_then(|()| out.flush())
+    let summary = Summary {
+        stalled,
+        signal: match stopped {
+            Some(Stop::Signal(name)) => Some((name, start.elapsed())),
+            _ => None,
+        },
+        flaky: (shared.flaky.load(Ordering::Relaxed), options.timeout),
+        reports: &reports,
+        runs,
+        covered: lock(&shared.covered)
+            .iter()
+            .filter(|b| b.in_batch() && !exclude.contains(*b))
+            .count(),
+        total,
+    };
+    reporter
+        .report(&FuzzEvent::Finished(&summary))
         .map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
     Ok(Fuzzed { runs, divergences, stopped })
 }
@@ -466,9 +462,10 @@ struct Found {
 enum Outcome {
     Agrees,
     Diverges(Found),
-    /// Nothing: the session was stopped during the run, or the trace could
-    /// not be written.
+    /// Nothing: the session was stopped during the run.
     Unknown,
+    /// The trace could not be written (a full or size-limited disk).
+    NotWritten(io::Error),
     /// The oracle failed on the trace (why).
     OracleFailed(String),
 }
@@ -544,6 +541,11 @@ impl Worker<'_> {
             let confirm = !lock(&shared.kinds).contains(&Kind::Hang);
             let found_one = match self.try_trace(&trace, &expected, confirm) {
                 Outcome::Unknown => continue,
+                Outcome::NotWritten(e) => {
+                    lock(&shared.not_written).get_or_insert(e);
+                    shared.halt(Stop::Other);
+                    return;
+                }
                 Outcome::OracleFailed(why) => {
                     self.oracle_failed(&why, &trace);
                     return;
@@ -620,8 +622,8 @@ impl Worker<'_> {
     /// program's when `confirm`): on a loaded machine a run can miss its
     /// time without hanging.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
-        if self.rewrite(&trace.text()).is_err() {
-            return Outcome::Unknown;
+        if let Err(e) = self.rewrite(&trace.text()) {
+            return Outcome::NotWritten(e);
         }
         let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
         let limits = Limits { timeout: self.options.timeout, cap };

@@ -55,6 +55,22 @@ impl Symptom {
         self.ended == Ended::TimedOut || (self.ended == Ended::Exited(None) && silent)
     }
 
+    /// The output stops short (it ends, or ends mid-line, where the wanted
+    /// one goes on) and the program did not end as wanted (a signal, a
+    /// status of its own): a crash, wherever it fell in each trace.
+    fn crashed_short(&self) -> bool {
+        let short = self.line.as_ref().is_some_and(|l| match (&l.expected, &l.got) {
+            (Some(_), None) => true,
+            (Some(wanted), Some(got)) => !got.ends_with(b"\n") && wanted.starts_with(got),
+            (None, _) => false,
+        });
+        let abnormal = match self.ended {
+            Ended::Exited(status) => status != self.wanted_status,
+            Ended::TimedOut | Ended::TooMuch => false,
+        };
+        short && abnormal
+    }
+
     /// The pair of lines that differ, which names a cause.
     fn pair(&self) -> Option<LinePair<'_>> {
         self.line.as_ref().map(|l| (&l.expected, &l.got))
@@ -95,6 +111,12 @@ impl Reports {
                 Some((k, "the same shrunk trace".to_string()))
             } else if symptom.pair().is_some() && r.symptom.pair() == symptom.pair() {
                 Some((k, "the same line of output differs the same way".to_string()))
+            } else if symptom.crashed_short()
+                && r.symptom.crashed_short()
+                && (r.symptom.ended, r.symptom.wanted_status)
+                    == (symptom.ended, symptom.wanted_status)
+            {
+                Some((k, "the output stops short and the program ends the same way".to_string()))
             } else {
                 None
             }
@@ -211,32 +233,62 @@ pub(crate) fn falsifying(
     text
 }
 
-/// A line of a trace, its invisible characters escaped.
+/// A line of a trace, its invisible characters escaped (bytes that are not
+/// UTF-8 as `\xNN`).
 fn shown(line: &[u8]) -> String {
-    String::from_utf8_lossy(line)
-        .chars()
-        .map(
-            |c| {
-                if c.is_control() && c != '\t' {
-                    c.escape_debug().to_string()
-                } else {
-                    c.to_string()
-                }
-            },
-        )
-        .collect()
+    let mut text = String::new();
+    for chunk in line.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() && c != '\t' {
+                text.extend(c.escape_debug());
+            } else {
+                text.push(c);
+            }
+        }
+        hex(&mut text, chunk.invalid());
+    }
+    text
 }
 
-/// A line of output in quotes, escaped and cut; the end of the output if
-/// there is none; and a missing newline said when the other side has one.
+/// Bytes that are not UTF-8, as `\xNN` each.
+fn hex(text: &mut String, bytes: &[u8]) {
+    for byte in bytes {
+        let _ = write!(text, "\\x{byte:02X}");
+    }
+}
+
+/// A line of output in quotes, escaped (as Rust writes a string, bytes that
+/// are not UTF-8 as `\xNN`) and cut; the end of the output if there is
+/// none; and a missing newline said when the other side has one.
 fn quoted(line: &Option<Vec<u8>>, other_has_newline: bool) -> String {
     let Some(line) = line else { return "(the end of the output)".into() };
     let body = line.strip_suffix(b"\n").unwrap_or(line);
-    let text = String::from_utf8_lossy(body);
-    let mut quoted = match text.char_indices().nth(LINE_SHOWN) {
-        Some((cut, _)) => format!("{:?}…", &text[..cut]),
-        None => format!("{text:?}"),
-    };
+    let mut quoted = String::from("\"");
+    // Each character, or each byte that is not one, counts one.
+    let length: usize =
+        body.utf8_chunks().map(|c| c.valid().chars().count() + c.invalid().len()).sum();
+    let mut left = LINE_SHOWN;
+    'chunks: for chunk in body.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if left == 0 {
+                break 'chunks;
+            }
+            left -= 1;
+            let escaped = format!("{:?}", c.to_string());
+            quoted.push_str(&escaped[1..escaped.len() - 1]);
+        }
+        for &byte in chunk.invalid() {
+            if left == 0 {
+                break 'chunks;
+            }
+            left -= 1;
+            hex(&mut quoted, &[byte]);
+        }
+    }
+    quoted.push('"');
+    if length > LINE_SHOWN {
+        quoted.push('…');
+    }
     if !line.ends_with(b"\n") && other_has_newline {
         quoted.push_str(" (no newline at the end)");
     }
@@ -277,6 +329,35 @@ mod tests {
         let text = falsifying("D", b"", &Symptom::timed_out(), Duration::from_millis(1500), &saved);
         assert!(
             text.contains("(the empty trace)\n  the program did not finish in 1.5 s\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn crashes_cutting_the_output_short_on_different_lines_are_one_cause() {
+        let killed = |got: &[u8]| Symptom::of(b"a\nbb\ncc\n", got, Ended::Exited(None), Some(0));
+        let mut reports = Reports::default();
+        let kind = Kind::Behaviour(Behaviour::ALL[0]);
+        reports.add((kind, false), b"x".to_vec(), killed(b"a\nb"), None);
+        assert!(reports.same_cause(b"y", &killed(b"a\nbb\nc")).is_some());
+        assert!(reports.same_cause(b"y", &killed(b"a\n")).is_some());
+        // Not when it ends as wanted, nor when the line is another one.
+        let exited = Symptom::of(b"a\nbb\ncc\n", b"a\nbb\nc", Ended::Exited(Some(0)), Some(0));
+        assert!(reports.same_cause(b"y", &exited).is_none());
+        assert!(reports.same_cause(b"y", &killed(b"a\nbx\n")).is_none());
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_shown_as_hex() {
+        let s = symptom(b"  score\n", b"  sc\xff\xfeore \x1b\"\n", Some(0));
+        let text = falsifying("D", b"undo \xff", &s, Duration::from_secs(1), &Err("-".into()));
+        assert!(text.contains("    undo \\xFF\n"), "{text}");
+        assert!(text.contains("got:      \"  sc\\xFF\\xFEore \\u{1b}\\\"\""), "{text}");
+        let long = [b"a".repeat(LINE_SHOWN - 1), vec![0xff, 0xfe, b'\n']].concat();
+        let s = symptom(b"b\n", &long, Some(0));
+        let text = falsifying("D", b"", &s, Duration::from_secs(1), &Err("-".into()));
+        assert!(
+            text.contains(&format!("got:      \"{}\\xFF\"…", "a".repeat(LINE_SHOWN - 1))),
             "{text}"
         );
     }

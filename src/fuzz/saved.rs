@@ -13,15 +13,28 @@ use crate::run::{OutputError, OutputFile};
 /// the first save.
 pub(super) fn check_out(dir: &Path) -> Result<(), FuzzError> {
     let name = dir.display().to_string();
-    match fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(FuzzError::Out(name, "is not a folder".into())),
+    // The folder where files will be made: DIR, or the nearest folder
+    // above it that is there (DIR is made at the first save).
+    let mut made_in = match fs::metadata(dir) {
+        Ok(m) if m.is_dir() => dir.to_path_buf(),
+        Ok(_) => return Err(FuzzError::Out(name, "is not a folder".into())),
         Err(_) if fs::symlink_metadata(dir).is_ok() => {
-            Err(FuzzError::Out(name, "is a symbolic link to nothing".into()))
+            return Err(FuzzError::Out(name, "is a symbolic link to nothing".into()));
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(FuzzError::Out(name, format!("cannot be used: {e}"))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => dir.to_path_buf(),
+        Err(e) => return Err(FuzzError::Out(name, format!("cannot be used: {e}"))),
+    };
+    while !made_in.is_dir() {
+        match made_in.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => made_in = parent.to_path_buf(),
+            _ => made_in = PathBuf::from("."),
+        }
     }
+    // A file made and dropped there: a read-only or full disk is said
+    // now, not at the first divergence.
+    tempfile::tempfile_in(&made_in).map(drop).map_err(|e| {
+        FuzzError::Out(name, format!("cannot be written in ({}: {e})", made_in.display()))
+    })
 }
 
 /// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N

@@ -1,7 +1,10 @@
 //! The seams to the system, one per concern: running an untrusted program
-//! (`process`), signals, files and the standard streams (`files`), and the byte store that keeps memory bounded
-//! (`spool`). The platform's `cfg`s live here (and in the terminal crates).
+//! (`process`), splitting a command as this system's shell would and finding
+//! its program (`command_line`), signals, files and the standard streams
+//! (`files`), and the byte store that keeps memory bounded (`spool`). The
+//! platform's `cfg`s live here (and in the terminal crates).
 
+pub(crate) mod command_line;
 pub(crate) mod files;
 pub(crate) mod process;
 pub(crate) mod signals;

@@ -49,21 +49,27 @@ pub(crate) fn sibling(trace: &Path, kind: &str) -> PathBuf {
 /// characters as `\xNN`, so no name can start a line of its own.
 fn display_name(path: &Path) -> String {
     let text = path.to_string_lossy();
-    let text = text.strip_suffix(".txt").unwrap_or(&text);
-    let mut name = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            name.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            name.push(c);
-        }
-    }
-    name
+    escape_controls(text.strip_suffix(".txt").unwrap_or(&text))
 }
 
-/// Files that are outputs, never traces.
+/// `text` with its control characters shown as `\xNN`, so that it cannot
+/// start a report line of its own.
+pub(crate) fn escape_controls(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            shown.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
+/// Files that are outputs (`--log` writes `.actual.txt` and `.stderr.txt`),
+/// never traces.
 fn is_output(name: &str) -> bool {
-    name.ends_with(".expected.txt") || name.ends_with(".actual.txt")
+    [".expected.txt", ".actual.txt", ".stderr.txt"].iter().any(|end| name.ends_with(end))
 }
 
 /// The folders searched when no path is given.

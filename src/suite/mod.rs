@@ -2,6 +2,7 @@
 //! expected output, byte for byte, as ETF's regression scripts do.
 
 mod bless;
+pub(crate) mod course;
 mod diff;
 mod discover;
 pub(crate) mod files;
@@ -12,7 +13,7 @@ mod report;
 
 pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
-pub(crate) use plan::{Producer, produce};
+pub(crate) use plan::{Produced, Producer, Trouble, produce};
 use report::{Reporter, TestEvent};
 
 use std::fs;
@@ -49,9 +50,9 @@ pub enum SuiteError {
     NotATrace(String),
     #[error("error: no test name contains '{0}' (--filter)")]
     NoneMatch(String),
-    /// `--program` or `--oracle` names nothing that can run.
-    #[error("error: cannot run '{0}': {1}")]
-    Program(String, String),
+    /// `tictac course-suite DIR` cannot write there (or the scratch copy).
+    #[error("error: cannot write the course suite to '{0}': {1}")]
+    CourseDir(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
     /// Standard output was closed (`tictac test | head -1`), with what the
@@ -76,12 +77,38 @@ impl Stopped for SuiteError {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Verdict {
     Pass,
+    /// Not run: the trace tests what only tictac does (why), and a program
+    /// is under test.
+    Skipped(String),
     /// Outputs differ: the rendered diff.
     Differs(Diff),
+    /// The program's run went wrong (crashed, killed, timed out, could
+    /// not start); the diff of what it printed, when it ended by itself and
+    /// that differs.
+    Broke(Trouble, Option<Diff>),
     /// No expected output and no `--bless`.
     NoExpected(PathBuf),
     /// The program or the oracle could not run.
     CannotRun(String),
+}
+
+impl Verdict {
+    /// What went wrong, in the words every report format uses to tell
+    /// failures apart: "output differs", "crashed (exit 1)", "killed by
+    /// signal 9", "timed out after 10 s", "could not start: ...".
+    pub(crate) fn headline(&self) -> Option<String> {
+        match self {
+            Verdict::Pass | Verdict::Skipped(_) => None,
+            Verdict::Differs(_) => Some("output differs".into()),
+            Verdict::Broke(trouble, _) => Some(trouble.to_string()),
+            Verdict::NoExpected(_) => Some("no expected output".into()),
+            Verdict::CannotRun(why) => Some(why.lines().next().unwrap_or_default().into()),
+        }
+    }
+
+    pub(crate) fn failed(&self) -> bool {
+        !matches!(self, Verdict::Pass | Verdict::Skipped(_))
+    }
 }
 
 /// One test's result.
@@ -89,17 +116,20 @@ pub(crate) enum Verdict {
 pub(crate) struct TestResult {
     pub(crate) verdict: Verdict,
     pub(crate) elapsed: Duration,
+    /// The command line run, shown under a failure.
+    pub(crate) command: Option<String>,
     /// Notes to print under the result line (blessed files, logs).
     pub(crate) notes: Vec<String>,
-    /// The start of a failing program's standard error, as lines to show.
+    /// The end of a failing program's standard error, as lines to show.
     pub(crate) stderr: Vec<String>,
 }
 
-/// The tally of a run.
+/// The tally of a run: `total` counts the tests run, skipped ones apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Report {
     pub(crate) passed: usize,
     pub total: usize,
+    pub skipped: usize,
 }
 
 impl Report {
@@ -149,9 +179,6 @@ pub(crate) fn run_watching(
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
     }
-    for command in options.program.iter().chain(&options.oracle) {
-        check_program(command)?;
-    }
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
     // `process`); a signal stops them all.
@@ -159,7 +186,7 @@ pub(crate) fn run_watching(
     let quiet = options.quiet && options.format != Format::Tap;
     let mut reporter = report::for_format(options.format, quiet, color, out, progress);
     let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
-    let done = TestEvent::Done { passed: report.passed, total: report.total };
+    let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
     Ok(report)
 }
@@ -181,7 +208,7 @@ fn run_all(
         .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
     let next = AtomicUsize::new(0);
     let (sender, results) = mpsc::channel::<(usize, TestResult)>();
-    let mut report = Report { passed: 0, total: tests.len() };
+    let mut report = Report { passed: 0, total: tests.len(), skipped: 0 };
     // No test starts until every thread has: a thread that cannot be started
     // is an error before anything runs (and none has finished and freed its
     // stack, which would make the failure depend on timing).
@@ -224,10 +251,14 @@ fn run_all(
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
             };
-            failed_early |= outcome.verdict != Verdict::Pass;
+            failed_early |= outcome.verdict.failed();
             waiting[k] = Some(outcome);
             while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
                 report.passed += usize::from(outcome.verdict == Verdict::Pass);
+                if let Verdict::Skipped(_) = outcome.verdict {
+                    report.total -= 1;
+                    report.skipped += 1;
+                }
                 let finished = TestEvent::Finished {
                     number: printed + 1,
                     test: &tests[printed],
@@ -254,50 +285,45 @@ fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult 
                 "the runner failed on this test (a bug: it panicked)".into(),
             ),
             elapsed: start.elapsed(),
+            command: None,
             notes: Vec::new(),
             stderr: Vec::new(),
         })
 }
 
-/// A program that cannot be started at all is one error before any test:
-/// its name must be an executable file, found on PATH if it has no slash.
-fn check_program(command: &[String]) -> Result<(), SuiteError> {
-    let Some(exe) = command.first() else {
-        return Err(SuiteError::Program(String::new(), "an empty command".into()));
-    };
-    if crate::platform::process::runnable(exe) {
-        return Ok(());
-    }
-    let why = if exe.contains('/') && !Path::new(exe).exists() {
-        "no such file"
-    } else if exe.contains('/') {
-        "not an executable file"
-    } else {
-        "not found on PATH"
-    };
-    Err(SuiteError::Program(exe.clone(), why.into()))
-}
+/// Lines of a failing program's standard error shown under its result:
+/// the last ones, where a crash says why.
+const STDERR_LINES: usize = 20;
 
-/// Lines of a failing program's standard error shown under its result.
-const STDERR_LINES: usize = 10;
+/// What a test's run left besides its verdict.
+#[derive(Default)]
+struct Ran {
+    command: Option<String>,
+    notes: Vec<String>,
+    stderr: Vec<u8>,
+}
 
 /// Runs one test: its actual output, its expected output, the verdict.
 pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
-    let mut notes = Vec::new();
-    let mut stderr = Vec::new();
-    let verdict = verdict(test, options, stop, &mut notes, &mut stderr);
-    let stderr = if verdict == Verdict::Pass { Vec::new() } else { show_stderr(&stderr) };
-    TestResult { verdict, elapsed: start.elapsed(), notes, stderr }
+    let mut ran = Ran::default();
+    let verdict = verdict(test, options, stop, &mut ran);
+    let failed = verdict.failed();
+    TestResult {
+        elapsed: start.elapsed(),
+        command: ran.command.filter(|_| failed),
+        notes: ran.notes,
+        stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
+        verdict,
+    }
 }
 
-fn verdict(
-    test: &Test,
-    options: &Options,
-    stop: Option<&AtomicBool>,
-    notes: &mut Vec<String>,
-    stderr: &mut Vec<u8>,
-) -> Verdict {
+fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut Ran) -> Verdict {
+    if options.program.is_some()
+        && let Some(why) = plan::tictac_only(&test.trace)
+    {
+        return Verdict::Skipped(why);
+    }
     let timeout = options.timeout;
     let expected_path = test.expected_path();
     // The expected output first: its size sets the cap on the actual one.
@@ -307,6 +333,9 @@ fn verdict(
             labels = Labels { expected: "oracle", actual: "program" };
             let producer = Producer::Program { command: oracle, timeout };
             match produce(producer, &test.trace, ORACLE_CAP, stop) {
+                Ok(Produced { trouble: Some(trouble), command, .. }) => {
+                    return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
+                }
                 Ok(produced) => Some(produced.output),
                 Err(why) => return Verdict::CannotRun(format!("oracle: {why}")),
             }
@@ -328,26 +357,32 @@ fn verdict(
         .program
         .as_deref()
         .map_or(Producer::InProcess { timeout }, |command| Producer::Program { command, timeout });
-    let (mut actual, failed, status) = match produce(producer, &test.trace, cap, stop) {
+    let (mut actual, trouble, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {
-            *stderr = produced.stderr;
+            ran.command = Some(discover::escape_controls(&produced.command));
+            ran.stderr = produced.stderr;
             let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
-            (produced.output, produced.failed, status)
+            (produced.output, produced.trouble, status)
         }
     };
     if let Some(dir) = &options.log {
-        notes.extend(log(dir, test, &mut actual));
+        ran.notes.extend(log(dir, test, &mut actual, &ran.stderr));
     }
+    let trouble = match trouble {
+        // A run stopped, or never started, printed nothing to compare.
+        Some(trouble) if !trouble.ended_by_itself() => return Verdict::Broke(trouble, None),
+        trouble => trouble,
+    };
     if options.bless {
         // A crashed program's output is no answer to record.
-        if let Some(how) = failed {
-            return Verdict::CannotRun(format!("{how}: nothing blessed"));
+        if let Some(trouble) = trouble {
+            return Verdict::CannotRun(format!("{trouble}: nothing blessed"));
         }
         let program = options.program.as_ref().map(|words| words.join(" "));
         return match bless::bless(&expected_path, &mut actual, program.as_deref()) {
             Ok(note) => {
-                notes.push(note);
+                ran.notes.push(note);
                 Verdict::Pass
             }
             Err(why) => Verdict::CannotRun(why),
@@ -356,19 +391,24 @@ fn verdict(
     let Some(expected) = expected.as_mut() else {
         return Verdict::NoExpected(expected_path);
     };
-    match diff::describe(expected, &mut actual, labels) {
+    let diff = match diff::describe(expected, &mut actual, labels) {
         Ok(None) => match status {
-            Some((wanted, got)) if got != Some(wanted) => {
-                Verdict::Differs(Diff::status(wanted, got))
-            }
-            _ => Verdict::Pass,
+            Some((wanted, got)) if got != Some(wanted) => Some(Diff::status(wanted, got)),
+            _ => None,
         },
-        Ok(Some(diff)) => Verdict::Differs(diff),
-        Err(e) => Verdict::CannotRun(format!("comparing the outputs: {e}")),
+        Ok(Some(diff)) => Some(diff),
+        Err(e) => return Verdict::CannotRun(format!("comparing the outputs: {e}")),
+    };
+    // Without `-- status: N` only the output counts: a program that
+    // printed the right answer and then exited 1 passes.
+    match (diff, trouble) {
+        (None, _) => Verdict::Pass,
+        (Some(diff), Some(trouble)) => Verdict::Broke(trouble, Some(diff)),
+        (Some(diff), None) => Verdict::Differs(diff),
     }
 }
 
-/// The first lines of a program's standard error, under its result.
+/// The last lines of a program's standard error, under its result.
 fn show_stderr(stderr: &[u8]) -> Vec<String> {
     let mut shown = Vec::new();
     if stderr.is_empty() {
@@ -376,23 +416,32 @@ fn show_stderr(stderr: &[u8]) -> Vec<String> {
     }
     let lines: Vec<&[u8]> = stderr.split(|&b| b == b'\n').collect();
     let lines = lines.strip_suffix(&[&b""[..]]).unwrap_or(&lines);
-    for line in lines.iter().take(STDERR_LINES) {
-        shown.push(diff::visible(line));
+    let left_out = lines.len().saturating_sub(STDERR_LINES);
+    if left_out > 0 {
+        shown.push(format!("... {left_out} lines before these"));
     }
-    if lines.len() > STDERR_LINES {
-        shown.push(format!("... and {} more lines", lines.len() - STDERR_LINES));
-    }
+    shown.extend(lines[left_out..].iter().map(|line| diff::visible(line)));
     shown
 }
 
-/// Saves the actual output as `DIR/NAME.actual.txt`, as `--bless` writes
-/// an expected file: whole or not at all, and never through a symbolic
-/// link, there or in a folder of NAME below DIR.
-fn log(dir: &Path, test: &Test, actual: &mut Capture) -> Option<String> {
-    let path = dir.join(format!("{}.actual.txt", test.name));
-    let saved = log_folders(dir, &path)
-        .and_then(|()| bless::writable(&path, "--log"))
-        .and_then(|existing| bless::write_whole(&path, existing.as_ref(), actual));
+/// Saves the actual output as `DIR/NAME.actual.txt`, and what the program
+/// wrote to standard error (its end, when it wrote any) as
+/// `DIR/NAME.stderr.txt`, as `--bless` writes an expected file: whole or
+/// not at all, and never through a symbolic link, there or in a folder of
+/// NAME below DIR.
+fn log(dir: &Path, test: &Test, actual: &mut Capture, stderr: &[u8]) -> Option<String> {
+    let save = |kind: &str, bytes: &mut Capture| {
+        let path = dir.join(format!("{}.{kind}.txt", test.name));
+        log_folders(dir, &path)
+            .and_then(|()| bless::writable(&path, "--log"))
+            .and_then(|existing| bless::write_whole(&path, existing.as_ref(), bytes))
+    };
+    let mut saved = save("actual", actual);
+    if saved.is_ok() && !stderr.is_empty() {
+        let mut kept = Capture::new(stderr.len() as u64);
+        saved =
+            kept.push(stderr).map_err(|e| e.to_string()).and_then(|_| save("stderr", &mut kept));
+    }
     saved.err().map(|e| format!("not logged: {e}"))
 }
 

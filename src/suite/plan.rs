@@ -15,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
+use crate::platform::command_line;
 use crate::platform::process::{self, Capture, Ending};
 use crate::run::{Job, STDIN};
 
@@ -224,6 +225,21 @@ impl Plan {
     }
 }
 
+/// Why a trace tests what only tictac does, so that a program under test
+/// skips it: `--bot` and `--seed` are tictac's own options, and an
+/// invocation error's message names tictac (`Run 'tictac -help'`). None for
+/// a trace any ETF program must pass (or one that cannot be read: its test
+/// says why when it runs).
+pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
+    let text = files::read_bounded(trace, MAX_TYPED).ok()?;
+    let plan = Plan::checked(&text).ok()?;
+    if let Some(option) = plan.args.iter().find(|a| ["--bot", "--seed"].contains(&a.as_str())) {
+        return Some(format!("{option} is tictac's own option, not the ETF framework's"));
+    }
+    matches!(plan.directive, Directive::Usage(_))
+        .then(|| "an invocation error: its message names tictac".to_string())
+}
+
 /// What produces a test's output: the engine here, or a program.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Producer<'a> {
@@ -235,14 +251,51 @@ pub(crate) enum Producer<'a> {
     Program { command: &'a [String], timeout: Duration },
 }
 
-/// An output, and the start of what the program wrote to standard error.
+/// How a program's run went wrong, as every report format names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Trouble {
+    /// It exited with a status other than 0.
+    Exit(i32),
+    /// A signal ended it.
+    Signal(i32),
+    /// Still running at the deadline; stopped.
+    TimedOut(Duration),
+    /// It printed past the cap; stopped.
+    TooMuch(u64),
+    /// It could not be started at all (why).
+    CouldNotStart(String),
+}
+
+impl std::fmt::Display for Trouble {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Trouble::Exit(code) => write!(f, "crashed (exit {code})"),
+            Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
+            Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
+            Trouble::TooMuch(cap) => write!(f, "printed more than {cap} bytes and was stopped"),
+            Trouble::CouldNotStart(why) => write!(f, "could not start: {why}"),
+        }
+    }
+}
+
+impl Trouble {
+    /// Whether the program ended by itself, so that what it printed is
+    /// worth comparing.
+    pub(crate) fn ended_by_itself(&self) -> bool {
+        matches!(self, Trouble::Exit(_) | Trouble::Signal(_))
+    }
+}
+
+/// An output, and the end of what the program wrote to standard error.
 #[derive(Debug)]
 pub(crate) struct Produced {
     pub(crate) output: Capture,
     pub(crate) stderr: Vec<u8>,
-    /// How the program ended, when it failed (killed by a signal, or a
-    /// non-zero exit status): `--bless` records no such output.
-    pub(crate) failed: Option<String>,
+    /// The command line run, as a shell would read it.
+    pub(crate) command: String,
+    /// How the program's run went wrong, if it did: `--bless` records no
+    /// such output.
+    pub(crate) trouble: Option<Trouble>,
     /// Its exit status (none when killed by a signal).
     pub(crate) status: Option<i32>,
     /// The status the trace says it must end with (`-- status: N`).
@@ -267,10 +320,14 @@ pub(crate) fn produce(
     let produced = match producer {
         Producer::InProcess { timeout } => {
             let limit = in_process::Limit::new(timeout, stop);
+            let argv = plan.argv(trace, Path::new("OUT"));
+            let words = std::iter::once(OsString::from(cli::PROGRAM)).chain(argv);
+            let command = command_line::join(&words.collect::<Vec<_>>());
             in_process::run(&plan, trace, cap, limit).map(|(output, status)| Produced {
                 output,
                 stderr: Vec::new(),
-                failed: None,
+                command,
+                trouble: None,
                 status: Some(status),
                 wanted_status: None,
             })
@@ -279,7 +336,7 @@ pub(crate) fn produce(
             command,
             &plan,
             trace,
-            process::Spec { argv: &[], input: None, timeout, cap, stop },
+            process::Spec { argv: &[], input: plan.typed.as_deref(), timeout, cap, stop },
         ),
     };
     produced.map(|p| Produced { wanted_status, ..p })
@@ -296,42 +353,57 @@ fn external(
     let out_file = scratch.path().join("out.txt");
     let argv: Vec<OsString> =
         program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
-    let spec = process::Spec { argv: &argv, input: plan.typed.as_deref(), ..spec };
-    let finished = process::run(&spec).map_err(|e| format!("cannot run {exe}: {e}"))?;
-    let code = match finished.ending {
-        Ending::Exited(status) => status.code(),
-        _ => None,
+    let spec = process::Spec { argv: &argv, ..spec };
+    let mut produced = Produced {
+        output: Capture::new(0),
+        stderr: Vec::new(),
+        command: command_line::join(&argv),
+        trouble: None,
+        status: None,
+        wanted_status: None,
     };
-    let failed = match finished.ending {
+    let finished = match process::run(&spec) {
+        Ok(finished) => finished,
+        Err(e) => {
+            produced.trouble = Some(Trouble::CouldNotStart(format!("{exe}: {e}")));
+            return Ok(produced);
+        }
+    };
+    produced.stderr = finished.stderr;
+    produced.trouble = match finished.ending {
         Ending::Exited(status) if status.success() => None,
-        Ending::Exited(status) => Some(match process::signal_of(status) {
-            Some(signal) => format!("{exe} was killed by signal {signal}"),
-            None => format!("{exe} exited with status {}", status.code().unwrap_or(-1)),
+        Ending::Exited(status) => Some(match (process::signal_of(status), status.code()) {
+            (Some(signal), _) => Trouble::Signal(signal),
+            (None, code) => Trouble::Exit(code.unwrap_or(-1)),
         }),
-        Ending::TimedOut => {
-            return Err(format!(
-                "{exe} ran longer than {} s and was stopped",
-                spec.timeout.as_secs_f64()
-            ));
-        }
-        Ending::PrintedTooMuch => {
-            return Err(format!("{exe} printed more than {} bytes and was stopped", spec.cap));
-        }
+        Ending::TimedOut => Some(Trouble::TimedOut(spec.timeout)),
+        Ending::PrintedTooMuch => Some(Trouble::TooMuch(spec.cap)),
         Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short")),
     };
-    if plan.writes_file() {
-        let file =
-            files::open_regular(&out_file).map_err(|e| format!("{exe} wrote no OUT file: {e}"))?;
-        let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
-        if written.len() > spec.cap {
-            return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
-        }
-        // The scratch folder goes, the open file stays readable.
-        let stderr = finished.stderr;
-        return Ok(Produced { output: written, stderr, failed, status: code, wanted_status: None });
+    if let Ending::Exited(status) = finished.ending {
+        produced.status = status.code();
     }
-    let (output, stderr) = (finished.stdout, finished.stderr);
-    Ok(Produced { output, stderr, failed, status: code, wanted_status: None })
+    if produced.trouble.as_ref().is_some_and(|t| !t.ended_by_itself()) {
+        return Ok(produced);
+    }
+    produced.output = match plan.writes_file() {
+        false => finished.stdout,
+        true => {
+            let file = match files::open_regular(&out_file) {
+                Ok(file) => file,
+                // A crash before OUT was written: the crash is the news.
+                Err(_) if produced.trouble.is_some() => return Ok(produced),
+                Err(e) => return Err(format!("{exe} wrote no OUT file: {e}")),
+            };
+            let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
+            if written.len() > spec.cap {
+                return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
+            }
+            // The scratch folder goes, the open file stays readable.
+            written
+        }
+    };
+    Ok(produced)
 }
 
 #[cfg(test)]
@@ -397,6 +469,24 @@ mod tests {
             let plan = Plan::checked(format!("-- run: {line}\n").as_bytes()).expect(line);
             assert!(matches!(plan.directive, Directive::Usage(_)), "{line}");
         }
+    }
+
+    #[test]
+    fn traces_of_tictac_s_own_features_are_for_tictac_only() {
+        let dir = tempfile::tempdir().expect("dir");
+        let only = |text: &str| {
+            let trace = dir.path().join("t.txt");
+            std::fs::write(&trace, text).expect("write");
+            tictac_only(&trace)
+        };
+        assert_eq!(only("new_game(\"a\",\"b\")\n"), None);
+        assert_eq!(only("-- run: -w 3 5 IN\nundo\n"), None);
+        assert_eq!(only("-- run: -b IN OUT\nundo\n"), None);
+        let bot = only("-- run: -b IN --bot Hal=elm\n").expect("bot");
+        assert_eq!(bot, "--bot is tictac's own option, not the ETF framework's");
+        assert!(only("-- run: -i --bot H=tla --seed 3\n").is_some());
+        assert!(only("-- run: -x IN\n").expect("usage").starts_with("an invocation error"));
+        assert_eq!(only("-- run -b IN\n"), None, "a malformed line fails when run");
     }
 
     #[test]

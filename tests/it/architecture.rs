@@ -19,8 +19,9 @@ const LAYERS: [(&str, &[&str]); 13] = [
     ("lang", &["command", "platform"]),
     ("engine.rs", &["game", "history", "command", "behaviour"]),
     ("bots", &["game", "command", "engine"]),
-    // What to run, as plain data: never a front end.
-    ("cli", &["bots", "behaviour", "game", "window"]),
+    // What to run, as plain data: never a front end (a command is split,
+    // and its program found, as the platform's shell would).
+    ("cli", &["bots", "behaviour", "game", "platform", "window"]),
     // The run pipeline, below every front end.
     ("run", &RUN),
     // A suite of traces run and reported, below `tictac test` and the

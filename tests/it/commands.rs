@@ -1,4 +1,5 @@
-//! The commands (`test`, `fuzz`, `verify`, `serve`, `completions`) from
+//! The commands (`test`, `fuzz`, `verify`, `serve`, `completions`,
+//! `course-suite`) from
 //! outside: each answers `--help`, takes the usual option forms, suggests
 //! a near miss, and completes in bash.
 
@@ -17,10 +18,12 @@ fn commands_listed() -> Vec<String> {
 
 #[test]
 fn the_top_level_help_lists_every_command() {
-    assert_eq!(commands_listed(), ["test", "fuzz", "verify", "serve", "completions"]);
+    let all = ["test", "fuzz", "verify", "serve", "completions", "course-suite"];
+    assert_eq!(commands_listed(), all);
     let help = text(&tictac(&["-help"]));
     assert!(help.contains("tictac fuzz --program <CMD>  "), "{help}");
     assert!(help.contains("tictac completions <SHELL>  "), "{help}");
+    assert!(help.contains("tictac course-suite <DIR>  "), "{help}");
 }
 
 #[test]
@@ -129,6 +132,13 @@ fn bash_completes_commands_options_and_values() {
     assert_eq!(bash_completes("tictac te"), ["test"]);
     assert_eq!(bash_completes("tictac test --jo"), ["--jobs"]);
     assert_eq!(bash_completes("tictac verify --strategy p"), ["perfect"]);
+    // The ETF modes too: their options, and a file after -b.
+    let dashed = bash_completes("tictac -");
+    for mode in ["-i", "-g", "-b", "-w", "-l", "--bot", "--seed", "--record"] {
+        assert!(dashed.contains(&mode.to_string()), "{mode} not offered: {dashed:?}");
+    }
+    // Run where Cargo.toml is (cargo test's folder).
+    assert_eq!(bash_completes("tictac -b Cargo.t"), ["Cargo.toml"]);
     let all = bash_completes("tictac ");
     for command in commands_listed() {
         assert!(all.contains(&command), "{command} not offered: {all:?}");

@@ -308,3 +308,38 @@ fn a_program_of_the_same_user_cannot_open_the_runners_descriptors() {
     let seen = fs::read_to_string(&seen).expect("the program ran");
     assert!(seen.contains("denied"), "the program listed the runner's descriptors: {seen}");
 }
+
+#[test]
+fn what_a_runner_killed_outright_left_the_next_runner_kills() {
+    // SIGKILL (the OOM killer, `timeout -s KILL`) gives a runner no chance
+    // to clean up; its cgroup keeps the count of what it left, and the next
+    // runner to start a program ends them.
+    let dir = suite();
+    let tools = temp_dir();
+    let marker = path(tools.path());
+    let hang = hostile_script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
+    let mut runner = Command::new(BIN)
+        .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let until = Instant::now() + Duration::from_secs(10);
+    while processes_with(&marker).len() < 4 && Instant::now() < until {
+        sleep(Duration::from_millis(20));
+    }
+    runner.kill().expect("SIGKILL");
+    runner.wait().expect("wait");
+    let left = processes_with(&marker);
+    let in_cgroup = left.iter().any(|pid| {
+        fs::read_to_string(format!("/proc/{pid}/cgroup")).is_ok_and(|c| c.contains("/tictac-"))
+    });
+    if !in_cgroup {
+        assert_none_left(&marker); // kills them
+        assert!(std::env::var_os("CI").is_none(), "no cgroup could be made here: {left:?}");
+        eprintln!("skipped: no cgroup could be made here");
+        return;
+    }
+    let o = run(Command::new(BIN).args(["test", "--program", BIN, &path(dir.path())]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_none_left(&marker);
+}

@@ -1,8 +1,8 @@
 //! The project's own acceptance suite reaches every behaviour of the
 //! catalogue (`src/behaviour.rs`): as `tictac test --coverage` counts them
 //! (the mode behaviours included), and, for the behaviours a `-b` run can
-//! show, by its plain traces alone (no `-- run:` line) through the engine,
-//! which notes what each command showed.
+//! show, by the course suite alone (`acceptance/course/`, plain `-b IN`
+//! traces) through the engine, which notes what each command showed.
 
 use std::fs;
 use std::path::Path;
@@ -25,8 +25,8 @@ fn shown(text: &[u8]) -> Coverage {
 }
 
 #[test]
-fn the_plain_acceptance_traces_reach_every_batch_behaviour() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
+fn the_course_suite_is_plain_traces_that_reach_every_batch_behaviour() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance/course");
     let mut covered = Coverage::default();
     let mut names: Vec<_> = fs::read_dir(&dir)
         .expect("acceptance folder")
@@ -36,18 +36,24 @@ fn the_plain_acceptance_traces_reach_every_batch_behaviour() {
         .filter(|p| !p.to_string_lossy().ends_with(".expected.txt"))
         .collect();
     names.sort();
+    assert!(names.len() >= 40, "only {} course traces", names.len());
     for path in names {
         let text = fs::read(&path).expect("read trace");
-        if !String::from_utf8_lossy(&text).trim_start().starts_with("-- run:") {
-            covered = covered.union(shown(&text));
-        }
+        let first = String::from_utf8_lossy(&text).lines().next().unwrap_or("").to_string();
+        assert!(
+            !first.trim().starts_with("-- run:"),
+            "{}: a course trace runs as -b IN",
+            path.display()
+        );
+        assert!(!first.trim().starts_with("-- status:"), "{}: no status", path.display());
+        covered = covered.union(shown(&text));
     }
     let missing: Vec<&str> = Behaviour::ALL
         .iter()
         .filter(|b| b.in_batch() && !covered.contains(**b))
         .map(|b| b.id())
         .collect();
-    assert!(missing.is_empty(), "no acceptance trace reaches: {missing:?}");
+    assert!(missing.is_empty(), "no course trace reaches: {missing:?}");
 }
 
 #[test]

@@ -242,7 +242,7 @@ fn usage_errors_and_a_program_that_cannot_start() {
     assert_eq!(o.status.code(), Some(2));
     let o = fuzz(&["--program", "/no/such/program", "--runs", "5"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).starts_with("error: the program cannot be started"), "{}", text(&o));
+    assert!(text(&o).starts_with("Error: --program cannot run '/no/such/program'"), "{}", text(&o));
 }
 
 #[test]

@@ -113,7 +113,7 @@ fn the_window_examples_print_what_the_reference_says() {
 #[test]
 fn the_readme_coverage_example_is_what_coverage_prints() {
     let readme = read("README.md");
-    let args = "test --coverage acceptance/01_x_wins.txt acceptance/24_window_middle.txt acceptance/29_interactive_session.txt";
+    let args = "test --coverage acceptance/course/01_x_wins.txt acceptance/tictac/24_window_middle.txt acceptance/tictac/29_interactive_session.txt";
     let shown = session_block(&readme, &format!("tictac {args}"));
     let root = env!("CARGO_MANIFEST_DIR");
     let full: Vec<String> = args

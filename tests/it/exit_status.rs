@@ -52,11 +52,11 @@ fn errors_of_every_layer_print_their_message_and_exit_2() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["fuzz", "--program", "true", "--oracle", "/nonexistent/o", "--runs", "1"],
-            "error: the oracle cannot be started: cannot run /nonexistent/o: No such file or directory (os error 2)\n",
+            "Error: --oracle cannot run '/nonexistent/o': no such file\nRun 'tictac fuzz --help' to see more details\n",
         ),
         (
             &["fuzz", "--program", "/nonexistent/p", "--runs", "1"],
-            "error: the program cannot be started: cannot run /nonexistent/p: No such file or directory (os error 2)\n",
+            "Error: --program cannot run '/nonexistent/p': no such file\nRun 'tictac fuzz --help' to see more details\n",
         ),
         (&["test", "--coverage", "nonexistent"], "error: 'nonexistent' does not exist\n"),
         (

@@ -225,3 +225,31 @@ fn a_program_that_hangs_or_crashes_on_every_trace_stops_the_session_after_five()
         assert!(said.lines().last().is_some_and(|l| l.starts_with("Fuzz Results: ")), "{said}");
     }
 }
+
+#[test]
+fn an_out_folder_that_cannot_be_written_in_is_said_before_fuzzing() {
+    // /proc refuses new files even to root.
+    let o = fuzz(&["--program", BIN, "--runs", "5", "--out", "/proc/self/found"]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with("error: --out '/proc/self/found' cannot be written in (/proc/self: "),
+        "{said}"
+    );
+    assert!(!said.contains("Fuzzing"), "{said}");
+}
+
+#[test]
+fn a_trace_that_cannot_be_written_stops_the_session_with_an_error() {
+    // A file size limit of 1 KiB: longer traces cannot be written, and the
+    // session must not skip them without a word (nor end with 0 runs, 0).
+    let scratch = temp_dir();
+    let line = format!(
+        "ulimit -f 2; exec {BIN} fuzz --program {BIN} --runs 200 --max-lines 200 --seed 1 --out {}",
+        path(&scratch.path().join("found"))
+    );
+    let o = crate::common::run(Command::new("sh").args(["-c", &line]), None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(said.contains("error: a trace could not be written to the scratch folder: "), "{said}");
+}

@@ -9,6 +9,8 @@ mod architecture;
 mod bots;
 mod cli;
 mod commands;
+#[cfg(unix)]
+mod course;
 mod coverage;
 mod docs;
 mod exit_status;

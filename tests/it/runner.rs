@@ -91,24 +91,34 @@ fn a_program_that_cannot_start_is_one_error_before_any_test() {
     let plain = tools.path().join("plain.sh");
     fs::write(&plain, "echo hi\n").expect("write");
     let cases = [
-        ("/no/such/program".to_string(), "error: cannot run '/no/such/program': no such file\n"),
-        (
-            "no-such-program-on-path".to_string(),
-            "error: cannot run 'no-such-program-on-path': not found on PATH\n",
-        ),
-        (path(&plain), ""),
+        ("/no/such/program".to_string(), "'/no/such/program': no such file"),
+        ("no-such-program-on-path".to_string(), "'no-such-program-on-path': not found on PATH"),
+        ("'no such/program' -x".to_string(), "'no such/program': no such file"),
+        (path(&plain), &format!("'{}': not an executable file", path(&plain))),
     ];
-    for (program, message) in cases {
+    for (program, why) in cases {
         for option in ["--program", "--oracle"] {
             let o = tictac(&["test", option, &program, &path(dir.path())]);
             assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-            if message.is_empty() {
-                assert!(text(&o).ends_with("': not an executable file\n"), "{}", text(&o));
-            } else {
-                assert_eq!(text(&o), message);
-            }
+            let expected = format!(
+                "Error: {option} cannot run {why}\nRun 'tictac test --help' to see more details\n"
+            );
+            assert_eq!(text(&o), expected);
         }
+        let o = tictac(&["fuzz", "--program", &program]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).starts_with(&format!("Error: --program cannot run {why}\n")));
     }
+    // A command that cannot be split is refused as it is read.
+    let o = tictac(&["test", "--program", "python3 'dan smith/t.py", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot be split into words, 'python3 'dan smith/t.py': a quote is not closed"
+        ),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -187,7 +197,7 @@ fn a_program_that_hangs_is_stopped_and_fails_its_test() {
     assert!(start.elapsed() < std::time::Duration::from_secs(10), "the runner waited for it");
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
-    assert!(out.contains("ran longer than 0.3 s and was stopped"), "{out}");
+    assert!(out.contains("\n     timed out after 0.3 s\n     command: "), "{out}");
     assert!(out.ends_with("Test Results: 0/2 passed.\n"), "{out}");
 }
 
@@ -267,9 +277,12 @@ fn tap_reports_a_line_per_test_with_the_plan_first() {
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
     assert!(
-        out.starts_with("TAP version 13\n1..2\nok 1 - a\nnot ok 2 - b\n# --- expected\n"),
+        out.starts_with(
+            "TAP version 13\n1..2\nok 1 - a\nnot ok 2 - b\n# output differs\n# command: tictac -b "
+        ),
         "{out}"
     );
+    assert!(out.contains("b.txt\n# --- expected\n"), "{out}");
     assert!(out.contains("\n# -    1       | wrong\n"), "{out}");
     assert!(out.ends_with("\n# Test Results: 1/2 passed.\n"), "{out}");
     let o = tictac(&["test", "--format", "xml", &path(dir.path())]);
@@ -324,7 +337,7 @@ fn bless_records_nothing_from_a_program_that_crashed() {
     let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
     let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");
     let trace = path(&dir.path().join("t.txt"));
-    for (program, how) in [(crash, "killed by signal 11"), (failing, "exited with status 3")] {
+    for (program, how) in [(crash, "killed by signal 11"), (failing, "crashed (exit 3)")] {
         let o = tictac(&["test", "--bless", "--program", &program, &trace]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(text(&o).contains(&format!("{how}: nothing blessed")), "{}", text(&o));
@@ -367,4 +380,32 @@ fn only_a_newline_ends_a_line_in_diffs_and_bless_counts() {
     assert!(out.contains(&format!("+{:>11} | ", lines)), "{out}");
     let o = tictac(&["test", "--bless", &path(&trace)]);
     assert!(text(&o).contains("2 lines differ (1 removed, 1 added)"), "{}", text(&o));
+}
+
+/// Under `--program`, a trace of tictac's own features (`--bot`, an
+/// invocation error naming tictac) is skipped with why, and counted apart:
+/// `1/1 passed, 2 skipped.`; the engine runs them all.
+#[test]
+fn traces_of_tictac_s_own_features_are_skipped_under_a_program() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(dir.path().join("b.txt"), "-- run: -b IN --bot Hal=elm\nnew_game(\"Hal\",\"b\")\n")
+        .expect("write");
+    fs::write(dir.path().join("c.txt"), "-- run: -x IN\n").expect("write");
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(dir.path())]);
+    assert!(text(&o).ends_with("Test Results: 3/3 passed.\n"), "{}", text(&o));
+    let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("\nSKIP b: --bot is tictac's own option, not the ETF framework's\n"));
+    assert!(out.contains("\nSKIP c: an invocation error: its message names tictac\n"), "{out}");
+    assert!(out.ends_with("Test Results: 1/1 passed, 2 skipped.\n"), "{out}");
+    let o = tictac(&["test", "-q", "--program", BIN, &path(dir.path())]);
+    assert_eq!(text(&o), "Test Results: 1/1 passed, 2 skipped.\n");
+    let o = tictac(&["test", "--format", "tap", "--program", BIN, &path(dir.path())]);
+    assert!(text(&o).contains("\nok 2 - b # SKIP --bot is tictac's own option"), "{}", text(&o));
+    let o = tictac(&["test", "--format", "junit", "--program", BIN, &path(dir.path())]);
+    assert!(text(&o).contains(" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"2\" "));
 }

@@ -237,8 +237,9 @@ fn remove_tree(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
-/// `tictac-PID` folders left by runners that were killed (SIGKILL) and are
-/// gone: removed if empty.
+/// `tictac-PID` folders left by runners that were killed (SIGKILL, the OOM
+/// killer: nothing could be cleaned up) and are gone: what their programs
+/// left running is killed, then the folders removed.
 fn remove_stale(own: &Path) {
     let Ok(entries) = fs::read_dir(own) else { return };
     for entry in entries.flatten() {
@@ -246,6 +247,7 @@ fn remove_stale(own: &Path) {
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("tictac-")) else { continue };
         let Ok(pid) = pid.parse::<u32>() else { continue };
         if !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = Slot { dir: entry.path(), path: String::new() }.empty(EMPTY_LIMIT);
             remove_tree(&entry.path());
         }
     }

@@ -39,7 +39,8 @@ use std::process::ExitStatus;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Bytes of standard error kept; the rest is read and dropped.
+/// Bytes of standard error kept, the last ones (where a crash says why);
+/// the rest is read and dropped.
 pub(crate) const STDERR_KEPT: usize = 64 * 1024;
 
 /// The longest wait between looks at the child, the clock and the stop flag.
@@ -83,10 +84,37 @@ pub(crate) enum Ending {
     Stopped,
 }
 
-/// What a run left: how it ended, its output, the start of its errors.
+/// What a run left: how it ended, its output, the end of its errors.
 #[derive(Debug)]
 pub(crate) struct Finished {
     pub(crate) ending: Ending,
     pub(crate) stdout: Capture,
     pub(crate) stderr: Vec<u8>,
+}
+
+/// Appends `more` to `kept`, keeping only the last `STDERR_KEPT` bytes.
+fn keep_tail(kept: &mut Vec<u8>, more: &[u8]) {
+    let more = &more[more.len().saturating_sub(STDERR_KEPT)..];
+    let over = (kept.len() + more.len()).saturating_sub(STDERR_KEPT);
+    kept.drain(..over);
+    kept.extend_from_slice(more);
+}
+
+#[cfg(test)]
+mod tail_tests {
+    use super::*;
+
+    #[test]
+    fn standard_error_keeps_its_end() {
+        let mut kept = Vec::new();
+        keep_tail(&mut kept, b"first\n");
+        assert_eq!(kept, b"first\n");
+        keep_tail(&mut kept, &vec![b'x'; STDERR_KEPT - 3]);
+        keep_tail(&mut kept, b"the end\n");
+        assert_eq!(kept.len(), STDERR_KEPT);
+        // "first\n" went, and the first 5 x's with it.
+        assert!(kept.starts_with(b"xxx") && kept.ends_with(b"xthe end\n"));
+        keep_tail(&mut kept, &vec![b'y'; STDERR_KEPT + 10]);
+        assert_eq!(kept, vec![b'y'; STDERR_KEPT]);
+    }
 }

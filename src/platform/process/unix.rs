@@ -12,20 +12,27 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec};
 
 use super::spawn::Pipes;
-use super::{Capture, Ending, Finished, STDERR_KEPT, Spec, TICK, guard, spawn};
+use super::{Capture, Ending, Finished, Spec, TICK, guard, keep_tail, spawn};
 
 pub(crate) use super::guard::stop_all;
 
-/// Whether `exe` names an executable file: where it says when it has a
-/// slash, on `PATH` otherwise.
-pub(crate) fn runnable(exe: &str) -> bool {
+/// Whether `program` can be started: an executable file, looked for on
+/// PATH when it names no folder; else why not.
+pub(crate) fn runnable(program: &str) -> Result<(), &'static str> {
     let runnable =
         |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    if exe.contains('/') {
-        runnable(Path::new(exe))
+    let named_path = program.contains(std::path::is_separator);
+    let found = if named_path {
+        runnable(Path::new(program))
     } else {
         std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(exe))))
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(program))))
+    };
+    match found {
+        true => Ok(()),
+        false if named_path && !Path::new(program).exists() => Err("no such file"),
+        false if named_path => Err("not an executable file"),
+        false => Err("not found on PATH"),
     }
 }
 
@@ -134,10 +141,7 @@ fn watch(
         if let Some(stderr) = &mut pipes.stderr {
             match read_some(stderr, &mut buf) {
                 Some(0) => pipes.stderr = None,
-                Some(n) => {
-                    let room = STDERR_KEPT - err.len();
-                    err.extend_from_slice(&buf[..n.min(room)]);
-                }
+                Some(n) => keep_tail(&mut err, &buf[..n]),
                 None => {}
             }
         }

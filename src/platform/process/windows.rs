@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
 
-use super::{Capture, Ending, Finished, STDERR_KEPT, Spec, TICK};
+use super::{Capture, Ending, Finished, Spec, TICK, keep_tail};
 use crate::platform::signals::{self, Registration};
 
 /// How long the readers may take to see the end of their pipes once the
@@ -67,9 +67,14 @@ pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
     None
 }
 
-/// Whether `exe` names a program that can be started (see the module's doc).
-pub(crate) fn runnable(exe: &str) -> bool {
-    locate(OsStr::new(exe)).is_some()
+/// Whether `exe` names a program that can be started (see the module's
+/// doc), or why not.
+pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
+    match locate(OsStr::new(exe)) {
+        Some(_) => Ok(()),
+        None if Path::new(exe).components().count() > 1 => Err("no such program"),
+        None => Err("not found in the current folder or on PATH"),
+    }
 }
 
 /// Kills every run's job (the runner is stopping).
@@ -166,9 +171,7 @@ fn watch(
     spawn_reader(stderr, events, {
         let err = Arc::clone(&err);
         move |bytes| {
-            let mut err = lock(&err);
-            let room = STDERR_KEPT - err.len();
-            err.extend_from_slice(&bytes[..bytes.len().min(room)]);
+            keep_tail(&mut lock(&err), bytes);
             None
         }
     });

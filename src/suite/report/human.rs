@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 use super::{Reporter, TestEvent, summary};
-use crate::suite::{Test, TestResult, Verdict};
+use crate::suite::{Diff, Test, TestResult, Verdict};
 
 pub(crate) struct Human<'a> {
     pub(crate) out: &'a mut dyn Write,
@@ -18,19 +18,20 @@ impl Reporter for Human<'_> {
         match *event {
             TestEvent::Started { .. } => return Ok(()),
             TestEvent::Finished { test, result, .. } => {
-                if self.quiet && result.verdict == Verdict::Pass {
+                if self.quiet && !result.verdict.failed() {
                     return Ok(());
                 }
                 print_outcome(self.out, test, result, self.color)?;
             }
-            TestEvent::Done { passed, total } => writeln!(self.out, "{}", summary(passed, total))?,
+            TestEvent::Done { report } => writeln!(self.out, "{}", summary(report))?,
         }
         self.out.flush()
     }
 }
 
-/// One test: `PASS name (1.2 ms)` or `FAIL ...`, then its notes, the start
-/// of its standard error and why it failed, indented.
+/// One test: `PASS name (1.2 ms)`, `SKIP name: why` or `FAIL ...`, then
+/// what failed (`crashed (exit 3)`, `output differs`), the command line run,
+/// its notes, the end of its standard error and the diff or why, indented.
 pub(super) fn print_outcome(
     out: &mut dyn Write,
     test: &Test,
@@ -41,8 +42,14 @@ pub(super) fn print_outcome(
     let ms = outcome.elapsed.as_secs_f64() * 1000.0;
     let (word, detail) = match &outcome.verdict {
         Verdict::Pass => ("PASS", None),
-        Verdict::Differs(diff) if color => ("FAIL", Some(Cow::Owned(diff.painted()))),
-        Verdict::Differs(diff) => ("FAIL", Some(Cow::Borrowed(diff.text.as_str()))),
+        Verdict::Skipped(why) => {
+            let word = if color { "SKIP".yellow().to_string() } else { "SKIP".into() };
+            return writeln!(out, "{word} {}: {why}", test.name);
+        }
+        Verdict::Differs(diff) | Verdict::Broke(_, Some(diff)) => {
+            ("FAIL", Some(shown(diff, color)))
+        }
+        Verdict::Broke(_, None) => ("FAIL", None),
         Verdict::NoExpected(path) => (
             "FAIL",
             Some(Cow::Owned(format!(
@@ -58,11 +65,23 @@ pub(super) fn print_outcome(
         (true, w) => w.red().bold().to_string(),
     };
     writeln!(out, "{word} {} ({ms:.1} ms)", test.name)?;
+    if let (Verdict::Differs(_) | Verdict::Broke(..), Some(headline)) =
+        (&outcome.verdict, outcome.verdict.headline())
+    {
+        writeln!(out, "     {headline}")?;
+    }
+    if let Some(command) = &outcome.command {
+        writeln!(out, "     command: {command}")?;
+    }
     for note in &outcome.notes {
         writeln!(out, "     {note}")?;
     }
     if !outcome.stderr.is_empty() {
-        writeln!(out, "     standard error:")?;
+        let last = match outcome.stderr.first() {
+            Some(first) if first.starts_with("... ") => " (its last lines)",
+            _ => "",
+        };
+        writeln!(out, "     standard error{last}:")?;
         for line in &outcome.stderr {
             writeln!(out, "       {line}")?;
         }
@@ -73,4 +92,12 @@ pub(super) fn print_outcome(
         }
     }
     Ok(())
+}
+
+/// A diff as the report shows it: painted on a terminal.
+fn shown(diff: &Diff, color: bool) -> Cow<'_, str> {
+    match color {
+        true => Cow::Owned(diff.painted()),
+        false => Cow::Borrowed(diff.text.as_str()),
+    }
 }

@@ -19,7 +19,7 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use super::human::Human;
 use super::{Reporter, TestEvent};
 use crate::platform::spool::Spool;
-use crate::suite::{Test, TestResult, Verdict};
+use crate::suite::{Test, TestResult, Trouble, Verdict};
 
 /// The suite's name in the report, and the class of top-level tests.
 const SUITE: &str = "tictac test";
@@ -33,6 +33,7 @@ pub(crate) struct Junit<'a> {
     tests: usize,
     failures: usize,
     errors: usize,
+    skipped: usize,
     start: Instant,
 }
 
@@ -57,20 +58,41 @@ impl<'a> Junit<'a> {
             tests: 0,
             failures: 0,
             errors: 0,
+            skipped: 0,
             start: Instant::now(),
         }
     }
 
-    /// One `<testcase>`: a difference or a missing expected file is a
-    /// `<failure>`; a program that could not run, timed out or printed too
-    /// much is an `<error>` (the check itself could not be made).
+    /// One `<testcase>`: a difference, a crash (with its diff) or a
+    /// missing expected file is a `<failure>`; a program that could not
+    /// start, timed out or printed too much is an `<error>` (the check itself
+    /// could not be made); a skipped test has `<skipped>`. The message says
+    /// which (`crashed (exit 1)`, `output differs`), the text starts with the
+    /// command line run.
     fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
         self.tests += 1;
         let (folder, _) = test.name.rsplit_once('/').unwrap_or((SUITE, ""));
+        let headline = outcome.verdict.headline().unwrap_or_default();
+        let with_command = |body: &str| match &outcome.command {
+            Some(command) => Cow::Owned(format!("command: {command}\n{body}")),
+            None => Cow::Owned(body.to_string()),
+        };
         let problem = match &outcome.verdict {
             Verdict::Pass => None,
+            Verdict::Skipped(why) => Some(("skipped", why.as_str(), "skipped", Cow::Borrowed(""))),
             Verdict::Differs(diff) => {
-                Some(("failure", "the output differs", "diff", Cow::Borrowed(diff.text.as_str())))
+                Some(("failure", headline.as_str(), "diff", with_command(&diff.text)))
+            }
+            Verdict::Broke(trouble, diff) => {
+                let (kind, type_) = match trouble {
+                    Trouble::Exit(_) => ("failure", "crashed"),
+                    Trouble::Signal(_) => ("failure", "killed-by-signal"),
+                    Trouble::TimedOut(_) => ("error", "timed-out"),
+                    Trouble::TooMuch(_) => ("error", "printed-too-much"),
+                    Trouble::CouldNotStart(_) => ("error", "could-not-start"),
+                };
+                let body = diff.as_ref().map_or("", |d| d.text.as_str());
+                Some((kind, headline.as_str(), type_, with_command(body)))
             }
             Verdict::NoExpected(path) => Some((
                 "failure",
@@ -88,6 +110,7 @@ impl<'a> Junit<'a> {
         };
         match problem {
             Some(("failure", ..)) => self.failures += 1,
+            Some(("skipped", ..)) => self.skipped += 1,
             Some(_) => self.errors += 1,
             None => {}
         }
@@ -101,10 +124,19 @@ impl<'a> Junit<'a> {
             return Ok(());
         }
         element.write_inner_content(|w| {
-            if let Some((kind, message, type_, body)) = problem {
-                w.create_element(kind)
-                    .with_attributes([("message", clean(message, true).as_ref()), ("type", type_)])
-                    .write_text_content(BytesText::new(&clean(&body, false)))?;
+            match problem {
+                Some(("skipped", why, ..)) => {
+                    w.create_element("skipped")
+                        .with_attribute(("message", clean(why, true).as_ref()))
+                        .write_empty()?;
+                }
+                Some((kind, message, type_, body)) => {
+                    let attributes = [("message", clean(message, true)), ("type", type_.into())];
+                    w.create_element(kind)
+                        .with_attributes(attributes.iter().map(|(k, v)| (*k, v.as_ref())))
+                        .write_text_content(BytesText::new(&clean(&body, false)))?;
+                }
+                None => {}
             }
             for (tag, lines) in [("system-out", &outcome.notes), ("system-err", &outcome.stderr)] {
                 if !lines.is_empty() {
@@ -124,7 +156,7 @@ impl<'a> Junit<'a> {
             ("tests", self.tests.to_string()),
             ("failures", self.failures.to_string()),
             ("errors", self.errors.to_string()),
-            ("skipped", "0".to_string()),
+            ("skipped", self.skipped.to_string()),
             ("time", seconds(self.start.elapsed())),
         ];
         let attributes =
@@ -203,6 +235,7 @@ mod tests {
         let outcome = |verdict| TestResult {
             verdict,
             elapsed: Duration::from_millis(1500),
+            command: None,
             notes: Vec::new(),
             stderr: Vec::new(),
         };
@@ -225,7 +258,7 @@ mod tests {
             xml.contains("<testcase name=\"a\" classname=\"tictac test\" time=\"1.500\"/>"),
             "{xml}"
         );
-        assert!(xml.contains("<testcase name=\"d/b\" classname=\"d\" time=\"1.500\"><failure message=\"the output differs\" type=\"diff\">-x\n+&lt;y&gt;&amp;\\x00\n</failure></testcase>"), "{xml}");
+        assert!(xml.contains("<testcase name=\"d/b\" classname=\"d\" time=\"1.500\"><failure message=\"output differs\" type=\"diff\">-x\n+&lt;y&gt;&amp;\\x00\n</failure></testcase>"), "{xml}");
         assert!(
             xml.contains(
                 "<error message=\"p ran too long\" type=\"cannot-run\">p ran too long</error>"

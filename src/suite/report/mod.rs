@@ -10,7 +10,7 @@ mod tap;
 
 use std::io::{self, Write};
 
-use super::{Test, TestResult};
+use super::{Report, Test, TestResult};
 use crate::cli::options::Format;
 
 /// What the runner tells its reporter.
@@ -21,7 +21,7 @@ pub(crate) enum TestEvent<'a> {
     /// counting from 1.
     Finished { number: usize, test: &'a Test, result: &'a TestResult },
     /// After the last test.
-    Done { passed: usize, total: usize },
+    Done { report: Report },
 }
 
 /// One report format. An error is the output's: the run stops at it.
@@ -47,9 +47,14 @@ pub(crate) fn for_format<'a>(
     }
 }
 
-/// The closing line, `Test Results: P/T passed.`
-fn summary(passed: usize, total: usize) -> String {
-    format!("Test Results: {passed}/{total} passed.")
+/// The closing line, `Test Results: P/N passed.`, N the tests run, and
+/// `, S skipped` before the period when some were skipped.
+fn summary(report: Report) -> String {
+    let Report { passed, total, skipped } = report;
+    match skipped {
+        0 => format!("Test Results: {passed}/{total} passed."),
+        _ => format!("Test Results: {passed}/{total} passed, {skipped} skipped."),
+    }
 }
 
 #[cfg(test)]

@@ -18,9 +18,7 @@ impl Reporter for Tap<'_> {
             TestEvent::Finished { number, test, result } => {
                 print_tap(self.out, number, test, result)?
             }
-            TestEvent::Done { passed, total } => {
-                writeln!(self.out, "# {}", summary(passed, total))?
-            }
+            TestEvent::Done { report } => writeln!(self.out, "# {}", summary(report))?,
         }
         self.out.flush()
     }
@@ -33,11 +31,15 @@ fn print_tap(
     test: &Test,
     outcome: &TestResult,
 ) -> io::Result<()> {
+    // A `#` would start a TAP directive (`# TODO` makes a failure pass).
+    let name = test.name.replace('#', "\\#");
+    if let Verdict::Skipped(why) = &outcome.verdict {
+        return writeln!(out, "ok {number} - {name} # SKIP {}", why.replace('#', "\\#"));
+    }
     let mut shown = Vec::new();
     print_outcome(&mut shown, test, outcome, false)?;
-    let ok = if outcome.verdict == Verdict::Pass { "ok" } else { "not ok" };
-    // A `#` would start a TAP directive (`# TODO` makes a failure pass).
-    writeln!(out, "{ok} {number} - {}", test.name.replace('#', "\\#"))?;
+    let ok = if outcome.verdict.failed() { "not ok" } else { "ok" };
+    writeln!(out, "{ok} {number} - {name}")?;
     // The human report's lines after its first, as comments.
     for line in String::from_utf8_lossy(&shown).lines().skip(1) {
         writeln!(out, "# {}", line.strip_prefix("     ").unwrap_or(line))?;

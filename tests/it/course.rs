@@ -1,0 +1,85 @@
+//! The built-in course suite as a student meets it (issue 27's "done
+//! when"): a correct program passes `tictac test --course --program CMD` with
+//! no false failure, from a folder whose path has a space; one with a planted
+//! mistake (no win on the 3-5-7 diagonal, where it crashes) fails, and the
+//! failure shows the command, `exit 3` and the end of standard error.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{BIN, path, run, script, temp_dir, text, tictac};
+
+/// The example model program (examples/mutant.rs) with `mistake`, as a
+/// script in a folder named with a space, quoted as a shell quotes it.
+fn student(home: &Path, mistake: &str) -> String {
+    let mutant = Path::new(BIN).parent().expect("target").join("examples").join("mutant");
+    assert!(mutant.exists(), "{} is built by cargo test", mutant.display());
+    let folder = home.join("dan smith");
+    fs::create_dir_all(&folder).expect("mkdir");
+    let body = format!("exec '{}' {mistake} \"$@\"", path(&mutant));
+    let program = script(&folder, &format!("{mistake}.sh"), &body);
+    format!("sh '{program}'")
+}
+
+#[test]
+fn a_correct_program_passes_the_course_suite_from_a_path_with_a_space() {
+    let home = temp_dir();
+    let program = student(home.path(), "none");
+    let o = tictac(&["test", "--course", "--program", &program]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.starts_with("Running the built-in course suite ("), "{out}");
+    assert!(!out.contains("FAIL") && !out.contains("SKIP"), "{out}");
+    let total = out.lines().filter(|l| l.starts_with("PASS ")).count();
+    assert!(total >= 40, "{out}");
+    assert!(out.ends_with(&format!("Test Results: {total}/{total} passed.\n")), "{out}");
+}
+
+#[test]
+fn a_planted_mistake_fails_with_its_command_status_and_the_end_of_stderr() {
+    let home = temp_dir();
+    let program = student(home.path(), "crash-on-diagonal");
+    // No suite in the working folder: `--program` alone runs the built-in one.
+    let o =
+        run(Command::new(BIN).current_dir(home.path()).args(["test", "--program", &program]), None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Running the built-in course suite ("), "{out}");
+    assert!(first.ends_with("tests): no acceptance/ or tests/acceptance/ here."), "{out}");
+    let failure = out.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
+    let failure = failure.split("\nPASS ").next().unwrap_or_default();
+    let script = program.trim_start_matches("sh '").trim_end_matches('\'');
+    assert!(failure.contains("\n     crashed (exit 3)\n"), "{failure}");
+    assert!(failure.contains(&format!("\n     command: sh '{script}' -b /")), "{failure}");
+    assert!(failure.contains("61_x_wins_on_the_357_diagonal.txt\n"), "{failure}");
+    assert!(
+        failure
+            .contains("     standard error (its last lines):\n       ... 5 lines before these\n")
+    );
+    assert!(
+        failure.contains("       AssertionError: the 3-5-7 line is not checked\n"),
+        "{failure}"
+    );
+    assert!(!failure.contains("frame 5 "), "only the last 20 lines: {failure}");
+    let never_printed = "\n     -   42       | ->play(\"Ann\",7)\n";
+    assert!(failure.contains(never_printed), "the diff shows what was never printed: {failure}");
+    assert!(out.contains("FAIL 40_x_wins_on_every_line ("), "{out}");
+    assert!(out.ends_with(" passed.\n") && !out.contains("skipped"), "{out}");
+}
+
+#[test]
+fn the_course_suite_written_out_runs_as_it_is() {
+    let home = temp_dir();
+    let dir = home.path().join("published");
+    let o = tictac(&["course-suite", &path(&dir)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).starts_with(&format!("Wrote the course suite to {}: ", path(&dir))));
+    let o = tictac(&["test", "-q", &path(&dir)]);
+    let traces = fs::read_dir(&dir).expect("list").count() / 2;
+    assert_eq!(text(&o), format!("Test Results: {traces}/{traces} passed.\n"));
+    let o = tictac(&["course-suite", &path(&dir)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).ends_with("': it is a folder that is not empty\n"), "{}", text(&o));
+}
