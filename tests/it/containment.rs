@@ -343,3 +343,60 @@ fn what_a_runner_killed_outright_left_the_next_runner_kills() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_none_left(&marker);
 }
+
+/// Beats in a file every 20 ms until stopped.
+const BEATS: &str = "while :; do echo x >> \"$BEAT\"; \"${0%/*}/sleep\" 0.02; done";
+
+#[test]
+fn ctrl_z_stops_the_programs_with_the_runner() {
+    if !tmux_available() {
+        return;
+    }
+    for way in WAYS {
+        let dir = suite();
+        let tools = temp_dir();
+        let program = hostile_script(tools.path(), "beats.sh", BEATS);
+        let (beat, status) = (tools.path().join("beat"), tools.path().join("status"));
+        let command = format!(
+            "trap true INT; {NO_CGROUP}={way} BEAT={} {BIN} test -j 1 --timeout 20 \
+             --program {program} {}; echo $? > {}; sleep 60",
+            path(&beat),
+            path(dir.path()),
+            path(&status),
+        );
+        let tmux = Tmux::start(&format!("ctrlz{way}"), 80, 24, &command);
+        let beats = || fs::metadata(&beat).map_or(0, |m| m.len());
+        let start = Instant::now();
+        while beats() < 10 {
+            assert!(start.elapsed() < Duration::from_secs(20), "the program did not start");
+            sleep(Duration::from_millis(20));
+        }
+        tmux.keys(&["C-z"]);
+        sleep(Duration::from_millis(500));
+        let stopped = beats();
+        sleep(Duration::from_millis(1000));
+        assert_eq!(beats(), stopped, "the program ran on while the runner was stopped ({way})");
+        // Continued: it beats again, and Ctrl-C ends it all.
+        let runners: Vec<u32> = processes_with(&program)
+            .into_iter()
+            .filter(|pid| {
+                fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "tictac")
+            })
+            .collect();
+        assert_eq!(runners.len(), 1, "{runners:?}");
+        let cont = Command::new("kill").args(["-CONT", &runners[0].to_string()]).status();
+        assert!(cont.expect("kill").success());
+        let start = Instant::now();
+        while beats() == stopped {
+            assert!(start.elapsed() < Duration::from_secs(5), "the program was not resumed");
+            sleep(Duration::from_millis(20));
+        }
+        tmux.keys(&["C-c"]);
+        let start = Instant::now();
+        while !status.exists() {
+            assert!(start.elapsed() < Duration::from_secs(5), "Ctrl-C did not stop the runner");
+            sleep(Duration::from_millis(20));
+        }
+        assert_none_left(&path(&tools.path().join("sleep")));
+    }
+}

@@ -27,6 +27,10 @@ use windows as system;
 
 use system::{SIGINT, SIGTERM};
 pub(crate) use system::{server_stop, survive_file_size_limit};
+/// Ctrl-Z: what stops the runs before this process stops, and resumes them
+/// after (Windows has no such signal).
+#[cfg(unix)]
+pub(crate) use unix::on_suspend;
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 
