@@ -10,7 +10,10 @@
 //! registered, so the modes that never need one keep the default
 //! dispositions. A session that stops by itself and reports (`tictac fuzz`)
 //! asks instead to be told: while its `StopRequest` lives, the first SIGINT
-//! or SIGTERM only raises a flag.
+//! or SIGTERM only raises a flag. Once a fatal signal is being handled, no
+//! thread may report what it cut short nor exit first
+//! (`await_death_if_dying`). On Unix, `on_suspend` lets the runner stop its
+//! programs before Ctrl-Z stops it, and resume them after.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
