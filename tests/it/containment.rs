@@ -317,14 +317,23 @@ fn what_a_runner_killed_outright_left_the_next_runner_kills() {
     let dir = suite();
     let tools = temp_dir();
     let marker = path(tools.path());
-    let hang = hostile_script(tools.path(), "hang.sh", "setsid \"$me\" child &\n\"$me\" child");
+    // It forks once it is in its cgroup: what a program forks in the moment
+    // before the move is outside (the subreaper's, out of reach once the
+    // runner is killed outright: docs/RELIABILITY.md).
+    let hang = hostile_script(
+        tools.path(),
+        "hang.sh",
+        "while ! grep -q tictac- /proc/$$/cgroup; do \"${0%/*}/sleep\" 0.01; done
+setsid \"$me\" child &\n\"$me\" child",
+    );
     let mut runner = Command::new(BIN)
         .args(["test", "--program", &hang, "-j", "2", &path(dir.path())])
         .stdout(Stdio::null())
         .spawn()
         .expect("spawn");
     let until = Instant::now() + Duration::from_secs(10);
-    while processes_with(&marker).len() < 4 && Instant::now() < until {
+    // Two programs, each with two sleeping children.
+    while processes_with(&marker).len() < 6 && Instant::now() < until {
         sleep(Duration::from_millis(20));
     }
     runner.kill().expect("SIGKILL");
