@@ -234,10 +234,12 @@ fn a_program_cannot_take_the_terminal_of_the_runner() {
 }
 
 /// Turns Ctrl-C off on the runner's terminal through the runner's own
-/// descriptor (possible for root, whom non-dumpability does not stop).
+/// descriptor (possible for root, whom non-dumpability does not stop), and
+/// again every 10 ms (as a fuzz session's runs, each turning it off, would).
 /// Shrinks its window too (put back when the runner ends).
 const NO_INTERRUPT: &str = "stty -isig cols 30 rows 8 < /proc/$PPID/fd/0
-exec \"$me\" child";
+\"$me\" child &
+while :; do stty -isig < /proc/$PPID/fd/0; \"${0%/*}/sleep\" 0.01; done";
 
 #[test]
 fn a_program_that_turns_ctrl_c_off_cannot_keep_the_runner_running() {

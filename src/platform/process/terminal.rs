@@ -8,7 +8,8 @@
 //! starts are kept: while programs run, a watcher looks at the modes every
 //! `WATCH_EVERY` and puts them back at once when they changed (so that
 //! Ctrl-C, turned off by a program, works again within a fraction of a
-//! second); when everything is stopped, modes and size are put back. Both
+//! second, and a Ctrl-C typed while it was off is found in the input and
+//! acted on); when everything is stopped, modes and size are put back. Both
 //! only if this process is in the foreground (from the background, setting
 //! them would stop it: SIGTTOU).
 
@@ -17,8 +18,8 @@ use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use rustix::termios::{
-    OptionalActions, SpecialCodeIndex, Termios, Winsize, tcgetattr, tcgetpgrp, tcgetwinsize,
-    tcsetattr, tcsetwinsize,
+    LocalModes, OptionalActions, SpecialCodeIndex, Termios, Winsize, tcgetattr, tcgetpgrp,
+    tcgetwinsize, tcsetattr, tcsetwinsize,
 };
 
 /// How often the modes are looked at while programs run.
@@ -101,9 +102,52 @@ fn put_back_modes(saved: &Saved) -> bool {
     let Ok(now) = tcgetattr(&saved.tty) else { return false };
     let foreground = tcgetpgrp(&saved.tty).is_ok_and(|group| group == rustix::process::getpgrp());
     if foreground && !same(&saved.modes, &now) {
+        let lost_keys = saved.modes.local_modes.contains(LocalModes::ISIG)
+            && !now.local_modes.contains(LocalModes::ISIG);
+        let typed = if lost_keys { take_typed(saved) } else { Vec::new() };
         let _ = tcsetattr(&saved.tty, OptionalActions::Now, &saved.modes);
+        raise_typed(&saved.modes, &typed);
     }
     foreground
+}
+
+/// What was typed while a program had the signal keys off (Ctrl-C sat in
+/// the input as a byte): read at once, the line not waited for. Type-ahead
+/// is lost, which nothing here reads anyway.
+fn take_typed(saved: &Saved) -> Vec<u8> {
+    use std::io::Read;
+    let mut now = saved.modes.clone();
+    now.local_modes.remove(LocalModes::ICANON | LocalModes::ECHO);
+    now.special_codes[SpecialCodeIndex::VMIN] = 0;
+    now.special_codes[SpecialCodeIndex::VTIME] = 0;
+    let mut typed = Vec::new();
+    if tcsetattr(&saved.tty, OptionalActions::Now, &now).is_ok() {
+        let mut buf = [0u8; 4096];
+        while let Ok(n @ 1..) = (&saved.tty).read(&mut buf) {
+            typed.extend_from_slice(&buf[..n]);
+            if typed.len() > 1 << 16 {
+                break;
+            }
+        }
+    }
+    typed
+}
+
+/// Sends this process's group the signal of each signal key typed, as the
+/// terminal would have with its signal keys on.
+fn raise_typed(modes: &Termios, typed: &[u8]) {
+    use rustix::process::{Signal, getpgrp, kill_process_group};
+    let keys = [
+        (SpecialCodeIndex::VINTR, Signal::INT),
+        (SpecialCodeIndex::VQUIT, Signal::QUIT),
+        (SpecialCodeIndex::VSUSP, Signal::TSTP),
+    ];
+    for (key, signal) in keys {
+        let code = modes.special_codes[key];
+        if code != 0 && typed.contains(&code) {
+            let _ = kill_process_group(getpgrp(), signal);
+        }
+    }
 }
 
 fn same(a: &Termios, b: &Termios) -> bool {
