@@ -129,7 +129,7 @@ set +e
 status=$?
 set -e
 took=$(($(date +%s) - began))
-[ "$status" = 1 ] && grep -q "longer than 2 s" "$work/hang.report" ||
+[ "$status" = 1 ] && grep -q "timed out after 2 s" "$work/hang.report" ||
   fail "a hanging hang.bat: status $status after $took s: $(cat "$work/hang.report")"
 [ "$took" -lt 30 ] || fail "a hanging hang.bat was stopped only after $took s"
 echo "hang.bat (a bare name, found in the current folder): reported as timed out after $took s with --timeout 2"
@@ -138,7 +138,8 @@ set +e
 (cd "$work" && "$wine" tictac.exe test --program no-such-program suite) >"$work/missing.report" 2>&1
 status=$?
 set -e
-[ "$status" = 2 ] && grep -q "cannot run 'no-such-program': not found in the current folder or on PATH" "$work/missing.report" ||
+[ "$status" = 2 ] && grep -q "cannot run 'no-such-program': not found in the current folder or on PATH" "$work/missing.report" &&
+  grep -q "Run 'tictac test --help'" "$work/missing.report" ||
   fail "a program that is nowhere: status $status, $(cat "$work/missing.report")"
 echo "a program that is nowhere: one error before any test (status 2)"
 
