@@ -62,13 +62,13 @@ pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
 pub mod testing {
     pub use crate::board::model::Action;
     pub use crate::board::view::areas;
-    pub use crate::run::protocol::{Reply, Shell};
+    pub use crate::run::protocol::{LineProtocol, Reply};
     pub use crate::run::{Driver, Job, Sink, run_job};
     pub use crate::shell::Recorder;
     pub use crate::status::Status;
 
     /// The test runner (`tictac test`): the suite, and its coverage.
-    pub mod runner {
+    pub mod suite {
         pub use crate::suite::{Options, Report, discover, run};
         pub use crate::test::coverage::reached;
     }

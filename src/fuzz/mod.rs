@@ -48,6 +48,9 @@ pub(crate) enum FuzzError {
     /// `--out` cannot be the folder of the tests (checked before fuzzing).
     #[error("error: --out '{0}' {1}")]
     Out(String, String),
+    /// `--save-traces` cannot be appended to (checked before fuzzing).
+    #[error("error: --save-traces '{0}' {1}")]
+    SaveTraces(String, String),
     /// The oracle failed on a trace: nothing can be said about the program.
     #[error("error: {0}")]
     OracleFailed(String),
@@ -182,6 +185,9 @@ pub(crate) fn run(
     terminal: bool,
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Fuzzed, FuzzError> {
+    // The session's age as its user counts it: the programs' first start
+    // (the probe, up to --timeout) included.
+    let began = Instant::now();
     check_out(&options.out)?;
     let interrupt = signals::stop_request();
     let seed = options.seed.unwrap_or_else(|| fastrand::u64(..));
@@ -202,6 +208,10 @@ pub(crate) fn run(
     if let Some(oracle) = &options.oracle {
         probe(started, oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
     }
+    let saved = match &options.save_traces {
+        Some(path) => Some(Mutex::new(io::BufWriter::new(open_traces_file(path)?))),
+        None => None,
+    };
     let mut reporter = Human::new(out, terminal, LOGGED_EVERY);
     let opening = Opening {
         program: options.program.join(" "),
@@ -219,12 +229,6 @@ pub(crate) fn run(
     reporter
         .report(&FuzzEvent::Started(&opening))
         .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
-    let saved = match &options.save_traces {
-        Some(path) => Some(Mutex::new(
-            OpenOptions::new().append(true).create(true).open(path).map(io::BufWriter::new)?,
-        )),
-        None => None,
-    };
 
     let shared = Shared {
         covered: Mutex::new(Coverage::default()),
@@ -345,7 +349,7 @@ pub(crate) fn run(
     let summary = Summary {
         stalled,
         signal: match stopped {
-            Some(Stop::Signal(name)) => Some((name, start.elapsed())),
+            Some(Stop::Signal(name)) => Some((name, began.elapsed())),
             _ => None,
         },
         flaky: (shared.flaky.load(Ordering::Relaxed), options.timeout),
@@ -361,6 +365,25 @@ pub(crate) fn run(
         .report(&FuzzEvent::Finished(&summary))
         .map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
     Ok(Fuzzed { runs, divergences, stopped })
+}
+
+/// The `--save-traces` file, opened to append without waiting (a FIFO with
+/// no reader would block the session before it starts), and only if it is
+/// a regular file.
+fn open_traces_file(path: &Path) -> Result<std::fs::File, FuzzError> {
+    let name = || path.display().to_string();
+    let mut options = OpenOptions::new();
+    options.append(true).create(true);
+    let file = crate::platform::files::open_without_waiting(&mut options, path)
+        .map_err(|e| FuzzError::SaveTraces(name(), format!("cannot be opened: {e}")))?;
+    match file.metadata() {
+        Ok(m) if m.is_file() => {
+            crate::platform::files::blocking_again(&file);
+            Ok(file)
+        }
+        Ok(_) => Err(FuzzError::SaveTraces(name(), "is not a regular file".into())),
+        Err(e) => Err(FuzzError::SaveTraces(name(), format!("cannot be used: {e}"))),
+    }
 }
 
 /// Says why a session stopped on a program that failed on every trace, and

@@ -24,7 +24,7 @@ use crate::cli::Session;
 use crate::game::Mark;
 use crate::lang::events::{self, EVENTS};
 use crate::run::protocol::run_plain;
-use crate::run::protocol::{PROMPT, Reply, Shell};
+use crate::run::protocol::{LineProtocol, PROMPT, Reply};
 pub use crate::run::record::Recorder;
 use crate::run::{RunError, describe};
 use crate::status::Status;
@@ -39,7 +39,7 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     let recording = recorder.is_on();
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     let session = if terminal { crate::run::on_terminal(session) } else { session.clone() };
-    let shell = || Shell::new(session.autopilot()).recording(recording);
+    let shell = || LineProtocol::new(session.autopilot()).recording(recording);
     if terminal {
         let helper = TraceHelper {
             bots: session.bots.iter().map(|b| String::from_utf8_lossy(&b.name).into()).collect(),
@@ -59,7 +59,7 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
 }
 
 fn run_terminal(
-    mut shell: Shell,
+    mut shell: LineProtocol,
     helper: TraceHelper,
     recorder: &mut Recorder,
 ) -> Result<(), ReadlineError> {

@@ -88,7 +88,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
     } else {
         paths.to_vec()
     };
-    let mut seen = Seen::default();
+    let mut seen = SeenTraces::default();
     let mut tests = Vec::new();
     for root in &roots {
         if root.is_dir() {
@@ -166,7 +166,8 @@ fn trim_zeros(s: &[u8]) -> &[u8] {
     &s[k..]
 }
 
-/// Files and folders met so far, by their identity (device and inode).
+/// Folders met so far, by their identity (device and inode): a folder
+/// reached again through a link is searched once.
 #[derive(Default)]
 struct Seen(HashSet<files::FileId>);
 
@@ -178,8 +179,20 @@ impl Seen {
     }
 }
 
+/// Traces met so far, by the path they resolve to: one reached again
+/// through a link runs once, but hard links are files of their own names,
+/// each with its own expected file beside it, so each is a test.
+#[derive(Default)]
+struct SeenTraces(HashSet<PathBuf>);
+
+impl SeenTraces {
+    fn first(&mut self, path: &Path) -> bool {
+        self.0.insert(fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
 /// The traces under `root`, in sorted order, each file and folder once.
-fn walk(root: &Path, seen: &mut Seen) -> Result<Vec<PathBuf>, SuiteError> {
+fn walk(root: &Path, seen: &mut SeenTraces) -> Result<Vec<PathBuf>, SuiteError> {
     let mut traces = Vec::new();
     let mut folders = Seen::default();
     let entries = WalkDir::new(root)

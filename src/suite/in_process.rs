@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use super::plan::{DIRECTIVE, Directive, Plan, Source};
 use crate::platform::process::Capture;
 use crate::run::input::Buffered;
-use crate::run::protocol::{self, Shell};
+use crate::run::protocol::{self, LineProtocol};
 use crate::run::record::Recorder;
 use crate::run::{Input, RunError, describe, open_input, run_input};
 use crate::status::Status;
@@ -129,7 +129,7 @@ pub(super) fn run(
         }
         Directive::Shell(session) => {
             let typed = plan.typed.as_deref().unwrap_or_default();
-            let shell = Shell::new(session.autopilot());
+            let shell = LineProtocol::new(session.autopilot());
             let typed = Limited { inner: typed, limit };
             protocol::run_plain(shell, typed, &mut out, &mut Recorder::default())
                 .map(|()| Status::Ran.code().into())

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
 use tictac::lang::{self, EventStream, TraceError};
-use tictac::testing::Shell;
+use tictac::testing::LineProtocol;
 
 /// Pieces of traces: tokens, their near misses, and raw bytes.
 fn piece() -> impl Strategy<Value = Vec<u8>> {
@@ -216,7 +216,7 @@ proptest! {
     fn no_line_or_shell_input_panics(bytes in trace()) {
         // A raw line, as the shell and window mode see it.
         let _ = lang::check(&bytes);
-        let mut shell = Shell::new(Autopilot::default());
+        let mut shell = LineProtocol::new(Autopilot::default());
         let mut out = Vec::new();
         for line in bytes.split(|&b| b == b'\n') {
             shell.line(line, &mut out).expect("vec");

@@ -253,3 +253,17 @@ fn a_trace_that_cannot_be_written_stops_the_session_with_an_error() {
     assert_eq!(o.status.code(), Some(2), "{said}");
     assert!(said.contains("error: a trace could not be written to the scratch folder: "), "{said}");
 }
+
+#[test]
+fn a_save_traces_file_that_is_a_fifo_is_refused_at_once() {
+    // Opening a FIFO with no reader to write would wait for one for ever.
+    let scratch = temp_dir();
+    let fifo = scratch.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let began = Instant::now();
+    let o = fuzz(&["--program", BIN, "--runs", "5", "--save-traces", &path(&fifo)]);
+    let said = text(&o);
+    assert!(began.elapsed() < Duration::from_secs(20), "{said}");
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(said.starts_with(&format!("error: --save-traces '{}' ", path(&fifo))), "{said}");
+}

@@ -12,7 +12,7 @@ use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
 use tictac::testing::Recorder;
 use tictac::testing::{Job, Status, run_job};
-use tictac::testing::{Reply, Shell};
+use tictac::testing::{LineProtocol, Reply};
 
 #[test]
 fn an_existing_file_is_never_recorded_into() {
@@ -150,7 +150,7 @@ fn states(transcript: &[u8]) -> Vec<Vec<u8>> {
 proptest! {
     #![proptest_config(proptest_config(256))]
 
-    /// Shell sessions recorded line by line replay in the batch engine: the
+    /// LineProtocol sessions recorded line by line replay in the batch engine: the
     /// recording validates as one file, and after each line that ran the
     /// batch transcript is in the state the shell was in. Cases: 256, or
     /// PROPTEST_CASES.
@@ -167,7 +167,7 @@ proptest! {
         } else {
             Vec::new()
         };
-        let mut shell = Shell::new(Autopilot::new(bots, None)).recording(true);
+        let mut shell = LineProtocol::new(Autopilot::new(bots, None)).recording(true);
         // After each line that ran: how many commands it recorded, and the state.
         let mut expected = Vec::new();
         for line in &lines {

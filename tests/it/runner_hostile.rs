@@ -398,3 +398,18 @@ fn logs_never_write_through_links_and_replace_files_whole() {
     names.sort();
     assert_eq!(names, ["a.actual.txt", "b.actual.txt", "sub"], "no hidden file left");
 }
+
+#[test]
+fn hard_linked_traces_are_tests_of_their_own() {
+    // b.txt is a hard link to a.txt, with an expected file of its own that
+    // is wrong: it must run and fail, not pass as a.txt's copy.
+    let dir = suite();
+    let root = dir.path();
+    fs::remove_file(root.join("b.txt")).expect("rm");
+    fs::hard_link(root.join("a.txt"), root.join("b.txt")).expect("ln");
+    let o = tictac(&["test", &path(root)]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAIL b"), "{out}");
+    assert!(out.ends_with("Test Results: 1/2 passed.\n"), "{out}");
+}

@@ -4,9 +4,10 @@
 //! costs milliseconds). A program is moved into its run's cgroup as soon as
 //! it has started (`adopt`). All it starts from then on is born there
 //! whatever it does (`setsid`, `env -i`, double forks), and `cgroup.kill`
-//! ends them all at once, a fork bomb included. What it forks in the
-//! moment before the move stays outside; the subreaper's sweeps (see
-//! `guard`) find it, as they find everything where there is no cgroup.
+//! ends them all at once, a fork bomb included. What it forks before the
+//! move (which waits on the kernel, often a millisecond or more) stays
+//! outside; the subreaper's sweeps (see `guard`) find it, as they find
+//! everything where there is no cgroup.
 //! (Moving this process there for each fork instead, so that the child is
 //! born inside, made starts one at a time across all workers: the fuzzer
 //! ran at 47 % of a bare spawn loop's rate with two workers.)

@@ -30,17 +30,19 @@ pub enum Reply {
     Quit,
 }
 
-/// One session: the engine, its bots, and how lines act on them.
+/// The shell's line protocol, one session of it: the engine, its bots,
+/// and how lines act on them (the front end `shell` drives it on a
+/// terminal; piped, `plain`; the runner for `-- run: -i` traces).
 #[derive(Default)]
-pub struct Shell {
+pub struct LineProtocol {
     driver: Driver,
     /// With `--record`: refuse lines a trace file could not replay.
     recording: bool,
 }
 
-impl Shell {
+impl LineProtocol {
     pub fn new(autopilot: Autopilot) -> Self {
-        Shell { driver: Driver::new(autopilot), recording: false }
+        LineProtocol { driver: Driver::new(autopilot), recording: false }
     }
 
     /// A shell whose lines are recorded: a line whose names a trace file
@@ -198,7 +200,7 @@ fn refuse<W: Write + ?Sized>(name: &[u8], why: lang::Unwritable, out: &mut W) ->
 mod tests {
     use super::*;
 
-    fn say(shell: &mut Shell, line: &str) -> (Reply, String) {
+    fn say(shell: &mut LineProtocol, line: &str) -> (Reply, String) {
         let mut out = Vec::new();
         let reply = shell.line(line.as_bytes(), &mut out).expect("vec write");
         (reply, String::from_utf8(out).expect("utf8"))
@@ -206,7 +208,7 @@ mod tests {
 
     #[test]
     fn quit_and_man_must_be_the_whole_line() {
-        let mut s = Shell::default();
+        let mut s = LineProtocol::default();
         assert_eq!(say(&mut s, "quit").0, Reply::Quit);
         assert_eq!(say(&mut s, "man").1, lang::events::man());
         let (reply, text) = say(&mut s, " quit");
@@ -216,7 +218,7 @@ mod tests {
 
     #[test]
     fn a_line_runs_all_its_commands_and_shows_the_final_state() {
-        let mut s = Shell::default();
+        let mut s = LineProtocol::default();
         let line = "new_game(\"a\",\"b\") play(\"a\",1)";
         let (reply, text) = say(&mut s, line);
         assert_eq!(reply, Reply::Ran(format!("{line}\n").into_bytes()));
@@ -234,10 +236,10 @@ mod tests {
     #[test]
     fn a_recorded_shell_refuses_a_line_a_file_cannot_replay() {
         let line = "new_game(\"Ann\",\"Zed\\\")";
-        let (reply, text) = say(&mut Shell::default(), line);
+        let (reply, text) = say(&mut LineProtocol::default(), line);
         assert_eq!(reply, Reply::Ran(format!("{line}\n").into_bytes()));
         assert!(text.starts_with("  ok: => Ann plays next"), "{text}");
-        let mut s = Shell::default().recording(true);
+        let mut s = LineProtocol::default().recording(true);
         let (reply, text) = say(&mut s, line);
         assert_eq!(reply, Reply::Continue);
         assert_eq!(
@@ -253,7 +255,7 @@ mod tests {
     fn bots_answer_after_the_state_and_are_recorded_in_order() {
         use crate::bots::{Bot, Strategy};
         let hal = Bot { name: b"Hal".to_vec(), strategy: Strategy::Elm };
-        let mut s = Shell::new(Autopilot::new(vec![hal], None));
+        let mut s = LineProtocol::new(Autopilot::new(vec![hal], None));
         let (reply, text) = say(&mut s, "new_game(\"Ann\",\"Hal\") play(\"Ann\",1)");
         assert!(text.starts_with("  ok: => Hal plays next\n  X__\n"), "{text}");
         assert!(

@@ -5,14 +5,14 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::{PROMPT, Reply, Shell};
+use super::{LineProtocol, PROMPT, Reply};
 use crate::lang::source::{LONG_LINE, LineSource};
 use crate::run::record::Recorder;
 
 /// The plain protocol: the state, then `->` before each line read.
 /// `quit` or the end of input ends it.
 pub(crate) fn run_plain<W: Write + ?Sized>(
-    mut shell: Shell,
+    mut shell: LineProtocol,
     mut input: impl BufRead,
     out: &mut W,
     recorder: &mut Recorder,
@@ -187,7 +187,7 @@ mod tests {
             long("play(\"Ann\", 5) )", " redo"),
         ];
         let mut typed = Vec::new();
-        let mut whole_shell = Shell::default();
+        let mut whole_shell = LineProtocol::default();
         let mut whole = Vec::new();
         whole_shell.show(&mut whole).expect("vec");
         for line in &lines {
@@ -201,7 +201,8 @@ mod tests {
         let mut streamed = Vec::new();
         // Read in pieces, as from a pipe, so that long lines are long.
         let piped = io::BufReader::with_capacity(4096, &typed[..]);
-        run_plain(Shell::default(), piped, &mut streamed, &mut Recorder::default()).expect("vec");
+        run_plain(LineProtocol::default(), piped, &mut streamed, &mut Recorder::default())
+            .expect("vec");
         assert!(
             streamed == whole,
             "{}",
