@@ -57,7 +57,8 @@ pub(super) fn install() {
 }
 
 /// Runs `pause` before this process stops on SIGTSTP (Ctrl-Z) and `resume`
-/// once it is continued, on a thread of its own. Only for the first caller;
+/// once it is continued, on a thread of its own. Called once (the process
+/// seam's set-up): each call would add a thread;
 /// SIGTSTP ignored at start stays ignored.
 pub(crate) fn on_suspend(pause: fn(), resume: fn()) {
     if is_set(ignored_at_start(), SIGTSTP) {
