@@ -51,7 +51,10 @@ mod verify;
 pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
     // Before any file is written: past `ulimit -f` a write fails, it does not kill.
     platform::signals::survive_file_size_limit();
-    app::main(args)
+    let status = app::main(args);
+    // A fatal signal being handled ends the process, not this status.
+    platform::signals::await_death_if_dying();
+    status
 }
 
 /// The parts of the front ends that the integration tests drive below the

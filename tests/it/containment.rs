@@ -233,6 +233,84 @@ fn a_program_cannot_take_the_terminal_of_the_runner() {
     assert_none_left(&sleeper);
 }
 
+/// Turns Ctrl-C off on the runner's terminal through the runner's own
+/// descriptor (possible for root, whom non-dumpability does not stop), and
+/// again every 10 ms (as a fuzz session's runs, each turning it off, would).
+/// Shrinks its window too (put back when the runner ends).
+const NO_INTERRUPT: &str = "stty -isig cols 30 rows 8 < /proc/$PPID/fd/0
+\"$me\" child &
+while :; do stty -isig < /proc/$PPID/fd/0; \"${0%/*}/sleep\" 0.01; done";
+
+#[test]
+fn a_program_that_turns_ctrl_c_off_cannot_keep_the_runner_running() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = suite();
+    let tools = temp_dir();
+    let program = hostile_script(tools.path(), "isig.sh", NO_INTERRUPT);
+    let (status, stty) = (tools.path().join("status"), tools.path().join("stty"));
+    let command = format!(
+        "trap true INT; {BIN} test -j 1 --timeout 20 --program {program} {}; \
+         echo $? > {}; stty -a > {}; sleep 60",
+        path(dir.path()),
+        path(&status),
+        path(&stty),
+    );
+    let tmux = Tmux::start("isig", 80, 24, &command);
+    let sleeper = path(&tools.path().join("sleep"));
+    let start = Instant::now();
+    while processes_with(&sleeper).is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the program did not start");
+        sleep(Duration::from_millis(20));
+    }
+    // Ctrl-C within a second of the program turning it off.
+    sleep(Duration::from_millis(500));
+    tmux.keys(&["C-c"]);
+    let start = Instant::now();
+    while !status.exists() {
+        assert!(start.elapsed() < Duration::from_secs(5), "Ctrl-C did not stop the runner");
+        sleep(Duration::from_millis(20));
+    }
+    sleep(Duration::from_millis(100));
+    assert_eq!(fs::read_to_string(&status).expect("status").trim(), "130");
+    let modes = fs::read_to_string(&stty).expect("stty");
+    assert!(modes.split_whitespace().any(|m| m == "isig"), "isig is off: {modes}");
+    assert!(modes.contains("rows 24; columns 80;"), "the window's size stayed: {modes}");
+    assert_none_left(&sleeper);
+}
+
+#[test]
+fn a_program_of_the_same_user_cannot_open_the_runners_descriptors() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = suite();
+    let tools = temp_dir();
+    let peek = "ls /proc/$PPID/fd/ > \"$SEEN\" 2>&1 || echo denied >> \"$SEEN\"";
+    let program = hostile_script(tools.path(), "peek.sh", peek);
+    let seen = tools.path().join("seen");
+    // As root (who may open any process's descriptors), as nobody instead.
+    let root = rustix::process::getuid().is_root();
+    for folder in [dir.path(), tools.path()] {
+        fs::set_permissions(folder, fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
+    let mut command = if root {
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+        c
+    } else {
+        Command::new(BIN)
+    };
+    let o = run(
+        command
+            .args(["test", "-j", "1", "--program", &program, &path(dir.path())])
+            .env("SEEN", &seen),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let seen = fs::read_to_string(&seen).expect("the program ran");
+    assert!(seen.contains("denied"), "the program listed the runner's descriptors: {seen}");
+}
+
 #[test]
 fn what_a_runner_killed_outright_left_the_next_runner_kills() {
     // SIGKILL (the OOM killer, `timeout -s KILL`) gives a runner no chance
@@ -273,4 +351,61 @@ fn what_a_runner_killed_outright_left_the_next_runner_kills() {
         let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
     }
     assert!(alive.is_empty(), "left in the killed runner's cgroups, still alive: {alive:?}");
+}
+
+/// Beats in a file every 20 ms until stopped.
+const BEATS: &str = "while :; do echo x >> \"$BEAT\"; \"${0%/*}/sleep\" 0.02; done";
+
+#[test]
+fn ctrl_z_stops_the_programs_with_the_runner() {
+    if !tmux_available() {
+        return;
+    }
+    for way in WAYS {
+        let dir = suite();
+        let tools = temp_dir();
+        let program = hostile_script(tools.path(), "beats.sh", BEATS);
+        let (beat, status) = (tools.path().join("beat"), tools.path().join("status"));
+        let command = format!(
+            "trap true INT; {NO_CGROUP}={way} BEAT={} {BIN} test -j 1 --timeout 20 \
+             --program {program} {}; echo $? > {}; sleep 60",
+            path(&beat),
+            path(dir.path()),
+            path(&status),
+        );
+        let tmux = Tmux::start(&format!("ctrlz{way}"), 80, 24, &command);
+        let beats = || fs::metadata(&beat).map_or(0, |m| m.len());
+        let start = Instant::now();
+        while beats() < 10 {
+            assert!(start.elapsed() < Duration::from_secs(20), "the program did not start");
+            sleep(Duration::from_millis(20));
+        }
+        tmux.keys(&["C-z"]);
+        sleep(Duration::from_millis(500));
+        let stopped = beats();
+        sleep(Duration::from_millis(1000));
+        assert_eq!(beats(), stopped, "the program ran on while the runner was stopped ({way})");
+        // Continued: it beats again, and Ctrl-C ends it all.
+        let runners: Vec<u32> = processes_with(&program)
+            .into_iter()
+            .filter(|pid| {
+                fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "tictac")
+            })
+            .collect();
+        assert_eq!(runners.len(), 1, "{runners:?}");
+        let cont = Command::new("kill").args(["-CONT", &runners[0].to_string()]).status();
+        assert!(cont.expect("kill").success());
+        let start = Instant::now();
+        while beats() == stopped {
+            assert!(start.elapsed() < Duration::from_secs(5), "the program was not resumed");
+            sleep(Duration::from_millis(20));
+        }
+        tmux.keys(&["C-c"]);
+        let start = Instant::now();
+        while !status.exists() {
+            assert!(start.elapsed() < Duration::from_secs(5), "Ctrl-C did not stop the runner");
+            sleep(Duration::from_millis(20));
+        }
+        assert_none_left(&path(&tools.path().join("sleep")));
+    }
 }

@@ -219,6 +219,14 @@ impl Cgroups {
         }
     }
 
+    /// Freezes (or thaws) every run's cgroup at once: nothing in them runs
+    /// until thawed (Ctrl-Z on the runner).
+    pub(super) fn freeze_all(&self, frozen: bool) {
+        if self.usable() {
+            let _ = fs::write(self.base.dir.join("cgroup.freeze"), if frozen { "1" } else { "0" });
+        }
+    }
+
     /// Kills `slot`'s processes until it is empty; whether it emptied.
     pub(super) fn empty(&self, slot: &Slot) -> bool {
         self.usable() && slot.empty(EMPTY_LIMIT)

@@ -135,6 +135,7 @@ pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipe
         registry.spawning += 1;
         registry.live_tags.insert(tag.clone());
     }
+    terminal::run_began();
     let slot = cgroups().and_then(|c| c.take().ok());
     let spawned = super::spawn::spawn(argv, (TAG_VAR, &tag), typed);
     let mut registry = registry();
@@ -144,6 +145,7 @@ pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipe
         Err(e) => {
             registry.live_tags.remove(&tag);
             drop(registry);
+            terminal::run_ended();
             if let (Some(cgroups), Some(slot)) = (cgroups(), slot) {
                 cgroups.give_back(slot);
             }
@@ -189,6 +191,7 @@ pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     registry.live_tags.remove(&started.tag);
     reap_orphans(&mut registry);
     drop(registry);
+    terminal::run_ended();
     if let (Some(cgroups), Some(slot)) = (cgroups(), started.slot.take()) {
         cgroups.give_back(slot);
     }
@@ -344,6 +347,44 @@ pub(crate) fn stop_all() {
     terminal::put_back();
 }
 
+/// Time this process spent stopped by Ctrl-Z (SIGTSTP) while runs went
+/// on, in microseconds: their deadlines move by as much.
+static SUSPENDED_MICROS: AtomicU64 = AtomicU64::new(0);
+static SUSPENDED_AT: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How long this process has been stopped by Ctrl-Z in all.
+pub(crate) fn time_suspended() -> Duration {
+    Duration::from_micros(SUSPENDED_MICROS.load(Ordering::SeqCst))
+}
+
+/// Before this process stops (Ctrl-Z): every run's programs are stopped
+/// too (their cgroups frozen, their process groups sent SIGSTOP), so that
+/// none goes on using the processor meanwhile.
+fn suspend_runs() {
+    *SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+    if let Some(cgroups) = cgroups() {
+        cgroups.freeze_all(true);
+    }
+    for &pid in registry().running.keys() {
+        signal_group(pid, Signal::STOP);
+    }
+}
+
+/// After this process is continued (`fg`, `bg`): the programs go on, and
+/// the runs' deadlines are moved by the time stopped.
+fn resume_runs() {
+    for &pid in registry().running.keys() {
+        signal_group(pid, Signal::CONT);
+    }
+    if let Some(cgroups) = cgroups() {
+        cgroups.freeze_all(false);
+    }
+    if let Some(at) = SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        let micros = u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX);
+        SUSPENDED_MICROS.fetch_add(micros, Ordering::SeqCst);
+    }
+}
+
 /// Makes this process the child subreaper of what it starts (Linux's
 /// alone); whether it is one.
 fn become_subreaper() -> bool {
@@ -354,6 +395,7 @@ fn become_subreaper() -> bool {
 }
 
 fn setup() {
+    hide_descriptors();
     terminal::remember();
     // Without them (other kernels, sandboxes) sessions and tags still work.
     // Off Linux there is no subreaper, and the probe finds no cgroup.
@@ -365,13 +407,29 @@ fn setup() {
         registry().closed = true;
         stop_all();
     }));
+    crate::platform::signals::on_suspend(suspend_runs, resume_runs);
+}
+
+/// Makes this process non-dumpable (Linux): a program of the same user can
+/// then no longer open `/proc/<this process>/fd/*` (the terminal, to read
+/// the keyboard or change its modes) nor read this process's memory. Root's
+/// programs still can (CAP_SYS_PTRACE). Programs get their own dumpable
+/// state back when they execute. Kept for the life of the process.
+fn hide_descriptors() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
 }
 
 /// Kills the process group; whether it still had members (zombies too).
 fn stop_group(pgid: i32) -> bool {
+    signal_group(pgid, Signal::KILL)
+}
+
+/// Sends `signal` to the process group; whether it still had members.
+fn signal_group(pgid: i32, signal: Signal) -> bool {
     // Gone already is fine.
     Pid::from_raw(pgid)
-        .is_some_and(|pgid| rustix::process::kill_process_group(pgid, Signal::KILL).is_ok())
+        .is_some_and(|pgid| rustix::process::kill_process_group(pgid, signal).is_ok())
 }
 
 /// Stops every process whose environment holds `TAG_VAR=` then `needle`

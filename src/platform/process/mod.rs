@@ -32,7 +32,7 @@ mod windows;
 use windows as system;
 
 pub(crate) use capture::Capture;
-pub(crate) use system::{run, runnable, signal_of, stop_all};
+pub(crate) use system::{runnable, signal_of, stop_all};
 
 use std::ffi::OsString;
 use std::process::ExitStatus;
@@ -45,6 +45,17 @@ pub(crate) const STDERR_KEPT: usize = 64 * 1024;
 
 /// The longest wait between looks at the child, the clock and the stop flag.
 const TICK: Duration = Duration::from_millis(20);
+
+/// Runs the program to its end (or the deadline, the cap, a stop); an error
+/// only when it could not be started or watched. When this returns, nothing
+/// it started runs. Never returns once a fatal signal is being handled: the
+/// signal's cleanups stopped the program, and what is left of its run is no
+/// result to report.
+pub(crate) fn run(spec: &Spec) -> std::io::Result<Finished> {
+    let finished = system::run(spec);
+    crate::platform::signals::await_death_if_dying();
+    finished
+}
 
 /// One run of a program.
 #[derive(Clone, Copy, Debug)]

@@ -84,12 +84,15 @@ fn watch(
     // Readable when the child exits, so its end is seen without polling the
     // clock (absent on old kernels: then looked at now and then).
     let mut exit_fd = pid_fd(&started.child);
+    // Time the runner spent stopped (Ctrl-Z) is not the program's.
+    let suspended = guard::time_suspended();
     loop {
         if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Ok((Ending::Stopped, out, err));
         }
         let now = Instant::now();
-        let left = match deadline {
+        let moved = guard::time_suspended().saturating_sub(suspended);
+        let left = match deadline.and_then(|d| d.checked_add(moved)) {
             Some(d) if now >= d => return Ok((Ending::TimedOut, out, err)),
             Some(d) => d - now,
             None => TICK,

@@ -10,7 +10,10 @@
 //! registered, so the modes that never need one keep the default
 //! dispositions. A session that stops by itself and reports (`tictac fuzz`)
 //! asks instead to be told: while its `StopRequest` lives, the first SIGINT
-//! or SIGTERM only raises a flag.
+//! or SIGTERM only raises a flag. Once a fatal signal is being handled, no
+//! thread may report what it cut short nor exit first
+//! (`await_death_if_dying`). On Unix, `on_suspend` lets the runner stop its
+//! programs before Ctrl-Z stops it, and resume them after.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
@@ -27,6 +30,10 @@ use windows as system;
 
 use system::{SIGINT, SIGTERM};
 pub(crate) use system::{server_stop, survive_file_size_limit};
+/// Ctrl-Z: what stops the runs before this process stops, and resumes them
+/// after (Windows has no such signal).
+#[cfg(unix)]
+pub(crate) use unix::on_suspend;
 
 pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
 
@@ -146,9 +153,24 @@ fn asks_to_stop(signal: i32) -> bool {
     taken
 }
 
+/// Set once a fatal signal is being handled: the process is dying.
+static DYING: AtomicBool = AtomicBool::new(false);
+
+/// If a fatal signal is being handled, waits here for the process to die of
+/// it, and never returns: nothing done after the signal's cleanups began
+/// (a run's result, when they stopped its program; the process's exit with
+/// a status of its own) may be reported or happen. Otherwise returns at once.
+pub(crate) fn await_death_if_dying() {
+    while DYING.load(Ordering::SeqCst) {
+        std::thread::park();
+    }
+}
+
 /// Runs every cleanup, then dies of `signal`. The lock is held to the end so
-/// no file is moved into place after its cleanup ran.
+/// no file is moved into place after its cleanup ran. Marked dying first,
+/// before any cleanup stops a program.
 fn die(signal: i32) -> ! {
+    DYING.store(true, Ordering::SeqCst);
     let mut c = cleanups();
     for action in c.actions.values_mut() {
         action();

@@ -56,6 +56,25 @@ pub(super) fn install() {
     }
 }
 
+/// Runs `pause` before this process stops on SIGTSTP (Ctrl-Z) and `resume`
+/// once it is continued, on a thread of its own. Called once (the process
+/// seam's set-up): each call would add a thread;
+/// SIGTSTP ignored at start stays ignored.
+pub(crate) fn on_suspend(pause: fn(), resume: fn()) {
+    if is_set(ignored_at_start(), SIGTSTP) {
+        return;
+    }
+    let Ok(mut signals) = Signals::new([SIGTSTP]) else { return };
+    let _ = std::thread::Builder::new().name("suspend".into()).spawn(move || {
+        for _ in signals.forever() {
+            pause();
+            // Stops this process (SIGSTOP) until SIGCONT.
+            let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+            resume();
+        }
+    });
+}
+
 /// Waits for what stops `tictac serve`: Ctrl-C (SIGINT) or SIGTERM.
 pub(crate) async fn server_stop() {
     use tokio::signal::unix::{SignalKind, signal};
