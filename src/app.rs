@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use crate::cli::{self, Invocation, UsageError};
 use crate::fuzz::{self, FuzzError};
+use crate::grade::{self, GradeError};
 use crate::run::{OutputFile, RunError, open_input, run_input, run_job};
 use crate::serve::{self, ServeError};
 use crate::status::{Status, Stopped};
@@ -32,6 +33,8 @@ enum Failure {
     #[error(transparent)]
     Runner(#[from] SuiteError),
     #[error(transparent)]
+    Grade(#[from] GradeError),
+    #[error(transparent)]
     Fuzz(#[from] FuzzError),
     #[error(transparent)]
     Serve(#[from] ServeError),
@@ -45,6 +48,7 @@ impl Failure {
             Failure::Usage(_) => None,
             Failure::Run(e) => e.closed(),
             Failure::Runner(e) => e.closed(),
+            Failure::Grade(e) => e.closed(),
             Failure::Fuzz(e) => e.closed(),
             Failure::Serve(e) => e.closed(),
         }
@@ -159,6 +163,7 @@ fn dispatch(
             Ok(board::run(&session)?)
         }
         Invocation::Test(options) => Ok(test::run(&options, stdout, &stdout_closed)?),
+        Invocation::Grade(options) => Ok(grade::run(&options, stdout)?),
         Invocation::Run { job, input, output: None, session } => {
             // The run buffers its transcript itself (`Sink`) and writes past
             // this buffer, so the bytes are buffered once.

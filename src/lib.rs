@@ -42,6 +42,7 @@ mod window;
 // lives"); none imports another.
 mod board;
 mod fuzz;
+mod grade;
 mod serve;
 mod shell;
 mod test;

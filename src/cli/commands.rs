@@ -15,12 +15,14 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::options::{
-    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_MAX_LINES, DEFAULT_PORT,
-    DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
+    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_GRADE_OUT, DEFAULT_MAX_LINES,
+    DEFAULT_PORT, DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES,
+    default_jobs,
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
-    Format, FuzzOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError, VerifyOptions,
+    Format, FuzzOptions, GradeOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError,
+    VerifyOptions,
 };
 use crate::behaviour::Behaviour;
 use crate::bots::Strategy;
@@ -40,6 +42,9 @@ enum Command {
     /// Run acceptance tests: each NAME.txt against NAME.expected.txt
     #[command(args_override_self = true, allow_negative_numbers = true)]
     Test(TestArgs),
+    /// Grade a class: the suite against each student's program, into a gradebook
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Grade(GradeArgs),
     /// Find where a program departs from the engine, on generated traces
     #[command(args_override_self = true, allow_negative_numbers = true)]
     Fuzz(FuzzArgs),
@@ -106,6 +111,39 @@ struct TestArgs {
     /// Traces, or folders searched for them [default: acceptance/, else tests/acceptance/,
     /// else with --program the built-in course suite]
     #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct GradeArgs {
+    /// Run CMD -b TRACE inside each student's folder (CMD split as a shell would)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    command: Words,
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N tests at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
+    jobs: usize,
+    /// Stop a program still running after S seconds (its test fails)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
+    timeout: Seconds,
+    /// Write grades.csv and each student's reports to DIR (new, or empty)
+    #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_GRADE_OUT))]
+    out: PathBuf,
+    /// Grade with the course suite built into tictac (then every folder named is a student)
+    #[arg(long)]
+    course: bool,
+    /// SUITE (a folder of traces, unless --course), then one folder per student
+    #[arg(value_name = "SUITE|SUBMISSION_DIR", required = true)]
     paths: Vec<PathBuf>,
 }
 
@@ -266,6 +304,7 @@ impl Command {
     fn invocation(self) -> Result<Invocation, UsageError> {
         Ok(match self {
             Command::Test(a) => Invocation::Test(a.options()?),
+            Command::Grade(a) => Invocation::Grade(a.options()?),
             Command::Fuzz(a) => Invocation::Fuzz(a.options()),
             Command::Verify(a) => Invocation::Verify(a.options()?),
             Command::Serve(a) => {
@@ -292,6 +331,7 @@ impl TestArgs {
             coverage: self.coverage,
             course: self.course,
             paths: self.paths,
+            dir: None,
         };
         if options.course {
             if let Some(path) = options.paths.first() {
@@ -318,6 +358,25 @@ impl TestArgs {
             }
         }
         Ok(options)
+    }
+}
+
+impl GradeArgs {
+    fn options(self) -> Result<GradeOptions, UsageError> {
+        let mut paths = self.paths.into_iter();
+        let suite = if self.course { None } else { paths.next() };
+        let submissions: Vec<PathBuf> = paths.collect();
+        if submissions.is_empty() {
+            return Err(UsageError::NoSubmissions);
+        }
+        Ok(GradeOptions {
+            suite,
+            submissions,
+            command: self.command.0,
+            jobs: self.jobs,
+            timeout: self.timeout.0,
+            out: self.out,
+        })
     }
 }
 
@@ -381,7 +440,10 @@ fn call(arg: &clap::Arg) -> String {
     let value = arg.get_value_names().and_then(|v| v.first()).map_or("", |v| v.as_str());
     match arg.get_long() {
         Some(long) => format!("--{long} <{value}>"),
-        None if arg.is_required_set() => format!("<{value}>"),
+        None if arg.is_required_set() => {
+            let many = matches!(arg.get_action(), clap::ArgAction::Append);
+            format!("<{value}>{}", if many { "..." } else { "" })
+        }
         None => format!("[{value}]..."),
     }
 }
@@ -491,6 +553,7 @@ mod tests {
             usage,
             [
                 "test [PATH]...",
+                "grade --command <CMD> <SUITE|SUBMISSION_DIR>...",
                 "fuzz --program <CMD>",
                 "verify",
                 "serve",

@@ -76,6 +76,10 @@ pub(crate) enum UsageError {
         "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
     )]
     CoverageWith(&'static str),
+    #[error(
+        "Error: grade needs the suite and at least one student's folder (with --course, the folders alone)"
+    )]
+    NoSubmissions,
     #[error("Error: --course runs the built-in course suite, so it takes no PATH (not '{0}')")]
     CourseWithPath(String),
     #[error("Error: --course runs the built-in course suite, which {0} cannot change")]

@@ -13,7 +13,9 @@ mod values;
 pub(crate) use commands::{is_command, summaries, write_completions};
 pub(crate) use errors::UsageError;
 pub(crate) use etf::{Session, check_bots, check_window};
-pub(crate) use options::{Format, FuzzOptions, ServeOptions, TestOptions, VerifyOptions};
+pub(crate) use options::{
+    Format, FuzzOptions, GradeOptions, ServeOptions, TestOptions, VerifyOptions,
+};
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -47,6 +49,8 @@ pub(crate) enum Invocation {
     Board(Session),
     /// `tictac test ...`: the acceptance-test runner.
     Test(TestOptions),
+    /// `tictac grade ...`: a suite against every student's program.
+    Grade(GradeOptions),
     /// `-b`, `-w`, `-l`: run a trace file, to standard output or to a new file.
     Run {
         job: Job,

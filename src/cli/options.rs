@@ -69,6 +69,9 @@ pub struct TestOptions {
     /// Run the course suite built into the executable.
     pub course: bool,
     pub paths: Vec<PathBuf>,
+    /// The folder `program` runs in (a student's, under `tictac grade`);
+    /// without it, this process's.
+    pub dir: Option<PathBuf>,
 }
 
 /// How `tictac test` reports.
@@ -99,8 +102,27 @@ impl Default for TestOptions {
             coverage: false,
             course: false,
             paths: Vec::new(),
+            dir: None,
         }
     }
+}
+
+/// `tictac grade --out` unless given.
+pub(crate) const DEFAULT_GRADE_OUT: &str = "grades";
+
+/// What `tictac grade` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GradeOptions {
+    /// The folder of traces; `None` for the built-in course suite.
+    pub(crate) suite: Option<PathBuf>,
+    /// One folder per student, named by the folder's name.
+    pub(crate) submissions: Vec<PathBuf>,
+    /// Run in each student's folder as `CMD -b TRACE`.
+    pub(crate) command: Vec<String>,
+    pub(crate) jobs: usize,
+    pub(crate) timeout: Duration,
+    /// The new (or empty) folder the gradebook and reports go to.
+    pub(crate) out: PathBuf,
 }
 
 /// What `tictac fuzz` was asked to do.

@@ -64,6 +64,7 @@ impl Launcher for Guarded<'_> {
             timeout: limits.timeout,
             cap: limits.cap as u64,
             stop: self.stop,
+            dir: None,
         };
         let mut finished = match process::run(&spec) {
             Ok(finished) => finished,

@@ -10,12 +10,12 @@ pub(crate) mod files;
 pub(crate) mod in_process;
 mod pairs;
 pub(crate) mod plan;
-mod report;
+pub(crate) mod report;
 
 pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
 pub(crate) use plan::{Produced, Producer, Trouble, produce};
-use report::{Reporter, TestEvent};
+pub(crate) use report::{Reporter, TestEvent};
 
 use std::fs;
 use std::io::{self, Write};
@@ -213,6 +213,21 @@ pub(crate) fn run_watching(
     Ok(report)
 }
 
+/// Runs `tests` as `run` does, each result to `reporter` (in sorted order,
+/// then `Done`): for a front end with reports of its own (`tictac grade`).
+pub(crate) fn run_tests(
+    tests: &[Test],
+    options: &Options,
+    reporter: &mut dyn Reporter,
+) -> Result<Report, SuiteError> {
+    let stop = AtomicBool::new(false);
+    let report = run_all(tests, options, reporter, &|| false, &stop)?;
+    reporter
+        .report(&TestEvent::Done { report })
+        .map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
+    Ok(report)
+}
+
 /// How often the closed-output check runs while results are awaited.
 const LOOK_AT_OUTPUT: Duration = Duration::from_millis(100);
 
@@ -360,7 +375,7 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
-            let producer = Producer::Program { command: oracle, timeout };
+            let producer = Producer::Program { command: oracle, timeout, dir: None };
             match produce(producer, &test.trace, ORACLE_CAP, stop) {
                 Ok(Produced { trouble: Some(trouble), command, .. }) => {
                     return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
@@ -382,10 +397,9 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         },
     };
     let cap = expected.as_ref().map_or(0, Capture::len).saturating_add(1 << 20).max(MIN_CAP);
-    let producer = options
-        .program
-        .as_deref()
-        .map_or(Producer::InProcess { timeout }, |command| Producer::Program { command, timeout });
+    let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
+        Producer::Program { command, timeout, dir: options.dir.as_deref() }
+    });
     let (mut actual, trouble, status) = match produce(producer, &test.trace, cap, stop) {
         Err(why) => return Verdict::CannotRun(why),
         Ok(produced) => {

@@ -247,8 +247,8 @@ pub(crate) enum Producer<'a> {
     /// it runs longer than `timeout` (a long file named in the line).
     InProcess { timeout: Duration },
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
-    /// stopped if it runs longer than `timeout`.
-    Program { command: &'a [String], timeout: Duration },
+    /// stopped if it runs longer than `timeout`; run in `dir` when given.
+    Program { command: &'a [String], timeout: Duration, dir: Option<&'a Path> },
 }
 
 /// How a program's run went wrong, as every report format names it.
@@ -332,12 +332,11 @@ pub(crate) fn produce(
                 wanted_status: None,
             })
         }
-        Producer::Program { command, timeout } => external(
-            command,
-            &plan,
-            trace,
-            process::Spec { argv: &[], input: plan.typed.as_deref(), timeout, cap, stop },
-        ),
+        Producer::Program { command, timeout, dir } => {
+            let input = plan.typed.as_deref();
+            let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir };
+            external(command, &plan, trace, spec)
+        }
     };
     produced.map(|p| Produced { wanted_status, ..p })
 }

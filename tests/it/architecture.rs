@@ -102,7 +102,7 @@ fn the_reader_sees_groups_and_paths() {
 
 /// The front ends, one a command, each a top-level module: a folder or a
 /// file under src/.
-const FRONT_ENDS: [&str; 6] = ["shell", "board", "test", "fuzz", "serve", "verify"];
+const FRONT_ENDS: [&str; 7] = ["shell", "board", "test", "grade", "fuzz", "serve", "verify"];
 
 /// The top-level modules a line of `file` names, through `crate::`, or
 /// through the `super::` path that reaches the crate's root from `file`.

@@ -69,6 +69,9 @@ pub(crate) struct Spec<'a> {
     pub(crate) cap: u64,
     /// Raised by the caller to stop the program at once.
     pub(crate) stop: Option<&'a AtomicBool>,
+    /// The folder it runs in (a program named by a relative path is found
+    /// there too); without it, this process's.
+    pub(crate) dir: Option<&'a std::path::Path>,
 }
 
 /// How a run ended.

@@ -1,6 +1,7 @@
 //! `run` on Unix: one thread types, reads and waits at once with `poll`;
 //! containment is `guard`'s (a session, a cgroup, the subreaper's sweeps).
 
+use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::process::ExitStatusExt;
@@ -36,6 +37,24 @@ pub(crate) fn runnable(program: &str) -> Result<(), &'static str> {
     }
 }
 
+/// `argv` started in `dir`: posix_spawn has no portable change of folder
+/// (`addchdir_np` is glibc's and nix does not offer it; `unsafe` is
+/// forbidden), so `sh` changes folder and then becomes the program (same
+/// process, same session). The program is checked first, as found from
+/// `dir`, so that one that cannot start says why, as without a folder.
+fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
+    let program = argv.first().ok_or(io::ErrorKind::InvalidInput)?;
+    let name = program.to_string_lossy();
+    let found = match name.contains(std::path::is_separator) {
+        true => dir.join(&*name).to_string_lossy().into_owned(),
+        false => name.into_owned(),
+    };
+    runnable(&found).map_err(|why| io::Error::new(io::ErrorKind::NotFound, why))?;
+    let script = "cd -- \"$0\" || exit 127; exec \"$@\"";
+    let head = ["/bin/sh", "-c", script].map(OsString::from);
+    Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
+}
+
 /// The signal that ended a program, if one did.
 pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
     status.signal()
@@ -46,7 +65,15 @@ pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
 /// process group and every tagged descendant have been stopped.
 pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
     let deadline = Instant::now().checked_add(spec.timeout);
-    let (mut started, pipes) = guard::spawn(spec.argv, spec.input.is_some())?;
+    let in_dir;
+    let argv = match spec.dir {
+        None => spec.argv,
+        Some(dir) => {
+            in_dir = in_folder(spec.argv, dir)?;
+            &in_dir
+        }
+    };
+    let (mut started, pipes) = guard::spawn(argv, spec.input.is_some())?;
     let watched = watch(&mut started, pipes, spec, deadline);
     let status = guard::finish(&mut started);
     let (ending, stdout, stderr) = watched?;

@@ -100,7 +100,14 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
     SETUP.call_once(setup);
     let deadline = Instant::now().checked_add(spec.timeout);
     let (name, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
-    let program = locate(name).ok_or_else(|| {
+    // A relative path names the program from the folder it runs in.
+    let named = match spec.dir {
+        Some(dir) if Path::new(name).components().count() > 1 && !Path::new(name).has_root() => {
+            dir.join(name).into_os_string()
+        }
+        _ => name.clone(),
+    };
+    let program = locate(&named).ok_or_else(|| {
         io::Error::new(io::ErrorKind::NotFound, "no such program here or on PATH")
     })?;
     let mut command = CommandWrap::with_new(&program, |c| {
@@ -108,6 +115,9 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
             .stdin(if spec.input.is_some() { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if let Some(dir) = spec.dir {
+            c.current_dir(dir);
+        }
     });
     command.wrap(JobObject);
     let id = NEXT.fetch_add(1, Ordering::Relaxed);

@@ -47,6 +47,17 @@ pub(crate) fn for_format<'a>(
     }
 }
 
+/// The human report into `people` and a JUnit document into `xml` whose
+/// suite is named `name` (one per student under `tictac grade`).
+pub(crate) fn junit_named<'a>(
+    name: &str,
+    xml: &'a mut dyn Write,
+    people: &'a mut dyn Write,
+) -> Box<dyn Reporter + 'a> {
+    let people = human::Human { out: people, color: false, quiet: false };
+    Box::new(junit::Junit::new(xml, people).named(name))
+}
+
 /// The closing line, `Test Results: P/N passed.`, N the tests run, and
 /// `, S skipped` before the period when some were skipped.
 fn summary(report: Report) -> String {

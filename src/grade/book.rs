@@ -1,0 +1,200 @@
+//! The gradebook: what each student's run left, test by test, and its two
+//! forms, `grades.csv` and the table printed at the end.
+
+use std::io::{self, Write};
+
+use crate::suite::{Reporter, TestEvent, Trouble, Verdict};
+
+/// One test of the suite, as graded.
+pub(crate) struct Column {
+    pub(crate) name: String,
+    /// `-- points: N` in the trace, else 1.
+    pub(crate) points: u64,
+}
+
+/// One student's results, in the suite's order.
+#[derive(Default)]
+pub(crate) struct Row {
+    pub(crate) student: String,
+    /// Per test: `None` passed, else what went wrong (the headline every
+    /// report format uses).
+    pub(crate) failures: Vec<Option<String>>,
+    /// How many tests ended each way that is worth a note.
+    crashed: usize,
+    killed: usize,
+    timed_out: usize,
+    could_not_start: usize,
+}
+
+/// The tests to show as "first failing" in the table.
+const FIRST_FAILING: usize = 3;
+
+impl Row {
+    pub(crate) fn new(student: &str) -> Row {
+        Row { student: student.into(), ..Row::default() }
+    }
+
+    pub(crate) fn passed(&self) -> usize {
+        self.failures.iter().filter(|f| f.is_none()).count()
+    }
+
+    pub(crate) fn points(&self, columns: &[Column]) -> u64 {
+        let passed = self.failures.iter().zip(columns).filter(|(f, _)| f.is_none());
+        passed.map(|(_, c)| c.points).sum()
+    }
+
+    /// Crashes, hangs and programs that never started, counted.
+    fn notes(&self) -> String {
+        let counted = [
+            (self.crashed, "crashed"),
+            (self.killed, "killed by a signal"),
+            (self.timed_out, "timed out"),
+            (self.could_not_start, "could not start"),
+        ];
+        let notes: Vec<String> = counted
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{what} ({n} {})", if *n == 1 { "test" } else { "tests" }))
+            .collect();
+        notes.join(", ")
+    }
+}
+
+/// Records each result of a student's run into its row, and passes every
+/// event on to the reports written for that student.
+pub(crate) struct Recorder<'a> {
+    pub(crate) row: &'a mut Row,
+    pub(crate) reports: Box<dyn Reporter + 'a>,
+}
+
+impl Reporter for Recorder<'_> {
+    fn report(&mut self, event: &TestEvent) -> io::Result<()> {
+        if let TestEvent::Finished { result, .. } = event {
+            let row = &mut *self.row;
+            match &result.verdict {
+                Verdict::Broke(Trouble::Exit(_), _) => row.crashed += 1,
+                Verdict::Broke(Trouble::Signal(_), _) => row.killed += 1,
+                Verdict::Broke(Trouble::TimedOut(_), _) => row.timed_out += 1,
+                Verdict::Broke(Trouble::CouldNotStart(_), _) => row.could_not_start += 1,
+                _ => {}
+            }
+            row.failures.push(result.verdict.headline());
+        }
+        self.reports.report(event)
+    }
+}
+
+/// `grades.csv`: `student,passed,total,points`, then a column per test
+/// (1 passed, 0 not).
+pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
+    let mut header = vec!["student".to_string(), "passed".into(), "total".into(), "points".into()];
+    header.extend(columns.iter().map(|c| csv_field(&c.name)));
+    writeln!(out, "{}", header.join(","))?;
+    for row in rows {
+        let mut fields = vec![
+            csv_field(&row.student),
+            row.passed().to_string(),
+            columns.len().to_string(),
+            row.points(columns).to_string(),
+        ];
+        fields.extend(row.failures.iter().map(|f| if f.is_none() { "1" } else { "0" }.into()));
+        writeln!(out, "{}", fields.join(","))?;
+    }
+    Ok(())
+}
+
+/// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or
+/// a line break, its quotes doubled.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The table for people: student, passed/total, points, the first failing
+/// tests, notes.
+pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
+    let most: u64 = columns.iter().map(|c| c.points).sum();
+    let lines: Vec<[String; 5]> = rows
+        .iter()
+        .map(|row| {
+            let failing: Vec<&str> = row
+                .failures
+                .iter()
+                .zip(columns)
+                .filter(|(f, _)| f.is_some())
+                .map(|(_, c)| c.name.as_str())
+                .collect();
+            let mut first =
+                failing.iter().take(FIRST_FAILING).copied().collect::<Vec<_>>().join(", ");
+            if failing.len() > FIRST_FAILING {
+                first.push_str(&format!(" (+{} more)", failing.len() - FIRST_FAILING));
+            }
+            [
+                row.student.clone(),
+                format!("{}/{}", row.passed(), columns.len()),
+                format!("{}/{most}", row.points(columns)),
+                first,
+                row.notes(),
+            ]
+        })
+        .collect();
+    let head = ["student", "passed", "points", "first failing", "notes"].map(String::from);
+    let mut widths = head.clone().map(|h| h.chars().count());
+    for line in &lines {
+        for (width, cell) in widths.iter_mut().zip(line) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    for line in std::iter::once(&head).chain(&lines) {
+        let cells: Vec<String> =
+            line.iter().zip(widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
+        writeln!(out, "{}", cells.join("  ").trim_end())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns() -> Vec<Column> {
+        vec![Column { name: "a".into(), points: 1 }, Column { name: "b,c".into(), points: 3 }]
+    }
+
+    fn row(student: &str, failures: &[Option<&str>]) -> Row {
+        Row {
+            failures: failures.iter().map(|f| f.map(String::from)).collect(),
+            ..Row::new(student)
+        }
+    }
+
+    #[test]
+    fn the_csv_has_a_column_per_test_and_quotes_what_needs_it() {
+        let rows =
+            [row("ann", &[None, None]), row("dan \"d\" smith", &[Some("output differs"), None])];
+        let mut out = Vec::new();
+        write_csv(&mut out, &columns(), &rows).expect("csv");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "student,passed,total,points,a,\"b,c\"\nann,2,2,4,1,1\n\"dan \"\"d\"\" smith\",1,2,3,0,1\n"
+        );
+        assert_eq!(csv_field("x\"y,"), "\"x\"\"y,\"");
+    }
+
+    #[test]
+    fn the_table_shows_points_first_failures_and_notes() {
+        let mut bob = row("bob", &[Some("crashed (exit 1)"), Some("crashed (exit 1)")]);
+        bob.crashed = 2;
+        let mut out = Vec::new();
+        write_table(&mut out, &columns(), &[row("ann", &[None, None]), bob]).expect("table");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "student  passed  points  first failing  notes\n\
+             ann      2/2     4/4\n\
+             bob      0/2     0/4     a, b,c         crashed (2 tests)\n"
+        );
+    }
+}
