@@ -41,7 +41,6 @@ impl Stopped for GradeError {
 /// Grades every student, writes the gradebook, prints the table.
 pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status, GradeError> {
     let students = students(&options.submissions)?;
-    prepare_out(&options.out)?;
     // The traces by absolute path: the programs run in other folders.
     let unpacked = match &options.suite {
         None => Some(course::unpacked()?),
@@ -55,6 +54,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     let mut tests = suite::discover(&[suite_path])?;
     // What only tictac does (`--bot`) is no student's to pass.
     tests.retain(|t| plan::tictac_only(&t.trace).is_none());
+    prepare_out(&options.out)?;
     let columns: Vec<Column> =
         tests.iter().map(|t| Column { name: t.name.clone(), points: points(t) }).collect();
     let progress = io::stderr().is_terminal();
@@ -71,11 +71,12 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("grades.csv"), &csv)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     writeln!(
         out,
-        "Graded {} students on {} tests: {} holds grades.csv and each student's report and JUnit file.",
-        rows.len(),
-        columns.len(),
+        "Graded {} on {}: {} holds grades.csv and each student's report and JUnit file.",
+        plural(rows.len(), "student"),
+        plural(columns.len(), "test"),
         options.out.display()
     )
     .map_err(SuiteError::Write)?;

@@ -31,6 +31,8 @@ mod fuzz_attacks;
 #[cfg(unix)]
 mod fuzz_session;
 #[cfg(unix)]
+mod grade;
+#[cfg(unix)]
 mod output_files;
 #[cfg(unix)]
 mod runner;

@@ -1,0 +1,173 @@
+//! `tictac grade` on a class with planted mistakes (issue 28's "done
+//! when"): one correct student, one wrong in undo, one whose program
+//! crashes with a long traceback, one in a folder whose name has a space.
+//! Every student's folder holds the same `ttt` script, which reads its
+//! mistake from `mistake.txt` in the folder it runs in: so a student graded
+//! with another's folder, or outside it, would show.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{BIN, path, run, script, temp_dir, text, tictac};
+
+/// The example model program (examples/mutant.rs), built by cargo test.
+fn mutant() -> PathBuf {
+    let mutant = Path::new(BIN).parent().expect("target").join("examples").join("mutant");
+    assert!(mutant.exists(), "{} is built by cargo test", mutant.display());
+    mutant
+}
+
+/// The class in `home/class`: each student a folder with `ttt` and the
+/// mistake it makes.
+fn class(home: &Path) -> Vec<String> {
+    let students = [
+        ("alice", "none"),
+        ("bob", "redo-kept"),
+        ("carol", "crash-on-diagonal"),
+        ("dan smith", "none"),
+    ];
+    let mut folders = Vec::new();
+    for (name, mistake) in students {
+        let folder = home.join("class").join(name);
+        fs::create_dir_all(&folder).expect("mkdir");
+        fs::write(folder.join("mistake.txt"), mistake).expect("write");
+        let body = format!("exec '{}' \"$(cat mistake.txt)\" \"$@\"", path(&mutant()));
+        script(&folder, "ttt", &body);
+        folders.push(path(&folder));
+    }
+    folders
+}
+
+/// The CSV's rows, as fields (no field of this class needs quotes).
+fn rows(csv: &str) -> Vec<Vec<&str>> {
+    csv.lines().map(|l| l.split(',').collect()).collect()
+}
+
+#[test]
+fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let out = home.path().join("grades");
+    let mut args = vec!["grade", "--course", "--command", "./ttt", "--out"];
+    let out_arg = path(&out);
+    args.push(&out_arg);
+    args.extend(students.iter().map(String::as_str));
+    let o = tictac(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // The CSV: a column per test, 1 or 0.
+    let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
+    let rows = rows(&csv);
+    let header = &rows[0];
+    assert_eq!(header[..4], ["student", "passed", "total", "points"], "{csv}");
+    let tests = header.len() - 4;
+    assert!(tests >= 40, "{csv}");
+    let names: Vec<&str> = rows[1..].iter().map(|r| r[0]).collect();
+    assert_eq!(names, ["alice", "bob", "carol", "dan smith"], "{csv}");
+    let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let all = tests.to_string();
+    for row in &rows[1..] {
+        let passed = row[4..].iter().filter(|c| **c == "1").count();
+        assert!(row[4..].iter().all(|c| *c == "1" || *c == "0"), "{csv}");
+        assert_eq!((row[1], row[2], row[3]), (passed.to_string().as_str(), all.as_str(), row[1]));
+    }
+    for correct in [1, 4] {
+        assert_eq!(rows[correct][1], all, "{csv}");
+    }
+    // Bob keeps what was undone after a new command: the undo tests fail.
+    let bob = &rows[2];
+    assert_eq!(bob[column("10_new_command_drops_redo")], "0", "{csv}");
+    assert_eq!(bob[column("01_x_wins")], "1", "{csv}");
+    assert!(bob[1] != all, "{csv}");
+    // Carol crashes where a win is on the 3-5-7 diagonal, only there.
+    let carol = &rows[3];
+    assert_eq!(carol[column("61_x_wins_on_the_357_diagonal")], "0", "{csv}");
+    assert_eq!(carol[column("62_x_wins_on_the_159_diagonal")], "1", "{csv}");
+    let crashed = carol[4..].iter().filter(|c| **c == "0").count();
+    assert!((1..5).contains(&crashed), "{csv}");
+
+    // The table on standard output.
+    let table = text(&o);
+    let line = |student: &str| {
+        table.lines().find(|l| l.starts_with(student)).unwrap_or_else(|| panic!("{table}"))
+    };
+    assert!(line("carol").contains("61_x_wins_on_the_357_diagonal"), "{table}");
+    assert!(line("carol").ends_with(&format!("crashed ({crashed} tests)")), "{table}");
+    assert!(line("bob").contains("10_new_command_drops_redo"), "{table}");
+    assert!(line("dan smith").contains(&format!("{tests}/{tests}")), "{table}");
+
+    // The reports: the crash's command, status and last line of stderr.
+    let report = fs::read_to_string(out.join("carol.report.txt")).expect("carol's report");
+    let failure = report.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
+    assert!(failure.contains("\n     crashed (exit 3)\n"), "{report}");
+    assert!(failure.contains("\n     command: ./ttt -b /"), "{report}");
+    assert!(failure.contains("       AssertionError: the 3-5-7 line is not checked\n"), "{report}");
+    let passed = tests - crashed;
+    assert!(report.ends_with(&format!("Test Results: {passed}/{tests} passed.\n")), "{report}");
+    let report = fs::read_to_string(out.join("dan smith.report.txt")).expect("dan's report");
+    assert!(report.ends_with(&format!("Test Results: {tests}/{tests} passed.\n")), "{report}");
+
+    // The JUnit files: each suite named after its student.
+    for name in ["alice", "bob", "carol", "dan smith"] {
+        let xml = fs::read_to_string(out.join(format!("{name}.junit.xml"))).expect("junit");
+        let suite = format!("<testsuite name=\"{name}\" tests=\"{tests}\"");
+        assert!(xml.contains(&suite), "{name}: {xml}");
+    }
+    let xml = fs::read_to_string(out.join("carol.junit.xml")).expect("junit");
+    assert!(xml.contains("<failure message=\"crashed (exit 3)\" type=\"crashed\">"), "{xml}");
+}
+
+#[test]
+fn grades_never_overwrite_and_bad_invocations_are_usage_errors() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let out = home.path().join("grades");
+    fs::create_dir(&out).expect("mkdir");
+    fs::write(out.join("grades.csv"), "kept").expect("write");
+    let out_arg = path(&out);
+    let o = tictac(&["grade", "--course", "--command", "./ttt", "--out", &out_arg, &students[0]]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("is a folder that is not empty"), "{}", text(&o));
+    assert_eq!(fs::read_to_string(out.join("grades.csv")).expect("kept"), "kept");
+
+    let fresh = path(&home.path().join("fresh"));
+    for (args, says) in [
+        (vec!["grade", "--course", "--command", "./ttt"], "needs <SUITE|SUBMISSION_DIR>"),
+        (vec!["grade", "suite", "--command", "./ttt"], "at least one student's folder"),
+        (vec!["grade", "--course", "--command", "'./ttt", &students[0]], "cannot be split"),
+        (vec!["grade", "--course", &students[0]], "--command"),
+        (vec!["grade", "/no/such/suite", "--command", "./ttt", &students[0]], "no tests found"),
+        (vec!["grade", "--course", "--command", "./ttt", "/no/such/student"], "is not a folder"),
+    ] {
+        let mut args = args.clone();
+        args.extend(["--out", &fresh]);
+        let o = run(Command::new(BIN).args(&args), None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+    }
+}
+
+#[test]
+fn a_program_that_cannot_start_is_a_result() {
+    let home = temp_dir();
+    let students = class(home.path());
+    fs::remove_file(Path::new(&students[1]).join("ttt")).expect("rm");
+    let out = path(&home.path().join("grades"));
+    let o = tictac(&[
+        "grade",
+        "--course",
+        "--command",
+        "./ttt",
+        "--out",
+        &out,
+        &students[0],
+        &students[1],
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    let bob = table.lines().find(|l| l.starts_with("bob")).expect("bob");
+    assert!(bob.contains(" 0/") && bob.contains("could not start ("), "{table}");
+    let report = fs::read_to_string(Path::new(&out).join("bob.report.txt")).expect("report");
+    assert!(report.contains("could not start: ./ttt: no such file"), "{report}");
+}
