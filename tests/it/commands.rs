@@ -1,4 +1,4 @@
-//! The commands (`test`, `fuzz`, `verify`, `serve`, `completions`,
+//! The commands (`test`, `grade`, `fuzz`, `verify`, `serve`, `completions`,
 //! `course-suite`) from
 //! outside: each answers `--help`, takes the usual option forms, suggests
 //! a near miss, and completes in bash.
@@ -18,10 +18,11 @@ fn commands_listed() -> Vec<String> {
 
 #[test]
 fn the_top_level_help_lists_every_command() {
-    let all = ["test", "fuzz", "verify", "serve", "completions", "course-suite"];
+    let all = ["test", "grade", "fuzz", "verify", "serve", "completions", "course-suite"];
     assert_eq!(commands_listed(), all);
     let help = text(&tictac(&["-help"]));
     assert!(help.contains("tictac fuzz --program <CMD>  "), "{help}");
+    assert!(help.contains("tictac grade --command <CMD> <SUITE|SUBMISSION_DIR>...  "), "{help}");
     assert!(help.contains("tictac completions <SHELL>  "), "{help}");
     assert!(help.contains("tictac course-suite <DIR>  "), "{help}");
 }
