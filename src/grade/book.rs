@@ -16,14 +16,38 @@ pub(crate) struct Column {
 #[derive(Default)]
 pub(crate) struct Row {
     pub(crate) student: String,
-    /// Per test: `None` passed, else what went wrong (the headline every
-    /// report format uses).
-    pub(crate) failures: Vec<Option<String>>,
+    /// Per test: `None` passed, else what went wrong.
+    pub(crate) failures: Vec<Option<Failed>>,
     /// How many tests ended each way that is worth a note.
     crashed: usize,
     killed: usize,
     timed_out: usize,
     could_not_start: usize,
+}
+
+/// How a test failed: its kind (`crashed`, `output differs`, ...) and the
+/// headline every report format uses (`crashed (exit 3)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failed {
+    pub(crate) kind: &'static str,
+    pub(crate) headline: String,
+}
+
+impl Failed {
+    fn of(verdict: &Verdict) -> Option<Failed> {
+        let kind = match verdict {
+            Verdict::Pass | Verdict::Skipped(_) => return None,
+            Verdict::Differs(_) => "output differs",
+            Verdict::Broke(Trouble::Exit(_), _) => "crashed",
+            Verdict::Broke(Trouble::Signal(_), _) => "killed by a signal",
+            Verdict::Broke(Trouble::TimedOut(_), _) => "timed out",
+            Verdict::Broke(Trouble::TooMuch(_), _) => "printed too much",
+            Verdict::Broke(Trouble::CouldNotStart(_), _) => "could not start",
+            Verdict::NoExpected(_) => "no expected output",
+            Verdict::CannotRun(_) => "could not run",
+        };
+        Some(Failed { kind, headline: verdict.headline().unwrap_or_default() })
+    }
 }
 
 /// The tests to show as "first failing" in the table.
@@ -78,7 +102,7 @@ impl Reporter for Recorder<'_> {
                 Verdict::Broke(Trouble::CouldNotStart(_), _) => row.could_not_start += 1,
                 _ => {}
             }
-            row.failures.push(result.verdict.headline());
+            row.failures.push(Failed::of(&result.verdict));
         }
         self.reports.report(event)
     }
@@ -99,6 +123,56 @@ pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -
         ];
         fields.extend(row.failures.iter().map(|f| if f.is_none() { "1" } else { "0" }.into()));
         writeln!(out, "{}", fields.join(","))?;
+    }
+    Ok(())
+}
+
+/// `grades.json`: what `grades.csv` says, with each failure's kind and
+/// headline.
+pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
+    let tests: Vec<_> =
+        columns.iter().map(|c| serde_json::json!({ "name": c.name, "points": c.points })).collect();
+    let students: Vec<_> = rows
+        .iter()
+        .map(|row| {
+            let results: Vec<_> = row
+                .failures
+                .iter()
+                .zip(columns)
+                .map(|(failed, c)| match failed {
+                    None => serde_json::json!({ "test": c.name, "passed": true }),
+                    Some(f) => serde_json::json!({
+                        "test": c.name, "passed": false, "kind": f.kind, "failure": f.headline
+                    }),
+                })
+                .collect();
+            serde_json::json!({
+                "student": row.student,
+                "passed": row.passed(),
+                "total": columns.len(),
+                "points": row.points(columns),
+                "tests": results,
+            })
+        })
+        .collect();
+    let most: u64 = columns.iter().map(|c| c.points).sum();
+    serde_json::json!({ "tests": tests, "max_points": most, "students": students })
+}
+
+/// `tests.csv`: per test, how many students pass it, hardest first (then
+/// in the suite's order).
+pub(crate) fn write_tests_csv(
+    out: &mut dyn Write,
+    columns: &[Column],
+    rows: &[Row],
+) -> io::Result<()> {
+    let passing = |k: usize| rows.iter().filter(|r| r.failures.get(k) == Some(&None)).count();
+    let mut order: Vec<usize> = (0..columns.len()).collect();
+    order.sort_by_key(|&k| passing(k));
+    writeln!(out, "test,points,passed,students")?;
+    for k in order {
+        let c = &columns[k];
+        writeln!(out, "{},{},{},{}", csv_field(&c.name), c.points, passing(k), rows.len())?;
     }
     Ok(())
 }
@@ -165,10 +239,24 @@ mod tests {
     }
 
     fn row(student: &str, failures: &[Option<&str>]) -> Row {
-        Row {
-            failures: failures.iter().map(|f| f.map(String::from)).collect(),
-            ..Row::new(student)
-        }
+        let failed = |headline: &str| Failed { kind: "crashed", headline: headline.into() };
+        Row { failures: failures.iter().map(|f| f.map(failed)).collect(), ..Row::new(student) }
+    }
+
+    #[test]
+    fn the_json_has_each_failure_s_kind_and_tests_csv_the_hardest_first() {
+        let rows = [row("ann", &[None, Some("crashed (exit 1)")]), row("bo", &[None, None])];
+        let json = json(&columns(), &rows);
+        assert_eq!(json["max_points"], 4);
+        assert_eq!(json["students"][0]["points"], 1);
+        let failed = &json["students"][0]["tests"][1];
+        assert_eq!(failed["kind"], "crashed");
+        assert_eq!(failed["failure"], "crashed (exit 1)");
+        assert_eq!(json["students"][1]["tests"][1]["passed"], true);
+        let mut out = Vec::new();
+        write_tests_csv(&mut out, &columns(), &rows).expect("csv");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, "test,points,passed,students\n\"b,c\",3,1,2\na,1,2,2\n");
     }
 
     #[test]

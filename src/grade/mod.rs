@@ -1,7 +1,7 @@
 //! `tictac grade`: one suite against every student's program, each run
 //! inside the student's folder exactly as `tictac test --program` runs it
 //! (the suite's execution and reporters are `suite`'s), into a gradebook:
-//! `grades.csv`, per student the human report and a JUnit file named after
+//! `grades.csv`, `grades.json`, `tests.csv`, per student the human report and a JUnit file named after
 //! the student, and a table on standard output.
 
 mod book;
@@ -70,11 +70,18 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     let mut csv = Vec::new();
     book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("grades.csv"), &csv)?;
+    let mut json = serde_json::to_vec_pretty(&book::json(&columns, &rows))
+        .map_err(|e| SuiteError::Write(e.into()))?;
+    json.push(b'\n');
+    write_new(&options.out.join("grades.json"), &json)?;
+    let mut tests_csv = Vec::new();
+    book::write_tests_csv(&mut tests_csv, &columns, &rows).map_err(SuiteError::Write)?;
+    write_new(&options.out.join("tests.csv"), &tests_csv)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     writeln!(
         out,
-        "Graded {} on {}: {} holds grades.csv and each student's report and JUnit file.",
+        "Graded {} on {}: {} holds grades.csv, grades.json, tests.csv and each student's report and JUnit file.",
         plural(rows.len(), "student"),
         plural(columns.len(), "test"),
         options.out.display()

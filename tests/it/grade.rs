@@ -87,6 +87,31 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     let crashed = carol[4..].iter().filter(|c| **c == "0").count();
     assert!((1..5).contains(&crashed), "{csv}");
 
+    // The JSON: the same, with each failure's kind.
+    let json = fs::read_to_string(out.join("grades.json")).expect("grades.json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let students_json = json["students"].as_array().expect("students");
+    assert_eq!(students_json.len(), 4, "{json}");
+    let result = |student: usize, test: &str| {
+        let tests = students_json[student]["tests"].as_array().expect("tests");
+        tests.iter().find(|t| t["test"] == test).expect(test).clone()
+    };
+    let crash = result(2, "61_x_wins_on_the_357_diagonal");
+    assert_eq!((&crash["passed"], &crash["kind"]), (&false.into(), &"crashed".into()), "{json}");
+    assert_eq!(crash["failure"], "crashed (exit 3)", "{json}");
+    assert_eq!(result(1, "10_new_command_drops_redo")["kind"], "output differs", "{json}");
+    assert_eq!(result(3, "10_new_command_drops_redo")["passed"], true, "{json}");
+    assert_eq!(students_json[3]["student"], "dan smith", "{json}");
+    assert_eq!(students_json[3]["points"], tests, "{json}");
+    // tests.csv: per test how many pass, hardest first.
+    let by_test = fs::read_to_string(out.join("tests.csv")).expect("tests.csv");
+    let by_test = self::rows(&by_test);
+    assert_eq!(by_test[0], ["test", "points", "passed", "students"]);
+    assert_eq!(by_test.len(), tests + 1);
+    let passing: Vec<usize> = by_test[1..].iter().map(|r| r[2].parse().expect("n")).collect();
+    assert!(passing.windows(2).all(|w| w[0] <= w[1]), "{by_test:?}");
+    assert_eq!(passing[0], 3, "{by_test:?}");
+
     // The table on standard output.
     let table = text(&o);
     let line = |student: &str| {
