@@ -99,7 +99,8 @@ struct TestArgs {
     /// Run only the tests whose name contains TEXT
     #[arg(long, value_name = "TEXT", value_parser = Checked(values::lossy))]
     filter: Option<String>,
-    /// How to report (junit: XML on standard output, the report on standard error)
+    /// How to report (junit, gradescope: a document on standard output, the report on
+    /// standard error)
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Human)]
     format: Format,
     /// Report which behaviours the tests reach instead of running them
@@ -352,6 +353,7 @@ impl TestArgs {
                 (options.log.is_some(), "--log"),
                 (options.format == Format::Tap, "--format tap"),
                 (options.format == Format::Junit, "--format junit"),
+                (options.format == Format::Gradescope, "--format gradescope"),
             ];
             if let Some(&(_, option)) = clash.iter().find(|(given, _)| *given) {
                 return Err(UsageError::CoverageWith(option));

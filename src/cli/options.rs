@@ -85,6 +85,10 @@ pub enum Format {
     /// JUnit XML on standard output when the suite ends; the report for
     /// people on standard error.
     Junit,
+    /// Gradescope's results.json on standard output when the suite ends
+    /// (each test worth its `-- points: N`, default 1); the report on standard
+    /// error.
+    Gradescope,
 }
 
 impl Default for TestOptions {

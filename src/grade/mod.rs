@@ -14,7 +14,7 @@ use book::{Column, Recorder, Row};
 
 use crate::cli::GradeOptions;
 use crate::status::{Status, Stopped};
-use crate::suite::{self, Options, SuiteError, Test, course, files, plan};
+use crate::suite::{self, Options, SuiteError, Test, course, plan};
 
 /// Why the class could not be graded (a usage or file error: exit 2).
 #[derive(Debug, thiserror::Error)]
@@ -55,8 +55,10 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     // What only tictac does (`--bot`) is no student's to pass.
     tests.retain(|t| plan::tictac_only(&t.trace).is_none());
     prepare_out(&options.out)?;
-    let columns: Vec<Column> =
-        tests.iter().map(|t| Column { name: t.name.clone(), points: points(t) }).collect();
+    let columns: Vec<Column> = tests
+        .iter()
+        .map(|t| Column { name: t.name.clone(), points: plan::points(&t.trace) })
+        .collect();
     let progress = io::stderr().is_terminal();
     let mut rows = Vec::new();
     for (k, (name, dir)) in students.iter().enumerate() {
@@ -152,16 +154,6 @@ fn suite_error(path: &Path, e: io::Error) -> SuiteError {
     SuiteError::NoTests(format!("{} ({e})", path.display()))
 }
 
-/// `-- points: N` on one of the trace's first comment lines, else 1.
-fn points(test: &Test) -> u64 {
-    let Ok(text) = files::read_bounded(&test.trace, plan::MAX_TYPED) else { return 1 };
-    let text = String::from_utf8_lossy(&text);
-    text.lines()
-        .take_while(|line| line.trim_start().starts_with("--"))
-        .find_map(|line| line.trim().strip_prefix("-- points:")?.trim().parse().ok())
-        .unwrap_or(1)
-}
-
 /// The output folder: made if missing; one that exists must be empty.
 fn prepare_out(dir: &Path) -> Result<(), GradeError> {
     let refuse = |why: &str| GradeError::Out(dir.display().to_string(), why.into());
@@ -194,21 +186,6 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_trace_may_say_its_points() {
-        let dir = tempfile::tempdir().expect("dir");
-        let test = |text: &str| {
-            let trace = dir.path().join("t.txt");
-            fs::write(&trace, text).expect("write");
-            points(&Test { trace, name: "t".into() })
-        };
-        assert_eq!(test("undo\n"), 1);
-        assert_eq!(test("-- points: 5\nundo\n"), 5);
-        assert_eq!(test("-- run: -b IN\n-- status: 0\n-- points: 3\nundo\n"), 3);
-        assert_eq!(test("undo\n-- points: 3\n"), 1, "only among the first comment lines");
-        assert_eq!(test("-- points: x\n"), 1);
-    }
 
     #[test]
     fn the_output_folder_is_new_or_empty() {

@@ -240,6 +240,17 @@ pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
         .then(|| "an invocation error: its message names tictac".to_string())
 }
 
+/// What a trace is worth (`tictac grade`, `--format gradescope`): `--
+/// points: N` on one of its first comment lines, else 1.
+pub(crate) fn points(trace: &Path) -> u64 {
+    let Ok(text) = files::read_bounded(trace, MAX_TYPED) else { return 1 };
+    let text = String::from_utf8_lossy(&text);
+    text.lines()
+        .take_while(|line| line.trim_start().starts_with("--"))
+        .find_map(|line| line.trim().strip_prefix("-- points:")?.trim().parse().ok())
+        .unwrap_or(1)
+}
+
 /// What produces a test's output: the engine here, or a program.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Producer<'a> {
@@ -486,6 +497,21 @@ mod tests {
         assert!(only("-- run: -i --bot H=tla --seed 3\n").is_some());
         assert!(only("-- run: -x IN\n").expect("usage").starts_with("an invocation error"));
         assert_eq!(only("-- run -b IN\n"), None, "a malformed line fails when run");
+    }
+
+    #[test]
+    fn a_trace_may_say_its_points() {
+        let dir = tempfile::tempdir().expect("dir");
+        let test = |text: &str| {
+            let trace = dir.path().join("t.txt");
+            std::fs::write(&trace, text).expect("write");
+            points(&trace)
+        };
+        assert_eq!(test("undo\n"), 1);
+        assert_eq!(test("-- points: 5\nundo\n"), 5);
+        assert_eq!(test("-- run: -b IN\n-- status: 0\n-- points: 3\nundo\n"), 3);
+        assert_eq!(test("undo\n-- points: 3\n"), 1, "only among the first comment lines");
+        assert_eq!(test("-- points: x\n"), 1);
     }
 
     #[test]

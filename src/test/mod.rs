@@ -22,7 +22,7 @@ pub(crate) fn run(
         let why = if options.course { "" } else { ": no acceptance/ or tests/acceptance/ here" };
         let note = format!("Running the built-in course suite ({} tests){why}.", course::tests());
         match options.format {
-            // TAP and JUnit documents start with their own first line.
+            // TAP, JUnit and Gradescope documents start with their own first line.
             Format::Human => writeln!(out, "{note}")?,
             _ => eprintln!("{note}"),
         }
@@ -36,9 +36,10 @@ pub(crate) fn run(
         coverage::run(options, out)?;
         return Ok(Status::Ran);
     }
-    // Under --format junit the report for people goes to standard error.
+    // Under --format junit (or gradescope) the report for people goes to
+    // standard error.
     let people_read = match options.format {
-        Format::Junit => io::stderr().is_terminal(),
+        Format::Junit | Format::Gradescope => io::stderr().is_terminal(),
         _ => io::stdout().is_terminal(),
     };
     let color = people_read && std::env::var_os("NO_COLOR").is_none();

@@ -196,3 +196,51 @@ fn a_program_that_cannot_start_is_a_result() {
     let report = fs::read_to_string(Path::new(&out).join("bob.report.txt")).expect("report");
     assert!(report.contains("could not start: ./ttt: no such file"), "{report}");
 }
+
+#[test]
+fn test_reports_gradescope_results_and_points_count_in_both() {
+    let home = temp_dir();
+    let students = class(home.path());
+    // The course suite: Carol's crashes are failed tests, their output the report's.
+    let args = ["test", "--course", "--program", "./ttt", "--format", "gradescope"];
+    let o = run(Command::new(BIN).current_dir(&students[2]).args(args), None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let tests = results["tests"].as_array().expect("tests");
+    let passed = tests.iter().filter(|t| t["status"] == "passed").count();
+    assert!(passed >= 38 && passed < tests.len(), "{results}");
+    assert_eq!(results["score"], passed, "{results}");
+    let crash = tests.iter().find(|t| t["name"] == "61_x_wins_on_the_357_diagonal").expect("61");
+    assert_eq!((&crash["score"], &crash["max_score"]), (&0.into(), &1.into()), "{crash}");
+    let output = crash["output"].as_str().expect("output");
+    assert!(output.contains("crashed (exit 3)"), "{output}");
+    assert!(output.contains("AssertionError: the 3-5-7 line is not checked"), "{output}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Test Results: "), "people's report");
+
+    // A trace worth 3 points, passed by tictac itself, failed by Carol.
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "-- points: 3\nnew_game(\"a\",\"b\")\nplay(\"a\",5)\n")
+        .expect("write");
+    fs::write(suite.join("b.txt"), "undo\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let o = tictac(&["test", &path(&suite), "--program", BIN, "--format", "gradescope"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(results["score"], 4, "{results}");
+    assert_eq!(results["tests"][0]["max_score"], 3, "{results}");
+    let out = path(&home.path().join("grades"));
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--out",
+        &out,
+        &students[0],
+        &students[2],
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
+    assert_eq!(csv, "student,passed,total,points,a,b\nalice,2,2,4,1,1\ncarol,2,2,4,1,1\n");
+}

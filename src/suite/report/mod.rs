@@ -1,9 +1,10 @@
 //! How `tictac test` reports. The runner emits `TestEvent`s in the order of the
 //! tests; each format is one `Reporter` that consumes them (as nextest's
 //! reporters consume its test events): `human` (with `--quiet`, without the
-//! passes), `tap`, `junit`. A new format is one file here and one arm of
+//! passes), `tap`, `junit`, `gradescope`. A new format is one file here and one arm of
 //! `for_format`.
 
+mod gradescope;
 mod human;
 mod junit;
 mod tap;
@@ -43,6 +44,9 @@ pub(crate) fn for_format<'a>(
         Format::Tap => Box::new(tap::Tap { out }),
         Format::Junit => {
             Box::new(junit::Junit::new(out, human::Human { out: people, color, quiet }))
+        }
+        Format::Gradescope => {
+            Box::new(gradescope::Gradescope::new(out, human::Human { out: people, color, quiet }))
         }
     }
 }

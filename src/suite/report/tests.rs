@@ -97,7 +97,10 @@ fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
         prepend_module_to_snapshot => false,
         // The suite's time (its testcases' are fixed).
-        filters => vec![(r#"skipped="1" time="[0-9.]+""#, r#"skipped="1" time="[time]""#)],
+        filters => vec![
+            (r#"skipped="1" time="[0-9.]+""#, r#"skipped="1" time="[time]""#),
+            (r#""execution_time": [0-9]+"#, r#""execution_time": [time]"#),
+        ],
     }, {
         insta::assert_snapshot!(name, text);
     });
@@ -131,4 +134,9 @@ fn junit() {
 #[test]
 fn junit_quiet() {
     snapshot("junit_quiet", &reported(Format::Junit, true, false));
+}
+
+#[test]
+fn gradescope() {
+    snapshot("gradescope", &reported(Format::Gradescope, true, false));
 }
