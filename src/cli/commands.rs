@@ -687,7 +687,7 @@ mod tests {
         );
         assert_eq!(
             said(&["test", "--format", "jnit"]),
-            "Error: --format takes human, tap or junit, not 'jnit'\n\
+            "Error: --format takes human, tap, junit or gradescope, not 'jnit'\n\
              Run 'tictac test --help' to see more details\n\
              Did you mean 'junit'?"
         );

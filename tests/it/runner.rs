@@ -287,7 +287,9 @@ fn tap_reports_a_line_per_test_with_the_plan_first() {
     assert!(out.ends_with("\n# Test Results: 1/2 passed.\n"), "{out}");
     let o = tictac(&["test", "--format", "xml", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).starts_with("Error: --format takes human, tap or junit, not 'xml'\n"));
+    assert!(
+        text(&o).starts_with("Error: --format takes human, tap, junit or gradescope, not 'xml'\n")
+    );
 }
 
 /// A name that is not UTF-8 finds its own expected file (by its bytes), and
