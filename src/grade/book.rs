@@ -1,5 +1,6 @@
-//! The gradebook: what each student's run left, test by test, and its two
-//! forms, `grades.csv` and the table printed at the end.
+//! The gradebook: what each student's run left, test by test, and its
+//! forms: `grades.csv`, `grades.json`, `tests.csv` and the table printed at
+//! the end.
 
 use std::io::{self, Write};
 
@@ -18,12 +19,10 @@ pub(crate) struct Row {
     pub(crate) student: String,
     /// Per test: `None` passed, else what went wrong.
     pub(crate) failures: Vec<Option<Failed>>,
-    /// How many tests ended each way that is worth a note.
-    crashed: usize,
-    killed: usize,
-    timed_out: usize,
-    could_not_start: usize,
 }
+
+/// The kinds of failure the table's notes count.
+const NOTED: [&str; 4] = ["crashed", "killed by a signal", "timed out", "could not start"];
 
 /// How a test failed: its kind (`crashed`, `output differs`, ...) and the
 /// headline every report format uses (`crashed (exit 3)`).
@@ -69,16 +68,12 @@ impl Row {
 
     /// Crashes, hangs and programs that never started, counted.
     fn notes(&self) -> String {
-        let counted = [
-            (self.crashed, "crashed"),
-            (self.killed, "killed by a signal"),
-            (self.timed_out, "timed out"),
-            (self.could_not_start, "could not start"),
-        ];
-        let notes: Vec<String> = counted
+        let count = |kind| self.failures.iter().flatten().filter(|f| f.kind == kind).count();
+        let notes: Vec<String> = NOTED
             .iter()
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, what)| format!("{what} ({n} {})", if *n == 1 { "test" } else { "tests" }))
+            .map(|&what| (what, count(what)))
+            .filter(|&(_, n)| n > 0)
+            .map(|(what, n)| format!("{what} ({n} {})", if n == 1 { "test" } else { "tests" }))
             .collect();
         notes.join(", ")
     }
@@ -94,15 +89,7 @@ pub(crate) struct Recorder<'a> {
 impl Reporter for Recorder<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         if let TestEvent::Finished { result, .. } = event {
-            let row = &mut *self.row;
-            match &result.verdict {
-                Verdict::Broke(Trouble::Exit(_), _) => row.crashed += 1,
-                Verdict::Broke(Trouble::Signal(_), _) => row.killed += 1,
-                Verdict::Broke(Trouble::TimedOut(_), _) => row.timed_out += 1,
-                Verdict::Broke(Trouble::CouldNotStart(_), _) => row.could_not_start += 1,
-                _ => {}
-            }
-            row.failures.push(Failed::of(&result.verdict));
+            self.row.failures.push(Failed::of(&result.verdict));
         }
         self.reports.report(event)
     }
@@ -274,8 +261,7 @@ mod tests {
 
     #[test]
     fn the_table_shows_points_first_failures_and_notes() {
-        let mut bob = row("bob", &[Some("crashed (exit 1)"), Some("crashed (exit 1)")]);
-        bob.crashed = 2;
+        let bob = row("bob", &[Some("crashed (exit 1)"), Some("crashed (exit 1)")]);
         let mut out = Vec::new();
         write_table(&mut out, &columns(), &[row("ann", &[None, None]), bob]).expect("table");
         assert_eq!(
