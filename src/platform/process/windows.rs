@@ -3,9 +3,9 @@
 //! resumed, so not even its first instruction runs outside it; a job's
 //! processes cannot break away). The job is killed at the deadline, at the
 //! cap, on a stop, when the program exits (whatever it left running must not
-//! hold its pipes open) and when the run ends; closing its handle kills it
-//! too (`KILL_ON_JOB_CLOSE`), so a runner that dies takes its programs with
-//! it. Windows has no `poll` for pipes: its input is typed and its outputs
+//! hold its pipes open) and when the run ends. A runner killed outright
+//! leaves them running: process-wrap's std wrapper makes the job without
+//! `KILL_ON_JOB_CLOSE` (docs/RELIABILITY.md). Windows has no `poll` for pipes: its input is typed and its outputs
 //! read on threads of their own, with the same caps as on Unix.
 //!
 //! A program is found as `cmd.exe` finds it: a bare name in the current
