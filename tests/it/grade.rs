@@ -244,3 +244,44 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
     assert_eq!(csv, "student,passed,total,points,a,b\nalice,2,2,4,1,1\ncarol,2,2,4,1,1\n");
 }
+
+/// What one student's program leaves (a hang, a child in the background)
+/// is stopped, and changes no other student's result.
+#[cfg(target_os = "linux")]
+#[test]
+fn one_student_s_hang_and_leftovers_touch_no_other() {
+    use crate::common::{assert_none_left, hostile_script, suite};
+    let dir = suite();
+    let class = temp_dir();
+    let marker = path(class.path());
+    for (name, body) in [
+        ("hangs", "exec \"$me\" child"),
+        ("leaves a child", "\"$me\" child &\nexec \"$TICTAC\" \"$@\""),
+        ("correct", "exec \"$TICTAC\" \"$@\""),
+    ] {
+        let folder = class.path().join(name);
+        fs::create_dir(&folder).expect("mkdir");
+        hostile_script(&folder, "ttt", body);
+    }
+    let out = path(&class.path().join("grades"));
+    let students: Vec<String> = ["hangs", "leaves a child", "correct"]
+        .iter()
+        .map(|n| path(&class.path().join(n)))
+        .collect();
+    let start = std::time::Instant::now();
+    let mut command = Command::new(BIN);
+    command.env("TICTAC", BIN).args(["grade", &path(dir.path()), "--command", "./ttt"]);
+    command.args(["--timeout", "1", "-j", "2", "--out", &out]).args(&students);
+    let o = run(&mut command, None);
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
+    assert_eq!(
+        csv,
+        "student,passed,total,points,a,b\nhangs,0,2,0,0,0\nleaves a child,2,2,2,1,1\ncorrect,2,2,2,1,1\n"
+    );
+    let table = text(&o);
+    let hangs = table.lines().find(|l| l.starts_with("hangs")).expect("hangs");
+    assert!(hangs.ends_with("timed out (2 tests)"), "{table}");
+    assert_none_left(&marker);
+}
