@@ -61,9 +61,18 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         .collect();
     let progress = io::stderr().is_terminal();
     let mut rows = Vec::new();
+    let start = std::time::Instant::now();
     for (k, (name, dir)) in students.iter().enumerate() {
         if progress {
-            eprintln!("grading {name} ({} of {})", k + 1, students.len());
+            // The students so far give the pace of the rest.
+            let left = match k {
+                0 => String::new(),
+                _ => {
+                    let each = start.elapsed().as_secs_f64() / k as f64;
+                    format!(", about {:.0} s left", (each * (students.len() - k) as f64).ceil())
+                }
+            };
+            eprintln!("grading {name} ({} of {}{left})", k + 1, students.len());
         }
         rows.push(grade_one(options, &tests, name, dir)?);
     }
