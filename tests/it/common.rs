@@ -284,3 +284,16 @@ pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
     let kept = FileFailurePersistence::WithSource("proptest-regressions");
     Config { cases, failure_persistence: Some(Box::new(kept)), ..default }
 }
+
+/// The traces a fuzz session saved in `dir` (not their expected files),
+/// sorted.
+pub fn saved(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .into_iter()
+        .flatten()
+        .filter(|n| n.ends_with(".txt") && !n.ends_with(".expected.txt"))
+        .collect();
+    names.sort();
+    names
+}

@@ -26,25 +26,9 @@ const WAYS: [&str; 2] = ["", "1"];
 /// always has a live parent (whoever kills only the oldest is always a
 /// generation behind). Each generation appends a byte to the file it is
 /// given: that file growing is the sign that it still runs. For 10 s at
-/// most, so that a failing test leaves nothing for long.
-const CHURN_C: &str = r#"
-#include <fcntl.h>
-#include <time.h>
-#include <unistd.h>
-int main(int argc, char **argv) {
-    struct timespec linger = { 0, 1000000 };
-    time_t end = time(0) + 10;
-    int beat = open(argv[1], O_WRONLY | O_CREAT | O_APPEND, 0644);
-    while (time(0) <= end) {
-        setsid();
-        if (write(beat, ".", 1) != 1 || fork() > 0) {
-            nanosleep(&linger, 0);
-            break;
-        }
-    }
-    _exit(0);
-}
-"#;
+/// most, so that a failing test leaves nothing for long. (`churn.c`, also
+/// compiled by bench/check-leftovers.sh.)
+const CHURN_C: &str = include_str!("churn.c");
 
 /// Fails if the churner writing to `beat` still runs: the file grows.
 fn assert_stopped(beat: &Path, context: &str) {

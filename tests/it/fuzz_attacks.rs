@@ -4,7 +4,7 @@
 //! shrinking, a closed output, `--out` checked first, `initial-state` not
 //! excludable, and one fault at the root of the output reported once.
 
-use crate::common::{BIN, path, script, temp_dir, text, tictac};
+use crate::common::{BIN, path, saved, script, temp_dir, text, tictac};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -13,18 +13,6 @@ use std::time::{Duration, Instant};
 
 fn fuzz(args: &[&str]) -> Output {
     tictac(&[&["fuzz"], args].concat())
-}
-
-/// The traces saved in `dir` (not their expected files), sorted.
-fn saved(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .into_iter()
-        .flatten()
-        .filter(|n| n.ends_with(".txt") && !n.ends_with(".expected.txt"))
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

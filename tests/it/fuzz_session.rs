@@ -5,7 +5,7 @@
 //! default session ends within two minutes is checked on the release build
 //! (bench/check-fuzz.sh), as is the bound on the stop with `--timeout 1`.
 
-use crate::common::{BIN, path, script, temp_dir, text, tictac};
+use crate::common::{BIN, path, saved, script, temp_dir, text, tictac};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -23,18 +23,6 @@ fn undo_marked(dir: &Path, exit: u8) -> String {
     let awk =
         r#"/^->undo/ { u = 3 } u > 0 { u--; if (u == 0 && $0 == "  ___") $0 = "  ???" } { print }"#;
     script(dir, "undo.sh", &format!("{BIN} \"$@\" | awk '{awk}'\nexit {exit}"))
-}
-
-/// The traces saved in `dir`, without their expected files.
-fn saved(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .into_iter()
-        .flatten()
-        .filter(|n| n.ends_with(".txt") && !n.ends_with(".expected.txt"))
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
