@@ -287,6 +287,7 @@ pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
 
 /// The traces a fuzz session saved in `dir` (not their expected files),
 /// sorted.
+#[cfg(unix)] // for fuzz_session and fuzz_attacks
 pub fn saved(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()))
