@@ -16,6 +16,10 @@
 # - `tictac test --program spawner.bat`: a batch file that starts a child
 #   (a loop appending to a file) and then runs tictac.exe; the test passes
 #   and the child does not outlive the run (the file stops growing);
+# - `tictac grade --command ttt.bat` (and `.\ttt.bat`): two students'
+#   folders (one name with a space), each with its own ttt.bat, found and run
+#   in the student's folder as cmd.exe there would (not the one in the folder
+#   tictac runs in); grades.csv holds one pass and one failure;
 # - `tictac fuzz --program tictac.exe`: no divergence in 50 runs;
 # - `tictac serve`: POST /api/run answers as the Linux server does;
 # - `tictac verify`: the same table as on Linux.
@@ -150,6 +154,26 @@ size=$(stat -c %s "$work/alive.txt")
 sleep 2
 [ "$(stat -c %s "$work/alive.txt")" = "$size" ] || fail "spawner.bat's child outlived its run (it still writes)"
 echo "spawner.bat: passed, and its child was killed with the run's Job Object"
+
+# grade: each student's ttt.bat is found in, and runs inside, the student's
+# folder, as cmd.exe there finds it (a bare name and .\ttt.bat alike), not
+# the ttt.bat of the folder tictac runs in; ann's runs tictac.exe by a path
+# that only leads to it from her folder; bob's (a name with a space) prints
+# something else.
+mkdir -p "$work/class/ann" "$work/class/bob jones"
+printf '@echo off\r\n"..\\..\\tictac.exe" %%*\r\n' >"$work/class/ann/ttt.bat"
+printf '@echo off\r\necho not a game\r\n' >"$work/class/bob jones/ttt.bat"
+printf '@echo off\r\necho the runner folder, not a student\r\n' >"$work/ttt.bat"
+printf 'student,passed,total,points,t\nann,1,1,1,1\nbob jones,0,1,0,0\n' >"$work/grades.want"
+for command in 'ttt.bat' '.\ttt.bat'; do
+  rm -rf "$work/grades"
+  (cd "$work" && timeout 60 "$wine" tictac.exe grade suite class/ann "class/bob jones" --command "$command" --out grades) \
+    >"$work/grade.report" 2>&1 || fail "tictac grade --command $command: $(cat "$work/grade.report")"
+  cmp -s "$work/grades.want" "$work/grades/grades.csv" ||
+    fail "tictac grade --command $command: grades.csv is $(cat "$work/grades/grades.csv"); the reports: $(cat "$work/grades/"*.report.txt)"
+  grep -q "output differs" "$work/grades/bob jones.report.txt" || fail "bob's report: $(cat "$work/grades/bob jones.report.txt")"
+done
+echo "grade: ttt.bat and .\\ttt.bat found and run in each student's folder (one with a space): ann passed, bob failed"
 
 # fuzz: the exe against its own engine, with programs it starts in jobs.
 exe fuzz --program "$work/tictac.exe" --runs 50 --seed 1 >"$work/fuzz.report" 2>&1 ||

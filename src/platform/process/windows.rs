@@ -8,7 +8,8 @@
 //! `KILL_ON_JOB_CLOSE` (docs/RELIABILITY.md). Windows has no `poll` for pipes: its input is typed and its outputs
 //! read on threads of their own, with the same caps as on Unix.
 //!
-//! A program is found as `cmd.exe` finds it: a bare name in the current
+//! A program is found as `cmd.exe` in the folder it runs in finds it (the
+//! runner's, or the one the run names: a student's): a bare name in that
 //! folder first, then on `PATH`, trying the extensions of `PATHEXT`; `.bat`
 //! and `.cmd` files run through `cmd.exe` (std quotes their arguments).
 
@@ -70,7 +71,7 @@ pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
 /// Whether `exe` names a program that can be started (see the module's
 /// doc), or why not.
 pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
-    match locate(OsStr::new(exe)) {
+    match locate(OsStr::new(exe), Path::new(".")) {
         Some(_) => Ok(()),
         None if Path::new(exe).components().count() > 1 => Err("no such program"),
         None => Err("not found in the current folder or on PATH"),
@@ -100,14 +101,9 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
     SETUP.call_once(setup);
     let deadline = Instant::now().checked_add(spec.timeout);
     let (name, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
-    // A relative path names the program from the folder it runs in.
-    let named = match spec.dir {
-        Some(dir) if Path::new(name).components().count() > 1 && !Path::new(name).has_root() => {
-            dir.join(name).into_os_string()
-        }
-        _ => name.clone(),
-    };
-    let program = locate(&named).ok_or_else(|| {
+    // Found from the folder it runs in (a student's), as cmd.exe there
+    // finds it: `ttt.bat` is that folder's, not the runner's.
+    let program = locate(name, spec.dir.unwrap_or(Path::new("."))).ok_or_else(|| {
         io::Error::new(io::ErrorKind::NotFound, "no such program here or on PATH")
     })?;
     let mut command = CommandWrap::with_new(&program, |c| {
@@ -261,11 +257,11 @@ fn spawn_reader(
     });
 }
 
-/// The file `name` starts, found as `cmd.exe` finds it: a name with a
-/// folder where it says; a bare name in the current folder, then in each
-/// folder of `PATH`. A name without one of `PATHEXT`'s extensions is tried
-/// with each of them in turn.
-fn locate(name: &OsStr) -> Option<PathBuf> {
+/// The file `name` starts, found as `cmd.exe` in the folder `current`
+/// finds it: a name with a folder from `current` (or where it says, from
+/// a root); a bare name in `current`, then in each folder of `PATH`. A name
+/// without one of `PATHEXT`'s extensions is tried with each of them in turn.
+fn locate(name: &OsStr, current: &Path) -> Option<PathBuf> {
     let path = Path::new(name);
     let extensions: Vec<String> = std::env::var("PATHEXT")
         .unwrap_or_else(|_| DEFAULT_PATHEXT.into())
@@ -290,10 +286,10 @@ fn locate(name: &OsStr) -> Option<PathBuf> {
         })
     };
     if path.components().count() > 1 || path.has_root() {
-        return in_folder(Path::new(""));
+        return in_folder(current);
     }
     let path_var = std::env::var_os("PATH").unwrap_or_default();
-    std::iter::once(PathBuf::from("."))
+    std::iter::once(current.to_path_buf())
         .chain(std::env::split_paths(&path_var))
         .find_map(|folder| in_folder(&folder))
 }
