@@ -65,6 +65,30 @@ pub(crate) fn describe(
     Ok(Some(first.render(labels)))
 }
 
+/// The first line of `partial`'s diff: what follows is not the whole output.
+pub(crate) const PARTIAL: &str = "what it printed before it was stopped (not its whole output):";
+
+/// What a program that was stopped (timed out, printed past the cap)
+/// printed until then against the expected output, as `describe` compares
+/// them, headed by `PARTIAL` so that nobody takes it for its whole output.
+pub(crate) fn partial(
+    expected: &mut Capture,
+    actual: &mut Capture,
+    labels: Labels,
+) -> io::Result<Diff> {
+    let mut diff = Diff::default();
+    if actual.len() == 0 {
+        diff.line("it printed nothing before it was stopped".into());
+        return Ok(diff);
+    }
+    diff.line(PARTIAL.into());
+    match describe(expected, actual, labels)? {
+        Some(shown) => diff.append(shown),
+        None => diff.line("it had printed the whole expected output, and did not end".into()),
+    }
+    Ok(diff)
+}
+
 /// How the expected output (`old`) changed into `new`: lines removed and
 /// added, or, when the outputs are too large to diff line by line within
 /// the bounds `describe` keeps, the line of the first difference. None when
@@ -125,6 +149,13 @@ impl Diff {
         diff.line(format!("--- {}", labels.expected));
         diff.line(format!("+++ {}", labels.actual));
         diff
+    }
+
+    /// `more` after this, its marks moved down with it.
+    fn append(&mut self, more: Diff) {
+        let below = self.lines();
+        self.marks.extend(more.marks.into_iter().map(|(line, ranges)| (line + below, ranges)));
+        self.text.push_str(&more.text);
     }
 
     fn lines(&self) -> usize {
@@ -476,6 +507,24 @@ mod tests {
                 .expect("read"),
             None
         );
+    }
+
+    #[test]
+    fn a_stopped_program_s_output_is_shown_as_a_part() {
+        let partial = |expected: &[u8], actual: &[u8]| {
+            let (mut e, mut a) = (Capture::of(expected.to_vec()), Capture::of(actual.to_vec()));
+            partial(&mut e, &mut a, Labels::default()).expect("read")
+        };
+        let d = partial(b"1\nabc\n3\n", b"1\nabd\n");
+        assert!(d.text.starts_with(&format!("{PARTIAL}\n--- expected\n+++ actual\n@@")), "{d:?}");
+        assert!(d.text.contains("\n-    3       | 3\n"), "{}", d.text);
+        // The marks follow their lines down past the heading.
+        let (line, _) = &d.marks[0];
+        assert!(d.text.lines().nth(*line).expect("marked").starts_with("-    2"), "{d:?}");
+        let d = partial(b"1\n", b"");
+        assert_eq!(d.text, "it printed nothing before it was stopped\n");
+        let d = partial(b"1\n", b"1\n");
+        assert!(d.text.ends_with("\nit had printed the whole expected output, and did not end\n"));
     }
 
     #[test]

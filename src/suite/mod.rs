@@ -85,7 +85,8 @@ pub(crate) enum Verdict {
     Differs(Diff),
     /// The program's run went wrong (crashed, killed, timed out, could
     /// not start); the diff of what it printed, when it ended by itself and
-    /// that differs.
+    /// that differs, or, when it was stopped (timed out, printed too much),
+    /// of what it printed until then (`diff::partial`).
     Broke(Trouble, Option<Diff>),
     /// No expected output and no `--bless`.
     NoExpected(PathBuf),
@@ -413,8 +414,17 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         ran.notes.extend(log(dir, test, &mut actual, &ran.stderr));
     }
     let trouble = match trouble {
-        // A run stopped, or never started, printed nothing to compare.
-        Some(trouble) if !trouble.ended_by_itself() => return Verdict::Broke(trouble, None),
+        // A run that never started printed nothing to compare; one that was
+        // stopped, the start of its output: shown, headed as only a part.
+        Some(trouble) if !trouble.ended_by_itself() => {
+            let partial = match expected.as_mut() {
+                Some(expected) if trouble.cut_short() => {
+                    diff::partial(expected, &mut actual, labels).ok()
+                }
+                _ => None,
+            };
+            return Verdict::Broke(trouble, partial);
+        }
         trouble => trouble,
     };
     if options.bless {

@@ -295,6 +295,12 @@ impl Trouble {
     pub(crate) fn ended_by_itself(&self) -> bool {
         matches!(self, Trouble::Exit(_) | Trouble::Signal(_))
     }
+
+    /// Whether the runner stopped it (the deadline, the cap): what it
+    /// printed until then is the start of its output, not all of it.
+    pub(crate) fn cut_short(&self) -> bool {
+        matches!(self, Trouble::TimedOut(_) | Trouble::TooMuch(_))
+    }
 }
 
 /// An output, and the end of what the program wrote to standard error.
@@ -393,9 +399,6 @@ fn external(
     if let Ending::Exited(status) = finished.ending {
         produced.status = status.code();
     }
-    if produced.trouble.as_ref().is_some_and(|t| !t.ended_by_itself()) {
-        return Ok(produced);
-    }
     produced.output = match plan.writes_file() {
         false => finished.stdout,
         true => {
@@ -407,6 +410,10 @@ fn external(
             };
             let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
             if written.len() > spec.cap {
+                // A run stopped or crashed: that is the news, not OUT's size.
+                if produced.trouble.is_some() {
+                    return Ok(produced);
+                }
                 return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
             }
             // The scratch folder goes, the open file stays readable.

@@ -202,6 +202,25 @@ fn a_program_that_hangs_is_stopped_and_fails_its_test() {
 }
 
 #[test]
+fn what_a_timed_out_program_printed_is_shown_as_a_part_and_logged() {
+    let dir = suite();
+    let tools = temp_dir();
+    let half = script(tools.path(), "half.sh", "echo 'the first line'\nexec sleep 30");
+    let log = tools.path().join("log");
+    let args = ["test", "--program", &half, "--timeout", "0.5", "--log", &path(&log)];
+    let o = tictac(&[&args[..], &["--filter", "a", &path(dir.path())]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let heading = "\n     timed out after 0.5 s\n     command: ";
+    assert!(out.contains(heading), "{out}");
+    let shown = "\n     what it printed before it was stopped (not its whole output):\n     --- expected\n     +++ actual\n";
+    assert!(out.contains(shown), "{out}");
+    assert!(out.contains("\n     +          1 | the first line\n"), "{out}");
+    let logged = fs::read_to_string(log.join("a.actual.txt")).expect("logged");
+    assert_eq!(logged, "the first line\n");
+}
+
+#[test]
 fn a_shell_session_is_typed_into_an_external_program() {
     // More output than a pipe holds, before the program has read its input.
     let dir = temp_dir();

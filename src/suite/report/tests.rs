@@ -12,7 +12,7 @@ use crate::suite::{Diff, Trouble, Verdict};
 /// not run (with notes and standard error), a name TAP must escape, a
 /// skipped test, and each way a program's run goes wrong: crashed (with
 /// its diff, command and the end of its standard error), killed by a
-/// signal, timed out, could not start.
+/// signal, timed out (with what it printed until then), could not start.
 fn suite() -> Vec<(Test, TestResult)> {
     let test = |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
     let result = |verdict, ms, notes: &[&str], stderr: &[&str]| TestResult {
@@ -29,6 +29,10 @@ fn suite() -> Vec<(Test, TestResult)> {
     let crash_diff =
         Diff { text: "line 9 differs:\n-  ok\n+(missing)\n".into(), marks: Vec::new() };
     let diff = Diff { text: "line 2 differs:\n-  ok\n+  error\n".into(), marks: Vec::new() };
+    let partial = Diff {
+        text: format!("{}\n--- expected\n+++ actual\n-  ok\n", crate::suite::diff::PARTIAL),
+        marks: Vec::new(),
+    };
     vec![
         (test("01_x_wins"), result(Verdict::Pass, 1250, &[], &[])),
         (test("d/02_<tie>&"), result(Verdict::Differs(diff), 20_000, &["logged"], &[])),
@@ -59,7 +63,7 @@ fn suite() -> Vec<(Test, TestResult)> {
         (test("07_killed"), ran(Verdict::Broke(Trouble::Signal(9), None), &[])),
         (
             test("08_slow"),
-            ran(Verdict::Broke(Trouble::TimedOut(Duration::from_millis(2500)), None), &[]),
+            ran(Verdict::Broke(Trouble::TimedOut(Duration::from_millis(2500)), Some(partial)), &[]),
         ),
         (
             test("09_missing"),
