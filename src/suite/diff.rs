@@ -2,6 +2,8 @@
 //! the invisible made visible: trailing spaces (`·`), tabs (`→`), carriage
 //! returns (`␍`), other control bytes (`\xNN`) and a missing final newline.
 
+mod endings;
+
 use std::fmt::Write as _;
 use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
@@ -43,7 +45,8 @@ impl Default for Labels {
     }
 }
 
-/// Compares two outputs that may be large: None when equal; otherwise a
+/// Compares two outputs that may be large: None when equal; one line when
+/// they differ only in line endings (`endings`); otherwise a
 /// line-by-line diff when both are small enough and it comes within the time
 /// bound, else the first differing line of each.
 pub(crate) fn describe(
@@ -54,6 +57,11 @@ pub(crate) fn describe(
     let Some(first) = first_difference(&mut *expected.reader()?, &mut *actual.reader()?)? else {
         return Ok(None);
     };
+    let endings =
+        endings::only_line_endings(&mut *expected.reader()?, &mut *actual.reader()?, labels)?;
+    if endings.is_some() {
+        return Ok(endings);
+    }
     let small = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() <= MAX_DIFFED_LINES;
     if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
         && small(&e)

@@ -221,6 +221,21 @@ fn what_a_timed_out_program_printed_is_shown_as_a_part_and_logged() {
 }
 
 #[test]
+fn outputs_that_differ_only_in_line_endings_say_so_in_one_line() {
+    let dir = suite();
+    let tools = temp_dir();
+    let body = format!("'{BIN}' \"$@\" | sed 's/$/\\r/'");
+    let windows = script(tools.path(), "crlf.sh", &body);
+    let o = tictac(&["test", "--program", &windows, "--filter", "a", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let said = "\n     output differs\n     command: ";
+    assert!(out.contains(said), "{out}");
+    let said = "\n     the outputs differ only in line endings: expected LF (\\n), actual CRLF (\\r\\n)\nTest Results: 0/1 passed.\n";
+    assert!(out.ends_with(said), "{out}");
+}
+
+#[test]
 fn a_shell_session_is_typed_into_an_external_program() {
     // More output than a pipe holds, before the program has read its input.
     let dir = temp_dir();
