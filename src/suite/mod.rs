@@ -15,7 +15,7 @@ pub(crate) mod report;
 pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
 pub(crate) use plan::{Produced, Producer, Trouble, produce};
-pub(crate) use report::{Reporter, TestEvent};
+pub(crate) use report::{Heading, Reporter, TestEvent};
 
 use std::fs;
 use std::io::{self, Write};
@@ -178,15 +178,16 @@ pub(crate) const ORACLE_CAP: u64 = 256 << 20;
 /// returns. With `--format junit` that report goes to standard error and
 /// the XML to `out`.
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, SuiteError> {
-    run_watching(options, out, &mut io::stderr(), color, &|| false)
+    run_watching(options, None, out, &mut io::stderr(), color, &|| false)
 }
 
 /// `run`, with `progress` for the human report under `--format junit`,
 /// asking `closed` now and then whether the reader of `out` has gone
 /// (`tictac test | head -1`): then the running programs are stopped and the
-/// run ends at once.
+/// run ends at once. `heading` names the suite when tictac chose it.
 pub(crate) fn run_watching(
     options: &Options,
+    heading: Option<&Heading>,
     out: &mut dyn Write,
     progress: &mut dyn Write,
     color: bool,
@@ -207,7 +208,7 @@ pub(crate) fn run_watching(
     // `process`); a signal stops them all.
     // Under TAP every test has its line: --quiet leaves none out.
     let quiet = options.quiet && options.format != Format::Tap;
-    let mut reporter = report::for_format(options.format, quiet, color, out, progress);
+    let mut reporter = report::for_format(options.format, quiet, color, heading, out, progress);
     let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;

@@ -241,7 +241,7 @@ mod tests {
     fn a_suite_is_one_document_with_its_counts() {
         let mut out = Vec::new();
         let mut people = io::sink();
-        let people = Human { out: &mut people, color: false, quiet: false };
+        let people = Human { out: &mut people, color: false, quiet: false, heading: None };
         let mut junit = Junit::new(&mut out, people);
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };

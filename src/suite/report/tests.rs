@@ -81,7 +81,7 @@ fn reported(format: Format, quiet: bool, color: bool) -> String {
     let (mut out, mut people) = (Vec::new(), Vec::new());
     let tests = suite();
     {
-        let mut reporter = for_format(format, quiet, color, &mut out, &mut people);
+        let mut reporter = for_format(format, quiet, color, None, &mut out, &mut people);
         reporter.report(&TestEvent::Started { tests: tests.len() }).expect("vec");
         for (k, (test, result)) in tests.iter().enumerate() {
             let event = TestEvent::Finished { number: k + 1, test, result };
@@ -143,4 +143,46 @@ fn junit_quiet() {
 #[test]
 fn gradescope() {
     snapshot("gradescope", &reported(Format::Gradescope, true, false));
+}
+
+/// The first line of `format`'s report of one passing test under `heading`.
+fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
+    let (mut out, mut people) = (Vec::new(), Vec::new());
+    let test = Test { trace: PathBuf::from("a.txt"), name: "a".into() };
+    let result = TestResult {
+        verdict: Verdict::Pass,
+        elapsed: Duration::from_millis(1),
+        command: None,
+        notes: Vec::new(),
+        stderr: Vec::new(),
+    };
+    {
+        let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
+        reporter.report(&TestEvent::Started { tests: 1 }).expect("vec");
+        let event = TestEvent::Finished { number: 1, test: &test, result: &result };
+        reporter.report(&event).expect("vec");
+    }
+    let text = String::from_utf8(if people.is_empty() { out } else { people }).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    match format {
+        Format::Tap => lines.get(2).copied().unwrap_or_default().to_string(),
+        _ => lines.first().copied().unwrap_or_default().to_string(),
+    }
+}
+
+#[test]
+fn a_suite_tictac_chose_is_named_first() {
+    let found = Heading { suite: "acceptance/".into(), then: String::new(), warns: false };
+    assert_eq!(first_line(Format::Human, false, &found), "Running acceptance/ (1 test).");
+    assert_eq!(first_line(Format::Human, true, &found), "", "-q leaves it (and the pass) out");
+    assert_eq!(first_line(Format::Tap, true, &found), "# Running acceptance/ (1 test).");
+    assert_eq!(first_line(Format::Junit, false, &found), "Running acceptance/ (1 test).");
+    let itself = Heading {
+        suite: "the built-in course suite".into(),
+        then: " on tictac itself".into(),
+        warns: true,
+    };
+    let warned = "Running the built-in course suite (1 test) on tictac itself.";
+    assert_eq!(first_line(Format::Human, true, &itself), warned, "a warning stays under -q");
+    assert_eq!(first_line(Format::Gradescope, true, &itself), warned);
 }
