@@ -265,7 +265,8 @@ pub(crate) enum Producer<'a> {
 /// How a program's run went wrong, as every report format names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Trouble {
-    /// It exited with a status other than 0.
+    /// It exited with a status other than 0 (on Windows, a crash's
+    /// exception code: `crashed (exception 0xC0000005, access violation)`).
     Exit(i32),
     /// A signal ended it.
     Signal(i32),
@@ -280,7 +281,10 @@ pub(crate) enum Trouble {
 impl std::fmt::Display for Trouble {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Trouble::Exit(code) => write!(f, "crashed (exit {code})"),
+            Trouble::Exit(code) => match process::exception_of(*code) {
+                Some(exception) => write!(f, "crashed ({exception})"),
+                None => write!(f, "crashed (exit {code})"),
+            },
             Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
             Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
             Trouble::TooMuch(cap) => write!(f, "printed more than {cap} bytes and was stopped"),
