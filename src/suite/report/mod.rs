@@ -40,23 +40,26 @@ pub(crate) fn for_format<'a>(
     people: &'a mut dyn Write,
 ) -> Box<dyn Reporter + 'a> {
     match format {
-        Format::Human => Box::new(human::Human { out, color, quiet }),
+        Format::Human => Box::new(human::Human { out: Box::new(out), color, quiet }),
         Format::Tap => Box::new(tap::Tap { out }),
         Format::Junit => {
-            Box::new(junit::Junit::new(out, human::Human { out: people, color, quiet }))
+            let people = human::Human { out: Box::new(people), color, quiet };
+            Box::new(junit::Junit::new(Box::new(out), people))
         }
         Format::Gradescope => {
-            Box::new(gradescope::Gradescope::new(out, human::Human { out: people, color, quiet }))
+            let people = human::Human { out: Box::new(people), color, quiet };
+            Box::new(gradescope::Gradescope::new(out, people))
         }
     }
 }
 
 /// The human report into `people` and a JUnit document into `xml` whose
-/// suite is named `name` (one per student under `tictac grade`).
+/// suite is named `name` (one per student under `tictac grade`, who owns
+/// the files): a write that fails in either stops the run.
 pub(crate) fn junit_named<'a>(
     name: &str,
-    xml: &'a mut dyn Write,
-    people: &'a mut dyn Write,
+    xml: Box<dyn Write + 'a>,
+    people: Box<dyn Write + 'a>,
 ) -> Box<dyn Reporter + 'a> {
     let people = human::Human { out: people, color: false, quiet: false };
     Box::new(junit::Junit::new(xml, people).named(name))
