@@ -336,10 +336,10 @@ pub(crate) fn produce(
 ) -> Result<Produced, String> {
     let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
-    drop(text);
     let wanted_status = plan.status;
     let produced = match producer {
         Producer::InProcess { timeout } => {
+            drop(text);
             let limit = in_process::Limit::new(timeout, stop);
             let argv = plan.argv(trace, Path::new("OUT"));
             let words = std::iter::once(OsString::from(cli::PROGRAM)).chain(argv);
@@ -356,33 +356,45 @@ pub(crate) fn produce(
         Producer::Program { command, timeout, dir } => {
             let input = plan.typed.as_deref();
             let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir };
-            external(command, &plan, trace, spec)
+            external(command, &plan, Trace { path: trace, text }, spec)
         }
     };
     produced.map(|p| Produced { wanted_status, ..p })
 }
 
+/// A trace as the suite holds it: where it is, and what it says.
+struct Trace<'a> {
+    path: &'a Path,
+    text: Vec<u8>,
+}
+
 fn external(
     program: &[String],
     plan: &Plan,
-    trace: &Path,
+    trace: Trace,
     spec: process::Spec,
 ) -> Result<Produced, String> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join("out.txt");
+    let private = private_copy(scratch.path(), &trace)?;
     let argv: Vec<OsString> =
-        program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
+        program.iter().map(OsString::from).chain(plan.argv(&private, &out_file)).collect();
     let spec = process::Spec { argv: &argv, ..spec };
+    // The command as a person reruns it: on the suite's own trace.
+    let shown: Vec<OsString> =
+        program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
     let mut produced = Produced {
         output: Capture::new(0),
         stderr: Vec::new(),
-        command: command_line::join(&argv),
+        command: command_line::join(&shown),
         trouble: None,
         status: None,
         wanted_status: None,
     };
-    let finished = match process::run(&spec) {
+    let finished = process::run(&spec);
+    files::let_go(&private);
+    let finished = match finished {
         Ok(finished) => finished,
         Err(e) => {
             produced.trouble = Some(Trouble::CouldNotStart(format!("{exe}: {e}")));
@@ -425,6 +437,18 @@ fn external(
         }
     };
     Ok(produced)
+}
+
+/// The program's own copy of the trace, read-only, in its scratch folder
+/// under the trace's own name: beside the suite's trace lies its expected
+/// output, which a program handed that path could read or overwrite, and
+/// the trace itself, which it could change for the students after it.
+fn private_copy(scratch: &Path, trace: &Trace) -> Result<std::path::PathBuf, String> {
+    let name = trace.path.file_name().unwrap_or(std::ffi::OsStr::new("trace.txt"));
+    let copy = scratch.join(name);
+    files::write_read_only(&copy, &trace.text)
+        .map_err(|e| format!("cannot copy the trace for the program: {e}"))?;
+    Ok(copy)
 }
 
 #[cfg(test)]

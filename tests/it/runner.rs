@@ -73,15 +73,43 @@ fn an_external_program_is_run_with_dash_b() {
     let tools = temp_dir();
     let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    // A program that prints its arguments: it is called as PROGRAM -b TRACE.
+    // A program that prints its arguments: it is called as PROGRAM -b TRACE,
+    // TRACE a copy of the suite's under the same name.
     let echo = script(tools.path(), "echo.sh", "echo \"$@\"");
     let o = tictac(&["test", "--program", &echo, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
-    assert!(
-        out.contains(&format!("+          1 | -b {}", dir.path().join("a.txt").display())),
-        "{out}"
+    assert!(out.contains("+          1 | -b /") && out.contains("/a.txt\n"), "{out}");
+    // The command shown to rerun names the suite's own trace.
+    let shown = format!("command: {echo} -b {}", dir.path().join("a.txt").display());
+    assert!(out.contains(&shown), "{out}");
+}
+
+#[test]
+fn a_program_gets_a_private_read_only_copy_of_its_trace() {
+    let dir = suite();
+    let before = |name: &str| fs::read(dir.path().join(name)).expect("read");
+    let (trace, expected) = (before("a.txt"), before("a.expected.txt"));
+    let tools = temp_dir();
+    // A program that looks for the answer beside its trace, prints it, then
+    // tries to change the trace and the answer for whoever runs next.
+    let cheat = script(
+        tools.path(),
+        "cheat.sh",
+        "answer=\"${2%.txt}.expected.txt\"\n\
+         cat \"$answer\" || echo \"no answer beside $2\"\n\
+         ls -l \"$2\" >&2\n\
+         echo changed > \"$2\" 2>/dev/null\n\
+         echo changed > \"$answer\" 2>/dev/null",
     );
+    let o = tictac(&["test", "--program", &cheat, &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "the answer was not there to copy: {out}");
+    assert!(out.contains("no answer beside /"), "{out}");
+    // Read-only (root writes it all the same: the copy is what it changes).
+    assert!(out.contains("-r--r--r--"), "{out}");
+    assert_eq!(before("a.txt"), trace, "the suite's trace is unchanged");
+    assert_eq!(before("a.expected.txt"), expected, "the suite's answer is unchanged");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use super::{Heading, Reporter, TestEvent, summary};
 use crate::suite::{Diff, Test, TestResult, Verdict};
 
 pub(crate) struct Human<'a> {
-    pub(crate) out: &'a mut dyn Write,
+    pub(crate) out: Box<dyn Write + 'a>,
     pub(crate) color: bool,
     pub(crate) quiet: bool,
     pub(crate) heading: Option<Heading>,
@@ -28,7 +28,7 @@ impl Reporter for Human<'_> {
                 if self.quiet && !result.verdict.failed() {
                     return Ok(());
                 }
-                print_outcome(self.out, test, result, self.color)?;
+                print_outcome(&mut *self.out, test, result, self.color)?;
             }
             TestEvent::Done { report } => writeln!(self.out, "{}", summary(report))?,
         }

@@ -62,25 +62,27 @@ pub(crate) fn for_format<'a>(
 ) -> Box<dyn Reporter + 'a> {
     let heading = heading.cloned();
     match format {
-        Format::Human => Box::new(human::Human { out, color, quiet, heading }),
+        Format::Human => Box::new(human::Human { out: Box::new(out), color, quiet, heading }),
         // A comment after the plan: the document stays TAP.
         Format::Tap => Box::new(tap::Tap { out, heading }),
         Format::Junit => {
-            Box::new(junit::Junit::new(out, human::Human { out: people, color, quiet, heading }))
+            let people = human::Human { out: Box::new(people), color, quiet, heading };
+            Box::new(junit::Junit::new(Box::new(out), people))
         }
         Format::Gradescope => {
-            let people = human::Human { out: people, color, quiet, heading };
+            let people = human::Human { out: Box::new(people), color, quiet, heading };
             Box::new(gradescope::Gradescope::new(out, people))
         }
     }
 }
 
 /// The human report into `people` and a JUnit document into `xml` whose
-/// suite is named `name` (one per student under `tictac grade`).
+/// suite is named `name` (one per student under `tictac grade`, who owns
+/// the files): a write that fails in either stops the run.
 pub(crate) fn junit_named<'a>(
     name: &str,
-    xml: &'a mut dyn Write,
-    people: &'a mut dyn Write,
+    xml: Box<dyn Write + 'a>,
+    people: Box<dyn Write + 'a>,
 ) -> Box<dyn Reporter + 'a> {
     let people = human::Human { out: people, color: false, quiet: false, heading: None };
     Box::new(junit::Junit::new(xml, people).named(name))
