@@ -26,6 +26,10 @@ pub(crate) fn run(
     let heading = heading(options);
     let options = course.as_ref().map_or(options, |(o, _)| o);
     if options.coverage {
+        // The course suite is named as before a run (its count is known).
+        if let (Some(heading), Some(_)) = (&heading, &course) {
+            writeln!(out, "{}", heading.line(course::tests()))?;
+        }
         // A report: gaps in coverage are no failure.
         coverage::run(options, out)?;
         return Ok(Status::Ran);

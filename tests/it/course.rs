@@ -92,6 +92,8 @@ fn the_course_suite_on_tictac_itself_says_so_even_quietly() {
         text(&o),
         "Running the built-in course suite (1 test) on tictac itself, not on your program: to check yours, add --program CMD.\nTest Results: 1/1 passed.\n"
     );
+    let o = tictac(&["test", "--course", "--coverage", "-q"]);
+    assert!(text(&o).starts_with("Running the built-in course suite ("), "{}", text(&o));
 }
 
 #[test]

@@ -39,7 +39,7 @@ pub(crate) struct Heading {
 }
 
 impl Heading {
-    fn line(&self, tests: usize) -> String {
+    pub(crate) fn line(&self, tests: usize) -> String {
         let plural = if tests == 1 { "" } else { "s" };
         format!("Running {} ({tests} test{plural}){}.", self.suite, self.then)
     }
