@@ -53,9 +53,12 @@ pub(crate) fn run(
 /// take its pass for their own; so does the course suite run for want of a
 /// folder here.
 fn heading(options: &Options) -> Option<Heading> {
+    // The course suite's traces are in a scratch folder, gone after the run.
+    const RERUN: &str =
+        "; `tictac course-suite DIR` writes it out, to rerun a failure's command on it";
     let course = "the built-in course suite".to_string();
     let (suite, then, warns) = match (options.course, options.program.is_some()) {
-        (true, true) => (course, String::new(), false),
+        (true, true) => (course, RERUN.into(), false),
         (true, false) => (
             course,
             " on tictac itself, not on your program: to check yours, add --program CMD".into(),
@@ -64,6 +67,9 @@ fn heading(options: &Options) -> Option<Heading> {
         (false, _) if !options.paths.is_empty() => return None,
         (false, _) => match course::default_root() {
             Some(root) => (format!("{root}/"), String::new(), false),
+            None if options.program.is_some() => {
+                (course, format!(": no acceptance/ or tests/acceptance/ here{RERUN}"), true)
+            }
             None => (course, ": no acceptance/ or tests/acceptance/ here".into(), true),
         },
     };

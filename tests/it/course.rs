@@ -29,7 +29,14 @@ fn a_correct_program_passes_the_course_suite_from_a_path_with_a_space() {
     let o = tictac(&["test", "--course", "--program", &program]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = text(&o);
-    assert!(out.starts_with("Running the built-in course suite ("), "{out}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Running the built-in course suite ("), "{out}");
+    assert!(
+        first.ends_with(
+            "tests); `tictac course-suite DIR` writes it out, to rerun a failure's command on it."
+        ),
+        "{out}"
+    );
     assert!(!out.contains("FAIL") && !out.contains("SKIP"), "{out}");
     let total = out.lines().filter(|l| l.starts_with("PASS ")).count();
     assert!(total >= 40, "{out}");
@@ -47,7 +54,12 @@ fn a_planted_mistake_fails_with_its_command_status_and_the_end_of_stderr() {
     let out = text(&o);
     let first = out.lines().next().unwrap_or_default();
     assert!(first.starts_with("Running the built-in course suite ("), "{out}");
-    assert!(first.ends_with("tests): no acceptance/ or tests/acceptance/ here."), "{out}");
+    assert!(
+        first.ends_with(
+            "tests): no acceptance/ or tests/acceptance/ here; `tictac course-suite DIR` writes it out, to rerun a failure's command on it."
+        ),
+        "{out}"
+    );
     let failure = out.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
     let failure = failure.split("\nPASS ").next().unwrap_or_default();
     let script = program.trim_start_matches("sh '").trim_end_matches('\'');
