@@ -12,6 +12,8 @@
 # - piped `-i`: identical to Linux's;
 # - `tictac test --program hang.bat --timeout 2`: a batch file that never
 #   ends is reported as timed out, in time;
+# - `tictac test --program crash.bat`: an exit code that is an NTSTATUS
+#   (0xC0000005) is reported as the exception it is, by name;
 # - a program found nowhere: one error before any test;
 # - `tictac test --program spawner.bat`: a batch file that starts a child
 #   (a loop appending to a file) and then runs tictac.exe; the test passes
@@ -137,6 +139,15 @@ took=$(($(date +%s) - began))
   fail "a hanging hang.bat: status $status after $took s: $(cat "$work/hang.report")"
 [ "$took" -lt 30 ] || fail "a hanging hang.bat was stopped only after $took s"
 echo "hang.bat (a bare name, found in the current folder): reported as timed out after $took s with --timeout 2"
+
+# A crash's exit code is its exception's NTSTATUS: named, not a number.
+printf '@echo off\r\nexit /b -1073741819\r\n' >"$work/crash.bat"
+set +e
+(cd "$work" && timeout 60 "$wine" tictac.exe test --program crash.bat suite) >"$work/crash.report" 2>&1
+set -e
+grep -q "crashed (exception 0xC0000005, access violation)" "$work/crash.report" ||
+  fail "crash.bat (exit code 0xC0000005): $(cat "$work/crash.report")"
+echo "crash.bat (exit code 0xC0000005): reported as crashed (exception 0xC0000005, access violation)"
 
 set +e
 (cd "$work" && "$wine" tictac.exe test --program no-such-program suite) >"$work/missing.report" 2>&1

@@ -82,7 +82,7 @@ impl Row {
 /// Records each result of a student's run into its row, and passes every
 /// event on to the reports written for that student.
 pub(crate) struct Recorder<'a> {
-    pub(crate) row: &'a mut Row,
+    pub(crate) row: Row,
     pub(crate) reports: Box<dyn Reporter + 'a>,
 }
 

@@ -5,16 +5,22 @@
 //! the student, and a table on standard output.
 
 mod book;
+mod progress;
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::atomic::AtomicBool;
+
 use book::{Column, Recorder, Row};
+use progress::Progress;
 
 use crate::cli::GradeOptions;
 use crate::status::{Status, Stopped};
-use crate::suite::{self, Options, SuiteError, Test, course, plan};
+use crate::suite::{
+    self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
+};
 
 /// Why the class could not be graded (a usage or file error: exit 2).
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +33,10 @@ pub(crate) enum GradeError {
     Submission(String, String),
     #[error("error: cannot write '{0}': {1}")]
     Write(String, io::Error),
+    #[error(
+        "error: every test in '{0}' is tictac's own (--bot, --seed, its messages): none for a student's program"
+    )]
+    OnlyTictacs(String),
 }
 
 impl Stopped for GradeError {
@@ -38,46 +48,45 @@ impl Stopped for GradeError {
     }
 }
 
+/// The folder of the gradebook that holds the course suite under `--course`.
+const COURSE_SUITE: &str = "course-suite";
+
 /// Grades every student, writes the gradebook, prints the table.
 pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status, GradeError> {
     let students = students(&options.submissions)?;
-    // The traces by absolute path: the programs run in other folders.
-    let unpacked = match &options.suite {
-        None => Some(course::unpacked()?),
-        Some(_) => None,
+    // The traces by absolute path: the programs run in other folders. A
+    // suite named is read before anything is written.
+    let named = match &options.suite {
+        Some(path) => {
+            let path = absolute(path).map_err(|e| suite_error(path, e))?;
+            let tests = suite::discover(std::slice::from_ref(&path))?;
+            Some((path, tests))
+        }
+        None => None,
     };
-    let suite_path = match (&options.suite, &unpacked) {
-        (Some(path), _) => absolute(path).map_err(|e| suite_error(path, e))?,
-        (None, Some(scratch)) => scratch.path().to_path_buf(),
-        (None, None) => unreachable!("the course suite is unpacked when no suite is named"),
+    prepare_out(&options.out)?;
+    // The course suite is written into the gradebook, so that every command
+    // a report shows can be run again as it stands.
+    let (suite_path, mut tests) = match named {
+        Some(named) => named,
+        None => {
+            let written = options.out.join(COURSE_SUITE);
+            course::write_out(&written)?;
+            let path = absolute(&written).map_err(|e| suite_error(&written, e))?;
+            let tests = suite::discover(std::slice::from_ref(&path))?;
+            (path, tests)
+        }
     };
-    let mut tests = suite::discover(&[suite_path])?;
     // What only tictac does (`--bot`) is no student's to pass.
     tests.retain(|t| plan::tictac_only(&t.trace).is_none());
-    prepare_out(&options.out)?;
+    if tests.is_empty() {
+        return Err(GradeError::OnlyTictacs(suite_path.display().to_string()));
+    }
     let columns: Vec<Column> = tests
         .iter()
         .map(|t| Column { name: t.name.clone(), points: plan::points(&t.trace) })
         .collect();
-    let progress = io::stderr().is_terminal();
-    let mut rows = Vec::new();
-    let start = std::time::Instant::now();
-    for (k, (name, dir)) in students.iter().enumerate() {
-        if progress {
-            // The students so far give the pace of the rest.
-            let left = match k {
-                0 => String::new(),
-                _ => {
-                    let each = start.elapsed().as_secs_f64() / k as f64;
-                    format!(", about {:.0} s left", (each * (students.len() - k) as f64).ceil())
-                }
-            };
-            eprintln!("grading {name} ({} of {}{left})", k + 1, students.len());
-        }
-        rows.push(grade_one(options, &tests, name, dir)?);
-    }
-    // Nothing a student's program started outlives the grading.
-    crate::platform::process::stop_all();
+    let rows = grade_class(options, &tests, &students)?;
     let mut csv = Vec::new();
     book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("grades.csv"), &csv)?;
@@ -90,9 +99,10 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     write_new(&options.out.join("tests.csv"), &tests_csv)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let suite = if options.suite.is_none() { ", and the course suite" } else { "" };
     writeln!(
         out,
-        "Graded {} on {}: {} holds grades.csv, grades.json, tests.csv and each student's report and JUnit file.",
+        "Graded {} on {}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
         plural(rows.len(), "student"),
         plural(columns.len(), "test"),
         options.out.display()
@@ -101,35 +111,112 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     Ok(Status::Ran)
 }
 
-/// Runs the suite in one student's folder, writing the student's report
-/// (`NAME.report.txt`) and JUnit file (`NAME.junit.xml`).
-fn grade_one(
+/// Runs every (student, test) pair on one pool of `-j` threads, students in
+/// order: a student's last slow test never leaves a thread idle while the
+/// next student has tests to run. Each student's report and JUnit file are
+/// written as their results come in, in order.
+fn grade_class(
     options: &GradeOptions,
     tests: &[Test],
-    name: &str,
-    dir: &Path,
-) -> Result<Row, GradeError> {
-    let test_options = Options {
-        program: Some(options.command.clone()),
-        jobs: options.jobs,
-        timeout: options.timeout,
-        dir: Some(dir.to_path_buf()),
-        ..Options::default()
+    students: &[(String, PathBuf)],
+) -> Result<Vec<Row>, GradeError> {
+    let each: Vec<Options> = students
+        .iter()
+        .map(|(_, dir)| Options {
+            program: Some(options.command.clone()),
+            timeout: options.timeout,
+            dir: Some(dir.to_path_buf()),
+            ..Options::default()
+        })
+        .collect();
+    let run = |k: usize, stop: &AtomicBool| {
+        suite::guarded_run(&tests[k % tests.len()], &each[k / tests.len()], stop)
     };
-    let report_path = options.out.join(format!("{name}.report.txt"));
-    let junit_path = options.out.join(format!("{name}.junit.xml"));
-    let mut report = BufWriter::new(create_new(&report_path)?);
-    let mut junit = BufWriter::new(create_new(&junit_path)?);
-    let mut row = Row::new(name);
-    let mut recorder = Recorder {
-        row: &mut row,
-        reports: suite::report::junit_named(name, &mut junit, &mut report),
+    let count = students.len() * tests.len();
+    let jobs = pool::Jobs { count, threads: options.jobs, run: &run };
+    let mut class = Class {
+        tests,
+        students,
+        out: &options.out,
+        graded: None,
+        rows: Vec::with_capacity(students.len()),
+        progress: Progress::new(count, students.len(), io::stderr().is_terminal()),
     };
-    suite::run_tests(tests, &test_options, &mut recorder)?;
-    drop(recorder);
-    report.flush().map_err(|e| GradeError::Write(report_path.display().to_string(), e))?;
-    junit.flush().map_err(|e| GradeError::Write(junit_path.display().to_string(), e))?;
-    Ok(row)
+    let stop = AtomicBool::new(false);
+    let graded = pool::run(&jobs, &mut class, &|| false, &stop);
+    // Nothing a student's program started outlives the grading.
+    crate::platform::process::stop_all();
+    class.progress.finish();
+    graded?;
+    Ok(class.rows)
+}
+
+/// The class as its results come in: the student being written, the rows
+/// of those done.
+struct Class<'a> {
+    tests: &'a [Test],
+    students: &'a [(String, PathBuf)],
+    out: &'a Path,
+    graded: Option<Graded>,
+    rows: Vec<Row>,
+    progress: Progress,
+}
+
+/// One student's results so far, and the reports they go to.
+struct Graded {
+    recorder: Recorder<'static>,
+    report: Report,
+    /// The report's and the JUnit file's paths, for messages.
+    files: String,
+}
+
+impl pool::Results for Class<'_> {
+    type Error = GradeError;
+
+    fn arrived(&mut self, _k: usize, _result: &TestResult) {
+        self.progress.test_done();
+    }
+
+    fn in_order(&mut self, k: usize, result: TestResult, _failed: bool) -> Result<(), GradeError> {
+        let (s, t) = (k / self.tests.len(), k % self.tests.len());
+        let name = &self.students[s].0;
+        let mut graded = match self.graded.take() {
+            Some(graded) => graded,
+            None => self.start(name)?,
+        };
+        let write = |graded: &Graded, e: io::Error| GradeError::Write(graded.files.clone(), e);
+        graded.report.count(&result.verdict);
+        let finished = TestEvent::Finished { number: t + 1, test: &self.tests[t], result: &result };
+        graded.recorder.report(&finished).map_err(|e| write(&graded, e))?;
+        if t + 1 < self.tests.len() {
+            self.graded = Some(graded);
+            return Ok(());
+        }
+        let done = TestEvent::Done { report: graded.report };
+        graded.recorder.report(&done).map_err(|e| write(&graded, e))?;
+        self.progress.student_done(name, graded.report);
+        self.rows.push(graded.recorder.row);
+        Ok(())
+    }
+}
+
+impl Class<'_> {
+    /// Opens a student's report (`NAME.report.txt`) and JUnit file
+    /// (`NAME.junit.xml`), both new.
+    fn start(&self, name: &str) -> Result<Graded, GradeError> {
+        let report_path = self.out.join(format!("{name}.report.txt"));
+        let junit_path = self.out.join(format!("{name}.junit.xml"));
+        let report = BufWriter::new(create_new(&report_path)?);
+        let junit = BufWriter::new(create_new(&junit_path)?);
+        let files = format!("{} or {}", report_path.display(), junit_path.display());
+        let mut recorder = Recorder {
+            row: Row::new(name),
+            reports: suite::report::junit_named(name, Box::new(junit), Box::new(report)),
+        };
+        let started = TestEvent::Started { tests: self.tests.len() };
+        recorder.report(&started).map_err(|e| GradeError::Write(files.clone(), e))?;
+        Ok(Graded { recorder, report: Report::new(self.tests.len()), files })
+    }
 }
 
 /// Each student's name (the folder's) and folder (absolute), in the order

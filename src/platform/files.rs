@@ -28,6 +28,9 @@ mod system {
         let _ = rustix::io::ioctl_fionbio(file, false);
     }
 
+    /// A read-only file is removed with its folder here.
+    pub(crate) fn make_removable(_path: &Path) {}
+
     pub(crate) fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
     }
@@ -103,6 +106,17 @@ mod system {
 
     pub(crate) fn blocking_again(_file: &File) {}
 
+    /// A read-only file cannot be deleted on Windows: writable again, so
+    /// that its scratch folder goes with it.
+    pub(crate) fn make_removable(path: &Path) {
+        if let Ok(metadata) = fs::metadata(path) {
+            let mut permissions = metadata.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            permissions.set_readonly(false);
+            let _ = fs::set_permissions(path, permissions);
+        }
+    }
+
     pub(crate) fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
     }
@@ -149,6 +163,6 @@ mod system {
 }
 
 pub(crate) use system::{
-    FileId, blocking_again, id, is_loop, is_stdin, open_without_waiting, permissions_for,
-    special_kind, stdout_closed, widen_stdout_pipe, write_at_start,
+    FileId, blocking_again, id, is_loop, is_stdin, make_removable, open_without_waiting,
+    permissions_for, special_kind, stdout_closed, widen_stdout_pipe, write_at_start,
 };

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use include_dir::{Dir, include_dir};
 
 use super::SuiteError;
-use super::discover::DEFAULT_ROOTS;
+pub(crate) use super::discover::default_root;
 
 static COURSE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/acceptance/course");
 
@@ -27,7 +27,7 @@ fn is_expected(path: &Path) -> bool {
 /// Whether a run of `tictac test` with no PATH falls back to the course
 /// suite: it tests a program, and no default folder is here.
 pub(crate) fn is_default(program_given: bool) -> bool {
-    program_given && !DEFAULT_ROOTS.iter().any(|root| Path::new(root).is_dir())
+    program_given && default_root().is_none()
 }
 
 /// The course suite in a new scratch folder, gone when dropped.

@@ -2,6 +2,8 @@
 //! the invisible made visible: trailing spaces (`·`), tabs (`→`), carriage
 //! returns (`␍`), other control bytes (`\xNN`) and a missing final newline.
 
+mod endings;
+
 use std::fmt::Write as _;
 use std::io::{self, BufRead, BufReader, Read};
 use std::ops::Range;
@@ -43,7 +45,8 @@ impl Default for Labels {
     }
 }
 
-/// Compares two outputs that may be large: None when equal; otherwise a
+/// Compares two outputs that may be large: None when equal; one line when
+/// they differ only in line endings (`endings`); otherwise a
 /// line-by-line diff when both are small enough and it comes within the time
 /// bound, else the first differing line of each.
 pub(crate) fn describe(
@@ -54,6 +57,11 @@ pub(crate) fn describe(
     let Some(first) = first_difference(&mut *expected.reader()?, &mut *actual.reader()?)? else {
         return Ok(None);
     };
+    let endings =
+        endings::only_line_endings(&mut *expected.reader()?, &mut *actual.reader()?, labels)?;
+    if endings.is_some() {
+        return Ok(endings);
+    }
     let small = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() <= MAX_DIFFED_LINES;
     if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
         && small(&e)
@@ -63,6 +71,30 @@ pub(crate) fn describe(
         return Ok(Some(diff));
     }
     Ok(Some(first.render(labels)))
+}
+
+/// The first line of `partial`'s diff: what follows is not the whole output.
+pub(crate) const PARTIAL: &str = "what it printed before it was stopped (not its whole output):";
+
+/// What a program that was stopped (timed out, printed past the cap)
+/// printed until then against the expected output, as `describe` compares
+/// them, headed by `PARTIAL` so that nobody takes it for its whole output.
+pub(crate) fn partial(
+    expected: &mut Capture,
+    actual: &mut Capture,
+    labels: Labels,
+) -> io::Result<Diff> {
+    let mut diff = Diff::default();
+    if actual.len() == 0 {
+        diff.line("it printed nothing before it was stopped".into());
+        return Ok(diff);
+    }
+    diff.line(PARTIAL.into());
+    match describe(expected, actual, labels)? {
+        Some(shown) => diff.append(shown),
+        None => diff.line("it had printed the whole expected output, and did not end".into()),
+    }
+    Ok(diff)
 }
 
 /// How the expected output (`old`) changed into `new`: lines removed and
@@ -125,6 +157,13 @@ impl Diff {
         diff.line(format!("--- {}", labels.expected));
         diff.line(format!("+++ {}", labels.actual));
         diff
+    }
+
+    /// `more` after this, its marks moved down with it.
+    fn append(&mut self, more: Diff) {
+        let below = self.lines();
+        self.marks.extend(more.marks.into_iter().map(|(line, ranges)| (line + below, ranges)));
+        self.text.push_str(&more.text);
     }
 
     fn lines(&self) -> usize {
@@ -476,6 +515,24 @@ mod tests {
                 .expect("read"),
             None
         );
+    }
+
+    #[test]
+    fn a_stopped_program_s_output_is_shown_as_a_part() {
+        let partial = |expected: &[u8], actual: &[u8]| {
+            let (mut e, mut a) = (Capture::of(expected.to_vec()), Capture::of(actual.to_vec()));
+            partial(&mut e, &mut a, Labels::default()).expect("read")
+        };
+        let d = partial(b"1\nabc\n3\n", b"1\nabd\n");
+        assert!(d.text.starts_with(&format!("{PARTIAL}\n--- expected\n+++ actual\n@@")), "{d:?}");
+        assert!(d.text.contains("\n-    3       | 3\n"), "{}", d.text);
+        // The marks follow their lines down past the heading.
+        let (line, _) = &d.marks[0];
+        assert!(d.text.lines().nth(*line).expect("marked").starts_with("-    2"), "{d:?}");
+        let d = partial(b"1\n", b"");
+        assert_eq!(d.text, "it printed nothing before it was stopped\n");
+        let d = partial(b"1\n", b"1\n");
+        assert!(d.text.ends_with("\nit had printed the whole expected output, and did not end\n"));
     }
 
     #[test]

@@ -75,6 +75,12 @@ fn is_output(name: &str) -> bool {
 /// The folders searched when no path is given.
 pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 
+/// The first of `DEFAULT_ROOTS` that is a folder here: the suite run when
+/// no path is given.
+pub(crate) fn default_root() -> Option<&'static str> {
+    DEFAULT_ROOTS.into_iter().find(|root| Path::new(root).is_dir())
+}
+
 /// The tests under the given paths (each a trace or a folder searched
 /// recursively, following symbolic links), sorted by path; with no path,
 /// the first default folder that exists. A file reached by several paths
@@ -83,7 +89,7 @@ pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 /// can neither loop nor multiply the search.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
-        let found = DEFAULT_ROOTS.iter().map(PathBuf::from).find(|p| p.is_dir());
+        let found = default_root().map(PathBuf::from);
         vec![found.ok_or_else(|| SuiteError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
     } else {
         paths.to_vec()

@@ -54,6 +54,20 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// Writes `bytes` to a new file at `path` and makes it read-only.
+pub(crate) fn write_read_only(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = File::create_new(path)?;
+    io::Write::write_all(&mut file, bytes)?;
+    let mut permissions = file.metadata()?.permissions();
+    permissions.set_readonly(true);
+    file.set_permissions(permissions)
+}
+
+/// Lets a file made by `write_read_only` go with its folder.
+pub(crate) fn let_go(path: &Path) {
+    files::make_removable(path);
+}
+
 // Symbolic links, FIFOs and modes as Unix has them.
 #[cfg(test)]
 #[cfg(unix)]

@@ -10,18 +10,18 @@ pub(crate) mod files;
 pub(crate) mod in_process;
 mod pairs;
 pub(crate) mod plan;
+pub(crate) mod pool;
 pub(crate) mod report;
 
 pub(crate) use diff::{Diff, Labels};
 pub use discover::{Test, discover};
 pub(crate) use plan::{Produced, Producer, Trouble, produce};
-pub(crate) use report::{Reporter, TestEvent};
+pub(crate) use report::{Heading, Reporter, TestEvent};
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::platform::process::Capture;
@@ -85,7 +85,8 @@ pub(crate) enum Verdict {
     Differs(Diff),
     /// The program's run went wrong (crashed, killed, timed out, could
     /// not start); the diff of what it printed, when it ended by itself and
-    /// that differs.
+    /// that differs, or, when it was stopped (timed out, printed too much),
+    /// of what it printed until then (`diff::partial`).
     Broke(Trouble, Option<Diff>),
     /// No expected output and no `--bless`.
     NoExpected(PathBuf),
@@ -155,6 +156,20 @@ pub struct Report {
 }
 
 impl Report {
+    /// Before any of `tests` ran.
+    pub(crate) fn new(tests: usize) -> Report {
+        Report { passed: 0, total: tests, skipped: 0 }
+    }
+
+    /// One more result: a skipped test is no longer counted as run.
+    pub(crate) fn count(&mut self, verdict: &Verdict) {
+        self.passed += usize::from(*verdict == Verdict::Pass);
+        if let Verdict::Skipped(_) = verdict {
+            self.total -= 1;
+            self.skipped += 1;
+        }
+    }
+
     pub fn all_passed(&self) -> bool {
         self.passed == self.total
     }
@@ -177,15 +192,16 @@ pub(crate) const ORACLE_CAP: u64 = 256 << 20;
 /// returns. With `--format junit` that report goes to standard error and
 /// the XML to `out`.
 pub fn run(options: &Options, out: &mut dyn Write, color: bool) -> Result<Report, SuiteError> {
-    run_watching(options, out, &mut io::stderr(), color, &|| false)
+    run_watching(options, None, out, &mut io::stderr(), color, &|| false)
 }
 
 /// `run`, with `progress` for the human report under `--format junit`,
 /// asking `closed` now and then whether the reader of `out` has gone
 /// (`tictac test | head -1`): then the running programs are stopped and the
-/// run ends at once.
+/// run ends at once. `heading` names the suite when tictac chose it.
 pub(crate) fn run_watching(
     options: &Options,
+    heading: Option<&Heading>,
     out: &mut dyn Write,
     progress: &mut dyn Write,
     color: bool,
@@ -206,30 +222,12 @@ pub(crate) fn run_watching(
     // `process`); a signal stops them all.
     // Under TAP every test has its line: --quiet leaves none out.
     let quiet = options.quiet && options.format != Format::Tap;
-    let mut reporter = report::for_format(options.format, quiet, color, out, progress);
+    let mut reporter = report::for_format(options.format, quiet, color, heading, out, progress);
     let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
     Ok(report)
 }
-
-/// Runs `tests` as `run` does, each result to `reporter` (in sorted order,
-/// then `Done`): for a front end with reports of its own (`tictac grade`).
-pub(crate) fn run_tests(
-    tests: &[Test],
-    options: &Options,
-    reporter: &mut dyn Reporter,
-) -> Result<Report, SuiteError> {
-    let stop = AtomicBool::new(false);
-    let report = run_all(tests, options, reporter, &|| false, &stop)?;
-    reporter
-        .report(&TestEvent::Done { report })
-        .map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
-    Ok(report)
-}
-
-/// How often the closed-output check runs while results are awaited.
-const LOOK_AT_OUTPUT: Duration = Duration::from_millis(100);
 
 /// Runs the tests on `options.jobs` threads and reports each result in
 /// sorted order, as soon as it and every test before it are done.
@@ -243,85 +241,39 @@ fn run_all(
     reporter
         .report(&TestEvent::Started { tests: tests.len() })
         .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
-    let next = AtomicUsize::new(0);
-    let ahead = ahead::Ahead::new(ahead::AHEAD_BYTES);
-    let (sender, results) = mpsc::channel::<(usize, TestResult)>();
-    let mut report = Report { passed: 0, total: tests.len(), skipped: 0 };
-    // No test starts until every thread has: a thread that cannot be started
-    // is an error before anything runs (and none has finished and freed its
-    // stack, which would make the failure depend on timing).
-    let gate = std::sync::RwLock::new(());
-    std::thread::scope(|scope| -> Result<(), SuiteError> {
-        let closed_gate = gate.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for _ in 0..options.jobs.clamp(1, MAX_JOBS).min(tests.len()) {
-            let sender = sender.clone();
-            let (next, gate, ahead) = (&next, &gate, &ahead);
-            let worker = move || {
-                drop(gate.read());
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(test) = tests.get(k) else { break };
-                    if !ahead.wait_turn(k, stop) {
-                        break;
-                    }
-                    if sender.send((k, guarded_run(test, options, stop))).is_err() {
-                        break;
-                    }
-                }
-            };
-            if let Err(e) =
-                std::thread::Builder::new().name("test".into()).spawn_scoped(scope, worker)
-            {
-                stop.store(true, Ordering::Relaxed);
-                return Err(SuiteError::Threads(e));
-            }
-        }
-        drop(closed_gate);
-        drop(sender);
-        // Print in sorted order: hold results that arrive early (`ahead`
-        // bounds what they weigh together).
-        let mut waiting: Vec<Option<TestResult>> = tests.iter().map(|_| None).collect();
-        let mut failed_early = false;
-        let mut printed = 0;
-        loop {
-            let (k, outcome) = match results.recv_timeout(LOOK_AT_OUTPUT) {
-                Ok(result) => result,
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(Closed(Status::failed_if(failed_early)).into());
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            };
-            failed_early |= outcome.verdict.failed();
-            ahead.received(outcome.weight());
-            waiting[k] = Some(outcome);
-            while let Some(outcome) = waiting.get_mut(printed).and_then(Option::take) {
-                report.passed += usize::from(outcome.verdict == Verdict::Pass);
-                if let Verdict::Skipped(_) = outcome.verdict {
-                    report.total -= 1;
-                    report.skipped += 1;
-                }
-                let finished = TestEvent::Finished {
-                    number: printed + 1,
-                    test: &tests[printed],
-                    result: &outcome,
-                };
-                if let Err(e) = reporter.report(&finished) {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(write_failed(e, Status::failed_if(failed_early)));
-                }
-                printed += 1;
-                ahead.reported(printed, outcome.weight());
-            }
-        }
-        Ok(())
-    })?;
-    Ok(report)
+    let run = |k: usize, stop: &AtomicBool| guarded_run(&tests[k], options, stop);
+    let jobs = pool::Jobs { count: tests.len(), threads: options.jobs, run: &run };
+    let mut tally = Tally { tests, reporter, report: Report::new(tests.len()) };
+    pool::run(&jobs, &mut tally, closed, stop)?;
+    Ok(tally.report)
+}
+
+/// The results of a suite, counted and reported as they come in order.
+pub(crate) struct Tally<'a> {
+    pub(crate) tests: &'a [Test],
+    pub(crate) reporter: &'a mut dyn Reporter,
+    pub(crate) report: Report,
+}
+
+impl pool::Results for Tally<'_> {
+    type Error = SuiteError;
+
+    fn in_order(
+        &mut self,
+        k: usize,
+        result: TestResult,
+        failed_so_far: bool,
+    ) -> Result<(), SuiteError> {
+        self.report.count(&result.verdict);
+        let finished = TestEvent::Finished { number: k + 1, test: &self.tests[k], result: &result };
+        self.reporter
+            .report(&finished)
+            .map_err(|e| write_failed(e, Status::failed_if(failed_so_far)))
+    }
 }
 
 /// Runs one test; a bug that panics fails that test, not the suite.
-fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult {
+pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(test, options, Some(stop))))
         .unwrap_or_else(|_| TestResult {
@@ -413,8 +365,17 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         ran.notes.extend(log(dir, test, &mut actual, &ran.stderr));
     }
     let trouble = match trouble {
-        // A run stopped, or never started, printed nothing to compare.
-        Some(trouble) if !trouble.ended_by_itself() => return Verdict::Broke(trouble, None),
+        // A run that never started printed nothing to compare; one that was
+        // stopped, the start of its output: shown, headed as only a part.
+        Some(trouble) if !trouble.ended_by_itself() => {
+            let partial = match expected.as_mut() {
+                Some(expected) if trouble.cut_short() => {
+                    diff::partial(expected, &mut actual, labels).ok()
+                }
+                _ => None,
+            };
+            return Verdict::Broke(trouble, partial);
+        }
         trouble => trouble,
     };
     if options.bless {

@@ -265,7 +265,8 @@ pub(crate) enum Producer<'a> {
 /// How a program's run went wrong, as every report format names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Trouble {
-    /// It exited with a status other than 0.
+    /// It exited with a status other than 0 (on Windows, a crash's
+    /// exception code: `crashed (exception 0xC0000005, access violation)`).
     Exit(i32),
     /// A signal ended it.
     Signal(i32),
@@ -280,7 +281,10 @@ pub(crate) enum Trouble {
 impl std::fmt::Display for Trouble {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Trouble::Exit(code) => write!(f, "crashed (exit {code})"),
+            Trouble::Exit(code) => match process::exception_of(*code) {
+                Some(exception) => write!(f, "crashed ({exception})"),
+                None => write!(f, "crashed (exit {code})"),
+            },
             Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
             Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
             Trouble::TooMuch(cap) => write!(f, "printed more than {cap} bytes and was stopped"),
@@ -294,6 +298,12 @@ impl Trouble {
     /// worth comparing.
     pub(crate) fn ended_by_itself(&self) -> bool {
         matches!(self, Trouble::Exit(_) | Trouble::Signal(_))
+    }
+
+    /// Whether the runner stopped it (the deadline, the cap): what it
+    /// printed until then is the start of its output, not all of it.
+    pub(crate) fn cut_short(&self) -> bool {
+        matches!(self, Trouble::TimedOut(_) | Trouble::TooMuch(_))
     }
 }
 
@@ -326,10 +336,10 @@ pub(crate) fn produce(
 ) -> Result<Produced, String> {
     let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
-    drop(text);
     let wanted_status = plan.status;
     let produced = match producer {
         Producer::InProcess { timeout } => {
+            drop(text);
             let limit = in_process::Limit::new(timeout, stop);
             let argv = plan.argv(trace, Path::new("OUT"));
             let words = std::iter::once(OsString::from(cli::PROGRAM)).chain(argv);
@@ -346,33 +356,45 @@ pub(crate) fn produce(
         Producer::Program { command, timeout, dir } => {
             let input = plan.typed.as_deref();
             let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir };
-            external(command, &plan, trace, spec)
+            external(command, &plan, Trace { path: trace, text }, spec)
         }
     };
     produced.map(|p| Produced { wanted_status, ..p })
 }
 
+/// A trace as the suite holds it: where it is, and what it says.
+struct Trace<'a> {
+    path: &'a Path,
+    text: Vec<u8>,
+}
+
 fn external(
     program: &[String],
     plan: &Plan,
-    trace: &Path,
+    trace: Trace,
     spec: process::Spec,
 ) -> Result<Produced, String> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join("out.txt");
+    let private = private_copy(scratch.path(), &trace)?;
     let argv: Vec<OsString> =
-        program.iter().map(OsString::from).chain(plan.argv(trace, &out_file)).collect();
+        program.iter().map(OsString::from).chain(plan.argv(&private, &out_file)).collect();
     let spec = process::Spec { argv: &argv, ..spec };
+    // The command as a person reruns it: on the suite's own trace.
+    let shown: Vec<OsString> =
+        program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
     let mut produced = Produced {
         output: Capture::new(0),
         stderr: Vec::new(),
-        command: command_line::join(&argv),
+        command: command_line::join(&shown),
         trouble: None,
         status: None,
         wanted_status: None,
     };
-    let finished = match process::run(&spec) {
+    let finished = process::run(&spec);
+    files::let_go(&private);
+    let finished = match finished {
         Ok(finished) => finished,
         Err(e) => {
             produced.trouble = Some(Trouble::CouldNotStart(format!("{exe}: {e}")));
@@ -393,9 +415,6 @@ fn external(
     if let Ending::Exited(status) = finished.ending {
         produced.status = status.code();
     }
-    if produced.trouble.as_ref().is_some_and(|t| !t.ended_by_itself()) {
-        return Ok(produced);
-    }
     produced.output = match plan.writes_file() {
         false => finished.stdout,
         true => {
@@ -407,6 +426,10 @@ fn external(
             };
             let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
             if written.len() > spec.cap {
+                // A run stopped or crashed: that is the news, not OUT's size.
+                if produced.trouble.is_some() {
+                    return Ok(produced);
+                }
                 return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
             }
             // The scratch folder goes, the open file stays readable.
@@ -414,6 +437,18 @@ fn external(
         }
     };
     Ok(produced)
+}
+
+/// The program's own copy of the trace, read-only, in its scratch folder
+/// under the trace's own name: beside the suite's trace lies its expected
+/// output, which a program handed that path could read or overwrite, and
+/// the trace itself, which it could change for the students after it.
+fn private_copy(scratch: &Path, trace: &Trace) -> Result<std::path::PathBuf, String> {
+    let name = trace.path.file_name().unwrap_or(std::ffi::OsStr::new("trace.txt"));
+    let copy = scratch.join(name);
+    files::write_read_only(&copy, &trace.text)
+        .map_err(|e| format!("cannot copy the trace for the program: {e}"))?;
+    Ok(copy)
 }
 
 #[cfg(test)]

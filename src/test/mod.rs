@@ -6,7 +6,7 @@ pub(crate) mod coverage;
 use std::io::{self, IsTerminal, Write};
 
 use crate::status::Status;
-use crate::suite::{self, Format, Options, SuiteError, course};
+use crate::suite::{self, Format, Heading, Options, SuiteError, course};
 
 /// Runs the command; `closed` says whether the reader of `out` has gone.
 pub(crate) fn run(
@@ -19,19 +19,17 @@ pub(crate) fn run(
         || (options.paths.is_empty() && course::is_default(options.program.is_some()))
     {
         let unpacked = course::unpacked()?;
-        let why = if options.course { "" } else { ": no acceptance/ or tests/acceptance/ here" };
-        let note = format!("Running the built-in course suite ({} tests){why}.", course::tests());
-        match options.format {
-            // TAP, JUnit and Gradescope documents start with their own first line.
-            Format::Human => writeln!(out, "{note}")?,
-            _ => eprintln!("{note}"),
-        }
         Some((Options { paths: vec![unpacked.path().to_path_buf()], ..options.clone() }, unpacked))
     } else {
         None
     };
+    let heading = heading(options);
     let options = course.as_ref().map_or(options, |(o, _)| o);
     if options.coverage {
+        // The course suite is named as before a run (its count is known).
+        if let (Some(heading), Some(_)) = (&heading, &course) {
+            writeln!(out, "{}", heading.line(course::tests()))?;
+        }
         // A report: gaps in coverage are no failure.
         coverage::run(options, out)?;
         return Ok(Status::Ran);
@@ -43,10 +41,39 @@ pub(crate) fn run(
         _ => io::stdout().is_terminal(),
     };
     let color = people_read && std::env::var_os("NO_COLOR").is_none();
-    let ran = suite::run_watching(options, out, &mut io::stderr(), color, closed);
+    let ran = suite::run_watching(options, heading.as_ref(), out, &mut io::stderr(), color, closed);
     // Nothing a test started outlives the suite, even untagged.
     crate::platform::process::stop_all();
     Ok(ran?.status())
+}
+
+/// The suite's name first when tictac chose it: the course suite, or the
+/// folder found with no PATH given; none for the paths named. The course
+/// suite run on tictac itself says so even under `--quiet`, lest a student
+/// take its pass for their own; so does the course suite run for want of a
+/// folder here.
+fn heading(options: &Options) -> Option<Heading> {
+    // The course suite's traces are in a scratch folder, gone after the run.
+    const RERUN: &str =
+        "; `tictac course-suite DIR` writes it out, to rerun a failure's command on it";
+    let course = "the built-in course suite".to_string();
+    let (suite, then, warns) = match (options.course, options.program.is_some()) {
+        (true, true) => (course, RERUN.into(), false),
+        (true, false) => (
+            course,
+            " on tictac itself, not on your program: to check yours, add --program CMD".into(),
+            true,
+        ),
+        (false, _) if !options.paths.is_empty() => return None,
+        (false, _) => match course::default_root() {
+            Some(root) => (format!("{root}/"), String::new(), false),
+            None if options.program.is_some() => {
+                (course, format!(": no acceptance/ or tests/acceptance/ here{RERUN}"), true)
+            }
+            None => (course, ": no acceptance/ or tests/acceptance/ here".into(), true),
+        },
+    };
+    Some(Heading { suite, then, warns })
 }
 
 /// `tictac course-suite DIR`: writes the built-in course suite out.

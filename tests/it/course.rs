@@ -29,7 +29,14 @@ fn a_correct_program_passes_the_course_suite_from_a_path_with_a_space() {
     let o = tictac(&["test", "--course", "--program", &program]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = text(&o);
-    assert!(out.starts_with("Running the built-in course suite ("), "{out}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.starts_with("Running the built-in course suite ("), "{out}");
+    assert!(
+        first.ends_with(
+            "tests); `tictac course-suite DIR` writes it out, to rerun a failure's command on it."
+        ),
+        "{out}"
+    );
     assert!(!out.contains("FAIL") && !out.contains("SKIP"), "{out}");
     let total = out.lines().filter(|l| l.starts_with("PASS ")).count();
     assert!(total >= 40, "{out}");
@@ -47,7 +54,12 @@ fn a_planted_mistake_fails_with_its_command_status_and_the_end_of_stderr() {
     let out = text(&o);
     let first = out.lines().next().unwrap_or_default();
     assert!(first.starts_with("Running the built-in course suite ("), "{out}");
-    assert!(first.ends_with("tests): no acceptance/ or tests/acceptance/ here."), "{out}");
+    assert!(
+        first.ends_with(
+            "tests): no acceptance/ or tests/acceptance/ here; `tictac course-suite DIR` writes it out, to rerun a failure's command on it."
+        ),
+        "{out}"
+    );
     let failure = out.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
     let failure = failure.split("\nPASS ").next().unwrap_or_default();
     let script = program.trim_start_matches("sh '").trim_end_matches('\'');
@@ -82,4 +94,34 @@ fn the_course_suite_written_out_runs_as_it_is() {
     let o = tictac(&["course-suite", &path(&dir)]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).ends_with("': it is a folder that is not empty\n"), "{}", text(&o));
+}
+
+#[test]
+fn the_course_suite_on_tictac_itself_says_so_even_quietly() {
+    let o = tictac(&["test", "--course", "-q", "--filter", "61_"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(
+        text(&o),
+        "Running the built-in course suite (1 test) on tictac itself, not on your program: to check yours, add --program CMD.\nTest Results: 1/1 passed.\n"
+    );
+    let o = tictac(&["test", "--course", "--coverage", "-q"]);
+    assert!(text(&o).starts_with("Running the built-in course suite ("), "{}", text(&o));
+}
+
+#[test]
+fn the_folder_run_for_want_of_a_path_is_named_first() {
+    let home = temp_dir();
+    let suite = home.path().join("acceptance");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "undo\n").expect("write");
+    fs::write(suite.join("b.txt"), "undo\n").expect("write");
+    let in_home = |args: &[&str]| run(Command::new(BIN).current_dir(home.path()).args(args), None);
+    assert_eq!(in_home(&["test", "--bless"]).status.code(), Some(0));
+    let o = in_home(&["test"]);
+    assert!(text(&o).starts_with("Running acceptance/ (2 tests).\nPASS a ("), "{}", text(&o));
+    // Named, or under -q, it is not said.
+    assert!(in_home(&["test", "acceptance"]).stdout.starts_with(b"PASS a ("));
+    assert_eq!(text(&in_home(&["test", "-q"])), "Test Results: 2/2 passed.\n");
+    let o = in_home(&["test", "--format", "tap"]);
+    assert!(text(&o).starts_with("TAP version 13\n1..2\n# Running acceptance/ (2 tests).\nok 1"));
 }

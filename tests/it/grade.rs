@@ -126,7 +126,13 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     let report = fs::read_to_string(out.join("carol.report.txt")).expect("carol's report");
     let failure = report.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
     assert!(failure.contains("\n     crashed (exit 3)\n"), "{report}");
-    assert!(failure.contains("\n     command: ./ttt -b /"), "{report}");
+    // The command runs again as shown: the course suite is in the gradebook.
+    let trace = out.join("course-suite").join("61_x_wins_on_the_357_diagonal.txt");
+    assert!(failure.contains(&format!("\n     command: ./ttt -b {}\n", path(&trace))), "{report}");
+    assert!(
+        trace.is_file()
+            && out.join("course-suite/61_x_wins_on_the_357_diagonal.expected.txt").is_file()
+    );
     assert!(failure.contains("       AssertionError: the 3-5-7 line is not checked\n"), "{report}");
     let passed = tests - crashed;
     assert!(report.ends_with(&format!("Test Results: {passed}/{tests} passed.\n")), "{report}");
@@ -284,4 +290,41 @@ fn one_student_s_hang_and_leftovers_touch_no_other() {
     let hangs = table.lines().find(|l| l.starts_with("hangs")).expect("hangs");
     assert!(hangs.ends_with("timed out (2 tests)"), "{table}");
     assert_none_left(&marker);
+}
+
+/// The class graded at `-j jobs` into `home/out`: grades.csv and
+/// grades.json.
+fn graded(home: &Path, students: &[String], jobs: &str, out: &str) -> (String, String) {
+    let out = home.join(out);
+    let mut args = vec!["grade", "--course", "--command", "./ttt", "-j", jobs, "--out"];
+    let out_arg = path(&out);
+    args.push(&out_arg);
+    args.extend(students.iter().map(String::as_str));
+    let o = tictac(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let read = |name: &str| fs::read_to_string(out.join(name)).expect(name);
+    (read("grades.csv"), read("grades.json"))
+}
+
+#[test]
+fn one_pool_over_the_whole_class_grades_as_one_student_at_a_time() {
+    // At -j 8 the tests of several students run at once: each result still
+    // lands in its own student's row and report.
+    let home = temp_dir();
+    let students = class(home.path());
+    let alone = graded(home.path(), &students, "1", "alone");
+    let pooled = graded(home.path(), &students, "8", "pooled");
+    assert_eq!(alone, pooled);
+    for name in ["alice", "bob", "carol", "dan smith"] {
+        let report = |out: &str| {
+            let text = fs::read_to_string(home.path().join(out).join(format!("{name}.report.txt")))
+                .expect("report");
+            // Times differ from run to run, and each gradebook holds its
+            // own copy of the course suite.
+            let timeless: Vec<String> =
+                text.lines().map(|l| l.split(" (").next().unwrap_or(l).to_string()).collect();
+            timeless.join("\n").replace(&path(&home.path().join(out)), "OUT")
+        };
+        assert_eq!(report("alone"), report("pooled"), "{name}");
+    }
 }

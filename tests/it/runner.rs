@@ -73,15 +73,43 @@ fn an_external_program_is_run_with_dash_b() {
     let tools = temp_dir();
     let o = tictac(&["test", "--program", BIN, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    // A program that prints its arguments: it is called as PROGRAM -b TRACE.
+    // A program that prints its arguments: it is called as PROGRAM -b TRACE,
+    // TRACE a copy of the suite's under the same name.
     let echo = script(tools.path(), "echo.sh", "echo \"$@\"");
     let o = tictac(&["test", "--program", &echo, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
-    assert!(
-        out.contains(&format!("+          1 | -b {}", dir.path().join("a.txt").display())),
-        "{out}"
+    assert!(out.contains("+          1 | -b /") && out.contains("/a.txt\n"), "{out}");
+    // The command shown to rerun names the suite's own trace.
+    let shown = format!("command: {echo} -b {}", dir.path().join("a.txt").display());
+    assert!(out.contains(&shown), "{out}");
+}
+
+#[test]
+fn a_program_gets_a_private_read_only_copy_of_its_trace() {
+    let dir = suite();
+    let before = |name: &str| fs::read(dir.path().join(name)).expect("read");
+    let (trace, expected) = (before("a.txt"), before("a.expected.txt"));
+    let tools = temp_dir();
+    // A program that looks for the answer beside its trace, prints it, then
+    // tries to change the trace and the answer for whoever runs next.
+    let cheat = script(
+        tools.path(),
+        "cheat.sh",
+        "answer=\"${2%.txt}.expected.txt\"\n\
+         cat \"$answer\" || echo \"no answer beside $2\"\n\
+         ls -l \"$2\" >&2\n\
+         echo changed > \"$2\" 2>/dev/null\n\
+         echo changed > \"$answer\" 2>/dev/null",
     );
+    let o = tictac(&["test", "--program", &cheat, &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "the answer was not there to copy: {out}");
+    assert!(out.contains("no answer beside /"), "{out}");
+    // Read-only (root writes it all the same: the copy is what it changes).
+    assert!(out.contains("-r--r--r--"), "{out}");
+    assert_eq!(before("a.txt"), trace, "the suite's trace is unchanged");
+    assert_eq!(before("a.expected.txt"), expected, "the suite's answer is unchanged");
 }
 
 #[test]
@@ -199,6 +227,40 @@ fn a_program_that_hangs_is_stopped_and_fails_its_test() {
     let out = text(&o);
     assert!(out.contains("\n     timed out after 0.3 s\n     command: "), "{out}");
     assert!(out.ends_with("Test Results: 0/2 passed.\n"), "{out}");
+}
+
+#[test]
+fn what_a_timed_out_program_printed_is_shown_as_a_part_and_logged() {
+    let dir = suite();
+    let tools = temp_dir();
+    let half = script(tools.path(), "half.sh", "echo 'the first line'\nexec sleep 30");
+    let log = tools.path().join("log");
+    let args = ["test", "--program", &half, "--timeout", "0.5", "--log", &path(&log)];
+    let o = tictac(&[&args[..], &["--filter", "a", &path(dir.path())]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let heading = "\n     timed out after 0.5 s\n     command: ";
+    assert!(out.contains(heading), "{out}");
+    let shown = "\n     what it printed before it was stopped (not its whole output):\n     --- expected\n     +++ actual\n";
+    assert!(out.contains(shown), "{out}");
+    assert!(out.contains("\n     +          1 | the first line\n"), "{out}");
+    let logged = fs::read_to_string(log.join("a.actual.txt")).expect("logged");
+    assert_eq!(logged, "the first line\n");
+}
+
+#[test]
+fn outputs_that_differ_only_in_line_endings_say_so_in_one_line() {
+    let dir = suite();
+    let tools = temp_dir();
+    let body = format!("'{BIN}' \"$@\" | sed 's/$/\\r/'");
+    let windows = script(tools.path(), "crlf.sh", &body);
+    let o = tictac(&["test", "--program", &windows, "--filter", "a", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let said = "\n     output differs\n     command: ";
+    assert!(out.contains(said), "{out}");
+    let said = "\n     the outputs differ only in line endings: expected LF (\\n), actual CRLF (\\r\\n)\nTest Results: 0/1 passed.\n";
+    assert!(out.ends_with(said), "{out}");
 }
 
 #[test]

@@ -134,9 +134,18 @@ fn junit_reports_every_test_once_the_suite_ends() {
     fs::write(sub.join(format!("{odd}.txt")), "undo\n").expect("write");
     fs::write(sub.join(format!("{odd}.expected.txt")), "Q\n").expect("write");
     let tools = temp_dir();
-    let body = "case \"$2\" in\n*/b.txt) printf '<x> & \\001\\377\\r\\n'; echo oops >&2;;\n\
-                */c.txt) exec sleep 30;;\n*) cat \"${2%.txt}.expected.txt\";;\nesac";
-    let program = script(tools.path(), "p.sh", body);
+    // The others print their answer, found in the suite by the trace's name
+    // (a program gets a private copy of its trace, with no answer beside it).
+    let answer = format!(
+        "name=\"${{2##*/}}\"; name=\"${{name%.txt}}\"\n\
+         for d in '{0}' '{0}/sub'; do [ -f \"$d/$name.txt\" ] && exec cat \"$d/$name.expected.txt\"; done",
+        dir.path().display()
+    );
+    let body = format!(
+        "case \"$2\" in\n*/b.txt) printf '<x> & \\001\\377\\r\\n'; echo oops >&2;;\n\
+         */c.txt) exec sleep 30;;\n*) {answer};;\nesac"
+    );
+    let program = script(tools.path(), "p.sh", &body);
     let o = tictac(&[
         "test",
         "--format",

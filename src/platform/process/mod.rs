@@ -12,8 +12,11 @@
 //! its output is read on threads.
 
 mod capture;
+// Windows hands it codes; the mapping is compiled and tested everywhere.
 #[cfg(unix)]
 mod cgroup;
+#[cfg_attr(not(windows), allow(dead_code))]
+mod exception;
 #[cfg(unix)]
 mod guard;
 #[cfg(unix)]
@@ -32,7 +35,8 @@ mod windows;
 use windows as system;
 
 pub(crate) use capture::Capture;
-pub(crate) use system::{runnable, signal_of, stop_all};
+pub(crate) use exception::Exception;
+pub(crate) use system::{exception_of, runnable, signal_of, stop_all};
 
 use std::ffi::OsString;
 use std::process::ExitStatus;

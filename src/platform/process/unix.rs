@@ -60,6 +60,12 @@ pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
     status.signal()
 }
 
+/// None: an exit code here is a program's own (0 to 255); a crash is a
+/// signal.
+pub(crate) fn exception_of(_code: i32) -> Option<super::Exception> {
+    None
+}
+
 /// Runs the program to its end (or the deadline, the cap, a stop); an error
 /// only when it could not be started or watched. When this returns, its
 /// process group and every tagged descendant have been stopped.

@@ -68,6 +68,12 @@ pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
     None
 }
 
+/// The exception a program that crashed ended with: its exit code is the
+/// NTSTATUS (0xC0000005 for an access violation).
+pub(crate) fn exception_of(code: i32) -> Option<super::Exception> {
+    super::exception::of_code(code)
+}
+
 /// Whether `exe` names a program that can be started (see the module's
 /// doc), or why not.
 pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {

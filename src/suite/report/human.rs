@@ -1,27 +1,34 @@
-//! The report for people: a line per test, what a failure needs under it,
-//! the closing line. `--quiet` leaves out the passes.
+//! The report for people: the suite run when tictac chose it, a line per
+//! test, what a failure needs under it, the closing line. `--quiet` leaves
+//! out the passes, and the first line unless it warns.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use super::{Reporter, TestEvent, summary};
+use super::{Heading, Reporter, TestEvent, summary};
 use crate::suite::{Diff, Test, TestResult, Verdict};
 
 pub(crate) struct Human<'a> {
-    pub(crate) out: &'a mut dyn Write,
+    pub(crate) out: Box<dyn Write + 'a>,
     pub(crate) color: bool,
     pub(crate) quiet: bool,
+    pub(crate) heading: Option<Heading>,
 }
 
 impl Reporter for Human<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         match *event {
-            TestEvent::Started { .. } => return Ok(()),
+            TestEvent::Started { tests } => match &self.heading {
+                Some(heading) if heading.warns || !self.quiet => {
+                    writeln!(self.out, "{}", heading.line(tests))?
+                }
+                _ => return Ok(()),
+            },
             TestEvent::Finished { test, result, .. } => {
                 if self.quiet && !result.verdict.failed() {
                     return Ok(());
                 }
-                print_outcome(self.out, test, result, self.color)?;
+                print_outcome(&mut *self.out, test, result, self.color)?;
             }
             TestEvent::Done { report } => writeln!(self.out, "{}", summary(report))?,
         }

@@ -30,8 +30,11 @@ const SUITE: &str = "tictac test";
 pub(crate) struct Junit<'a> {
     /// The suite's name: `tictac test`, or the student graded.
     name: String,
-    xml: &'a mut dyn Write,
+    xml: Box<dyn Write + 'a>,
     people: Human<'a>,
+    /// Whether the report for people failing to write stops the run (it
+    /// is a file under `tictac grade`; standard error under `--format junit`).
+    people_count: bool,
     cases: Writer<Spool>,
     tests: usize,
     failures: usize,
@@ -42,8 +45,11 @@ pub(crate) struct Junit<'a> {
 
 impl Reporter for Junit<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
-        // People's report: it may be closed, the XML counts.
-        let _ = self.people.report(event);
+        // People's report: standard error may be closed, the XML counts.
+        let people = self.people.report(event);
+        if self.people_count {
+            people?;
+        }
         match *event {
             TestEvent::Started { .. } => Ok(()),
             TestEvent::Finished { test, result, .. } => self.add(test, result),
@@ -53,11 +59,12 @@ impl Reporter for Junit<'_> {
 }
 
 impl<'a> Junit<'a> {
-    pub(crate) fn new(xml: &'a mut dyn Write, people: Human<'a>) -> Junit<'a> {
+    pub(crate) fn new(xml: Box<dyn Write + 'a>, people: Human<'a>) -> Junit<'a> {
         Junit {
             name: SUITE.into(),
             xml,
             people,
+            people_count: false,
             cases: Writer::new(Spool::default()),
             tests: 0,
             failures: 0,
@@ -67,9 +74,10 @@ impl<'a> Junit<'a> {
         }
     }
 
-    /// The same, its suite named `name`.
+    /// The same, its suite named `name`, the report for people a file
+    /// that must be written whole.
     pub(crate) fn named(self, name: &str) -> Junit<'a> {
-        Junit { name: name.into(), ..self }
+        Junit { name: name.into(), people_count: true, ..self }
     }
 
     /// One `<testcase>`: a difference, a crash (with its diff) or a
@@ -241,8 +249,9 @@ mod tests {
     fn a_suite_is_one_document_with_its_counts() {
         let mut out = Vec::new();
         let mut people = io::sink();
-        let people = Human { out: &mut people, color: false, quiet: false };
-        let mut junit = Junit::new(&mut out, people);
+        let people =
+            Human { out: Box::new(&mut people), color: false, quiet: false, heading: None };
+        let mut junit = Junit::new(Box::new(&mut out), people);
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
         let outcome = |verdict| TestResult {

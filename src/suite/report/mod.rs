@@ -25,6 +25,26 @@ pub(crate) enum TestEvent<'a> {
     Done { report: Report },
 }
 
+/// The first line of the report when tictac chose the suite (no PATH, or
+/// `--course`): `Running acceptance/ (12 tests).`, with why or a warning
+/// after the count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Heading {
+    /// `acceptance/`, `the built-in course suite`.
+    pub(crate) suite: String,
+    /// Said after the count: `""`, `": no acceptance/ ... here"`.
+    pub(crate) then: String,
+    /// Said under `--quiet` too: it tells what the command line did not.
+    pub(crate) warns: bool,
+}
+
+impl Heading {
+    pub(crate) fn line(&self, tests: usize) -> String {
+        let plural = if tests == 1 { "" } else { "s" };
+        format!("Running {} ({tests} test{plural}){}.", self.suite, self.then)
+    }
+}
+
 /// One report format. An error is the output's: the run stops at it.
 pub(crate) trait Reporter {
     fn report(&mut self, event: &TestEvent) -> io::Result<()>;
@@ -36,29 +56,35 @@ pub(crate) fn for_format<'a>(
     format: Format,
     quiet: bool,
     color: bool,
+    heading: Option<&Heading>,
     out: &'a mut dyn Write,
     people: &'a mut dyn Write,
 ) -> Box<dyn Reporter + 'a> {
+    let heading = heading.cloned();
     match format {
-        Format::Human => Box::new(human::Human { out, color, quiet }),
-        Format::Tap => Box::new(tap::Tap { out }),
+        Format::Human => Box::new(human::Human { out: Box::new(out), color, quiet, heading }),
+        // A comment after the plan: the document stays TAP.
+        Format::Tap => Box::new(tap::Tap { out, heading }),
         Format::Junit => {
-            Box::new(junit::Junit::new(out, human::Human { out: people, color, quiet }))
+            let people = human::Human { out: Box::new(people), color, quiet, heading };
+            Box::new(junit::Junit::new(Box::new(out), people))
         }
         Format::Gradescope => {
-            Box::new(gradescope::Gradescope::new(out, human::Human { out: people, color, quiet }))
+            let people = human::Human { out: Box::new(people), color, quiet, heading };
+            Box::new(gradescope::Gradescope::new(out, people))
         }
     }
 }
 
 /// The human report into `people` and a JUnit document into `xml` whose
-/// suite is named `name` (one per student under `tictac grade`).
+/// suite is named `name` (one per student under `tictac grade`, who owns
+/// the files): a write that fails in either stops the run.
 pub(crate) fn junit_named<'a>(
     name: &str,
-    xml: &'a mut dyn Write,
-    people: &'a mut dyn Write,
+    xml: Box<dyn Write + 'a>,
+    people: Box<dyn Write + 'a>,
 ) -> Box<dyn Reporter + 'a> {
-    let people = human::Human { out: people, color: false, quiet: false };
+    let people = human::Human { out: people, color: false, quiet: false, heading: None };
     Box::new(junit::Junit::new(xml, people).named(name))
 }
 

@@ -1,20 +1,27 @@
-//! TAP version 13 (the Test Anything Protocol): the plan first, a line per
-//! test as it ends, a failure's details as comments.
+//! TAP version 13 (the Test Anything Protocol): the plan first (then the
+//! suite run, when tictac chose it, as a comment), a line per test as it
+//! ends, a failure's details as comments.
 
 use std::io::{self, Write};
 
 use super::human::print_outcome;
-use super::{Reporter, TestEvent, summary};
+use super::{Heading, Reporter, TestEvent, summary};
 use crate::suite::{Test, TestResult, Verdict};
 
 pub(crate) struct Tap<'a> {
     pub(crate) out: &'a mut dyn Write,
+    pub(crate) heading: Option<Heading>,
 }
 
 impl Reporter for Tap<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         match *event {
-            TestEvent::Started { tests } => writeln!(self.out, "TAP version 13\n1..{tests}")?,
+            TestEvent::Started { tests } => {
+                writeln!(self.out, "TAP version 13\n1..{tests}")?;
+                if let Some(heading) = &self.heading {
+                    writeln!(self.out, "# {}", heading.line(tests))?;
+                }
+            }
             TestEvent::Finished { number, test, result } => {
                 print_tap(self.out, number, test, result)?
             }

@@ -12,7 +12,7 @@ use crate::suite::{Diff, Trouble, Verdict};
 /// not run (with notes and standard error), a name TAP must escape, a
 /// skipped test, and each way a program's run goes wrong: crashed (with
 /// its diff, command and the end of its standard error), killed by a
-/// signal, timed out, could not start.
+/// signal, timed out (with what it printed until then), could not start.
 fn suite() -> Vec<(Test, TestResult)> {
     let test = |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
     let result = |verdict, ms, notes: &[&str], stderr: &[&str]| TestResult {
@@ -29,6 +29,10 @@ fn suite() -> Vec<(Test, TestResult)> {
     let crash_diff =
         Diff { text: "line 9 differs:\n-  ok\n+(missing)\n".into(), marks: Vec::new() };
     let diff = Diff { text: "line 2 differs:\n-  ok\n+  error\n".into(), marks: Vec::new() };
+    let partial = Diff {
+        text: format!("{}\n--- expected\n+++ actual\n-  ok\n", crate::suite::diff::PARTIAL),
+        marks: Vec::new(),
+    };
     vec![
         (test("01_x_wins"), result(Verdict::Pass, 1250, &[], &[])),
         (test("d/02_<tie>&"), result(Verdict::Differs(diff), 20_000, &["logged"], &[])),
@@ -59,7 +63,7 @@ fn suite() -> Vec<(Test, TestResult)> {
         (test("07_killed"), ran(Verdict::Broke(Trouble::Signal(9), None), &[])),
         (
             test("08_slow"),
-            ran(Verdict::Broke(Trouble::TimedOut(Duration::from_millis(2500)), None), &[]),
+            ran(Verdict::Broke(Trouble::TimedOut(Duration::from_millis(2500)), Some(partial)), &[]),
         ),
         (
             test("09_missing"),
@@ -77,7 +81,7 @@ fn reported(format: Format, quiet: bool, color: bool) -> String {
     let (mut out, mut people) = (Vec::new(), Vec::new());
     let tests = suite();
     {
-        let mut reporter = for_format(format, quiet, color, &mut out, &mut people);
+        let mut reporter = for_format(format, quiet, color, None, &mut out, &mut people);
         reporter.report(&TestEvent::Started { tests: tests.len() }).expect("vec");
         for (k, (test, result)) in tests.iter().enumerate() {
             let event = TestEvent::Finished { number: k + 1, test, result };
@@ -139,4 +143,46 @@ fn junit_quiet() {
 #[test]
 fn gradescope() {
     snapshot("gradescope", &reported(Format::Gradescope, true, false));
+}
+
+/// The first line of `format`'s report of one passing test under `heading`.
+fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
+    let (mut out, mut people) = (Vec::new(), Vec::new());
+    let test = Test { trace: PathBuf::from("a.txt"), name: "a".into() };
+    let result = TestResult {
+        verdict: Verdict::Pass,
+        elapsed: Duration::from_millis(1),
+        command: None,
+        notes: Vec::new(),
+        stderr: Vec::new(),
+    };
+    {
+        let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
+        reporter.report(&TestEvent::Started { tests: 1 }).expect("vec");
+        let event = TestEvent::Finished { number: 1, test: &test, result: &result };
+        reporter.report(&event).expect("vec");
+    }
+    let text = String::from_utf8(if people.is_empty() { out } else { people }).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    match format {
+        Format::Tap => lines.get(2).copied().unwrap_or_default().to_string(),
+        _ => lines.first().copied().unwrap_or_default().to_string(),
+    }
+}
+
+#[test]
+fn a_suite_tictac_chose_is_named_first() {
+    let found = Heading { suite: "acceptance/".into(), then: String::new(), warns: false };
+    assert_eq!(first_line(Format::Human, false, &found), "Running acceptance/ (1 test).");
+    assert_eq!(first_line(Format::Human, true, &found), "", "-q leaves it (and the pass) out");
+    assert_eq!(first_line(Format::Tap, true, &found), "# Running acceptance/ (1 test).");
+    assert_eq!(first_line(Format::Junit, false, &found), "Running acceptance/ (1 test).");
+    let itself = Heading {
+        suite: "the built-in course suite".into(),
+        then: " on tictac itself".into(),
+        warns: true,
+    };
+    let warned = "Running the built-in course suite (1 test) on tictac itself.";
+    assert_eq!(first_line(Format::Human, true, &itself), warned, "a warning stays under -q");
+    assert_eq!(first_line(Format::Gradescope, true, &itself), warned);
 }

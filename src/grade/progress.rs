@@ -1,0 +1,80 @@
+//! Grading's progress on a terminal: one bar over every (student, test)
+//! pair with the time left at the recent pace, the students done and the
+//! last one's result. Nothing when standard error is not a terminal (a log,
+//! a pipe): the table and the files say it all.
+
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::suite::Report;
+
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    students: usize,
+    done: usize,
+    /// The last student done and their result.
+    last: String,
+}
+
+/// The bar's line: `=====>     620/1260 tests, 42s left, 14 of 30 students
+/// (bob: 40/42)`.
+const TEMPLATE: &str = "{bar:30} {pos}/{len} tests, {eta} left, {msg}";
+
+impl Progress {
+    /// A bar over `tests` runs of `students` students, drawn on standard
+    /// error when `shown`.
+    pub(crate) fn new(tests: usize, students: usize, shown: bool) -> Progress {
+        let target = match shown {
+            true => ProgressDrawTarget::stderr_with_hz(4),
+            false => ProgressDrawTarget::hidden(),
+        };
+        let bar = ProgressBar::with_draw_target(Some(tests as u64), target);
+        if let Ok(style) = ProgressStyle::with_template(TEMPLATE) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        let progress = Progress { bar, students, done: 0, last: String::new() };
+        progress.bar.set_message(progress.students_line());
+        // Redrawn now and then even when no test ends (a slow one), so the
+        // time left keeps moving.
+        progress.bar.enable_steady_tick(Duration::from_millis(500));
+        progress
+    }
+
+    fn students_line(&self) -> String {
+        format!("{} of {} students{}", self.done, self.students, self.last)
+    }
+
+    /// One (student, test) pair ran.
+    pub(crate) fn test_done(&self) {
+        self.bar.inc(1);
+    }
+
+    /// Every test of `name` reported.
+    pub(crate) fn student_done(&mut self, name: &str, report: Report) {
+        self.done += 1;
+        self.last = format!(" ({name}: {}/{})", report.passed, report.total);
+        self.bar.set_message(self.students_line());
+    }
+
+    /// Takes the bar off the screen: the table follows.
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hidden_bar_counts_all_the_same() {
+        let mut progress = Progress::new(4, 2, false);
+        progress.test_done();
+        progress.test_done();
+        progress.student_done("ann", Report::new(2));
+        assert_eq!(progress.bar.position(), 2);
+        assert_eq!(progress.students_line(), "1 of 2 students (ann: 0/2)");
+        progress.finish();
+    }
+}
