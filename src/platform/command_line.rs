@@ -128,7 +128,7 @@ fn quote_windows(word: &str) -> String {
 
 /// Whether `program` (the first word of a command) can be started, else
 /// why not: found as this system finds programs (`process::runnable`).
-pub(crate) fn locate(program: &str) -> Result<(), &'static str> {
+pub(crate) fn locate(program: &str) -> Result<(), String> {
     super::process::runnable(program)
 }
 
