@@ -328,3 +328,48 @@ fn one_pool_over_the_whole_class_grades_as_one_student_at_a_time() {
         assert_eq!(report("alone"), report("pooled"), "{name}");
     }
 }
+
+#[test]
+fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = temp_dir();
+    let students = class(home.path());
+    // A folder name that is not UTF-8 (an old zip's Latin-1 `café`).
+    let latin1 = home.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    fs::rename(&students[0], &latin1).expect("rename");
+    // A script saved with Windows line endings: `#!/bin/sh\r`.
+    let crlf = Path::new(&students[3]);
+    let body = fs::read_to_string(crlf.join("ttt")).expect("read").replace('\n', "\r\n");
+    fs::write(crlf.join("ttt"), body).expect("write");
+    // A program that looks for the grader's folder through OLDPWD.
+    let bob = Path::new(&students[1]);
+    let spy = format!(
+        "[ -n \"$OLDPWD\" ] && echo \"OLDPWD=$OLDPWD\" >&2\n{}",
+        fs::read_to_string(bob.join("ttt")).expect("read")
+    );
+    fs::write(bob.join("ttt"), spy).expect("write");
+    let out = home.path().join("grades");
+    let o = run(
+        Command::new(BIN)
+            .current_dir(home.path())
+            .args(["grade", "--course", "--command", "./ttt", "--out"])
+            .arg(&out)
+            .arg(&latin1)
+            .args(&students[1..]),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    let row = |name: &str| {
+        table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{table}"))
+    };
+    assert!(row("caf").contains("42/42"), "{table}");
+    assert!(
+        row("dan smith").contains(" 0/") && row("dan smith").contains("could not start (42 tests)"),
+        "{table}"
+    );
+    let report = fs::read_to_string(out.join("dan smith.report.txt")).expect("report");
+    assert!(report.contains("could not start: ./ttt: its first line names the interpreter '/bin/sh\\r', which does not exist: the \\r is a Windows line ending"), "{report}");
+    let report = fs::read_to_string(out.join("bob.report.txt")).expect("report");
+    assert!(!report.contains("OLDPWD="), "{report}");
+}
