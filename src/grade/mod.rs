@@ -37,6 +37,13 @@ pub(crate) enum GradeError {
         "error: every test in '{0}' is tictac's own (--bot, --seed, its messages): none for a student's program"
     )]
     OnlyTictacs(String),
+    /// A failure that is not the student's program's: grading stops rather
+    /// than charge it to the student.
+    #[error(
+        "error: grading stopped at {student}'s test {test}, on trouble that is not the program's: {why}\n\
+         No grades were written: free what ran out (disk space in the temporary folder, the open-files limit: `ulimit -n`, or a smaller -j), or mend the suite, then grade again into a new --out."
+    )]
+    NotTheProgram { student: String, test: String, why: String },
 }
 
 impl Stopped for GradeError {
@@ -184,6 +191,13 @@ impl pool::Results for Class<'_> {
             Some(graded) => graded,
             None => self.start(name)?,
         };
+        if result.not_the_programs {
+            return Err(GradeError::NotTheProgram {
+                student: name.clone(),
+                test: self.tests[t].name.clone(),
+                why: result.verdict.headline().unwrap_or_default(),
+            });
+        }
         let write = |graded: &Graded, e: io::Error| GradeError::Write(graded.files.clone(), e);
         graded.report.count(&result.verdict);
         let finished = TestEvent::Finished { number: t + 1, test: &self.tests[t], result: &result };

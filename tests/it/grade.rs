@@ -373,3 +373,30 @@ fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
     let report = fs::read_to_string(out.join("bob.report.txt")).expect("report");
     assert!(!report.contains("OLDPWD="), "{report}");
 }
+
+#[test]
+fn trouble_that_is_not_the_program_s_stops_grading_instead_of_failing_students() {
+    // Out of open files at -j 200 under `ulimit -n 64`: before, every
+    // student had tests failed "could not start: Too many open files", and
+    // grading exited 0.
+    let home = temp_dir();
+    let students = class(home.path());
+    let out = home.path().join("grades");
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", "ulimit -n 64 && exec \"$@\"", "sh", BIN, "grade", "--course"])
+        .args(["--command", "./ttt", "-j", "200", "--out"])
+        .arg(&out)
+        .args(&students);
+    let o = run(&mut command, None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    // Where the files ran out decides the words: a program's run (grading
+    // stopped at it) or a student's report (it cannot be written).
+    let stopped = said.starts_with("error: grading stopped at ")
+        && said.contains("on trouble that is not the program's: ")
+        && said.contains("No grades were written");
+    assert!(stopped || said.starts_with("error: cannot write "), "{said}");
+    assert!(said.contains("Too many open files"), "{said}");
+    assert!(!out.join("grades.csv").exists());
+}
