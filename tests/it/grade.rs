@@ -400,3 +400,78 @@ fn trouble_that_is_not_the_program_s_stops_grading_instead_of_failing_students()
     assert!(said.contains("Too many open files"), "{said}");
     assert!(!out.join("grades.csv").exists());
 }
+
+#[test]
+fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refused() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let suite = home.path().join("suite");
+    let o = tictac(&["course-suite", &path(&suite)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let long = home.path().join("class").join("x".repeat(250));
+    fs::create_dir(&long).expect("mkdir");
+    let inside_bob = path(&Path::new(&students[1]).join("grades"));
+    let inside_suite = path(&suite.join("grades"));
+    let fresh = path(&home.path().join("fresh"));
+    for (args, says) in [
+        (
+            vec!["--course", "--out", &inside_bob, &students[1]],
+            "is inside the folder of the student 'bob', where their program runs",
+        ),
+        (vec![&path(&suite), "--out", &inside_suite, &students[0]], "is inside the suite"),
+        (
+            vec!["--course", "--out", &fresh, &path(&long)],
+            "has a name too long for its report's file name (261 bytes",
+        ),
+    ] {
+        let o = run(Command::new(BIN).arg("grade").args(&args).args(["--command", "./ttt"]), None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+        assert!(!Path::new(&fresh).exists() && !Path::new(&inside_bob).exists(), "nothing made");
+    }
+}
+
+#[test]
+fn a_signal_mid_grading_leaves_only_whole_files() {
+    let home = temp_dir();
+    let students = class(home.path());
+    // Slow students: about 0.1 s a test, so the signal comes mid-student.
+    for student in &students {
+        let ttt = Path::new(student).join("ttt");
+        let body = fs::read_to_string(&ttt).expect("read").replace("exec ", "sleep 0.1; exec ");
+        fs::write(&ttt, body).expect("write");
+    }
+    let out = home.path().join("grades");
+    let mut child = Command::new(BIN)
+        .args(["grade", "--course", "--command", "./ttt", "-j", "2", "--out"])
+        .arg(&out)
+        .args(&students)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start");
+    // Once the first student is whole, the second is under way.
+    let start = std::time::Instant::now();
+    while !out.join("alice.report.txt").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("kill");
+    let status = child.wait().expect("wait");
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(15));
+    let mut reports = 0;
+    for entry in fs::read_dir(&out).expect("out") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "a hidden temporary file was left: {name}");
+        let text = || fs::read_to_string(out.join(&name)).expect("read");
+        if name.ends_with(".report.txt") {
+            reports += 1;
+            assert!(text().contains("\nTest Results: "), "{name} is cut short");
+        } else if name.ends_with(".junit.xml") {
+            assert!(text().ends_with("</testsuites>\n"), "{name} is cut short");
+        }
+    }
+    assert!((1..4).contains(&reports), "the signal came mid-class: {reports} reports");
+    assert!(!out.join("grades.csv").exists());
+}
