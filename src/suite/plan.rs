@@ -35,6 +35,9 @@ pub(crate) struct Plan {
     /// Where OUT stands in `args`, whatever the word there: the run writes
     /// a scratch file in its place, and the test compares what lands in it.
     out_at: Option<usize>,
+    /// Where the input stands in `args` when it names another file than
+    /// the trace: a program gets its own copy in its place.
+    file_at: Option<usize>,
 }
 
 /// What a `-- run:` line asks for, read as the executable reads it.
@@ -115,17 +118,31 @@ impl Directive {
 /// Where OUT stands in `args`: the word that, replaced by another, becomes
 /// the output the line names (`-- run: -b IN IN` writes its second `IN`).
 fn out_position(args: &[String]) -> Option<usize> {
-    // No word of a `-- run:` line holds a space.
-    const PROBE: &str = " OUT ";
-    let output = |args: &[String]| match cli::parse(&os_args(args)) {
-        Ok(Invocation::Run { output, .. }) => output,
+    position_of(args, |run| match run {
+        Invocation::Run { output, .. } => output.filter(|o| o.as_os_str() != STDOUT),
         _ => None,
-    };
-    let out = output(args).filter(|o| o.as_os_str() != STDOUT)?;
-    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == out).find(|&k| {
+    })
+}
+
+/// Where the input stands in `args`, found as OUT is.
+fn input_position(args: &[String]) -> Option<usize> {
+    position_of(args, |run| match run {
+        Invocation::Run { input, .. } => Some(input),
+        _ => None,
+    })
+}
+
+/// The word of `args` that, replaced by another, becomes what `named`
+/// picks from the invocation.
+fn position_of(args: &[String], named: fn(Invocation) -> Option<PathBuf>) -> Option<usize> {
+    // No word of a `-- run:` line holds a space.
+    const PROBE: &str = " WORD ";
+    let named = |args: &[String]| cli::parse(&os_args(args)).ok().and_then(named);
+    let word = named(args)?;
+    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == word).find(|&k| {
         let mut probe = args.to_vec();
         probe[k] = PROBE.into();
-        output(&probe).is_some_and(|o| o == Path::new(PROBE))
+        named(&probe).is_some_and(|o| o == Path::new(PROBE))
     })
 }
 
@@ -160,7 +177,7 @@ impl Plan {
             let status = status_of(first.as_bytes()).and_then(Result::ok);
             let args: Vec<String> = vec!["-b".into(), IN.into()];
             let directive = Directive::of(&args);
-            return Plan { args, typed: None, status, directive, out_at: None };
+            return Plan { args, typed: None, status, directive, out_at: None, file_at: None };
         };
         let args: Vec<String> = args.split_whitespace().map(String::from).collect();
         let (second, after) = first_line(rest);
@@ -173,7 +190,11 @@ impl Plan {
             _ => None,
         };
         let out_at = out_position(&args);
-        Plan { args, typed, status, directive, out_at }
+        let file_at = match &directive {
+            Directive::Run { input: Source::File(_), .. } => input_position(&args),
+            _ => None,
+        };
+        Plan { args, typed, status, directive, out_at, file_at }
     }
 
     /// `of`, refusing a first line that looks like a directive but is not
@@ -222,6 +243,23 @@ impl Plan {
             other => OsString::from(other),
         };
         self.args.iter().enumerate().map(arg).collect()
+    }
+
+    /// `argv`, with the other file the line names (if any) `file`.
+    fn argv_with_file(&self, input: &Path, output: &Path, file: Option<&Path>) -> Vec<OsString> {
+        let mut argv = self.argv(input, output);
+        if let (Some(k), Some(file)) = (self.file_at, file) {
+            argv[k] = file.as_os_str().to_owned();
+        }
+        argv
+    }
+
+    /// The other file the line names as the run's input, if it does.
+    fn file(&self) -> Option<&Path> {
+        match &self.directive {
+            Directive::Run { input: Source::File(file), .. } => Some(file),
+            _ => None,
+        }
     }
 }
 
@@ -378,10 +416,14 @@ fn external(
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join("out.txt");
     let private = private_copy(scratch.path(), &trace)?;
-    let argv: Vec<OsString> =
-        program.iter().map(OsString::from).chain(plan.argv(&private, &out_file)).collect();
+    let file = file_copy(scratch.path(), plan)?;
+    let argv: Vec<OsString> = program
+        .iter()
+        .map(OsString::from)
+        .chain(plan.argv_with_file(&private, &out_file, file.as_deref()))
+        .collect();
     let spec = process::Spec { argv: &argv, ..spec };
-    // The command as a person reruns it: on the suite's own trace.
+    // The command as a person reruns it: on the suite's own files.
     let shown: Vec<OsString> =
         program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
     let mut produced = Produced {
@@ -394,6 +436,7 @@ fn external(
     };
     let finished = process::run(&spec);
     files::let_go(&private);
+    file.iter().for_each(|file| files::let_go(file));
     let finished = match finished {
         Ok(finished) => finished,
         Err(e) => {
@@ -451,6 +494,29 @@ fn private_copy(scratch: &Path, trace: &Trace) -> Result<std::path::PathBuf, Str
     Ok(copy)
 }
 
+/// The program's own copy of the other file a `-- run:` line names as its
+/// input, read-only, in the scratch folder's `input` folder under its own
+/// name (which may be the trace's): handed the suite's file, a program
+/// could change it for the students after it. The name is read where
+/// tictac runs, as the engine reads it, whatever folder the program runs
+/// in (`tictac grade` runs it in the student's). None when that is no
+/// regular file: a missing file or a folder is handed over as named, so
+/// that a trace can test the program's message for it.
+fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, String> {
+    let Some(named) = plan.file().filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file()))
+    else {
+        return Ok(None);
+    };
+    let text = files::read_bounded(named, MAX_TYPED)?;
+    let cannot =
+        |e: std::io::Error| format!("cannot copy {} for the program: {e}", named.display());
+    let folder = scratch.join("input");
+    std::fs::create_dir(&folder).map_err(cannot)?;
+    let copy = folder.join(named.file_name().unwrap_or(std::ffi::OsStr::new("input.txt")));
+    files::write_read_only(&copy, &text).map_err(cannot)?;
+    Ok(Some(copy))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,6 +555,26 @@ mod tests {
         assert_eq!(b, (true, words(&["--bot", "Hal=elm", "-b", "t.txt", "/scratch/out"])));
         assert_eq!(argv("-- run: -l IN -\n"), (false, words(&["-l", "t.txt", "-"])));
         assert_eq!(argv("-- run: -b OUT\n"), (false, words(&["-b", "OUT"])));
+    }
+
+    #[test]
+    fn another_file_named_as_input_is_the_word_in_its_place() {
+        let argv = |line: &str| {
+            let plan = Plan::of(line.as_bytes());
+            let argv = plan.argv_with_file(
+                Path::new("t.txt"),
+                Path::new("/o"),
+                Some(Path::new("/s/input/x.txt")),
+            );
+            argv.iter().map(|a| a.to_string_lossy().into()).collect::<Vec<String>>()
+        };
+        assert_eq!(argv("-- run: -b x.txt x.txt\n"), ["-b", "/s/input/x.txt", "/o"]);
+        assert_eq!(argv("-- run: -w 2 4 x.txt x.txt\n"), ["-w", "2", "4", "/s/input/x.txt", "/o"]);
+        assert_eq!(argv("-- run: -b IN x.txt\n"), ["-b", "t.txt", "/o"]);
+        assert_eq!(argv("-- run: -b -\n"), ["-b", "-"]);
+        let plan = Plan::of(b"-- run: --bot Hal=elm -b ../d/in.txt\n");
+        assert_eq!(plan.file(), Some(Path::new("../d/in.txt")));
+        assert_eq!(plan.file_at, Some(3));
     }
 
     #[test]

@@ -328,3 +328,73 @@ fn one_pool_over_the_whole_class_grades_as_one_student_at_a_time() {
         assert_eq!(report("alone"), report("pooled"), "{name}");
     }
 }
+
+/// The grades.csv of `tictac grade SUITE --command ./ttt STUDENTS`, run in
+/// `cwd`.
+fn grade_in(cwd: &Path, suite: &str, students: &[&Path], out: &Path) -> String {
+    let mut command = Command::new(BIN);
+    command.current_dir(cwd).env("TICTAC", BIN);
+    command.args(["grade", suite, "--command", "./ttt", "-j", "1", "--out", &path(out)]);
+    let o = run(command.args(students), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    fs::read_to_string(out.join("grades.csv")).expect("grades.csv")
+}
+
+#[test]
+fn a_file_named_in_a_run_line_is_the_program_s_own_read_only_copy() {
+    // The suite's data file, named by its absolute path: a program that
+    // writes it changes its own copy, never the data of the students after.
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    // Outside the suite, else it would be a test of its own.
+    let data = home.path().join("data.txt");
+    fs::write(&data, "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(suite.join("t.txt"), format!("-- run: -b {}\n", path(&data))).expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let (vandal, correct) = (home.path().join("vandal"), home.path().join("correct"));
+    for (folder, body) in [
+        (&vandal, "echo 'new_game(\"Z\",\"Y\")' > \"$2\"; exec \"$TICTAC\" \"$@\""),
+        (&correct, "exec \"$TICTAC\" \"$@\""),
+    ] {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", body);
+    }
+    let csv = grade_in(home.path(), &path(&suite), &[&vandal, &correct], &home.path().join("g"));
+    // The vandal's own copy is read-only (root may still write it: its
+    // own result then); the next student reads the suite's data.
+    assert!(csv.ends_with("\ncorrect,1,1,1,1\n"), "{csv}");
+    assert_eq!(fs::read_to_string(&data).expect("data"), "new_game(\"a\",\"b\")\n");
+    // A rerun's command names the suite's own file.
+    let o = run(
+        Command::new(BIN).env("TICTAC", BIN).args([
+            "test",
+            &path(&suite),
+            "--program",
+            &script(home.path(), "wrong", "echo oops"),
+        ]),
+        None,
+    );
+    assert!(text(&o).contains(&format!(" -b {}", path(&data))), "{}", text(&o));
+}
+
+#[test]
+fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s_folder() {
+    // As `tictac test . --program P` run in the suite reads it: the suite's
+    // in.dat, whatever the student's folder holds.
+    let home = temp_dir();
+    let suite = home.path().join("s13");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("in.dat"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
+    fs::write(suite.join("t.txt"), "-- run: -b in.dat\n").expect("write");
+    let blessed = run(Command::new(BIN).current_dir(&suite).args(["test", "--bless", "."]), None);
+    assert_eq!(blessed.status.code(), Some(0), "{}", text(&blessed));
+    let (plain, own) = (home.path().join("plain"), home.path().join("own"));
+    for folder in [&plain, &own] {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", "exec \"$TICTAC\" \"$@\"");
+    }
+    fs::write(own.join("in.dat"), "undo\n").expect("write");
+    let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
+    assert_eq!(csv, "student,passed,total,points,t\nplain,1,1,1,1\nown,1,1,1,1\n");
+}
