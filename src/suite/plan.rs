@@ -9,7 +9,7 @@
 //! `-- status: N`: a status the runner compares (`tictac fuzz --check-status`
 //! saves its `exit-status` divergences so); without it only the output counts.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -400,6 +400,9 @@ pub(crate) fn produce(
     produced.map(|p| Produced { wanted_status, ..p })
 }
 
+/// The scratch file a program writes as OUT.
+const OUT_FILE: &str = "out.txt";
+
 /// A trace as the suite holds it: where it is, and what it says.
 struct Trace<'a> {
     path: &'a Path,
@@ -414,7 +417,7 @@ fn external(
 ) -> Result<Produced, String> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
-    let out_file = scratch.path().join("out.txt");
+    let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
     let file = file_copy(scratch.path(), plan)?;
     let argv: Vec<OsString> = program
@@ -486,12 +489,15 @@ fn external(
 /// under the trace's own name: beside the suite's trace lies its expected
 /// output, which a program handed that path could read or overwrite, and
 /// the trace itself, which it could change for the students after it.
-fn private_copy(scratch: &Path, trace: &Trace) -> Result<std::path::PathBuf, String> {
-    let name = trace.path.file_name().unwrap_or(std::ffi::OsStr::new("trace.txt"));
-    let copy = scratch.join(name);
-    files::write_read_only(&copy, &trace.text)
-        .map_err(|e| format!("cannot copy the trace for the program: {e}"))?;
-    Ok(copy)
+/// A trace named like OUT's scratch file has its copy in a `trace` folder.
+fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, String> {
+    let name = trace.path.file_name().unwrap_or(OsStr::new("trace.txt"));
+    let folder = match name == OUT_FILE {
+        true => scratch.join("trace"),
+        false => scratch.to_path_buf(),
+    };
+    read_only_copy(&folder, name, &trace.text)
+        .map_err(|e| format!("cannot copy the trace for the program: {e}"))
 }
 
 /// The program's own copy of the other file a `-- run:` line names as its
@@ -508,13 +514,18 @@ fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, String> {
         return Ok(None);
     };
     let text = files::read_bounded(named, MAX_TYPED)?;
-    let cannot =
-        |e: std::io::Error| format!("cannot copy {} for the program: {e}", named.display());
-    let folder = scratch.join("input");
-    std::fs::create_dir(&folder).map_err(cannot)?;
-    let copy = folder.join(named.file_name().unwrap_or(std::ffi::OsStr::new("input.txt")));
-    files::write_read_only(&copy, &text).map_err(cannot)?;
-    Ok(Some(copy))
+    let name = named.file_name().unwrap_or(OsStr::new("input.txt"));
+    read_only_copy(&scratch.join("input"), name, &text)
+        .map(Some)
+        .map_err(|e| format!("cannot copy {} for the program: {e}", named.display()))
+}
+
+/// `bytes` as a new read-only file `name` in `folder` (made if need be).
+fn read_only_copy(folder: &Path, name: &OsStr, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(folder)?;
+    let copy = folder.join(name);
+    files::write_read_only(&copy, bytes)?;
+    Ok(copy)
 }
 
 #[cfg(test)]
