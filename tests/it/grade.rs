@@ -398,3 +398,46 @@ fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s
     let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
     assert_eq!(csv, "student,passed,total,points,t\nplain,1,1,1,1\nown,1,1,1,1\n");
 }
+
+#[test]
+fn a_student_s_name_reaches_the_terminal_escaped_and_the_files_as_it_is() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("t.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let evil = "s08\u{1b}]2;PWNED-TITLE\u{7}\u{1b}[?1049h\u{1b}[41mEVIL";
+    let names = [evil, "two\nlines", "李小龙", "ann"];
+    let folders: Vec<PathBuf> = names.iter().map(|n| home.path().join(n)).collect();
+    for folder in &folders {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", "exec \"$TICTAC\" \"$@\"");
+    }
+    let out = home.path().join("g");
+    let mut command = Command::new(BIN);
+    command.env("TICTAC", BIN).args(["grade", &path(&suite), "--command", "./ttt"]);
+    let o = run(command.args(["--out", &path(&out)]).args(&folders), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    assert!(!table.contains(['\u{1b}', '\u{7}']), "{table:?}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[5].starts_with("Graded 4 students"), "a row a student, one line each: {table}");
+    assert!(lines[1].starts_with("s08\\x1b]2;PWNED-TITLE\\x07\\x1b[?1049h\\x1b[41mEVIL  1/1"));
+    assert!(lines[2].starts_with("two\\x0alines "), "{table}");
+    // Columns line up on a terminal: 李小龙 is six columns wide, nine bytes.
+    let column = |line: &str| line.find("1/1").expect("1/1");
+    assert_eq!(column(lines[3]), column(lines[4]) + 3, "{table}");
+    // The files keep the true name.
+    let json = fs::read_to_string(out.join("grades.json")).expect("json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let named: Vec<&str> = json["students"]
+        .as_array()
+        .expect("students")
+        .iter()
+        .map(|s| s["student"].as_str().expect("name"))
+        .collect();
+    assert_eq!(named, names);
+    let xml = fs::read_to_string(out.join("two\nlines.junit.xml")).expect("junit");
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    assert_eq!(doc.root_element().attribute("name"), Some("two\nlines"), "{xml}");
+}
