@@ -5,15 +5,17 @@
 //! the student, and a table on standard output.
 
 mod book;
+mod files;
 mod progress;
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::fs;
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use std::sync::atomic::AtomicBool;
 
 use book::{Column, Recorder, Row};
+use files::{Shared, write_new};
 use progress::Progress;
 
 use crate::cli::GradeOptions;
@@ -27,7 +29,7 @@ use crate::suite::{
 pub(crate) enum GradeError {
     #[error(transparent)]
     Suite(#[from] SuiteError),
-    #[error("error: --out '{0}' {1} (grades never overwrite a file: name a new or empty folder)")]
+    #[error("error: --out '{0}' {1}")]
     Out(String, String),
     #[error("error: the submission '{0}' {1}")]
     Submission(String, String),
@@ -37,6 +39,13 @@ pub(crate) enum GradeError {
         "error: every test in '{0}' is tictac's own (--bot, --seed, its messages): none for a student's program"
     )]
     OnlyTictacs(String),
+    /// A failure that is not the student's program's: grading stops rather
+    /// than charge it to the student.
+    #[error(
+        "error: grading stopped at {student}'s test {test}, on trouble that is not the program's: {why}\n\
+         No grades were written: free what ran out (disk space in the temporary folder, the open-files limit: `ulimit -n`, or a smaller -j), or mend the suite, then grade again into a new --out."
+    )]
+    NotTheProgram { student: String, test: String, why: String },
 }
 
 impl Stopped for GradeError {
@@ -64,6 +73,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         }
         None => None,
     };
+    out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
     prepare_out(&options.out)?;
     // The course suite is written into the gradebook, so that every command
     // a report shows can be run again as it stands.
@@ -166,7 +176,10 @@ struct Class<'a> {
 struct Graded {
     recorder: Recorder<'static>,
     report: Report,
-    /// The report's and the JUnit file's paths, for messages.
+    /// The report and the JUnit file, and where they go when whole.
+    report_file: (Shared, PathBuf),
+    junit_file: (Shared, PathBuf),
+    /// Both paths, for messages.
     files: String,
 }
 
@@ -184,6 +197,13 @@ impl pool::Results for Class<'_> {
             Some(graded) => graded,
             None => self.start(name)?,
         };
+        if result.not_the_programs {
+            return Err(GradeError::NotTheProgram {
+                student: name.clone(),
+                test: self.tests[t].name.clone(),
+                why: result.verdict.headline().unwrap_or_default(),
+            });
+        }
         let write = |graded: &Graded, e: io::Error| GradeError::Write(graded.files.clone(), e);
         graded.report.count(&result.verdict);
         let finished = TestEvent::Finished { number: t + 1, test: &self.tests[t], result: &result };
@@ -194,8 +214,14 @@ impl pool::Results for Class<'_> {
         }
         let done = TestEvent::Done { report: graded.report };
         graded.recorder.report(&done).map_err(|e| write(&graded, e))?;
-        self.progress.student_done(name, graded.report);
-        self.rows.push(graded.recorder.row);
+        let Graded { recorder, report, report_file, junit_file, .. } = graded;
+        let Recorder { row, reports } = recorder;
+        drop(reports);
+        for (file, path) in [report_file, junit_file] {
+            file.persist(&path)?;
+        }
+        self.progress.student_done(name, report);
+        self.rows.push(row);
         Ok(())
     }
 }
@@ -204,18 +230,28 @@ impl Class<'_> {
     /// Opens a student's report (`NAME.report.txt`) and JUnit file
     /// (`NAME.junit.xml`), both new.
     fn start(&self, name: &str) -> Result<Graded, GradeError> {
-        let report_path = self.out.join(format!("{name}.report.txt"));
+        let report_path = self.out.join(format!("{name}{REPORT}"));
         let junit_path = self.out.join(format!("{name}.junit.xml"));
-        let report = BufWriter::new(create_new(&report_path)?);
-        let junit = BufWriter::new(create_new(&junit_path)?);
+        let report = Shared::create(&report_path)?;
+        let junit = Shared::create(&junit_path)?;
         let files = format!("{} or {}", report_path.display(), junit_path.display());
         let mut recorder = Recorder {
             row: Row::new(name),
-            reports: suite::report::junit_named(name, Box::new(junit), Box::new(report)),
+            reports: suite::report::junit_named(
+                name,
+                Box::new(junit.clone()),
+                Box::new(report.clone()),
+            ),
         };
         let started = TestEvent::Started { tests: self.tests.len() };
         recorder.report(&started).map_err(|e| GradeError::Write(files.clone(), e))?;
-        Ok(Graded { recorder, report: Report::new(self.tests.len()), files })
+        Ok(Graded {
+            recorder,
+            report: Report::new(self.tests.len()),
+            report_file: (report, report_path),
+            junit_file: (junit, junit_path),
+            files,
+        })
     }
 }
 
@@ -233,12 +269,58 @@ fn students(submissions: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, GradeErro
         if name.is_empty() {
             return Err(refuse("has no name to grade it by".into()));
         }
+        // NAME.report.txt must be a file name the system takes (255 bytes).
+        if name.len() + REPORT.len() > 255 {
+            return Err(refuse(format!(
+                "has a name too long for its report's file name ({} bytes with `{REPORT}`, at most 255)",
+                name.len() + REPORT.len()
+            )));
+        }
         if students.iter().any(|(other, _)| *other == name) {
             return Err(refuse(format!("has the name of another student's folder, '{name}'")));
         }
         students.push((name, dir));
     }
     Ok(students)
+}
+
+/// The end of a student's report's name (the longest of their files').
+const REPORT: &str = ".report.txt";
+
+/// Refuses an `--out` inside the suite (the next grading would take its
+/// reports for tests) or inside a student's folder (their program runs
+/// there, and could change the grades).
+fn out_apart(
+    out: &Path,
+    suite: Option<&Path>,
+    students: &[(String, PathBuf)],
+) -> Result<(), GradeError> {
+    // The folder may not exist yet: where it would be, by its parent.
+    let resolved = match (absolute(out), out.parent(), out.file_name()) {
+        (Ok(path), _, _) => path,
+        (Err(_), Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+            match absolute(parent) {
+                Ok(parent) => parent.join(name),
+                Err(_) => return Ok(()),
+            }
+        }
+        _ => return Ok(()),
+    };
+    let refuse = |why: String| GradeError::Out(out.display().to_string(), why);
+    if let Some(suite) = suite.filter(|suite| resolved.starts_with(suite)) {
+        let why = format!(
+            "is inside the suite '{}' (the next grading would take its reports for tests)",
+            suite.display()
+        );
+        return Err(refuse(why));
+    }
+    if let Some((name, _)) = students.iter().find(|(_, dir)| resolved.starts_with(dir)) {
+        return Err(refuse(format!(
+            "is inside the folder of the student '{name}', where their program runs"
+        )));
+    }
+    Ok(())
 }
 
 /// `path` from the root, links resolved.
@@ -250,33 +332,28 @@ fn suite_error(path: &Path, e: io::Error) -> SuiteError {
     SuiteError::NoTests(format!("{} ({e})", path.display()))
 }
 
+/// Why `--out` must be new or empty.
+const NEVER: &str = "(grades never overwrite a file: name a new or empty folder)";
+
 /// The output folder: made if missing; one that exists must be empty.
 fn prepare_out(dir: &Path) -> Result<(), GradeError> {
     let refuse = |why: &str| GradeError::Out(dir.display().to_string(), why.into());
-    match fs::symlink_metadata(dir) {
+    // A link to a folder is that folder (as `DIR/` would be).
+    match fs::metadata(dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && fs::symlink_metadata(dir).is_ok() => {
+            return Err(refuse("is a symbolic link to nothing"));
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(refuse(&e.to_string())),
-        Ok(m) if !m.is_dir() => return Err(refuse("exists and is not a folder")),
+        Ok(m) if !m.is_dir() => return Err(refuse(&format!("exists and is not a folder {NEVER}"))),
         Ok(_) => {
             let mut entries = fs::read_dir(dir).map_err(|e| refuse(&e.to_string()))?;
             if entries.next().is_some() {
-                return Err(refuse("is a folder that is not empty"));
+                return Err(refuse(&format!("is a folder that is not empty {NEVER}")));
             }
         }
     }
     fs::create_dir_all(dir).map_err(|e| refuse(&format!("cannot be created: {e}")))
-}
-
-/// A new file: never one that exists.
-fn create_new(path: &Path) -> Result<File, GradeError> {
-    File::create_new(path).map_err(|e| GradeError::Write(path.display().to_string(), e))
-}
-
-fn write_new(path: &Path, bytes: &[u8]) -> Result<(), GradeError> {
-    let mut file = create_new(path)?;
-    file.write_all(bytes)
-        .and_then(|()| file.flush())
-        .map_err(|e| GradeError::Write(path.display().to_string(), e))
 }
 
 #[cfg(test)]

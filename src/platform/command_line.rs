@@ -128,7 +128,7 @@ fn quote_windows(word: &str) -> String {
 
 /// Whether `program` (the first word of a command) can be started, else
 /// why not: found as this system finds programs (`process::runnable`).
-pub(crate) fn locate(program: &str) -> Result<(), &'static str> {
+pub(crate) fn locate(program: &str) -> Result<(), String> {
     super::process::runnable(program)
 }
 
@@ -197,12 +197,33 @@ mod tests {
     #[test]
     fn a_program_is_found_on_path_or_where_it_is_named() {
         assert_eq!(locate("sh"), Ok(()));
-        assert_eq!(locate("no-such-program-on-path"), Err("not found on PATH"));
-        assert_eq!(locate("/no/such/program"), Err("no such file"));
+        let refused = |program: &str| locate(program).expect_err(program);
+        assert_eq!(refused("no-such-program-on-path"), "not found on PATH");
+        assert_eq!(refused("/no/such/program"), "no such file");
         let dir = tempfile::tempdir().expect("dir");
         let plain = dir.path().join("plain.sh");
         std::fs::write(&plain, "echo hi\n").expect("write");
-        assert_eq!(locate(&plain.to_string_lossy()), Err("not an executable file"));
-        assert_eq!(locate(&dir.path().to_string_lossy()), Err("not an executable file"));
+        assert_eq!(refused(&plain.to_string_lossy()), "not an executable file");
+        assert_eq!(refused(&dir.path().to_string_lossy()), "not an executable file");
+        // A script whose interpreter is missing: the first line says which.
+        use std::os::unix::fs::PermissionsExt;
+        for (first, says) in [
+            (
+                "#!/bin/sh\r\n",
+                "'/bin/sh\\r', which does not exist: the \\r is a Windows line ending",
+            ),
+            ("#! /no/such/python3 -u\n", "'/no/such/python3', which does not exist"),
+        ] {
+            std::fs::write(&plain, format!("{first}echo hi\n")).expect("write");
+            std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+            let why = refused(&plain.to_string_lossy());
+            assert!(
+                why.starts_with("its first line names the interpreter ") && why.contains(says),
+                "{why}"
+            );
+        }
+        std::fs::write(&plain, "#!/bin/sh\necho hi\n").expect("write");
+        assert_eq!(locate(&plain.to_string_lossy()), Ok(()));
     }
 }

@@ -31,6 +31,15 @@ mod system {
     /// A read-only file is removed with its folder here.
     pub(crate) fn make_removable(_path: &Path) {}
 
+    /// Whether the system ran out of something (files, disk, memory,
+    /// processes), not what was asked for being wrong.
+    pub(crate) fn is_exhaustion(e: &io::Error) -> bool {
+        use rustix::io::Errno;
+        let out =
+            [Errno::MFILE, Errno::NFILE, Errno::NOSPC, Errno::NOMEM, Errno::AGAIN, Errno::DQUOT];
+        out.iter().any(|errno| e.raw_os_error() == Some(errno.raw_os_error()))
+    }
+
     pub(crate) fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
     }
@@ -106,6 +115,15 @@ mod system {
 
     pub(crate) fn blocking_again(_file: &File) {}
 
+    /// Whether the system ran out of something (handles, disk, memory),
+    /// not what was asked for being wrong.
+    pub(crate) fn is_exhaustion(e: &io::Error) -> bool {
+        // ERROR_TOO_MANY_OPEN_FILES, _NOT_ENOUGH_MEMORY, _OUTOFMEMORY,
+        // _HANDLE_DISK_FULL, _DISK_FULL, _NO_SYSTEM_RESOURCES.
+        const OUT: [i32; 6] = [4, 8, 14, 39, 112, 1450];
+        e.raw_os_error().is_some_and(|code| OUT.contains(&code))
+    }
+
     /// A read-only file cannot be deleted on Windows: writable again, so
     /// that its scratch folder goes with it.
     pub(crate) fn make_removable(path: &Path) {
@@ -163,6 +181,7 @@ mod system {
 }
 
 pub(crate) use system::{
-    FileId, blocking_again, id, is_loop, is_stdin, make_removable, open_without_waiting,
-    permissions_for, special_kind, stdout_closed, widen_stdout_pipe, write_at_start,
+    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_removable,
+    open_without_waiting, permissions_for, special_kind, stdout_closed, widen_stdout_pipe,
+    write_at_start,
 };

@@ -125,6 +125,10 @@ pub(crate) struct TestResult {
     pub(crate) notes: Vec<String>,
     /// The end of a failing program's standard error, as lines to show.
     pub(crate) stderr: Vec<String>,
+    /// The failure is not the program's: the trace's, the suite's or the
+    /// runner's (an expected file that cannot be read, the system out of
+    /// files, disk or memory). `tictac grade` stops at it.
+    pub(crate) not_the_programs: bool,
 }
 
 impl TestResult {
@@ -285,6 +289,7 @@ pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> 
             command: None,
             notes: Vec::new(),
             stderr: Vec::new(),
+            not_the_programs: true,
         })
 }
 
@@ -296,6 +301,8 @@ const STDERR_LINES: usize = 20;
 #[derive(Default)]
 struct Ran {
     command: Option<String>,
+    /// See `TestResult::not_the_programs`.
+    not_the_programs: bool,
     notes: Vec<String>,
     stderr: Vec<u8>,
 }
@@ -311,6 +318,8 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
         command: ran.command.filter(|_| failed),
         notes: ran.notes,
         stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
+        not_the_programs: failed
+            && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
         verdict,
     }
 }
@@ -331,10 +340,14 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             let producer = Producer::Program { command: oracle, timeout, dir: None };
             match produce(producer, &test.trace, ORACLE_CAP, stop) {
                 Ok(Produced { trouble: Some(trouble), command, .. }) => {
+                    ran.not_the_programs = true;
                     return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
                 }
                 Ok(produced) => Some(produced.output),
-                Err(why) => return Verdict::CannotRun(format!("oracle: {why}")),
+                Err(why) => {
+                    ran.not_the_programs = true;
+                    return Verdict::CannotRun(format!("oracle: {why}"));
+                }
             }
         }
         None => match fs::symlink_metadata(&expected_path) {
@@ -344,7 +357,10 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
                     .map_err(|e| format!("cannot read {}: {e}", expected_path.display()))
             }) {
                 Ok(capture) => Some(capture),
-                Err(why) if !options.bless => return Verdict::CannotRun(why),
+                Err(why) if !options.bless => {
+                    ran.not_the_programs = true;
+                    return Verdict::CannotRun(why);
+                }
                 Err(_) => None,
             },
         },
@@ -354,7 +370,10 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         Producer::Program { command, timeout, dir: options.dir.as_deref() }
     });
     let (mut actual, trouble, status) = match produce(producer, &test.trace, cap, stop) {
-        Err(why) => return Verdict::CannotRun(why),
+        Err(unrun) => {
+            ran.not_the_programs = !unrun.programs;
+            return Verdict::CannotRun(unrun.why);
+        }
         Ok(produced) => {
             ran.command = Some(discover::escape_controls(&produced.command));
             ran.stderr = produced.stderr;
@@ -402,7 +421,10 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             _ => None,
         },
         Ok(Some(diff)) => Some(diff),
-        Err(e) => return Verdict::CannotRun(format!("comparing the outputs: {e}")),
+        Err(e) => {
+            ran.not_the_programs = true;
+            return Verdict::CannotRun(format!("comparing the outputs: {e}"));
+        }
     };
     // Without `-- status: N` only the output counts: a program that
     // printed the right answer and then exited 1 passes.

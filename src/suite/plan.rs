@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
 use crate::platform::command_line;
+use crate::platform::files as platform_files;
 use crate::platform::process::{self, Capture, Ending};
 use crate::run::{Job, STDIN};
 
@@ -361,6 +362,40 @@ pub(crate) struct Produced {
     pub(crate) wanted_status: Option<i32>,
 }
 
+/// Why a trace was not run through, and whether that is the program's
+/// doing (it wrote no OUT file) or not: the trace's (a bad `-- run:` line),
+/// the suite's, or the runner's (the system out of files, disk or memory),
+/// which `tictac grade` never charges to a student.
+#[derive(Debug)]
+pub(crate) struct Unrun {
+    pub(crate) why: String,
+    pub(crate) programs: bool,
+}
+
+impl Unrun {
+    fn programs(why: String) -> Unrun {
+        Unrun { why, programs: true }
+    }
+}
+
+impl From<String> for Unrun {
+    fn from(why: String) -> Unrun {
+        Unrun { why, programs: false }
+    }
+}
+
+impl From<&str> for Unrun {
+    fn from(why: &str) -> Unrun {
+        Unrun::from(why.to_string())
+    }
+}
+
+impl std::fmt::Display for Unrun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
 /// The longest `-- run: -i` session typed in (it is held in memory).
 pub(crate) const MAX_TYPED: u64 = 16 << 20;
 
@@ -371,7 +406,7 @@ pub(crate) fn produce(
     trace: &Path,
     cap: u64,
     stop: Option<&AtomicBool>,
-) -> Result<Produced, String> {
+) -> Result<Produced, Unrun> {
     let text = files::read_bounded(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
     let wanted_status = plan.status;
@@ -382,14 +417,16 @@ pub(crate) fn produce(
             let argv = plan.argv(trace, Path::new("OUT"));
             let words = std::iter::once(OsString::from(cli::PROGRAM)).chain(argv);
             let command = command_line::join(&words.collect::<Vec<_>>());
-            in_process::run(&plan, trace, cap, limit).map(|(output, status)| Produced {
-                output,
-                stderr: Vec::new(),
-                command,
-                trouble: None,
-                status: Some(status),
-                wanted_status: None,
-            })
+            in_process::run(&plan, trace, cap, limit)
+                .map(|(output, status)| Produced {
+                    output,
+                    stderr: Vec::new(),
+                    command,
+                    trouble: None,
+                    status: Some(status),
+                    wanted_status: None,
+                })
+                .map_err(Unrun::from)
         }
         Producer::Program { command, timeout, dir } => {
             let input = plan.typed.as_deref();
@@ -414,7 +451,7 @@ fn external(
     plan: &Plan,
     trace: Trace,
     spec: process::Spec,
-) -> Result<Produced, String> {
+) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
     let out_file = scratch.path().join(OUT_FILE);
@@ -442,6 +479,10 @@ fn external(
     file.iter().for_each(|file| files::let_go(file));
     let finished = match finished {
         Ok(finished) => finished,
+        // Out of files, disk or memory: no news about the program.
+        Err(e) if platform_files::is_exhaustion(&e) => {
+            return Err(Unrun::from(format!("cannot run {exe}: {e}")));
+        }
         Err(e) => {
             produced.trouble = Some(Trouble::CouldNotStart(format!("{exe}: {e}")));
             return Ok(produced);
@@ -456,7 +497,7 @@ fn external(
         }),
         Ending::TimedOut => Some(Trouble::TimedOut(spec.timeout)),
         Ending::PrintedTooMuch => Some(Trouble::TooMuch(spec.cap)),
-        Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short")),
+        Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short").into()),
     };
     if let Ending::Exited(status) = finished.ending {
         produced.status = status.code();
@@ -468,7 +509,7 @@ fn external(
                 Ok(file) => file,
                 // A crash before OUT was written: the crash is the news.
                 Err(_) if produced.trouble.is_some() => return Ok(produced),
-                Err(e) => return Err(format!("{exe} wrote no OUT file: {e}")),
+                Err(e) => return Err(Unrun::programs(format!("{exe} wrote no OUT file: {e}"))),
             };
             let written = Capture::of_file(file).map_err(|e| format!("reading OUT: {e}"))?;
             if written.len() > spec.cap {
@@ -476,7 +517,8 @@ fn external(
                 if produced.trouble.is_some() {
                     return Ok(produced);
                 }
-                return Err(format!("{exe} wrote more than {} bytes to OUT", spec.cap));
+                let why = format!("{exe} wrote more than {} bytes to OUT", spec.cap);
+                return Err(Unrun::programs(why));
             }
             // The scratch folder goes, the open file stays readable.
             written

@@ -441,3 +441,150 @@ fn a_student_s_name_reaches_the_terminal_escaped_and_the_files_as_it_is() {
     let doc = roxmltree::Document::parse(&xml).expect("XML");
     assert_eq!(doc.root_element().attribute("name"), Some("two\nlines"), "{xml}");
 }
+
+#[test]
+fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = temp_dir();
+    let students = class(home.path());
+    // A folder name that is not UTF-8 (an old zip's Latin-1 `café`).
+    let latin1 = home.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    fs::rename(&students[0], &latin1).expect("rename");
+    // A script saved with Windows line endings: `#!/bin/sh\r`.
+    let crlf = Path::new(&students[3]);
+    let body = fs::read_to_string(crlf.join("ttt")).expect("read").replace('\n', "\r\n");
+    fs::write(crlf.join("ttt"), body).expect("write");
+    // A program that looks for the grader's folder through OLDPWD.
+    let bob = Path::new(&students[1]);
+    let spy = format!(
+        "[ -n \"$OLDPWD\" ] && echo \"OLDPWD=$OLDPWD\" >&2\n{}",
+        fs::read_to_string(bob.join("ttt")).expect("read")
+    );
+    fs::write(bob.join("ttt"), spy).expect("write");
+    let out = home.path().join("grades");
+    let o = run(
+        Command::new(BIN)
+            .current_dir(home.path())
+            .args(["grade", "--course", "--command", "./ttt", "--out"])
+            .arg(&out)
+            .arg(&latin1)
+            .args(&students[1..]),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    let row = |name: &str| {
+        table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{table}"))
+    };
+    assert!(row("caf").contains("42/42"), "{table}");
+    assert!(
+        row("dan smith").contains(" 0/") && row("dan smith").contains("could not start (42 tests)"),
+        "{table}"
+    );
+    let report = fs::read_to_string(out.join("dan smith.report.txt")).expect("report");
+    assert!(report.contains("could not start: ./ttt: its first line names the interpreter '/bin/sh\\r', which does not exist: the \\r is a Windows line ending"), "{report}");
+    let report = fs::read_to_string(out.join("bob.report.txt")).expect("report");
+    assert!(!report.contains("OLDPWD="), "{report}");
+}
+
+#[test]
+fn trouble_that_is_not_the_program_s_stops_grading_instead_of_failing_students() {
+    // Out of open files at -j 200 under `ulimit -n 64`: before, every
+    // student had tests failed "could not start: Too many open files", and
+    // grading exited 0.
+    let home = temp_dir();
+    let students = class(home.path());
+    let out = home.path().join("grades");
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", "ulimit -n 64 && exec \"$@\"", "sh", BIN, "grade", "--course"])
+        .args(["--command", "./ttt", "-j", "200", "--out"])
+        .arg(&out)
+        .args(&students);
+    let o = run(&mut command, None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    // Where the files ran out decides the words: a program's run (grading
+    // stopped at it) or a student's report (it cannot be written).
+    let stopped = said.starts_with("error: grading stopped at ")
+        && said.contains("on trouble that is not the program's: ")
+        && said.contains("No grades were written");
+    assert!(stopped || said.starts_with("error: cannot write "), "{said}");
+    assert!(said.contains("Too many open files"), "{said}");
+    assert!(!out.join("grades.csv").exists());
+}
+
+#[test]
+fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refused() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let suite = home.path().join("suite");
+    let o = tictac(&["course-suite", &path(&suite)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let long = home.path().join("class").join("x".repeat(250));
+    fs::create_dir(&long).expect("mkdir");
+    let inside_bob = path(&Path::new(&students[1]).join("grades"));
+    let inside_suite = path(&suite.join("grades"));
+    let fresh = path(&home.path().join("fresh"));
+    for (args, says) in [
+        (
+            vec!["--course", "--out", &inside_bob, &students[1]],
+            "is inside the folder of the student 'bob', where their program runs",
+        ),
+        (vec![&path(&suite), "--out", &inside_suite, &students[0]], "is inside the suite"),
+        (
+            vec!["--course", "--out", &fresh, &path(&long)],
+            "has a name too long for its report's file name (261 bytes",
+        ),
+    ] {
+        let o = run(Command::new(BIN).arg("grade").args(&args).args(["--command", "./ttt"]), None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+        assert!(!Path::new(&fresh).exists() && !Path::new(&inside_bob).exists(), "nothing made");
+    }
+}
+
+#[test]
+fn a_signal_mid_grading_leaves_only_whole_files() {
+    let home = temp_dir();
+    let students = class(home.path());
+    // Slow students: about 0.1 s a test, so the signal comes mid-student.
+    for student in &students {
+        let ttt = Path::new(student).join("ttt");
+        let body = fs::read_to_string(&ttt).expect("read").replace("exec ", "sleep 0.1; exec ");
+        fs::write(&ttt, body).expect("write");
+    }
+    let out = home.path().join("grades");
+    let mut child = Command::new(BIN)
+        .args(["grade", "--course", "--command", "./ttt", "-j", "2", "--out"])
+        .arg(&out)
+        .args(&students)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start");
+    // Once the first student is whole, the second is under way.
+    let start = std::time::Instant::now();
+    while !out.join("alice.report.txt").exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("kill");
+    let status = child.wait().expect("wait");
+    assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(15));
+    let mut reports = 0;
+    for entry in fs::read_dir(&out).expect("out") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "a hidden temporary file was left: {name}");
+        let text = || fs::read_to_string(out.join(&name)).expect("read");
+        if name.ends_with(".report.txt") {
+            reports += 1;
+            assert!(text().contains("\nTest Results: "), "{name} is cut short");
+        } else if name.ends_with(".junit.xml") {
+            assert!(text().ends_with("</testsuites>\n"), "{name} is cut short");
+        }
+    }
+    assert!((1..4).contains(&reports), "the signal came mid-class: {reports} reports");
+    assert!(!out.join("grades.csv").exists());
+}

@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::ExitStatus;
@@ -18,22 +19,55 @@ use super::{Capture, Ending, Finished, Spec, TICK, guard, keep_tail, spawn};
 pub(crate) use super::guard::stop_all;
 
 /// Whether `program` can be started: an executable file, looked for on
-/// PATH when it names no folder; else why not.
-pub(crate) fn runnable(program: &str) -> Result<(), &'static str> {
+/// PATH when it names no folder, whose `#!` line (if any) names an
+/// interpreter that exists; else why not.
+pub(crate) fn runnable(program: &str) -> Result<(), String> {
+    runnable_path(Path::new(program))
+}
+
+fn runnable_path(program: &Path) -> Result<(), String> {
     let runnable =
         |p: &Path| p.is_file() && rustix::fs::access(p, rustix::fs::Access::EXEC_OK).is_ok();
-    let named_path = program.contains(std::path::is_separator);
+    let named_path = program.as_os_str().as_encoded_bytes().contains(&b'/');
     let found = if named_path {
-        runnable(Path::new(program))
+        Some(program.to_path_buf()).filter(|p| runnable(p))
     } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| runnable(&d.join(program))))
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path).map(|d| d.join(program)).find(|p| runnable(p))
+        })
     };
     match found {
-        true => Ok(()),
-        false if named_path && !Path::new(program).exists() => Err("no such file"),
-        false if named_path => Err("not an executable file"),
-        false => Err("not found on PATH"),
+        Some(found) => interpreter_exists(&found),
+        None if named_path && !program.exists() => Err("no such file".into()),
+        None if named_path => Err("not an executable file".into()),
+        None => Err("not found on PATH".into()),
+    }
+}
+
+/// A script whose `#!` line names no interpreter that exists fails to start
+/// with the kernel's "No such file or directory", which names the script:
+/// say what is missing instead (a `\r` left by Windows line endings, most
+/// often).
+fn interpreter_exists(script: &Path) -> Result<(), String> {
+    let mut head = [0u8; 256];
+    let read = std::fs::File::open(script).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
+    let Some(line) = head[..read].strip_prefix(b"#!") else { return Ok(()) };
+    let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
+    let start = line.iter().position(|b| !b" \t".contains(b)).unwrap_or(line.len());
+    let word = &line[start..];
+    let word = &word[..word.iter().position(|b| b" \t".contains(b)).unwrap_or(word.len())];
+    let interpreter = Path::new(std::ffi::OsStr::from_bytes(word));
+    if word.is_empty() || interpreter.is_file() {
+        return Ok(());
+    }
+    let shown = String::from_utf8_lossy(word).replace('\r', "\\r");
+    match word.ends_with(b"\r") {
+        true => Err(format!(
+            "its first line names the interpreter '{shown}', which does not exist: the \\r is a Windows line ending (save the script with LF line endings)"
+        )),
+        false => {
+            Err(format!("its first line names the interpreter '{shown}', which does not exist"))
+        }
     }
 }
 
@@ -43,14 +77,14 @@ pub(crate) fn runnable(program: &str) -> Result<(), &'static str> {
 /// process, same session). The program is checked first, as found from
 /// `dir`, so that one that cannot start says why, as without a folder.
 fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
-    let program = argv.first().ok_or(io::ErrorKind::InvalidInput)?;
-    let name = program.to_string_lossy();
-    let found = match name.contains(std::path::is_separator) {
-        true => dir.join(&*name).to_string_lossy().into_owned(),
-        false => name.into_owned(),
+    let program = Path::new(argv.first().ok_or(io::ErrorKind::InvalidInput)?);
+    let found = match program.as_os_str().as_encoded_bytes().contains(&b'/') {
+        true => dir.join(program),
+        false => program.to_path_buf(),
     };
-    runnable(&found).map_err(|why| io::Error::new(io::ErrorKind::NotFound, why))?;
-    let script = "cd -- \"$0\" || exit 127; exec \"$@\"";
+    runnable_path(&found).map_err(|why| io::Error::new(io::ErrorKind::NotFound, why))?;
+    // `cd` would leave the runner's folder in OLDPWD, for the program to find.
+    let script = "cd -- \"$0\" || exit 127; unset OLDPWD; exec \"$@\"";
     let head = ["/bin/sh", "-c", script].map(OsString::from);
     Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
 }

@@ -75,11 +75,11 @@ pub(crate) fn exception_of(code: i32) -> Option<super::Exception> {
 
 /// Whether `exe` names a program that can be started (see the module's
 /// doc), or why not.
-pub(crate) fn runnable(exe: &str) -> Result<(), &'static str> {
+pub(crate) fn runnable(exe: &str) -> Result<(), String> {
     match locate(OsStr::new(exe)) {
         Some(_) => Ok(()),
-        None if Path::new(exe).components().count() > 1 => Err("no such program"),
-        None => Err("not found in the current folder or on PATH"),
+        None if Path::new(exe).components().count() > 1 => Err("no such program".into()),
+        None => Err("not found in the current folder or on PATH".into()),
     }
 }
 

@@ -275,6 +275,7 @@ mod tests {
             command: None,
             notes: Vec::new(),
             stderr: Vec::new(),
+            not_the_programs: false,
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit

@@ -21,6 +21,7 @@ fn suite() -> Vec<(Test, TestResult)> {
         command: None,
         notes: notes.iter().map(|n| n.to_string()).collect(),
         stderr: stderr.iter().map(|n| n.to_string()).collect(),
+        not_the_programs: false,
     };
     let ran = |verdict, stderr: &[&str]| TestResult {
         command: Some("python3 'dan smith/ttt.py' -w 3 5 t/t.txt".into()),
@@ -155,6 +156,7 @@ fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
         command: None,
         notes: Vec::new(),
         stderr: Vec::new(),
+        not_the_programs: false,
     };
     {
         let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
