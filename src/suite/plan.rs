@@ -548,11 +548,11 @@ fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, String> {
 /// could change it for the students after it. The name is read where
 /// tictac runs, as the engine reads it, whatever folder the program runs
 /// in (`tictac grade` runs it in the student's). None when that is no
-/// regular file: a missing file or a folder is handed over as named, so
-/// that a trace can test the program's message for it.
+/// regular file it can read: a missing file, a folder or a file it may not
+/// read is handed over as named, so that a trace can test the program's
+/// message for it.
 fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, String> {
-    let Some(named) = plan.file().filter(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file()))
-    else {
+    let Some(named) = plan.file().filter(|f| files::open_regular(f).is_ok()) else {
         return Ok(None);
     };
     let text = files::read_bounded(named, MAX_TYPED)?;
