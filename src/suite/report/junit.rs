@@ -7,9 +7,10 @@
 //! constant memory. quick-xml writes the elements and escapes `<`, `&` and
 //! quotes; what XML 1.0 cannot carry at all (control characters other than
 //! tab, newline and carriage return, U+FFFE, U+FFFF) is replaced here first
-//! by `\xNN`, as the diffs show them; in an attribute (a student's name)
-//! tab, newline and carriage return are character references, so that the
-//! name read back is the one the CSV and JSON give. Test names that were
+//! by `\xNN`, as the diffs show them, and so is a carriage return in text
+//! (a parser reads it as a newline); in an attribute (a student's name) tab,
+//! newline and carriage return are character references, so that the name
+//! read back is the one the CSV and JSON give. Test names that were
 //! not UTF-8 arrive already replaced.
 
 use std::borrow::Cow;
