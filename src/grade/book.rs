@@ -4,7 +4,9 @@
 
 use std::io::{self, Write};
 
-use crate::suite::{Reporter, TestEvent, Trouble, Verdict};
+use unicode_width::UnicodeWidthStr;
+
+use crate::suite::{Reporter, TestEvent, Trouble, Verdict, escape_controls};
 
 /// One test of the suite, as graded.
 pub(crate) struct Column {
@@ -175,7 +177,10 @@ fn csv_field(text: &str) -> String {
 }
 
 /// The table for people: student, passed/total, points, the first failing
-/// tests, notes.
+/// tests, notes. A name's control characters are shown as `\xNN` (a folder
+/// name may hold a newline, or escapes that would drive the terminal); the
+/// columns are aligned by the terminal's width of each cell (a CJK
+/// character takes two). The CSV and JSON keep the true name.
 pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
     let most: u64 = columns.iter().map(|c| c.points).sum();
     let lines: Vec<[String; 5]> = rows
@@ -194,7 +199,7 @@ pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row])
                 first.push_str(&format!(" (+{} more)", failing.len() - FIRST_FAILING));
             }
             [
-                row.student.clone(),
+                escape_controls(&row.student),
                 format!("{}/{}", row.passed(), columns.len()),
                 format!("{}/{most}", row.points(columns)),
                 first,
@@ -203,15 +208,17 @@ pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row])
         })
         .collect();
     let head = ["student", "passed", "points", "first failing", "notes"].map(String::from);
-    let mut widths = head.clone().map(|h| h.chars().count());
+    let mut widths = head.clone().map(|h| h.width());
     for line in &lines {
         for (width, cell) in widths.iter_mut().zip(line) {
-            *width = (*width).max(cell.chars().count());
+            *width = (*width).max(cell.width());
         }
     }
     for line in std::iter::once(&head).chain(&lines) {
-        let cells: Vec<String> =
-            line.iter().zip(widths).map(|(cell, width)| format!("{cell:<width$}")).collect();
+        let pad = |(cell, width): (&String, usize)| {
+            format!("{cell}{}", " ".repeat(width.saturating_sub(cell.width())))
+        };
+        let cells: Vec<String> = line.iter().zip(widths).map(pad).collect();
         writeln!(out, "{}", cells.join("  ").trim_end())?;
     }
     Ok(())
@@ -257,6 +264,21 @@ mod tests {
             "student,passed,total,points,a,\"b,c\"\nann,2,2,4,1,1\n\"dan \"\"d\"\" smith\",1,2,3,0,1\n"
         );
         assert_eq!(csv_field("x\"y,"), "\"x\"\"y,\"");
+    }
+
+    #[test]
+    fn the_table_shows_names_escaped_and_aligns_wide_characters() {
+        let evil = row("s08\x1b]2;PWNED\x07\x1b[41mEVIL", &[None, None]);
+        let rows = [evil, row("two\nlines", &[None, None]), row("李小龙", &[Some("x"), None])];
+        let mut out = Vec::new();
+        write_table(&mut out, &columns(), &rows).expect("table");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "student                          passed  points  first failing  notes\n\
+             s08\\x1b]2;PWNED\\x07\\x1b[41mEVIL  2/2     4/4\n\
+             two\\x0alines                     2/2     4/4\n\
+             李小龙                           1/2     3/4     a              crashed (1 test)\n"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::suite::Report;
+use crate::suite::{Report, escape_controls};
 
 pub(crate) struct Progress {
     bar: ProgressBar,
@@ -50,9 +50,11 @@ impl Progress {
         self.bar.inc(1);
     }
 
-    /// Every test of `name` reported.
+    /// Every test of `name` reported: the name's control characters shown
+    /// as `\xNN`, never sent to the terminal.
     pub(crate) fn student_done(&mut self, name: &str, report: Report) {
         self.done += 1;
+        let name = escape_controls(name);
         self.last = format!(" ({name}: {}/{})", report.passed, report.total);
         self.bar.set_message(self.students_line());
     }
@@ -75,6 +77,8 @@ mod tests {
         progress.student_done("ann", Report::new(2));
         assert_eq!(progress.bar.position(), 2);
         assert_eq!(progress.students_line(), "1 of 2 students (ann: 0/2)");
+        progress.student_done("\x1b[?1049hx\ny", Report::new(0));
+        assert_eq!(progress.students_line(), "2 of 2 students (\\x1b[?1049hx\\x0ay: 0/0)");
         progress.finish();
     }
 }

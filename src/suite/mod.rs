@@ -14,6 +14,7 @@ pub(crate) mod pool;
 pub(crate) mod report;
 
 pub(crate) use diff::{Diff, Labels};
+pub(crate) use discover::escape_controls;
 pub use discover::{Test, discover};
 pub(crate) use plan::{Produced, Producer, Trouble, produce};
 pub(crate) use report::{Heading, Reporter, TestEvent};

@@ -9,7 +9,7 @@
 //! `-- status: N`: a status the runner compares (`tictac fuzz --check-status`
 //! saves its `exit-status` divergences so); without it only the output counts.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -36,6 +36,9 @@ pub(crate) struct Plan {
     /// Where OUT stands in `args`, whatever the word there: the run writes
     /// a scratch file in its place, and the test compares what lands in it.
     out_at: Option<usize>,
+    /// Where the input stands in `args` when it names another file than
+    /// the trace: a program gets its own copy in its place.
+    file_at: Option<usize>,
 }
 
 /// What a `-- run:` line asks for, read as the executable reads it.
@@ -116,17 +119,31 @@ impl Directive {
 /// Where OUT stands in `args`: the word that, replaced by another, becomes
 /// the output the line names (`-- run: -b IN IN` writes its second `IN`).
 fn out_position(args: &[String]) -> Option<usize> {
-    // No word of a `-- run:` line holds a space.
-    const PROBE: &str = " OUT ";
-    let output = |args: &[String]| match cli::parse(&os_args(args)) {
-        Ok(Invocation::Run { output, .. }) => output,
+    position_of(args, |run| match run {
+        Invocation::Run { output, .. } => output.filter(|o| o.as_os_str() != STDOUT),
         _ => None,
-    };
-    let out = output(args).filter(|o| o.as_os_str() != STDOUT)?;
-    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == out).find(|&k| {
+    })
+}
+
+/// Where the input stands in `args`, found as OUT is.
+fn input_position(args: &[String]) -> Option<usize> {
+    position_of(args, |run| match run {
+        Invocation::Run { input, .. } => Some(input),
+        _ => None,
+    })
+}
+
+/// The word of `args` that, replaced by another, becomes what `named`
+/// picks from the invocation.
+fn position_of(args: &[String], named: fn(Invocation) -> Option<PathBuf>) -> Option<usize> {
+    // No word of a `-- run:` line holds a space.
+    const PROBE: &str = " WORD ";
+    let named = |args: &[String]| cli::parse(&os_args(args)).ok().and_then(named);
+    let word = named(args)?;
+    (0..args.len()).rev().filter(|&k| Path::new(&args[k]) == word).find(|&k| {
         let mut probe = args.to_vec();
         probe[k] = PROBE.into();
-        output(&probe).is_some_and(|o| o == Path::new(PROBE))
+        named(&probe).is_some_and(|o| o == Path::new(PROBE))
     })
 }
 
@@ -161,7 +178,7 @@ impl Plan {
             let status = status_of(first.as_bytes()).and_then(Result::ok);
             let args: Vec<String> = vec!["-b".into(), IN.into()];
             let directive = Directive::of(&args);
-            return Plan { args, typed: None, status, directive, out_at: None };
+            return Plan { args, typed: None, status, directive, out_at: None, file_at: None };
         };
         let args: Vec<String> = args.split_whitespace().map(String::from).collect();
         let (second, after) = first_line(rest);
@@ -174,7 +191,11 @@ impl Plan {
             _ => None,
         };
         let out_at = out_position(&args);
-        Plan { args, typed, status, directive, out_at }
+        let file_at = match &directive {
+            Directive::Run { input: Source::File(_), .. } => input_position(&args),
+            _ => None,
+        };
+        Plan { args, typed, status, directive, out_at, file_at }
     }
 
     /// `of`, refusing a first line that looks like a directive but is not
@@ -223,6 +244,23 @@ impl Plan {
             other => OsString::from(other),
         };
         self.args.iter().enumerate().map(arg).collect()
+    }
+
+    /// `argv`, with the other file the line names (if any) `file`.
+    fn argv_with_file(&self, input: &Path, output: &Path, file: Option<&Path>) -> Vec<OsString> {
+        let mut argv = self.argv(input, output);
+        if let (Some(k), Some(file)) = (self.file_at, file) {
+            argv[k] = file.as_os_str().to_owned();
+        }
+        argv
+    }
+
+    /// The other file the line names as the run's input, if it does.
+    fn file(&self) -> Option<&Path> {
+        match &self.directive {
+            Directive::Run { input: Source::File(file), .. } => Some(file),
+            _ => None,
+        }
     }
 }
 
@@ -399,6 +437,9 @@ pub(crate) fn produce(
     produced.map(|p| Produced { wanted_status, ..p })
 }
 
+/// The scratch file a program writes as OUT.
+const OUT_FILE: &str = "out.txt";
+
 /// A trace as the suite holds it: where it is, and what it says.
 struct Trace<'a> {
     path: &'a Path,
@@ -413,12 +454,16 @@ fn external(
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
-    let out_file = scratch.path().join("out.txt");
+    let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
-    let argv: Vec<OsString> =
-        program.iter().map(OsString::from).chain(plan.argv(&private, &out_file)).collect();
+    let file = file_copy(scratch.path(), plan)?;
+    let argv: Vec<OsString> = program
+        .iter()
+        .map(OsString::from)
+        .chain(plan.argv_with_file(&private, &out_file, file.as_deref()))
+        .collect();
     let spec = process::Spec { argv: &argv, ..spec };
-    // The command as a person reruns it: on the suite's own trace.
+    // The command as a person reruns it: on the suite's own files.
     let shown: Vec<OsString> =
         program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
     let mut produced = Produced {
@@ -431,6 +476,7 @@ fn external(
     };
     let finished = process::run(&spec);
     files::let_go(&private);
+    file.iter().for_each(|file| files::let_go(file));
     let finished = match finished {
         Ok(finished) => finished,
         // Out of files, disk or memory: no news about the program.
@@ -485,11 +531,42 @@ fn external(
 /// under the trace's own name: beside the suite's trace lies its expected
 /// output, which a program handed that path could read or overwrite, and
 /// the trace itself, which it could change for the students after it.
-fn private_copy(scratch: &Path, trace: &Trace) -> Result<std::path::PathBuf, String> {
-    let name = trace.path.file_name().unwrap_or(std::ffi::OsStr::new("trace.txt"));
-    let copy = scratch.join(name);
-    files::write_read_only(&copy, &trace.text)
-        .map_err(|e| format!("cannot copy the trace for the program: {e}"))?;
+/// A trace named like OUT's scratch file has its copy in a `trace` folder.
+fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, String> {
+    let name = trace.path.file_name().unwrap_or(OsStr::new("trace.txt"));
+    let folder = match name == OUT_FILE {
+        true => scratch.join("trace"),
+        false => scratch.to_path_buf(),
+    };
+    read_only_copy(&folder, name, &trace.text)
+        .map_err(|e| format!("cannot copy the trace for the program: {e}"))
+}
+
+/// The program's own copy of the other file a `-- run:` line names as its
+/// input, read-only, in the scratch folder's `input` folder under its own
+/// name (which may be the trace's): handed the suite's file, a program
+/// could change it for the students after it. The name is read where
+/// tictac runs, as the engine reads it, whatever folder the program runs
+/// in (`tictac grade` runs it in the student's). None when that is no
+/// regular file it can read: a missing file, a folder or a file it may not
+/// read is handed over as named, so that a trace can test the program's
+/// message for it.
+fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, String> {
+    let Some(named) = plan.file().filter(|f| files::open_regular(f).is_ok()) else {
+        return Ok(None);
+    };
+    let text = files::read_bounded(named, MAX_TYPED)?;
+    let name = named.file_name().unwrap_or(OsStr::new("input.txt"));
+    read_only_copy(&scratch.join("input"), name, &text)
+        .map(Some)
+        .map_err(|e| format!("cannot copy {} for the program: {e}", named.display()))
+}
+
+/// `bytes` as a new read-only file `name` in `folder` (made if need be).
+fn read_only_copy(folder: &Path, name: &OsStr, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(folder)?;
+    let copy = folder.join(name);
+    files::write_read_only(&copy, bytes)?;
     Ok(copy)
 }
 
@@ -531,6 +608,26 @@ mod tests {
         assert_eq!(b, (true, words(&["--bot", "Hal=elm", "-b", "t.txt", "/scratch/out"])));
         assert_eq!(argv("-- run: -l IN -\n"), (false, words(&["-l", "t.txt", "-"])));
         assert_eq!(argv("-- run: -b OUT\n"), (false, words(&["-b", "OUT"])));
+    }
+
+    #[test]
+    fn another_file_named_as_input_is_the_word_in_its_place() {
+        let argv = |line: &str| {
+            let plan = Plan::of(line.as_bytes());
+            let argv = plan.argv_with_file(
+                Path::new("t.txt"),
+                Path::new("/o"),
+                Some(Path::new("/s/input/x.txt")),
+            );
+            argv.iter().map(|a| a.to_string_lossy().into()).collect::<Vec<String>>()
+        };
+        assert_eq!(argv("-- run: -b x.txt x.txt\n"), ["-b", "/s/input/x.txt", "/o"]);
+        assert_eq!(argv("-- run: -w 2 4 x.txt x.txt\n"), ["-w", "2", "4", "/s/input/x.txt", "/o"]);
+        assert_eq!(argv("-- run: -b IN x.txt\n"), ["-b", "t.txt", "/o"]);
+        assert_eq!(argv("-- run: -b -\n"), ["-b", "-"]);
+        let plan = Plan::of(b"-- run: --bot Hal=elm -b ../d/in.txt\n");
+        assert_eq!(plan.file(), Some(Path::new("../d/in.txt")));
+        assert_eq!(plan.file_at, Some(3));
     }
 
     #[test]

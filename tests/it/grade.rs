@@ -329,6 +329,119 @@ fn one_pool_over_the_whole_class_grades_as_one_student_at_a_time() {
     }
 }
 
+/// The grades.csv of `tictac grade SUITE --command ./ttt STUDENTS`, run in
+/// `cwd`.
+fn grade_in(cwd: &Path, suite: &str, students: &[&Path], out: &Path) -> String {
+    let mut command = Command::new(BIN);
+    command.current_dir(cwd).env("TICTAC", BIN);
+    command.args(["grade", suite, "--command", "./ttt", "-j", "1", "--out", &path(out)]);
+    let o = run(command.args(students), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    fs::read_to_string(out.join("grades.csv")).expect("grades.csv")
+}
+
+#[test]
+fn a_file_named_in_a_run_line_is_the_program_s_own_read_only_copy() {
+    // The suite's data file, named by its absolute path: a program that
+    // writes it changes its own copy, never the data of the students after.
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    // Outside the suite, else it would be a test of its own.
+    let data = home.path().join("data.txt");
+    fs::write(&data, "new_game(\"a\",\"b\")\n").expect("write");
+    fs::write(suite.join("t.txt"), format!("-- run: -b {}\n", path(&data))).expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let (vandal, correct) = (home.path().join("vandal"), home.path().join("correct"));
+    for (folder, body) in [
+        (&vandal, "echo 'new_game(\"Z\",\"Y\")' > \"$2\"; exec \"$TICTAC\" \"$@\""),
+        (&correct, "exec \"$TICTAC\" \"$@\""),
+    ] {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", body);
+    }
+    let csv = grade_in(home.path(), &path(&suite), &[&vandal, &correct], &home.path().join("g"));
+    // The vandal's own copy is read-only (root may still write it: its
+    // own result then); the next student reads the suite's data.
+    assert!(csv.ends_with("\ncorrect,1,1,1,1\n"), "{csv}");
+    assert_eq!(fs::read_to_string(&data).expect("data"), "new_game(\"a\",\"b\")\n");
+    // A rerun's command names the suite's own file.
+    let o = run(
+        Command::new(BIN).env("TICTAC", BIN).args([
+            "test",
+            &path(&suite),
+            "--program",
+            &script(home.path(), "wrong", "echo oops"),
+        ]),
+        None,
+    );
+    assert!(text(&o).contains(&format!(" -b {}", path(&data))), "{}", text(&o));
+}
+
+#[test]
+fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s_folder() {
+    // As `tictac test . --program P` run in the suite reads it: the suite's
+    // in.dat, whatever the student's folder holds.
+    let home = temp_dir();
+    let suite = home.path().join("s13");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("in.dat"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
+    fs::write(suite.join("t.txt"), "-- run: -b in.dat\n").expect("write");
+    let blessed = run(Command::new(BIN).current_dir(&suite).args(["test", "--bless", "."]), None);
+    assert_eq!(blessed.status.code(), Some(0), "{}", text(&blessed));
+    let (plain, own) = (home.path().join("plain"), home.path().join("own"));
+    for folder in [&plain, &own] {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", "exec \"$TICTAC\" \"$@\"");
+    }
+    fs::write(own.join("in.dat"), "undo\n").expect("write");
+    let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
+    assert_eq!(csv, "student,passed,total,points,t\nplain,1,1,1,1\nown,1,1,1,1\n");
+}
+
+#[test]
+fn a_student_s_name_reaches_the_terminal_escaped_and_the_files_as_it_is() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("t.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let evil = "s08\u{1b}]2;PWNED-TITLE\u{7}\u{1b}[?1049h\u{1b}[41mEVIL";
+    let names = [evil, "two\nlines", "李小龙", "ann"];
+    let folders: Vec<PathBuf> = names.iter().map(|n| home.path().join(n)).collect();
+    for folder in &folders {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", "exec \"$TICTAC\" \"$@\"");
+    }
+    let out = home.path().join("g");
+    let mut command = Command::new(BIN);
+    command.env("TICTAC", BIN).args(["grade", &path(&suite), "--command", "./ttt"]);
+    let o = run(command.args(["--out", &path(&out)]).args(&folders), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    assert!(!table.contains(['\u{1b}', '\u{7}']), "{table:?}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[5].starts_with("Graded 4 students"), "a row a student, one line each: {table}");
+    assert!(lines[1].starts_with("s08\\x1b]2;PWNED-TITLE\\x07\\x1b[?1049h\\x1b[41mEVIL  1/1"));
+    assert!(lines[2].starts_with("two\\x0alines "), "{table}");
+    // Columns line up on a terminal: 李小龙 is six columns wide, nine bytes.
+    let column = |line: &str| line.find("1/1").expect("1/1");
+    assert_eq!(column(lines[3]), column(lines[4]) + 3, "{table}");
+    // The files keep the true name.
+    let json = fs::read_to_string(out.join("grades.json")).expect("json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let named: Vec<&str> = json["students"]
+        .as_array()
+        .expect("students")
+        .iter()
+        .map(|s| s["student"].as_str().expect("name"))
+        .collect();
+    assert_eq!(named, names);
+    let xml = fs::read_to_string(out.join("two\nlines.junit.xml")).expect("junit");
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    assert_eq!(doc.root_element().attribute("name"), Some("two\nlines"), "{xml}");
+}
+
 #[test]
 fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
     use std::os::unix::ffi::OsStrExt;

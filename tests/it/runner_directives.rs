@@ -84,7 +84,9 @@ fn out_under_any_name_is_a_scratch_file_compared_in_process_and_with_a_program()
     let suite = dir.path().join("suite");
     fs::create_dir(&suite).expect("mkdir");
     let elsewhere = path(&dir.path().join("elsewhere.txt"));
-    for (name, out) in [("a", "made.txt"), ("b", elsewhere.as_str()), ("c", "IN")] {
+    // A trace named out.txt: its private copy is not the program's OUT.
+    let outs = [("a", "made.txt"), ("b", elsewhere.as_str()), ("c", "IN"), ("out", "OUT")];
+    for (name, out) in outs {
         let trace = format!("-- run: -b IN {out}\n{TRACE}");
         fs::write(suite.join(format!("{name}.txt")), trace).expect("write");
     }

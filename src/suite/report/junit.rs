@@ -6,15 +6,21 @@
 //! (memory up to 1 MiB, then a temporary file), so a large suite costs
 //! constant memory. quick-xml writes the elements and escapes `<`, `&` and
 //! quotes; what XML 1.0 cannot carry at all (control characters other than
-//! tab and newline, U+FFFE, U+FFFF) is replaced here first by `\xNN`, as the
-//! diffs show them. Test names that were not UTF-8 arrive already replaced.
+//! tab, newline and carriage return, U+FFFE, U+FFFF) is replaced here first
+//! by `\xNN`, as the diffs show them, and so is a carriage return in text
+//! (a parser reads it as a newline); in an attribute (a student's name) tab,
+//! newline and carriage return are character references, so that the name
+//! read back is the one the CSV and JSON give. Test names that were
+//! not UTF-8 arrive already replaced.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use quick_xml::Writer;
+use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_xml::name::QName;
 
 use super::human::Human;
 use super::{Reporter, TestEvent};
@@ -133,9 +139,9 @@ impl<'a> Junit<'a> {
             None => {}
         }
         let element = self.cases.create_element("testcase").with_attributes([
-            ("name", clean(&test.name, true).as_ref()),
-            ("classname", clean(&folder, true).as_ref()),
-            ("time", &seconds(outcome.elapsed)),
+            attribute("name", &test.name),
+            attribute("classname", &folder),
+            attribute("time", &seconds(outcome.elapsed)),
         ]);
         if problem.is_none() && outcome.notes.is_empty() && outcome.stderr.is_empty() {
             element.write_empty()?;
@@ -145,13 +151,13 @@ impl<'a> Junit<'a> {
             match problem {
                 Some(("skipped", why, ..)) => {
                     w.create_element("skipped")
-                        .with_attribute(("message", clean(why, true).as_ref()))
+                        .with_attribute(attribute("message", why))
                         .write_empty()?;
                 }
                 Some((kind, message, type_, body)) => {
-                    let attributes = [("message", clean(message, true)), ("type", type_.into())];
+                    let attributes = [attribute("message", message), attribute("type", type_)];
                     w.create_element(kind)
-                        .with_attributes(attributes.iter().map(|(k, v)| (*k, v.as_ref())))
+                        .with_attributes(attributes)
                         .write_text_content(BytesText::new(&clean(&body, false)))?;
                 }
                 None => {}
@@ -177,10 +183,9 @@ impl<'a> Junit<'a> {
             ("skipped", self.skipped.to_string()),
             ("time", seconds(self.start.elapsed())),
         ];
-        let name = clean(&self.name, true).into_owned();
         let attributes = || {
-            std::iter::once(("name", name.as_str()))
-                .chain(counts.iter().map(|(k, v)| (*k, v.as_str())))
+            std::iter::once(attribute("name", &self.name))
+                .chain(counts.iter().map(|(k, v)| attribute(k, v)))
         };
         let mut w = Writer::new(&mut *self.xml);
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
@@ -206,13 +211,22 @@ fn seconds(elapsed: Duration) -> String {
     format!("{:.3}", elapsed.as_secs_f64())
 }
 
+/// An attribute, its value escaped: tab, newline and carriage return as
+/// character references (written as they are, a parser reads them as
+/// spaces).
+fn attribute<'a>(key: &'a str, value: &str) -> Attribute<'a> {
+    let escaped = quick_xml::escape::escape(clean(value, true));
+    let value = escaped.replace('\t', "&#9;").replace('\n', "&#10;").replace('\r', "&#13;");
+    Attribute { key: QName(key), value: Cow::Owned(value) }
+}
+
 /// `text` with every character XML 1.0 forbids written as `\xNN` (or
-/// `\u{FFFE}`); in an attribute also tab, newline and carriage return,
-/// which a parser would turn into spaces, and in text a carriage return,
-/// which a parser would turn into a newline.
+/// `\u{FFFE}`); in text also a carriage return, which a parser would turn
+/// into a newline (an attribute carries it as a reference, see `attribute`).
 fn clean(text: &str, attribute: bool) -> Cow<'_, str> {
     let bad = |c: char| match c {
-        '\n' | '\t' => attribute,
+        '\n' | '\t' => false,
+        '\r' => !attribute,
         '\u{FFFE}' | '\u{FFFF}' => true,
         c => c < ' ',
     };
@@ -240,7 +254,9 @@ mod tests {
     #[test]
     fn forbidden_characters_become_visible() {
         assert_eq!(clean("a\u{1}b\tc\nd\re", false), "a\\x01b\tc\nd\\x0de");
-        assert_eq!(clean("a\tb\nc", true), "a\\x09b\\x0ac");
+        assert_eq!(clean("a\tb\nc\rd\u{1b}", true), "a\tb\nc\rd\\x1b");
+        let name = attribute("name", "a\tb\nc\r<d>\u{7}");
+        assert_eq!(name.value, "a&#9;b&#10;c&#13;&lt;d&gt;\\x07");
         assert_eq!(clean("x\u{FFFE}\u{FFFF}\u{7f}é", false), "x\\u{FFFE}\\u{FFFF}\u{7f}é");
         assert!(matches!(clean("plain <&>", true), Cow::Borrowed(_)));
     }
