@@ -24,7 +24,8 @@ pub(crate) struct Row {
 }
 
 /// The kinds of failure the table's notes count.
-const NOTED: [&str; 4] = ["crashed", "killed by a signal", "timed out", "could not start"];
+const NOTED: [&str; 5] =
+    ["crashed", "killed by a signal", "timed out", "could not start", "could not run"];
 
 /// How a test failed: its kind (`crashed`, `output differs`, ...) and the
 /// headline every report format uses (`crashed (exit 3)`).
