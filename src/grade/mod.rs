@@ -43,9 +43,9 @@ pub(crate) enum GradeError {
     /// than charge it to the student.
     #[error(
         "error: grading stopped at {student}'s test {test}, on trouble that is not the program's: {why}\n\
-         No grades were written: free what ran out (disk space in the temporary folder, the open-files limit: `ulimit -n`, or a smaller -j), or mend the suite, then grade again into a new --out."
+         No grades were written. {advice}"
     )]
-    NotTheProgram { student: String, test: String, why: String },
+    NotTheProgram { student: String, test: String, why: String, advice: &'static str },
 }
 
 impl Stopped for GradeError {
@@ -56,6 +56,12 @@ impl Stopped for GradeError {
         }
     }
 }
+
+/// What to do when the system ran out while grading (the test was tried
+/// again while another program's run could have held what ran out).
+const RAN_OUT: &str = "The system ran out of it for longer than any program's run lasts: \
+    free it (disk space in the temporary folder: up to 17 MiB for each of the -j runs; \
+    open files: `ulimit -n`; processes: `ulimit -u`), or grade with a smaller -j, into a new --out.";
 
 /// The folder of the gradebook that holds the course suite under `--course`.
 const COURSE_SUITE: &str = "course-suite";
@@ -68,6 +74,12 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     let named = match &options.suite {
         Some(path) => {
             let path = absolute(path).map_err(|e| suite_error(path, e))?;
+            // A student's files would be taken for tests (worth what they say).
+            if let Some((_, dir)) = students.iter().find(|(_, dir)| dir.starts_with(&path)) {
+                let why =
+                    format!("is inside the suite '{}': its files would be tests", path.display());
+                return Err(GradeError::Submission(dir.display().to_string(), why));
+            }
             let tests = suite::discover(std::slice::from_ref(&path))?;
             Some((path, tests))
         }
@@ -202,6 +214,10 @@ impl pool::Results for Class<'_> {
                 student: name.clone(),
                 test: self.tests[t].name.clone(),
                 why: result.verdict.headline().unwrap_or_default(),
+                advice: match result.ran_out {
+                    true => RAN_OUT,
+                    false => "Mend the suite, then grade again into a new --out.",
+                },
             });
         }
         let write = |graded: &Graded, e: io::Error| GradeError::Write(graded.files.clone(), e);

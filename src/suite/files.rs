@@ -10,9 +10,42 @@ use crate::platform::files;
 
 pub(crate) use crate::run::describe;
 
+/// Why a file could not be read, and whether that is the system's (out of
+/// open files or memory) rather than the file's.
+#[derive(Debug)]
+pub(crate) struct Unreadable {
+    pub(crate) why: String,
+    pub(crate) ran_out: bool,
+}
+
+impl From<Unreadable> for String {
+    fn from(unreadable: Unreadable) -> String {
+        unreadable.why
+    }
+}
+
+impl From<String> for Unreadable {
+    fn from(why: String) -> Unreadable {
+        Unreadable { why, ran_out: false }
+    }
+}
+
+/// `cannot read PATH: e`, ran out or not.
+fn cannot_read(path: &Path, e: &io::Error) -> Unreadable {
+    Unreadable {
+        why: format!("cannot read {}: {e}", path.display()),
+        ran_out: files::is_exhaustion(e),
+    }
+}
+
 /// Opens `path` for reading if it is a regular file (after symlinks);
 /// otherwise a message saying what it is.
 pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
+    Ok(open_checked(path)?)
+}
+
+/// `open_regular`, saying whether the system ran out.
+pub(crate) fn open_checked(path: &Path) -> Result<File, Unreadable> {
     let shown = path.display();
     // Opening a FIFO never waits for a writer.
     let file =
@@ -20,17 +53,16 @@ pub(crate) fn open_regular(path: &Path) -> Result<File, String> {
             match e.kind() {
                 io::ErrorKind::NotFound if is_link(path) => {
                     format!("{shown} is a broken symbolic link (what it points to does not exist)")
+                        .into()
                 }
-                io::ErrorKind::NotFound => format!("{shown} does not exist"),
-                _ if files::is_loop(&e) => {
-                    format!("{shown} is a symbolic link that loops")
-                }
-                _ => format!("cannot read {shown}: {e}"),
+                io::ErrorKind::NotFound => format!("{shown} does not exist").into(),
+                _ if files::is_loop(&e) => format!("{shown} is a symbolic link that loops").into(),
+                _ => cannot_read(path, &e),
             }
         })?;
-    let kind = file.metadata().map_err(|e| format!("cannot read {shown}: {e}"))?.file_type();
+    let kind = file.metadata().map_err(|e| cannot_read(path, &e))?.file_type();
     if !kind.is_file() {
-        return Err(format!("{shown} is {}, not a regular file", describe(kind)));
+        return Err(format!("{shown} is {}, not a regular file", describe(kind)).into());
     }
     // Back to blocking reads for a regular file (O_NONBLOCK is moot there).
     files::blocking_again(&file);
@@ -43,13 +75,16 @@ fn is_link(path: &Path) -> bool {
 
 /// Reads at most `limit` bytes of a regular file; an error past it.
 pub(crate) fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file = open_regular(path)?;
+    Ok(read_checked(path, limit)?)
+}
+
+/// `read_bounded`, saying whether the system ran out.
+pub(crate) fn read_checked(path: &Path, limit: u64) -> Result<Vec<u8>, Unreadable> {
+    let file = open_checked(path)?;
     let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| cannot_read(path, &e))?;
     if bytes.len() as u64 > limit {
-        return Err(format!("{} is larger than {limit} bytes", path.display()));
+        return Err(format!("{} is larger than {limit} bytes", path.display()).into());
     }
     Ok(bytes)
 }

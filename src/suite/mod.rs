@@ -22,10 +22,10 @@ pub(crate) use report::{Heading, Reporter, TestEvent};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::platform::process::Capture;
+use crate::platform::{self, process::Capture};
 use crate::run::FileError;
 use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 
@@ -129,6 +129,8 @@ pub(crate) struct TestResult {
     /// runner's (an expected file that cannot be read, the system out of
     /// files, disk or memory). `tictac grade` stops at it.
     pub(crate) not_the_programs: bool,
+    /// The system ran out of something (processes, files, disk, memory).
+    pub(crate) ran_out: bool,
 }
 
 impl TestResult {
@@ -278,7 +280,25 @@ impl pool::Results for Tally<'_> {
 }
 
 /// Runs one test; a bug that panics fails that test, not the suite.
+/// A test whose run found the system out of processes, files, disk or
+/// memory is run again, every `RETRY_AFTER`, for as long as another
+/// program's run may last (its timeout, twice): what another program took
+/// is given back when its run is stopped; what stays taken is the machine's.
 pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult {
+    let start = Instant::now();
+    let window = options.timeout.saturating_mul(2).saturating_add(Duration::from_secs(1));
+    loop {
+        let result = guarded_run_once(test, options, stop);
+        if !result.ran_out || start.elapsed() > window || stop.load(Ordering::Relaxed) {
+            return result;
+        }
+        std::thread::sleep(RETRY_AFTER);
+    }
+}
+
+const RETRY_AFTER: Duration = Duration::from_millis(200);
+
+fn guarded_run_once(test: &Test, options: &Options, stop: &AtomicBool) -> TestResult {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(test, options, Some(stop))))
         .unwrap_or_else(|_| TestResult {
@@ -290,6 +310,7 @@ pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> 
             notes: Vec::new(),
             stderr: Vec::new(),
             not_the_programs: true,
+            ran_out: false,
         })
 }
 
@@ -303,6 +324,7 @@ struct Ran {
     command: Option<String>,
     /// See `TestResult::not_the_programs`.
     not_the_programs: bool,
+    ran_out: bool,
     notes: Vec<String>,
     stderr: Vec<u8>,
 }
@@ -320,6 +342,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
         stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
         not_the_programs: failed
             && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
+        ran_out: failed && ran.ran_out,
         verdict,
     }
 }
@@ -352,14 +375,17 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         }
         None => match fs::symlink_metadata(&expected_path) {
             Err(_) => None,
-            Ok(_) => match files::open_regular(&expected_path).and_then(|f| {
-                Capture::of_file(f)
-                    .map_err(|e| format!("cannot read {}: {e}", expected_path.display()))
+            Ok(_) => match files::open_checked(&expected_path).and_then(|f| {
+                Capture::of_file(f).map_err(|e| files::Unreadable {
+                    why: format!("cannot read {}: {e}", expected_path.display()),
+                    ran_out: platform::files::is_exhaustion(&e),
+                })
             }) {
                 Ok(capture) => Some(capture),
-                Err(why) if !options.bless => {
+                Err(unreadable) if !options.bless => {
                     ran.not_the_programs = true;
-                    return Verdict::CannotRun(why);
+                    ran.ran_out = unreadable.ran_out;
+                    return Verdict::CannotRun(unreadable.why);
                 }
                 Err(_) => None,
             },
@@ -371,7 +397,8 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     });
     let (mut actual, trouble, status) = match produce(producer, &test.trace, cap, stop) {
         Err(unrun) => {
-            ran.not_the_programs = !unrun.programs;
+            ran.not_the_programs = unrun.blame != plan::Blame::Program;
+            ran.ran_out = unrun.blame == plan::Blame::RanOut;
             return Verdict::CannotRun(unrun.why);
         }
         Ok(produced) => {
@@ -422,7 +449,9 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         },
         Ok(Some(diff)) => Some(diff),
         Err(e) => {
-            ran.not_the_programs = true;
+            // A program's OUT may be a trap (a link to a file that cannot be
+            // read): its own doing.
+            ran.not_the_programs = options.program.is_none();
             return Verdict::CannotRun(format!("comparing the outputs: {e}"));
         }
     };

@@ -369,18 +369,45 @@ pub(crate) struct Produced {
 #[derive(Debug)]
 pub(crate) struct Unrun {
     pub(crate) why: String,
-    pub(crate) programs: bool,
+    pub(crate) blame: Blame,
+}
+
+/// Whose a failure is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blame {
+    /// The program's: its result.
+    Program,
+    /// The trace's or the suite's (a bad `-- run:` line, a file that cannot
+    /// be read), or a bug of the runner's.
+    Suite,
+    /// The system ran out of something (processes, open files, disk,
+    /// memory): often another program's doing, stopped at its own
+    /// deadline, so the test is run again a little later.
+    RanOut,
 }
 
 impl Unrun {
     fn programs(why: String) -> Unrun {
-        Unrun { why, programs: true }
+        Unrun { why, blame: Blame::Program }
+    }
+
+    /// `context: e`, ran out or not.
+    fn io(context: String, e: &std::io::Error) -> Unrun {
+        let blame = if platform_files::is_exhaustion(e) { Blame::RanOut } else { Blame::Suite };
+        Unrun { why: format!("{context}: {e}"), blame }
     }
 }
 
 impl From<String> for Unrun {
     fn from(why: String) -> Unrun {
-        Unrun { why, programs: false }
+        Unrun { why, blame: Blame::Suite }
+    }
+}
+
+impl From<files::Unreadable> for Unrun {
+    fn from(unreadable: files::Unreadable) -> Unrun {
+        let blame = if unreadable.ran_out { Blame::RanOut } else { Blame::Suite };
+        Unrun { why: unreadable.why, blame }
     }
 }
 
@@ -407,7 +434,7 @@ pub(crate) fn produce(
     cap: u64,
     stop: Option<&AtomicBool>,
 ) -> Result<Produced, Unrun> {
-    let text = files::read_bounded(trace, MAX_TYPED)?;
+    let text = files::read_checked(trace, MAX_TYPED)?;
     let plan = Plan::checked(&text)?;
     let wanted_status = plan.status;
     let produced = match producer {
@@ -453,7 +480,7 @@ fn external(
     spec: process::Spec,
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
-    let scratch = tempfile::tempdir().map_err(|e| format!("no scratch folder: {e}"))?;
+    let scratch = tempfile::tempdir().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
     let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
     let file = file_copy(scratch.path(), plan)?;
@@ -481,7 +508,7 @@ fn external(
         Ok(finished) => finished,
         // Out of files, disk or memory: no news about the program.
         Err(e) if platform_files::is_exhaustion(&e) => {
-            return Err(Unrun::from(format!("cannot run {exe}: {e}")));
+            return Err(Unrun::io(format!("cannot run {exe}"), &e));
         }
         Err(e) => {
             produced.trouble = Some(Trouble::CouldNotStart(format!("{exe}: {e}")));
@@ -532,14 +559,14 @@ fn external(
 /// output, which a program handed that path could read or overwrite, and
 /// the trace itself, which it could change for the students after it.
 /// A trace named like OUT's scratch file has its copy in a `trace` folder.
-fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, String> {
+fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, Unrun> {
     let name = trace.path.file_name().unwrap_or(OsStr::new("trace.txt"));
     let folder = match name == OUT_FILE {
         true => scratch.join("trace"),
         false => scratch.to_path_buf(),
     };
     read_only_copy(&folder, name, &trace.text)
-        .map_err(|e| format!("cannot copy the trace for the program: {e}"))
+        .map_err(|e| Unrun::io("cannot copy the trace for the program".into(), &e))
 }
 
 /// The program's own copy of the other file a `-- run:` line names as its
@@ -551,15 +578,23 @@ fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, String> {
 /// regular file it can read: a missing file, a folder or a file it may not
 /// read is handed over as named, so that a trace can test the program's
 /// message for it.
-fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, String> {
+fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, Unrun> {
     let Some(named) = plan.file().filter(|f| files::open_regular(f).is_ok()) else {
         return Ok(None);
     };
-    let text = files::read_bounded(named, MAX_TYPED)?;
+    // A link to the runner's standard input: never read (in-process runs
+    // refuse it the same way).
+    if platform_files::is_stdin(named) {
+        let shown = named.display();
+        return Err(
+            format!("`-- run:` names {shown}, which is the runner's own standard input").into()
+        );
+    }
+    let text = files::read_checked(named, MAX_TYPED)?;
     let name = named.file_name().unwrap_or(OsStr::new("input.txt"));
     read_only_copy(&scratch.join("input"), name, &text)
         .map(Some)
-        .map_err(|e| format!("cannot copy {} for the program: {e}", named.display()))
+        .map_err(|e| Unrun::io(format!("cannot copy {} for the program", named.display()), &e))
 }
 
 /// `bytes` as a new read-only file `name` in `folder` (made if need be).

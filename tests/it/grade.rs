@@ -488,29 +488,75 @@ fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
 }
 
 #[test]
-fn trouble_that_is_not_the_program_s_stops_grading_instead_of_failing_students() {
+fn trouble_that_is_not_the_program_s_is_never_charged_to_a_student() {
     // Out of open files at -j 200 under `ulimit -n 64`: before, every
     // student had tests failed "could not start: Too many open files", and
-    // grading exited 0.
+    // grading exited 0. A test that finds the system out of something is
+    // run again once others have given it back: the class is graded right,
+    // or (when it stays out) grading stops, exit 2, no grades.
     let home = temp_dir();
     let students = class(home.path());
     let out = home.path().join("grades");
     let mut command = Command::new("/bin/sh");
     command
         .args(["-c", "ulimit -n 64 && exec \"$@\"", "sh", BIN, "grade", "--course"])
-        .args(["--command", "./ttt", "-j", "200", "--out"])
+        .args(["--command", "./ttt", "-j", "200", "--timeout", "2", "--out"])
         .arg(&out)
         .args(&students);
     let o = run(&mut command, None);
     let said = text(&o);
+    match o.status.code() {
+        Some(0) => {
+            let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
+            let passed: Vec<&str> = rows(&csv)[1..].iter().map(|r| r[1]).collect();
+            let tests = rows(&csv)[0].len() - 4;
+            let all = tests.to_string();
+            assert_eq!(passed[0], all, "{csv}");
+            assert_eq!(passed[3], all, "{csv}");
+            assert!(passed[1] != all && passed[2] != all, "{csv}");
+            assert!(!said.contains("could not start") && !said.contains("could not run"), "{said}");
+        }
+        Some(2) => {
+            // Where the files ran out for good decides the words.
+            let stopped = said.starts_with("error: grading stopped at ")
+                && said.contains("on trouble that is not the program's: ")
+                && said.contains("No grades were written");
+            assert!(stopped || said.starts_with("error: cannot write "), "{said}");
+            assert!(said.contains("Too many open files"), "{said}");
+            assert!(!out.join("grades.csv").exists());
+        }
+        _ => panic!("{said}"),
+    }
+}
+
+#[test]
+fn a_suite_file_that_cannot_be_read_stops_grading() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "new_game(\"a\",\"b\")\n").expect("write");
+    // An expected file the grader may not read: no student's failure.
+    let fifo = suite.join("a.expected.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let out = home.path().join("grades");
+    let o = run(
+        Command::new(BIN)
+            .args(["grade", &path(&suite), "--command", "./ttt", "--out", &path(&out)])
+            .args(&students),
+        None,
+    );
+    let said = text(&o);
     assert_eq!(o.status.code(), Some(2), "{said}");
-    // Where the files ran out decides the words: a program's run (grading
-    // stopped at it) or a student's report (it cannot be written).
-    let stopped = said.starts_with("error: grading stopped at ")
-        && said.contains("on trouble that is not the program's: ")
-        && said.contains("No grades were written");
-    assert!(stopped || said.starts_with("error: cannot write "), "{said}");
-    assert!(said.contains("Too many open files"), "{said}");
+    assert!(
+        said.starts_with(
+            "error: grading stopped at alice's test a, on trouble that is not the program's: "
+        ),
+        "{said}"
+    );
+    assert!(said.contains("is a FIFO, not a regular file"), "{said}");
+    assert!(said.contains("Mend the suite"), "{said}");
     assert!(!out.join("grades.csv").exists());
 }
 
@@ -526,6 +572,7 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
     let inside_bob = path(&Path::new(&students[1]).join("grades"));
     let inside_suite = path(&suite.join("grades"));
     let fresh = path(&home.path().join("fresh"));
+    let home_path = path(home.path());
     for (args, says) in [
         (
             vec!["--course", "--out", &inside_bob, &students[1]],
@@ -536,6 +583,8 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
             vec!["--course", "--out", &fresh, &path(&long)],
             "has a name too long for its report's file name (261 bytes",
         ),
+        // The students inside the suite: their files would be tests.
+        (vec![&home_path, "--out", &fresh, &students[0]], "is inside the suite"),
     ] {
         let o = run(Command::new(BIN).arg("grade").args(&args).args(["--command", "./ttt"]), None);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));

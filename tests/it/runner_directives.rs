@@ -154,3 +154,26 @@ fn a_link_to_standard_input_is_refused_in_process() {
     assert!(out.contains("which is the runner's own standard input: write `-`"), "{out}");
     assert!(!suite.join("r.expected.txt").exists(), "blessed:\n{out}");
 }
+
+#[test]
+fn a_link_to_standard_input_is_never_read_for_a_program_either() {
+    let dir = temp_dir();
+    std::os::unix::fs::symlink("/dev/stdin", dir.path().join("in2.txt")).expect("link");
+    fs::write(dir.path().join("t.txt"), "-- run: -b in2.txt\nundo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "x\n").expect("write");
+    let secret = dir.path().join("secret.txt");
+    fs::write(&secret, "TOP SECRET\n").expect("write");
+    let tools = temp_dir();
+    let cat = script(tools.path(), "cat.sh", "cat \"$2\"");
+    // Standard input a regular file, as `< secret.txt` makes it.
+    let o = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["test", "t.txt", "--program", &cat])
+        .stdin(fs::File::open(&secret).expect("open"))
+        .output()
+        .expect("run");
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(!out.contains("TOP SECRET"), "{out}");
+    assert!(out.contains("which is the runner's own standard input"), "{out}");
+}

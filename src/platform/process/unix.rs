@@ -58,6 +58,13 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
     let word = &word[..word.iter().position(|b| b" \t".contains(b)).unwrap_or(word.len())];
     let interpreter = Path::new(std::ffi::OsStr::from_bytes(word));
     if word.is_empty() || interpreter.is_file() {
+        // `#!/usr/bin/env python3\r`: env exists, `python3\r` does not.
+        if line.ends_with(b"\r") {
+            let shown = String::from_utf8_lossy(line).trim_end().to_string();
+            return Err(format!(
+                "its first line, `#!{shown}`, ends in \\r: a Windows line ending (save the script with LF line endings)"
+            ));
+        }
         return Ok(());
     }
     let shown = String::from_utf8_lossy(word).replace('\r', "\\r");

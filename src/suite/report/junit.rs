@@ -277,6 +277,7 @@ mod tests {
             notes: Vec::new(),
             stderr: Vec::new(),
             not_the_programs: false,
+            ran_out: false,
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit
