@@ -352,9 +352,14 @@ pub(crate) fn stop_all() {
 static SUSPENDED_MICROS: AtomicU64 = AtomicU64::new(0);
 static SUSPENDED_AT: Mutex<Option<Instant>> = Mutex::new(None);
 
-/// How long this process has been stopped by Ctrl-Z in all.
+/// How long this process has been stopped by Ctrl-Z in all, a stop not yet
+/// accounted for included: after `fg` the runs' threads go on at once,
+/// before `resume_runs` (on the signal thread) has added the stop, and must
+/// not take it for their programs' time.
 pub(crate) fn time_suspended() -> Duration {
-    Duration::from_micros(SUSPENDED_MICROS.load(Ordering::SeqCst))
+    let at = SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner());
+    let ongoing = at.map_or(Duration::ZERO, |at| at.elapsed());
+    Duration::from_micros(SUSPENDED_MICROS.load(Ordering::SeqCst)) + ongoing
 }
 
 /// Before this process stops (Ctrl-Z): every run's programs are stopped
@@ -379,7 +384,10 @@ fn resume_runs() {
     if let Some(cgroups) = cgroups() {
         cgroups.freeze_all(false);
     }
-    if let Some(at) = SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner()).take() {
+    // Moved from the ongoing stop to the total under the lock, so that
+    // `time_suspended` never counts it twice nor misses it.
+    let mut suspended_at = SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(at) = suspended_at.take() {
         let micros = u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX);
         SUSPENDED_MICROS.fetch_add(micros, Ordering::SeqCst);
     }
