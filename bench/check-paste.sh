@@ -17,7 +17,9 @@ fi
 cargo build --release --quiet --bin tictac
 bin=$PWD/target/release/tictac
 work=$(mktemp -d)
-sockets=()
+# Named here: `seconds` runs in a command substitution's subshell, where
+# adding to the list would not reach the trap (the servers were left running).
+sockets=("tictac-paste-cat-$$" "tictac-paste-tictac-$$")
 trap 'for s in "${sockets[@]}"; do tmux -L "$s" kill-server 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
 # The line: events with a hint all along, then one to wait for.
@@ -29,7 +31,6 @@ split -b 2000 "$work/line.txt" "$work/piece."
 # screen, in a tmux server of its own.
 seconds() {
   local socket="tictac-paste-$1-$$" start end
-  sockets+=("$socket")
   tmux -L "$socket" new-session -d -s t -x 100 -y 30 "XDG_DATA_HOME=$work $2; sleep 60"
   sleep 1
   start=$(date +%s.%N)
