@@ -23,9 +23,16 @@ pub(crate) struct Row {
     pub(crate) failures: Vec<Option<Failed>>,
 }
 
-/// The kinds of failure the table's notes count.
-const NOTED: [&str; 5] =
-    ["crashed", "killed by a signal", "timed out", "could not start", "could not run"];
+/// The kinds of failure the table's notes count: every one but a plain
+/// difference in output.
+const NOTED: [&str; 6] = [
+    "crashed",
+    "killed by a signal",
+    "timed out",
+    "printed too much",
+    "could not start",
+    "could not run",
+];
 
 /// How a test failed: its kind (`crashed`, `output differs`, ...) and the
 /// headline every report format uses (`crashed (exit 3)`).
@@ -293,5 +300,13 @@ mod tests {
              ann      2/2     4/4\n\
              bob      0/2     0/4     a, b,c         crashed (2 tests)\n"
         );
+    }
+
+    #[test]
+    fn a_flood_is_noted_beside_a_crash() {
+        let mut cy = row("cy", &[Some("crashed (exit 1)"), None]);
+        let flood = "printed more than 1048576 bytes and was stopped";
+        cy.failures[1] = Some(Failed { kind: "printed too much", headline: flood.into() });
+        assert_eq!(cy.notes(), "crashed (1 test), printed too much (1 test)");
     }
 }

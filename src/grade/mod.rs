@@ -4,6 +4,7 @@
 //! `grades.csv`, `grades.json`, `tests.csv`, per student the human report and a JUnit file named after
 //! the student, and a table on standard output.
 
+mod advice;
 mod book;
 mod files;
 mod progress;
@@ -33,6 +34,8 @@ pub(crate) enum GradeError {
     Out(String, String),
     #[error("error: the submission '{0}' {1}")]
     Submission(String, String),
+    #[error("error: the test '{0}' says its points wrongly: {1}")]
+    Points(String, String),
     #[error("error: cannot write '{0}': {1}")]
     Write(String, io::Error),
     #[error(
@@ -81,6 +84,11 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
                 return Err(GradeError::Submission(dir.display().to_string(), why));
             }
             let tests = suite::discover(std::slice::from_ref(&path))?;
+            // A grade from a mistyped value is wrong: refused before anything runs.
+            for test in &tests {
+                plan::said_points(&test.trace)
+                    .map_err(|why| GradeError::Points(test.trace.display().to_string(), why))?;
+            }
             Some((path, tests))
         }
         None => None,
@@ -120,6 +128,9 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     book::write_tests_csv(&mut tests_csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("tests.csv"), &tests_csv)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
+    for note in advice::notes(&options.command, &students, &rows) {
+        writeln!(out, "{note}").map_err(SuiteError::Write)?;
+    }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let suite = if options.suite.is_none() { ", and the course suite" } else { "" };
     writeln!(
@@ -311,18 +322,7 @@ fn out_apart(
     suite: Option<&Path>,
     students: &[(String, PathBuf)],
 ) -> Result<(), GradeError> {
-    // The folder may not exist yet: where it would be, by its parent.
-    let resolved = match (absolute(out), out.parent(), out.file_name()) {
-        (Ok(path), _, _) => path,
-        (Err(_), Some(parent), Some(name)) => {
-            let parent = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
-            match absolute(parent) {
-                Ok(parent) => parent.join(name),
-                Err(_) => return Ok(()),
-            }
-        }
-        _ => return Ok(()),
-    };
+    let Some(resolved) = where_it_would_be(out) else { return Ok(()) };
     let refuse = |why: String| GradeError::Out(out.display().to_string(), why);
     if let Some(suite) = suite.filter(|suite| resolved.starts_with(suite)) {
         let why = format!(
@@ -337,6 +337,24 @@ fn out_apart(
         )));
     }
     Ok(())
+}
+
+/// Where `path` is or would be made, from the root: its nearest folder that
+/// exists, links resolved, then the names still to make (`alice/x/y` with
+/// no `alice/x` is inside `alice`). None when that cannot be told.
+fn where_it_would_be(path: &Path) -> Option<PathBuf> {
+    let mut missing = Vec::new();
+    let mut at = path.to_path_buf();
+    loop {
+        if let Ok(found) = absolute(&at) {
+            return Some(missing.iter().rev().fold(found, |path, name| path.join(name)));
+        }
+        missing.push(at.file_name()?.to_owned());
+        at = match at.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+    }
 }
 
 /// `path` from the root, links resolved.

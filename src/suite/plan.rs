@@ -200,7 +200,8 @@ impl Plan {
 
     /// `of`, refusing a first line that looks like a directive but is not
     /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
-    /// test something else than meant; and one that runs no trace.
+    /// test something else than meant; points said wrongly (`points_of`);
+    /// and one that runs no trace.
     pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
         let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
@@ -222,6 +223,7 @@ impl Plan {
         if let Some(Err(why)) = status_of(status_line) {
             return Err(format!("line {number}, {why}"));
         }
+        points_of(trace)?;
         let plan = Plan::of(trace);
         if plan.directive == Directive::NoTrace {
             return Err(format!(
@@ -279,15 +281,67 @@ pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
         .then(|| "an invocation error: its message names tictac".to_string())
 }
 
+/// The most a test may be worth: sums of any class's points stay exact.
+pub(crate) const MAX_POINTS: u64 = 1_000_000;
+
+/// The comment that gives a test's points.
+const POINTS: &str = "-- points:";
+
 /// What a trace is worth (`tictac grade`, `--format gradescope`): `--
-/// points: N` on one of its first comment lines, else 1.
+/// points: N` on one of its first comment lines, else 1. A trace that says
+/// it wrongly is refused by `points_of` before it runs.
 pub(crate) fn points(trace: &Path) -> u64 {
-    let Ok(text) = files::read_bounded(trace, MAX_TYPED) else { return 1 };
-    let text = String::from_utf8_lossy(&text);
-    text.lines()
-        .take_while(|line| line.trim_start().starts_with("--"))
-        .find_map(|line| line.trim().strip_prefix("-- points:")?.trim().parse().ok())
-        .unwrap_or(1)
+    said_points(trace).unwrap_or(1)
+}
+
+/// `points`, or why the trace says them wrongly (one that cannot be read
+/// says why when its test runs).
+pub(crate) fn said_points(trace: &Path) -> Result<u64, String> {
+    match files::read_bounded(trace, MAX_TYPED) {
+        Ok(text) => points_of(&text),
+        Err(_) => Ok(1),
+    }
+}
+
+/// The points a trace's first comment lines (blank lines among them) give,
+/// or why a line that speaks of points does not say it as `-- points: N`,
+/// N a whole number from 0 to `MAX_POINTS`: a value mistyped (`2.5`, `-3`,
+/// `--points: 4`) silently worth 1 would be a wrong grade.
+pub(crate) fn points_of(trace: &[u8]) -> Result<u64, String> {
+    let text = String::from_utf8_lossy(trace);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let mut found = None;
+    let header = text.lines().enumerate().take_while(|(_, line)| {
+        let line = line.trim_start();
+        line.is_empty() || line.starts_with("--")
+    });
+    for (k, line) in header {
+        let line = line.trim();
+        let Some(rest) = line.strip_prefix("--").map(str::trim_start) else { continue };
+        // `-- points to note` is a comment; `-- points 5`, `--points: 4` mean points.
+        let Some(rest) = rest.strip_prefix("points").map(str::trim_start) else { continue };
+        if !(rest.is_empty()
+            || rest.starts_with(|c: char| ":+-.".contains(c) || c.is_ascii_digit()))
+        {
+            continue;
+        }
+        let number = line
+            .strip_prefix(POINTS)
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let valid = number.and_then(|n| n.parse::<u64>().ok()).filter(|n| *n <= MAX_POINTS);
+        let Some(points) = valid else {
+            return Err(format!(
+                "line {}, `{line}`, is not a valid directive: write `{POINTS} N`, N a whole number from 0 to {MAX_POINTS}",
+                k + 1
+            ));
+        };
+        if found.is_some() {
+            return Err(format!("line {}, `{line}`: the trace gives its points twice", k + 1));
+        }
+        found = Some(points);
+    }
+    Ok(found.unwrap_or(1))
 }
 
 /// What produces a test's output: the engine here, or a program.
@@ -720,7 +774,34 @@ mod tests {
         assert_eq!(test("-- points: 5\nundo\n"), 5);
         assert_eq!(test("-- run: -b IN\n-- status: 0\n-- points: 3\nundo\n"), 3);
         assert_eq!(test("undo\n-- points: 3\n"), 1, "only among the first comment lines");
-        assert_eq!(test("-- points: x\n"), 1);
+        assert_eq!(test("-- points: x\n"), 1, "refused by points_of");
+        assert_eq!(test("\n-- points: 4\n"), 4, "blank lines among them");
+        assert_eq!(test("\u{feff}-- points: 6\nundo\n"), 6, "after a byte order mark");
+        assert_eq!(test("-- points: 0\n"), 0);
+        assert_eq!(test("-- pointsfile: 7\n-- points to note\n-- points:   9 \n"), 9);
+    }
+
+    #[test]
+    fn points_said_wrongly_are_refused_not_worth_one() {
+        for bad in [
+            "-- points: 2.5",
+            "-- points: -3",
+            "-- points: +3",
+            "-- points: 1000001",
+            "-- points: 18446744073709551616",
+            "--points: 4",
+            "--  points: 6",
+            "-- points 5",
+            "-- points:",
+            "-- points: 3 -- three points",
+        ] {
+            let e = points_of(format!("{bad}\nundo\n").as_bytes()).expect_err(bad);
+            assert!(e.starts_with(&format!("line 1, `{bad}`, is not a valid directive")), "{e}");
+        }
+        let e = points_of(b"-- points: 2\n-- points: 3\n").expect_err("twice");
+        assert_eq!(e, "line 2, `-- points: 3`: the trace gives its points twice");
+        assert_eq!(points_of(b"-- points: 1000000\n"), Ok(MAX_POINTS));
+        assert_eq!(points_of(b"undo\n-- points: x\n"), Ok(1), "past the first comments");
     }
 
     #[test]

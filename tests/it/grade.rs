@@ -201,6 +201,18 @@ fn a_program_that_cannot_start_is_a_result() {
     assert!(bob.contains(" 0/") && bob.contains("could not start ("), "{table}");
     let report = fs::read_to_string(Path::new(&out).join("bob.report.txt")).expect("report");
     assert!(report.contains("could not start: ./ttt: no such file"), "{report}");
+    assert!(!table.contains("warning") && !table.contains("note:"), "{table}");
+
+    // A typo in --command starts nobody's program; one naming nothing in
+    // their folders runs the same program for all: both are said.
+    let typo = path(&home.path().join("typo"));
+    let o = tictac(&["grade", "--course", "--command", "./tt", "--out", &typo, &students[0]]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("warning: no student's program could start with --command './tt'"));
+    let same = path(&home.path().join("same"));
+    let o = tictac(&["grade", "--course", "--command", BIN, "--out", &same, &students[1]]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("every student ran the same program"), "{}", text(&o));
 }
 
 #[test]
@@ -249,6 +261,24 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
     assert_eq!(csv, "student,passed,total,points,a,b\nalice,2,2,4,1,1\ncarol,2,2,4,1,1\n");
+
+    // Points said wrongly, or past the most a test may be worth, would be a
+    // wrong grade (2.5 was worth 1; 2^64 - 1 wrapped the sums): refused.
+    for bad in ["-- points: 2.5", "-- points: 18446744073709551615", "--points: 4"] {
+        fs::write(suite.join("b.txt"), format!("{bad}\nundo\n")).expect("write");
+        let fresh = path(&home.path().join("fresh"));
+        let o =
+            tictac(&["grade", &path(&suite), "--command", "./ttt", "--out", &fresh, &students[0]]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let says =
+            format!("b.txt' says its points wrongly: line 1, `{bad}`, is not a valid directive");
+        assert!(text(&o).contains(&says), "{}", text(&o));
+        assert!(!Path::new(&fresh).exists(), "refused before anything is made");
+        let o = tictac(&["test", &path(&suite), "--program", BIN, "--format", "gradescope"]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!(results["score"], 3, "{results}");
+    }
 }
 
 /// What one student's program leaves (a hang, a child in the background)
@@ -571,6 +601,9 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
     fs::create_dir(&long).expect("mkdir");
     let inside_bob = path(&Path::new(&students[1]).join("grades"));
     let inside_suite = path(&suite.join("grades"));
+    // Folders not made yet are where they would be made.
+    let deep_in_bob = path(&Path::new(&students[1]).join("x/y"));
+    let deep_in_suite = path(&suite.join("n1/n2"));
     let fresh = path(&home.path().join("fresh"));
     let home_path = path(home.path());
     for (args, says) in [
@@ -579,6 +612,11 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
             "is inside the folder of the student 'bob', where their program runs",
         ),
         (vec![&path(&suite), "--out", &inside_suite, &students[0]], "is inside the suite"),
+        (
+            vec!["--course", "--out", &deep_in_bob, &students[0], &students[1]],
+            "is inside the folder of the student 'bob', where their program runs",
+        ),
+        (vec![&path(&suite), "--out", &deep_in_suite, &students[0]], "is inside the suite"),
         (
             vec!["--course", "--out", &fresh, &path(&long)],
             "has a name too long for its report's file name (261 bytes",
@@ -590,6 +628,7 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
         assert!(!Path::new(&fresh).exists() && !Path::new(&inside_bob).exists(), "nothing made");
+        assert!(!Path::new(&students[1]).join("x").exists(), "nothing made");
     }
 }
 
