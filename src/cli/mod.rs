@@ -89,6 +89,12 @@ pub(crate) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
 /// per test. Apart from `parse`, which reads the arguments only.
 pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError> {
     let (command, program, oracle) = match &invocation {
+        // Gradescope reads results.json whatever happens: a student's program
+        // that cannot start scores 0 on every test, each saying why, rather
+        // than leave a usage error where the JSON should be.
+        Invocation::Test(o) if o.format == options::Format::Gradescope => {
+            ("test", None, o.oracle.as_ref())
+        }
         Invocation::Test(o) => ("test", o.program.as_ref(), o.oracle.as_ref()),
         Invocation::Fuzz(o) => ("fuzz", Some(&o.program), o.oracle.as_ref()),
         _ => return Ok(invocation),

@@ -95,16 +95,16 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     };
     out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
     prepare_out(&options.out)?;
-    // The course suite is written into the gradebook, so that every command
-    // a report shows can be run again as it stands.
+    // The course suite is written into the gradebook once grading is done,
+    // so that every command a report shows can be run again as it stands;
+    // meanwhile the runs read it from the executable, so no program finds
+    // its answers there, nor changes them for the students after it.
+    let course_at = options.out.join(COURSE_SUITE);
     let (suite_path, mut tests) = match named {
         Some(named) => named,
         None => {
-            let written = options.out.join(COURSE_SUITE);
-            course::write_out(&written)?;
-            let path = absolute(&written).map_err(|e| suite_error(&written, e))?;
-            let tests = suite::discover(std::slice::from_ref(&path))?;
-            (path, tests)
+            let out = absolute(&options.out).map_err(|e| suite_error(&options.out, e))?;
+            (out.join(COURSE_SUITE), course_tests(&out.join(COURSE_SUITE))?)
         }
     };
     // What only tictac does (`--bot`) is no student's to pass.
@@ -117,6 +117,9 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         .map(|t| Column { name: t.name.clone(), points: plan::points(&t.trace) })
         .collect();
     let rows = grade_class(options, &tests, &students)?;
+    if options.suite.is_none() {
+        course::write_out(&course_at)?;
+    }
     let mut csv = Vec::new();
     book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("grades.csv"), &csv)?;
@@ -144,6 +147,18 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     Ok(Status::Ran)
 }
 
+/// The course suite's tests, named by where the gradebook will hold them
+/// (`at`): found in a scratch copy of its traces, as `discover` finds them.
+fn course_tests(at: &Path) -> Result<Vec<Test>, GradeError> {
+    let scratch = course::unpacked()?;
+    let mut tests = suite::discover(&[scratch.path().to_path_buf()])?;
+    for test in &mut tests {
+        let name = test.trace.file_name().unwrap_or_default();
+        test.trace = at.join(name);
+    }
+    Ok(tests)
+}
+
 /// Runs every (student, test) pair on one pool of `-j` threads, students in
 /// order: a student's last slow test never leaves a thread idle while the
 /// next student has tests to run. Each student's report and JUnit file are
@@ -159,6 +174,7 @@ fn grade_class(
             program: Some(options.command.clone()),
             timeout: options.timeout,
             dir: Some(dir.to_path_buf()),
+            course: options.suite.is_none(),
             ..Options::default()
         })
         .collect();

@@ -1,8 +1,14 @@
 //! The course suite, compiled into the executable: `acceptance/course/`,
 //! the `-b IN` traces any ETF tic-tac-toe program must pass, with their
-//! expected outputs. `tictac test --course` runs it from a scratch folder;
-//! `tictac course-suite DIR` writes it out for a course to publish or extend.
+//! expected outputs. `tictac test --course` runs it from a scratch folder
+//! of its traces alone; `tictac grade --course` writes it into the gradebook
+//! once grading is done; `tictac course-suite DIR` writes it out for a course
+//! to publish or extend. While it runs, each trace and expected output is
+//! read from the executable (`file`), never from a file a program under
+//! test could find, read for its answers, or change for the students after
+//! it (options.course).
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,11 +36,18 @@ pub(crate) fn is_default(program_given: bool) -> bool {
     program_given && default_root().is_none()
 }
 
-/// The course suite in a new scratch folder, gone when dropped.
+/// A file of the course suite (`NAME.txt`, `NAME.expected.txt`) by name,
+/// as the executable holds it.
+pub(crate) fn file(name: &OsStr) -> Option<&'static [u8]> {
+    COURSE.get_file(Path::new(name)).map(|file| file.contents())
+}
+
+/// The course suite's traces in a new scratch folder, gone when dropped:
+/// no expected output lies there for a program to find.
 pub(crate) fn unpacked() -> Result<tempfile::TempDir, SuiteError> {
     let scratch =
         tempfile::tempdir().map_err(|e| course_error(Path::new("a scratch folder"), e))?;
-    write_files(scratch.path()).map_err(|e| course_error(scratch.path(), e))?;
+    write_files(scratch.path(), false).map_err(|e| course_error(scratch.path(), e))?;
     Ok(scratch)
 }
 
@@ -62,14 +75,15 @@ pub(crate) fn write_out(dir: &Path) -> Result<usize, SuiteError> {
         .prefix(".course-suite")
         .tempdir_in(&parent)
         .map_err(|e| refuse(&e.to_string()))?;
-    write_files(staged.path()).map_err(|e| refuse(&e.to_string()))?;
+    write_files(staged.path(), true).map_err(|e| refuse(&e.to_string()))?;
     // Onto a new name, or over the empty folder (rename's own rule).
     fs::rename(staged.path(), dir).map_err(|e| refuse(&e.to_string()))?;
     Ok(tests())
 }
 
-fn write_files(dir: &Path) -> io::Result<()> {
-    for file in COURSE.files() {
+/// Writes the traces into `dir`, and their expected outputs when asked.
+fn write_files(dir: &Path, expected_too: bool) -> io::Result<()> {
+    for file in COURSE.files().filter(|f| expected_too || !is_expected(f.path())) {
         fs::write(dir.join(file.path()), file.contents())?;
     }
     Ok(())
@@ -94,6 +108,19 @@ mod tests {
             assert!(!text.starts_with("-- run:") && !text.starts_with("-- status:"), "{name}");
         }
         assert_eq!(COURSE.dirs().count(), 0, "one flat folder");
+        assert_eq!(file(OsStr::new("no_such.txt")), None);
+    }
+
+    #[test]
+    fn a_scratch_copy_holds_no_answers() {
+        let scratch = unpacked().expect("unpacked");
+        let names: Vec<_> = fs::read_dir(scratch.path()).expect("list").flatten().collect();
+        assert_eq!(names.len(), tests());
+        for entry in names {
+            assert!(!is_expected(&entry.path()), "{}", entry.path().display());
+            let name = entry.file_name();
+            assert_eq!(file(&name), Some(&fs::read(entry.path()).expect("read")[..]));
+        }
     }
 
     #[test]

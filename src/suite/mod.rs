@@ -355,13 +355,16 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     }
     let timeout = options.timeout;
     let expected_path = test.expected_path();
+    // The course suite's files as the executable holds them (`course`).
+    let builtin = |path: &Path| options.course.then(|| course::file(path.file_name()?)).flatten();
+    let trace_text = builtin(&test.trace);
     // The expected output first: its size sets the cap on the actual one.
     let mut labels = Labels::default();
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
             let producer = Producer::Program { command: oracle, timeout, dir: None };
-            match produce(producer, &test.trace, ORACLE_CAP, stop) {
+            match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
                 Ok(Produced { trouble: Some(trouble), command, .. }) => {
                     ran.not_the_programs = true;
                     return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
@@ -372,6 +375,10 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
                     return Verdict::CannotRun(format!("oracle: {why}"));
                 }
             }
+        }
+        // Each is a few hundred bytes: held in memory.
+        None if trace_text.is_some() => {
+            builtin(&expected_path).and_then(|b| Capture::of_bytes(b).ok())
         }
         None => match fs::symlink_metadata(&expected_path) {
             Err(_) => None,
@@ -395,7 +402,8 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
         Producer::Program { command, timeout, dir: options.dir.as_deref() }
     });
-    let (mut actual, trouble, status) = match produce(producer, &test.trace, cap, stop) {
+    let (mut actual, trouble, status) = match produce(producer, &test.trace, trace_text, cap, stop)
+    {
         Err(unrun) => {
             ran.not_the_programs = unrun.blame != plan::Blame::Program;
             ran.ran_out = unrun.blame == plan::Blame::RanOut;

@@ -482,13 +482,19 @@ pub(crate) const MAX_TYPED: u64 = 16 << 20;
 
 /// Runs the trace as its plan says and returns what it printed (or wrote
 /// to OUT), at most `cap` bytes; `stop` ends an external program at once.
+/// `text` is the trace's when held elsewhere than at `trace` (the course
+/// suite's, in the executable); else the file is read.
 pub(crate) fn produce(
     producer: Producer,
     trace: &Path,
+    text: Option<&[u8]>,
     cap: u64,
     stop: Option<&AtomicBool>,
 ) -> Result<Produced, Unrun> {
-    let text = files::read_checked(trace, MAX_TYPED)?;
+    let text = match text {
+        Some(text) => text.to_vec(),
+        None => files::read_checked(trace, MAX_TYPED)?,
+    };
     let plan = Plan::checked(&text)?;
     let wanted_status = plan.status;
     let produced = match producer {

@@ -19,7 +19,8 @@ pub(crate) fn run(
         || (options.paths.is_empty() && course::is_default(options.program.is_some()))
     {
         let unpacked = course::unpacked()?;
-        Some((Options { paths: vec![unpacked.path().to_path_buf()], ..options.clone() }, unpacked))
+        let paths = vec![unpacked.path().to_path_buf()];
+        Some((Options { paths, course: true, ..options.clone() }, unpacked))
     } else {
         None
     };

@@ -235,6 +235,21 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     assert!(output.contains("AssertionError: the 3-5-7 line is not checked"), "{output}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("Test Results: "), "people's report");
 
+    // A program that cannot start (missing, not executable) scores 0 in a
+    // results.json Gradescope can read, each test saying why.
+    fs::write(Path::new(&students[2]).join("noexec"), "#!/bin/sh\n").expect("write");
+    for missing in ["./nothing", "./noexec"] {
+        let args = ["test", "--course", "--program", missing, "--format", "gradescope"];
+        let o = run(Command::new(BIN).current_dir(&students[2]).args(args), None);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!(results["score"], 0, "{results}");
+        let first = &results["tests"][0];
+        assert_eq!((&first["score"], &first["max_score"]), (&0.into(), &1.into()), "{first}");
+        let output = first["output"].as_str().expect("output");
+        assert!(output.contains(&format!("could not start: {missing}")), "{output}");
+    }
+
     // A trace worth 3 points, passed by tictac itself, failed by Carol.
     let suite = home.path().join("suite");
     fs::create_dir(&suite).expect("mkdir");
@@ -675,4 +690,43 @@ fn a_signal_mid_grading_leaves_only_whole_files() {
     }
     assert!((1..4).contains(&reports), "the signal came mid-class: {reports} reports");
     assert!(!out.join("grades.csv").exists());
+}
+
+/// A program that goes looking for the course suite's answers (in the
+/// gradebook, in the temporary folder) finds none while it runs, so it can
+/// neither copy them nor change them for the students after it; the
+/// gradebook holds the suite once grading is done.
+#[cfg(unix)]
+#[test]
+fn the_course_suite_s_answers_are_nowhere_a_program_can_find_them() {
+    let home = temp_dir();
+    let students = class(home.path());
+    let tmp = home.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let out = home.path().join("grades");
+    let found = home.path().join("found.txt");
+    let snoop = format!(
+        "find '{}' '{}' -name '*.expected.txt' >> '{}' 2>/dev/null\nexec '{}' \"$@\"",
+        path(&tmp),
+        path(&out),
+        path(&found),
+        BIN
+    );
+    script(Path::new(&students[0]), "snoop", &snoop);
+    let mut grade = Command::new(BIN);
+    grade.env("TMPDIR", &tmp).args(["grade", "--course", "--command", "./snoop", "--out"]);
+    let o = run(grade.arg(&out).arg(&students[0]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("alice    42/42"), "{}", text(&o));
+    let answers = fs::read_to_string(&found).expect("the program ran");
+    assert_eq!(answers.lines().next(), None, "answers found while grading");
+    let written = fs::read_dir(out.join("course-suite")).expect("the suite").count();
+    assert_eq!(written, 84, "traces and expected outputs, after grading");
+    fs::remove_dir_all(&out).expect("rm");
+    let mut test = Command::new(BIN);
+    test.env("TMPDIR", &tmp).current_dir(&students[0]);
+    let o = run(test.args(["test", "--course", "--program", "./snoop"]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let answers = fs::read_to_string(&found).expect("the program ran");
+    assert_eq!(answers.lines().next(), None, "answers found in the scratch suite");
 }

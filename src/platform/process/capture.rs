@@ -24,9 +24,15 @@ impl Capture {
     /// A capture of bytes already in memory (no cap beyond their length).
     #[cfg(test)]
     pub(crate) fn of(bytes: Vec<u8>) -> Capture {
+        Capture::of_bytes(&bytes).expect("a spool in memory")
+    }
+
+    /// A capture of `bytes` (no cap beyond their length): past the spool's
+    /// memory bound they go to a temporary file, which may fail.
+    pub(crate) fn of_bytes(bytes: &[u8]) -> io::Result<Capture> {
         let mut c = Capture::new(bytes.len() as u64);
-        c.kept.write_all(&bytes).expect("a spool in memory");
-        c
+        c.kept.write_all(bytes)?;
+        Ok(c)
     }
 
     /// A capture of a whole regular file, read from its start when needed.
