@@ -34,6 +34,16 @@ pub(crate) enum GradeError {
     Out(String, String),
     #[error("error: the submission '{0}' {1}")]
     Submission(String, String),
+    #[error(
+        "error: the suite '{0}' holds {1}, the program --command runs: it looks like a student's folder \
+         (to grade with the built-in course suite, write --course: then every folder named is a student)"
+    )]
+    LooksLikeAStudent(String, String),
+    #[error(
+        "error: no tests found in the suite '{0}' (the first folder named is the suite, unless --course \
+         grades with the built-in course suite)"
+    )]
+    NoTests(String),
     #[error("error: the test '{0}' says its points wrongly: {1}")]
     Points(String, String),
     #[error("error: cannot write '{0}': {1}")]
@@ -83,7 +93,14 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
                     format!("is inside the suite '{}': its files would be tests", path.display());
                 return Err(GradeError::Submission(dir.display().to_string(), why));
             }
-            let tests = suite::discover(std::slice::from_ref(&path))?;
+            // `--course` forgotten: the first student's folder would be the suite.
+            if let Some(program) = holds_the_program(&path, &options.command) {
+                return Err(GradeError::LooksLikeAStudent(path.display().to_string(), program));
+            }
+            let tests = suite::discover(std::slice::from_ref(&path)).map_err(|e| match e {
+                SuiteError::NoTests(_) => GradeError::NoTests(path.display().to_string()),
+                e => e.into(),
+            })?;
             // A grade from a mistyped value is wrong: refused before anything runs.
             for test in &tests {
                 plan::said_points(&test.trace)
@@ -135,16 +152,32 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         writeln!(out, "{note}").map_err(SuiteError::Write)?;
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let suite = if options.suite.is_none() { ", and the course suite" } else { "" };
+    let (of, suite) = match options.suite {
+        None => ("the course suite".to_string(), ", and the course suite"),
+        Some(_) => (format!("'{}'", suite_path.display()), ""),
+    };
     writeln!(
         out,
-        "Graded {} on {}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
+        "Graded {} on {} of {of}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
         plural(rows.len(), "student"),
         plural(columns.len(), "test"),
         options.out.display()
     )
     .map_err(SuiteError::Write)?;
     Ok(Status::Ran)
+}
+
+/// The student's file the command names (`./ttt`, or `ttt.py` in `python3
+/// ttt.py`), when the suite folder holds a file of that name. A bare first
+/// word (`python3`) is a program on PATH, not a file of theirs.
+fn holds_the_program(suite: &Path, command: &[String]) -> Option<String> {
+    let bare = |word: &String| Path::new(word).components().count() == 1;
+    let (first, rest) = command.split_first()?;
+    let words = std::iter::once(first).filter(|w| !bare(w)).chain(rest);
+    words
+        .filter(|word| Path::new(word).is_relative() && suite.join(word).is_file())
+        .map(|word| word.to_string())
+        .next()
 }
 
 /// The course suite's tests, named by where the gradebook will hold them

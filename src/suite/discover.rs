@@ -205,7 +205,12 @@ fn walk(root: &Path, seen: &mut SeenTraces) -> Result<Vec<PathBuf>, SuiteError> 
         .follow_links(true)
         .sort_by(|a, b| natural(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
         .into_iter()
-        .filter_entry(|e| !e.file_type().is_dir() || folders.first(e.path()));
+        // Hidden names below the root are no tests: macOS's `._NAME.txt`
+        // (unzipped resource forks), editors' `.#NAME.txt` locks, `.git/`.
+        .filter_entry(|e| {
+            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
+            !hidden && (!e.file_type().is_dir() || folders.first(e.path()))
+        });
     for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
@@ -250,12 +255,18 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
         fs::create_dir(root.join("sub")).expect("mkdir");
+        fs::create_dir(root.join(".git")).expect("mkdir");
         for f in ["b.txt", "a.txt", "a.expected.txt", "a.actual.txt", "notes.md", "sub/c.txt"] {
             fs::write(root.join(f), "undo\n").expect("write");
         }
+        for hidden in ["._b.txt", ".#a.txt", ".git/d.txt"] {
+            fs::write(root.join(hidden), "\0\x05junk").expect("write");
+        }
         let tests = discover(&[root.to_path_buf()]).expect("found");
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(names, ["a", "b", "sub/c"]);
+        assert_eq!(names, ["a", "b", "sub/c"], "hidden names are no tests");
+        let named = discover(&[root.join("._b.txt")]).expect("named");
+        assert_eq!(named[0].name, "._b", "a hidden trace named is run");
         assert_eq!(tests[0].expected_path(), root.join("a.expected.txt"));
         assert!(matches!(
             discover(&[root.join("nope")]),

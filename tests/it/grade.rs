@@ -163,13 +163,29 @@ fn grades_never_overwrite_and_bad_invocations_are_usage_errors() {
     assert_eq!(fs::read_to_string(out.join("grades.csv")).expect("kept"), "kept");
 
     let fresh = path(&home.path().join("fresh"));
+    let empty = home.path().join("empty");
+    fs::create_dir(&empty).expect("mkdir");
+    let empty = path(&empty);
     for (args, says) in [
         (vec!["grade", "--course", "--command", "./ttt"], "needs <SUITE|SUBMISSION_DIR>"),
+        (
+            vec!["grade", &empty, "--command", "./ttt", &students[0]],
+            "(the first folder named is the suite, unless --course grades with the built-in",
+        ),
         (vec!["grade", "suite", "--command", "./ttt"], "at least one student's folder"),
         (vec!["grade", "--course", "--command", "'./ttt", &students[0]], "cannot be split"),
         (vec!["grade", "--course", &students[0]], "--command"),
         (vec!["grade", "/no/such/suite", "--command", "./ttt", &students[0]], "no tests found"),
         (vec!["grade", "--course", "--command", "./ttt", "/no/such/student"], "is not a folder"),
+        // --course forgotten: the first student's folder is no suite.
+        (
+            vec!["grade", &students[0], &students[1], "--command", "./ttt"],
+            "holds ./ttt, the program --command runs: it looks like a student's folder",
+        ),
+        (
+            vec!["grade", &students[0], &students[1], "--command", "sh ttt"],
+            "holds ttt, the program --command runs",
+        ),
     ] {
         let mut args = args.clone();
         args.extend(["--out", &fresh]);
