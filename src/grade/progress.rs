@@ -7,10 +7,14 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::platform::signals;
 use crate::suite::{Report, escape_controls};
 
 pub(crate) struct Progress {
     bar: ProgressBar,
+    /// Clears the bar if a signal ends grading (Ctrl-C), before the
+    /// lines that say which files were not written.
+    _on_signal: Option<signals::Registration>,
     students: usize,
     done: usize,
     /// The last student done and their result.
@@ -33,7 +37,12 @@ impl Progress {
         if let Ok(style) = ProgressStyle::with_template(TEMPLATE) {
             bar.set_style(style.progress_chars("=> "));
         }
-        let progress = Progress { bar, students, done: 0, last: String::new() };
+        let on_signal = shown.then(|| {
+            let bar = bar.clone();
+            signals::on_fatal_signal(move || bar.finish_and_clear())
+        });
+        let progress =
+            Progress { bar, _on_signal: on_signal, students, done: 0, last: String::new() };
         progress.bar.set_message(progress.students_line());
         // Redrawn now and then even when no test ends (a slow one), so the
         // time left keeps moving.

@@ -746,3 +746,54 @@ fn the_course_suite_s_answers_are_nowhere_a_program_can_find_them() {
     let answers = fs::read_to_string(&found).expect("the program ran");
     assert_eq!(answers.lines().next(), None, "answers found in the scratch suite");
 }
+
+/// The progress bar is drawn over itself and cleared before the table,
+/// whatever the names it shows (a CJK name, two columns a character, left
+/// a line of the bar behind at each redraw).
+#[cfg(unix)]
+#[test]
+fn the_progress_bar_leaves_nothing_behind_on_a_terminal() {
+    use crate::common::{Tmux, tmux_available};
+    if !tmux_available() {
+        return;
+    }
+    let home = temp_dir();
+    let mut folders = Vec::new();
+    for name in ["李 小龙", "a_good"] {
+        let folder = home.path().join(name);
+        fs::create_dir(&folder).expect("mkdir");
+        // Slow enough for the bar to be drawn several times.
+        script(&folder, "ttt", &format!("sleep 0.03; exec '{BIN}' \"$@\""));
+        folders.push(format!("'{}'", path(&folder)));
+    }
+    let out = path(&home.path().join("g"));
+    let command = format!(
+        "{BIN} grade --course {} --command ./ttt --out '{out}' -j 2; sleep 30",
+        folders.join(" ")
+    );
+    let tmux = Tmux::start("grade-bar", 120, 40, &command);
+    let screen = tmux.wait_for("Graded 2 students");
+    assert!(!screen.contains(" tests, "), "a line of the bar is left:\n{screen}");
+    assert!(screen.starts_with("student  passed"), "{screen}");
+    drop(tmux);
+
+    // A signal mid-grading takes the bar off the screen (Ctrl-C's echo,
+    // `^C`, wraps below the bar, which fills its line: that line stays).
+    let (out, pid) = (path(&home.path().join("g2")), path(&home.path().join("pid")));
+    let slow = folders.iter().map(|f| f.replace("sleep 0.03", "")).collect::<Vec<_>>();
+    for folder in &folders {
+        let folder = folder.trim_matches('\'');
+        script(Path::new(folder), "ttt", &format!("sleep 0.3; exec '{BIN}' \"$@\""));
+    }
+    let command = format!(
+        "{BIN} grade --course {} --command ./ttt --out '{out}' -j 2 & echo $! > '{pid}'; wait $!; echo exited $?; sleep 30",
+        slow.join(" ")
+    );
+    let tmux = Tmux::start("grade-bar-signal", 120, 40, &command);
+    tmux.wait_for(" tests, ");
+    let pid = fs::read_to_string(&pid).expect("pid");
+    let killed = Command::new("kill").args(["-TERM", pid.trim()]).status().expect("kill");
+    assert!(killed.success());
+    let screen = tmux.wait_for("exited 143");
+    assert!(!screen.contains(" tests, "), "a line of the bar is left:\n{screen}");
+}
