@@ -12,8 +12,9 @@ use crate::suite::{Report, escape_controls};
 
 pub(crate) struct Progress {
     bar: ProgressBar,
-    /// Clears the bar if a signal ends grading (Ctrl-C), before the
-    /// lines that say which files were not written.
+    /// Clears the bar if a signal ends grading (SIGTERM, SIGHUP), before
+    /// the lines that say which files were not written. Ctrl-C's echo, `^C`,
+    /// has already wrapped below the bar, which fills its line: that stays.
     _on_signal: Option<signals::Registration>,
     students: usize,
     done: usize,
