@@ -1,17 +1,22 @@
 //! What the table alone may not make plain to the instructor: a `--command`
 //! that started no student's program (a typo), or one that names nothing in
 //! the students' folders, so that every student ran the same program (a
-//! bare `ttt` is looked for on `PATH` on Unix, not in the folder). Notes, not
-//! errors: the grades stand as the command was given.
+//! bare `ttt` is looked for on `PATH` on Unix, not in the folder); tests no
+//! student passed (a wrong expected file, or a `-- run:` file missing where
+//! tictac runs). Notes, not errors: the grades stand as the command was given.
 
 use std::path::{Path, PathBuf};
 
-use super::book::Row;
+use super::book::{Column, Row};
+
+/// Tests named in the note on tests no student passed; the rest counted.
+const NAMED: usize = 3;
 
 /// The notes to print under the table.
 pub(crate) fn notes(
     command: &[String],
     students: &[(String, PathBuf)],
+    columns: &[Column],
     rows: &[Row],
 ) -> Vec<String> {
     let shown = command.join(" ");
@@ -31,7 +36,30 @@ pub(crate) fn notes(
              a program in the student's folder is `./ttt` on Unix)"
         ));
     }
+    if !none_started && rows.len() > 1 {
+        notes.extend(failed_by_all(columns, rows));
+    }
     notes
+}
+
+/// Tests every student failed, when some are.
+fn failed_by_all(columns: &[Column], rows: &[Row]) -> Option<String> {
+    let failed = |k: usize| rows.iter().all(|row| row.failures.get(k).is_some_and(Option::is_some));
+    let names: Vec<&str> = columns
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| failed(*k))
+        .map(|(_, c)| c.name.as_str())
+        .collect();
+    let (first, more) = names.split_at_checked(NAMED).unwrap_or((&names, &[]));
+    let more = if more.is_empty() { String::new() } else { format!(" (+{} more)", more.len()) };
+    (!first.is_empty()).then(|| {
+        format!(
+            "note: no student passed {}{more}: check the test before the students (its expected \
+             output; a file its `-- run:` line names is read where tictac runs)",
+            first.join(", ")
+        )
+    })
 }
 
 /// Whether a word of the command names a file or folder in some student's
@@ -60,15 +88,42 @@ mod tests {
         let failed = |kind| Some(Failed { kind, headline: String::new() });
         let mut row = Row::new("ann");
         row.failures = vec![failed("could not start"), failed("could not start")];
-        let typo = notes(&words("./tt"), &students, std::slice::from_ref(&row));
+        let columns = [column("a"), column("b")];
+        let notes = |command: &str, rows: &[Row]| notes(&words(command), &students, &columns, rows);
+        let typo = notes("./tt", std::slice::from_ref(&row));
         assert!(typo[0].starts_with("warning: no student's program could start"), "{typo:?}");
         row.failures[1] = None;
-        assert_eq!(notes(&words("python3 ttt.py"), &students, std::slice::from_ref(&row)), [""; 0]);
-        let same = notes(&words("tictac"), &students, std::slice::from_ref(&row));
+        assert_eq!(notes("python3 ttt.py", std::slice::from_ref(&row)), [""; 0]);
+        let same = notes("tictac", std::slice::from_ref(&row));
         assert!(
             same[0].starts_with("note: no word of --command 'tictac' names a file"),
             "{same:?}"
         );
-        assert_eq!(notes(&words("/usr/bin/tictac"), &students, &[row]).len(), 1);
+        assert_eq!(notes("/usr/bin/tictac", std::slice::from_ref(&row)).len(), 1);
+        // Test a failed by both students: the test is suspect, not them.
+        let both = notes("python3 ttt.py", &[row, failing("bo", &[true, false])]);
+        assert_eq!(both.len(), 1, "{both:?}");
+        assert!(both[0].starts_with("note: no student passed a: check the test"), "{both:?}");
+    }
+
+    #[test]
+    fn tests_failed_by_all_are_named_three_at_most() {
+        let columns: Vec<Column> = ["a", "b", "c", "d", "e"].map(column).into();
+        let rows = [failing("ann", &[true; 5]), failing("bo", &[true, true, true, true, false])];
+        let note = failed_by_all(&columns, &rows).expect("a note");
+        assert!(note.starts_with("note: no student passed a, b, c (+1 more): "), "{note}");
+        assert_eq!(failed_by_all(&columns, &[failing("cy", &[false; 5])]), None);
+    }
+
+    fn column(name: &str) -> Column {
+        Column { name: name.into(), points: 1 }
+    }
+
+    fn failing(student: &str, failed: &[bool]) -> Row {
+        let failure =
+            |f: &bool| f.then(|| Failed { kind: "output differs", headline: String::new() });
+        let mut row = Row::new(student);
+        row.failures = failed.iter().map(failure).collect();
+        row
     }
 }

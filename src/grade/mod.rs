@@ -150,7 +150,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     book::write_tests_csv(&mut tests_csv, &columns, &rows).map_err(SuiteError::Write)?;
     write_new(&options.out.join("tests.csv"), &tests_csv)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
-    for note in advice::notes(&options.command, &students, &rows) {
+    for note in advice::notes(&options.command, &students, &columns, &rows) {
         writeln!(out, "{note}").map_err(SuiteError::Write)?;
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });

@@ -458,6 +458,21 @@ fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s
     fs::write(own.join("in.dat"), "undo\n").expect("write");
     let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
     assert_eq!(csv, "student,passed,total,points,t\nplain,1,1,1,1\nown,1,1,1,1\n");
+    // Graded from another folder, in.dat is missing there: every student
+    // fails the test, and the note under the table points at the test.
+    let mut command = Command::new(BIN);
+    command.current_dir(home.path()).env("TICTAC", BIN);
+    command.args([
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&home.path().join("g2")),
+    ]);
+    let o = run(command.args([&plain, &own]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("note: no student passed t: check the test"), "{}", text(&o));
 }
 
 #[test]
