@@ -29,9 +29,11 @@ pub(crate) fn notes(
             "warning: no student's program could start with --command '{shown}': \
              check it (it runs inside each student's folder: a program there is `./ttt` on Unix)"
         ));
-    } else if !names_a_student_file(command, students) {
+    } else if let [program] = command
+        && !names_a_student_file(program, students)
+    {
         notes.push(format!(
-            "note: no word of --command '{shown}' names a file in a student's folder: \
+            "note: --command '{shown}' names no file in a student's folder: \
              every student ran the same program (a bare name is looked for on PATH; \
              a program in the student's folder is `./ttt` on Unix)"
         ));
@@ -62,13 +64,12 @@ fn failed_by_all(columns: &[Column], rows: &[Row]) -> Option<String> {
     })
 }
 
-/// Whether a word of the command names a file or folder in some student's
-/// folder (`./ttt`, `ttt.py` in `python3 ttt.py`, `ttt.bat` on Windows).
-fn names_a_student_file(command: &[String], students: &[(String, PathBuf)]) -> bool {
-    let relative = command.iter().map(Path::new).filter(|word| word.is_relative());
-    relative
-        .flat_map(|word| students.iter().map(move |(_, dir)| dir.join(word)))
-        .any(|path| path.exists())
+/// Whether a command of one word (`./ttt`, `ttt.bat` on Windows) names a
+/// file in some student's folder. Of several words nothing is said: what an
+/// interpreter makes of them (`python3 -m ttt`, `java Main`) is its own.
+fn names_a_student_file(program: &str, students: &[(String, PathBuf)]) -> bool {
+    let program = Path::new(program);
+    program.is_relative() && students.iter().any(|(_, dir)| dir.join(program).exists())
 }
 
 #[cfg(test)]
@@ -94,9 +95,10 @@ mod tests {
         assert!(typo[0].starts_with("warning: no student's program could start"), "{typo:?}");
         row.failures[1] = None;
         assert_eq!(notes("python3 ttt.py", std::slice::from_ref(&row)), [""; 0]);
+        assert_eq!(notes("python3 -m ttt", std::slice::from_ref(&row)), [""; 0], "its own");
         let same = notes("tictac", std::slice::from_ref(&row));
         assert!(
-            same[0].starts_with("note: no word of --command 'tictac' names a file"),
+            same[0].starts_with("note: --command 'tictac' names no file in a student's folder"),
             "{same:?}"
         );
         assert_eq!(notes("/usr/bin/tictac", std::slice::from_ref(&row)).len(), 1);

@@ -40,12 +40,17 @@ pub(crate) enum GradeError {
     )]
     LooksLikeAStudent(String, String),
     #[error(
+        "error: the suite '{0}' is inside the folder of the student '{1}', where their program runs \
+         (it could read or change the answers)"
+    )]
+    SuiteInAStudent(String, String),
+    #[error(
         "error: no tests found in the suite '{0}' (the first folder named is the suite, unless --course \
          grades with the built-in course suite)"
     )]
     NoTests(String),
-    #[error("error: the test '{0}' says its points wrongly: {1}")]
-    Points(String, String),
+    #[error("error: the test '{0}' cannot run as written: {1}")]
+    Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]
     Write(String, io::Error),
     #[error(
@@ -93,6 +98,10 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
                     format!("is inside the suite '{}': its files would be tests", path.display());
                 return Err(GradeError::Submission(dir.display().to_string(), why));
             }
+            // Their program runs there: it could read or change the answers.
+            if let Some((name, _)) = students.iter().find(|(_, dir)| path.starts_with(dir)) {
+                return Err(GradeError::SuiteInAStudent(path.display().to_string(), name.clone()));
+            }
             // `--course` forgotten: the first student's folder would be the suite.
             if let Some(program) = holds_the_program(&path, &options.command) {
                 return Err(GradeError::LooksLikeAStudent(path.display().to_string(), program));
@@ -101,10 +110,11 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
                 SuiteError::NoTests(_) => GradeError::NoTests(path.display().to_string()),
                 e => e.into(),
             })?;
-            // A grade from a mistyped value is wrong: refused before anything runs.
+            // A directive or points mistyped would stop grading midway, or
+            // grade wrongly: refused before anything runs.
             for test in &tests {
-                plan::said_points(&test.trace)
-                    .map_err(|why| GradeError::Points(test.trace.display().to_string(), why))?;
+                plan::check(&test.trace)
+                    .map_err(|why| GradeError::Trace(test.trace.display().to_string(), why))?;
             }
             Some((path, tests))
         }
@@ -171,12 +181,13 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
 
 /// The student's file the command names (`./ttt`, or `ttt.py` in `python3
 /// ttt.py`), when the suite folder holds a file of that name. A bare first
-/// word (`python3`) is a program on PATH, not a file of theirs.
+/// word (`python3`) is a program on PATH, an option (`-m`) no file.
 fn holds_the_program(suite: &Path, command: &[String]) -> Option<String> {
     let bare = |word: &String| Path::new(word).components().count() == 1;
     let (first, rest) = command.split_first()?;
     let words = std::iter::once(first).filter(|w| !bare(w)).chain(rest);
     words
+        .filter(|word| !word.starts_with('-'))
         .filter(|word| Path::new(word).is_relative() && suite.join(word).is_file())
         .map(|word| word.to_string())
         .next()
@@ -373,8 +384,13 @@ fn out_apart(
     suite: Option<&Path>,
     students: &[(String, PathBuf)],
 ) -> Result<(), GradeError> {
-    let Some(resolved) = where_it_would_be(out) else { return Ok(()) };
     let refuse = |why: String| GradeError::Out(out.display().to_string(), why);
+    // `alice/x/..` with no `alice/x`: made, it would be `alice` itself.
+    let Some(resolved) = where_it_would_be(out) else {
+        return Err(refuse(
+            "goes up (`..`) from a folder that does not exist: name the folder itself".into(),
+        ));
+    };
     if let Some(suite) = suite.filter(|suite| resolved.starts_with(suite)) {
         let why = format!(
             "is inside the suite '{}' (the next grading would take its reports for tests)",
@@ -392,7 +408,8 @@ fn out_apart(
 
 /// Where `path` is or would be made, from the root: its nearest folder that
 /// exists, links resolved, then the names still to make (`alice/x/y` with
-/// no `alice/x` is inside `alice`). None when that cannot be told.
+/// no `alice/x` is inside `alice`). None when that cannot be told (`..`
+/// after a name that does not exist, which the system would make first).
 fn where_it_would_be(path: &Path) -> Option<PathBuf> {
     let mut missing = Vec::new();
     let mut at = path.to_path_buf();

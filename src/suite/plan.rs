@@ -185,8 +185,14 @@ impl Plan {
         let status = status_of(second).and_then(Result::ok);
         let directive = Directive::of(&args);
         let typed = match &directive {
-            // The status line is no input typed into the shell.
-            Directive::Shell(_) => Some(if status.is_some() { after } else { rest }.to_vec()),
+            // The status line is no input typed into the shell, nor is a
+            // points line right after the directives.
+            Directive::Shell(_) => {
+                let typed = if status.is_some() { after } else { rest };
+                let (next, past) = first_line(typed);
+                let points = says_points(String::from_utf8_lossy(next).trim());
+                Some(if points { past } else { typed }.to_vec())
+            }
             Directive::Run { input: Source::Stdin(_), .. } => Some(trace.to_vec()),
             _ => None,
         };
@@ -200,17 +206,14 @@ impl Plan {
 
     /// `of`, refusing a first line that looks like a directive but is not
     /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
-    /// test something else than meant; points said wrongly (`points_of`);
+    /// test something else than meant; a run or status line where it is
+    /// not read (`misplaced_directive`); points said wrongly (`points_of`);
     /// and one that runs no trace.
     pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
         let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
         let line = first.trim();
-        let after = line.strip_prefix("--").map(|rest| rest.trim_start());
-        let says_run = after
-            .and_then(|rest| rest.strip_prefix("run"))
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
-        if says_run && !line.starts_with(DIRECTIVE) {
+        if says_run(line) && !line.starts_with(DIRECTIVE) {
             return Err(format!(
                 "line 1, `{line}`, is not a valid directive: write `{DIRECTIVE} ARGS` (e.g. `{DIRECTIVE} -b IN OUT`)"
             ));
@@ -223,6 +226,7 @@ impl Plan {
         if let Some(Err(why)) = status_of(status_line) {
             return Err(format!("line {number}, {why}"));
         }
+        misplaced_directive(trace)?;
         points_of(trace)?;
         let plan = Plan::of(trace);
         if plan.directive == Directive::NoTrace {
@@ -291,38 +295,30 @@ const POINTS: &str = "-- points:";
 /// points: N` on one of its first comment lines, else 1. A trace that says
 /// it wrongly is refused by `points_of` before it runs.
 pub(crate) fn points(trace: &Path) -> u64 {
-    said_points(trace).unwrap_or(1)
+    let text = files::read_bounded(trace, MAX_TYPED).unwrap_or_default();
+    points_of(&text).unwrap_or(1)
 }
 
-/// `points`, or why the trace says them wrongly (one that cannot be read
-/// says why when its test runs).
-pub(crate) fn said_points(trace: &Path) -> Result<u64, String> {
+/// Why the trace cannot run as written (its directives, its points), read
+/// before any test runs; a trace that cannot be read says why when its
+/// test runs.
+pub(crate) fn check(trace: &Path) -> Result<(), String> {
     match files::read_bounded(trace, MAX_TYPED) {
-        Ok(text) => points_of(&text),
-        Err(_) => Ok(1),
+        Ok(text) => Plan::checked(&text).map(drop),
+        Err(_) => Ok(()),
     }
 }
 
 /// The points a trace's first comment lines (blank lines among them) give,
 /// or why a line that speaks of points does not say it as `-- points: N`,
 /// N a whole number from 0 to `MAX_POINTS`: a value mistyped (`2.5`, `-3`,
-/// `--points: 4`) silently worth 1 would be a wrong grade.
+/// `--points: 4`, `-- Points: 5`) silently worth 1 would be a wrong grade.
 pub(crate) fn points_of(trace: &[u8]) -> Result<u64, String> {
     let text = String::from_utf8_lossy(trace);
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut found = None;
-    let header = text.lines().enumerate().take_while(|(_, line)| {
-        let line = line.trim_start();
-        line.is_empty() || line.starts_with("--")
-    });
-    for (k, line) in header {
+    for (k, line) in header(&text) {
         let line = line.trim();
-        let Some(rest) = line.strip_prefix("--").map(str::trim_start) else { continue };
-        // `-- points to note` is a comment; `-- points 5`, `--points: 4` mean points.
-        let Some(rest) = rest.strip_prefix("points").map(str::trim_start) else { continue };
-        if !(rest.is_empty()
-            || rest.starts_with(|c: char| ":+-.".contains(c) || c.is_ascii_digit()))
-        {
+        if !says_points(line) {
             continue;
         }
         let number = line
@@ -342,6 +338,76 @@ pub(crate) fn points_of(trace: &[u8]) -> Result<u64, String> {
         found = Some(points);
     }
     Ok(found.unwrap_or(1))
+}
+
+/// The trace's first lines while they are comments or blank, numbered from
+/// 0, a byte order mark before the first taken off.
+fn header(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines().enumerate().take_while(|(_, line)| {
+        let line = line.trim_start();
+        line.is_empty() || line.starts_with("--")
+    })
+}
+
+/// Whether a comment line means to give points: `point` or `points`, any
+/// case, after dashes, then `:`, `=` (or a full-width colon), or a lone
+/// number (`-- points 5`). `-- points to note`, `-- points-based scoring`,
+/// `-- points.` are comments.
+fn says_points(line: &str) -> bool {
+    let Some(after) = line.strip_prefix("--") else { return false };
+    let after = after.trim_start_matches('-').trim_start().to_ascii_lowercase();
+    let Some(rest) = after.strip_prefix("points").or_else(|| after.strip_prefix("point")) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let lone_number = !rest.is_empty()
+        && rest.chars().all(|c| c.is_ascii_digit() || "+-.".contains(c))
+        && rest.chars().any(|c| c.is_ascii_digit());
+    rest.starts_with([':', '=', '\u{ff1a}']) || lone_number
+}
+
+/// Whether a line means to be a `-- run:` line (well formed or not).
+fn says_run(line: &str) -> bool {
+    let after = line.trim().strip_prefix("--").map(str::trim_start);
+    after
+        .and_then(|rest| rest.strip_prefix("run"))
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
+/// A `-- run:` or `-- status:` line where it is not read as one (after a
+/// points or other comment line, or after a byte order mark): the trace
+/// would run otherwise than it says (as `-b IN`; its exit status unchecked).
+fn misplaced_directive(trace: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(trace);
+    let bom = text.starts_with('\u{feff}');
+    let mut first_runs = false;
+    for (k, line) in header(&text) {
+        let line = line.trim();
+        let run = says_run(line);
+        let status = status_of(line.as_bytes()).is_some();
+        first_runs |= k == 0 && run;
+        let read = !bom && (k == 0 || (k == 1 && first_runs && status));
+        if (run || status) && !read {
+            let place = match run {
+                true => format!("a `{DIRECTIVE}` line is read on the first line only"),
+                false => format!(
+                    "a `{STATUS}` line is read on the first line, or the second after `{DIRECTIVE}`"
+                ),
+            };
+            let bom = match bom {
+                true => {
+                    ", and this file begins with a byte order mark: save it as UTF-8 without one"
+                }
+                false => "",
+            };
+            return Err(format!(
+                "line {}, `{line}`, is not read as a directive: {place}{bom}",
+                k + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What produces a test's output: the engine here, or a program.
@@ -788,6 +854,32 @@ mod tests {
     }
 
     #[test]
+    fn run_and_status_lines_are_read_where_they_stand_or_refused() {
+        let refused = |trace: &str| Plan::checked(trace.as_bytes()).expect_err(trace);
+        let e = refused("-- points: 3\n-- status: 0\nundo\n");
+        assert!(e.starts_with("line 2, `-- status: 0`, is not read as a directive: a `-- status:` line is read on the first line, or the second"), "{e}");
+        let e = refused("-- points: 3\n-- run: -i\nundo\n");
+        assert!(e.starts_with("line 2, `-- run: -i`, is not read as a directive: a `-- run:` line is read on the first line only"), "{e}");
+        let e = refused("-- run: -b IN\n-- points: 3\n-- status: 0\n");
+        assert!(e.starts_with("line 3, `-- status: 0`, is not read"), "{e}");
+        let e = refused("\u{feff}-- status: 3\nundo\n");
+        assert!(
+            e.ends_with("this file begins with a byte order mark: save it as UTF-8 without one"),
+            "{e}"
+        );
+        for fine in
+            ["-- run: -b IN\n-- status: 1\n-- points: 2\nundo\n", "-- status: 0\n\n-- points: 2\n"]
+        {
+            assert!(Plan::checked(fine.as_bytes()).is_ok(), "{fine}");
+        }
+        // A points line after the directives of a shell session is not typed.
+        let p = Plan::of(b"-- run: -i\n-- points: 2\nundo\n");
+        assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
+        let p = Plan::of(b"-- run: -i\n-- status: 0\n-- points: 2\nundo\n");
+        assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
+    }
+
+    #[test]
     fn points_said_wrongly_are_refused_not_worth_one() {
         for bad in [
             "-- points: 2.5",
@@ -800,6 +892,13 @@ mod tests {
             "-- points 5",
             "-- points:",
             "-- points: 3 -- three points",
+            "-- Points: 5",
+            "-- POINTS: 5",
+            "-- points = 5",
+            "-- points\u{ff1a}5",
+            "-- point: 5",
+            "--- points: 5",
+            "-- points: see the rubric",
         ] {
             let e = points_of(format!("{bad}\nundo\n").as_bytes()).expect_err(bad);
             assert!(e.starts_with(&format!("line 1, `{bad}`, is not a valid directive")), "{e}");
@@ -808,6 +907,15 @@ mod tests {
         assert_eq!(e, "line 2, `-- points: 3`: the trace gives its points twice");
         assert_eq!(points_of(b"-- points: 1000000\n"), Ok(MAX_POINTS));
         assert_eq!(points_of(b"undo\n-- points: x\n"), Ok(1), "past the first comments");
+        for comment in [
+            "-- points-based scoring",
+            "-- points 1-3 of the spec: rows",
+            "-- points.",
+            "-- points",
+            "-- pointless",
+        ] {
+            assert_eq!(points_of(format!("{comment}\nundo\n").as_bytes()), Ok(1), "{comment}");
+        }
     }
 
     #[test]

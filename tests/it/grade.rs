@@ -294,15 +294,17 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     assert_eq!(csv, "student,passed,total,points,a,b\nalice,2,2,4,1,1\ncarol,2,2,4,1,1\n");
 
     // Points said wrongly, or past the most a test may be worth, would be a
-    // wrong grade (2.5 was worth 1; 2^64 - 1 wrapped the sums): refused.
-    for bad in ["-- points: 2.5", "-- points: 18446744073709551615", "--points: 4"] {
+    // wrong grade (2.5 was worth 1; 2^64 - 1 wrapped the sums); a malformed
+    // directive would stop grading midway: refused before anything runs.
+    for bad in ["-- points: 2.5", "-- points: 18446744073709551615", "--points: 4", "--run: -b IN"]
+    {
         fs::write(suite.join("b.txt"), format!("{bad}\nundo\n")).expect("write");
         let fresh = path(&home.path().join("fresh"));
         let o =
             tictac(&["grade", &path(&suite), "--command", "./ttt", "--out", &fresh, &students[0]]);
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         let says =
-            format!("b.txt' says its points wrongly: line 1, `{bad}`, is not a valid directive");
+            format!("b.txt' cannot run as written: line 1, `{bad}`, is not a valid directive");
         assert!(text(&o).contains(&says), "{}", text(&o));
         assert!(!Path::new(&fresh).exists(), "refused before anything is made");
         let o = tictac(&["test", &path(&suite), "--program", BIN, "--format", "gradescope"]);
@@ -650,6 +652,10 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
     // Folders not made yet are where they would be made.
     let deep_in_bob = path(&Path::new(&students[1]).join("x/y"));
     let deep_in_suite = path(&suite.join("n1/n2"));
+    let up_in_bob = path(&Path::new(&students[1]).join("x/.."));
+    let suite_in_bob = path(&Path::new(&students[1]).join("tests"));
+    let o = tictac(&["course-suite", &suite_in_bob]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let fresh = path(&home.path().join("fresh"));
     let home_path = path(home.path());
     for (args, says) in [
@@ -663,6 +669,16 @@ fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refus
             "is inside the folder of the student 'bob', where their program runs",
         ),
         (vec![&path(&suite), "--out", &deep_in_suite, &students[0]], "is inside the suite"),
+        // The suite in bob's folder: his program could read the answers.
+        (
+            vec![&suite_in_bob, "--out", &fresh, &students[0], &students[1]],
+            "is inside the folder of the student 'bob', where their program runs (it could read",
+        ),
+        // Up from a folder not made yet: it would be bob's own folder.
+        (
+            vec!["--course", "--out", &up_in_bob, &students[0], &students[1]],
+            "goes up (`..`) from a folder that does not exist",
+        ),
         (
             vec!["--course", "--out", &fresh, &path(&long)],
             "has a name too long for its report's file name (261 bytes",
