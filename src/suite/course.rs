@@ -17,6 +17,7 @@ use include_dir::{Dir, include_dir};
 
 use super::SuiteError;
 pub(crate) use super::discover::default_root;
+use super::files::Scratch;
 
 static COURSE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/acceptance/course");
 
@@ -44,9 +45,8 @@ pub(crate) fn file(name: &OsStr) -> Option<&'static [u8]> {
 
 /// The course suite's traces in a new scratch folder, gone when dropped:
 /// no expected output lies there for a program to find.
-pub(crate) fn unpacked() -> Result<tempfile::TempDir, SuiteError> {
-    let scratch =
-        tempfile::tempdir().map_err(|e| course_error(Path::new("a scratch folder"), e))?;
+pub(crate) fn unpacked() -> Result<Scratch, SuiteError> {
+    let scratch = Scratch::new().map_err(|e| course_error(Path::new("a scratch folder"), e))?;
     write_files(scratch.path(), false).map_err(|e| course_error(scratch.path(), e))?;
     Ok(scratch)
 }
@@ -71,10 +71,8 @@ pub(crate) fn write_out(dir: &Path) -> Result<usize, SuiteError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let staged = tempfile::Builder::new()
-        .prefix(".course-suite")
-        .tempdir_in(&parent)
-        .map_err(|e| refuse(&e.to_string()))?;
+    let staged =
+        Scratch::in_folder(&parent, ".course-suite").map_err(|e| refuse(&e.to_string()))?;
     write_files(staged.path(), true).map_err(|e| refuse(&e.to_string()))?;
     // Onto a new name, or over the empty folder (rename's own rule).
     fs::rename(staged.path(), dir).map_err(|e| refuse(&e.to_string()))?;

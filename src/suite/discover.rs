@@ -53,17 +53,28 @@ fn display_name(path: &Path) -> String {
 }
 
 /// `text` with its control characters shown as `\xNN`, so that it cannot
-/// start a report line of its own.
+/// start a report line of its own, and its bidirectional controls as
+/// `\u{NNNN}`, so that a name cannot turn the rest of its row around on a
+/// terminal that reorders text (a right-to-left override read `0/42` as
+/// `24/0`).
 pub(crate) fn escape_controls(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() {
             shown.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else if is_bidi_control(c) {
+            shown.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
         } else {
             shown.push(c);
         }
     }
     shown
+}
+
+/// The marks, embeddings, overrides and isolates of Unicode's bidirectional
+/// algorithm.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Files that are outputs (`--log` writes `.actual.txt` and `.stderr.txt`),
@@ -302,6 +313,14 @@ mod tests {
         assert_eq!(names, ["a", "b1", "b10", "t1", "t02", "t2", "t2b", "t10"]);
         assert_eq!(natural_path(Path::new("d/t9.txt"), Path::new("d/t10.txt")), Ordering::Less);
         assert_eq!(natural_path(Path::new("a/z"), Path::new("a-b")), Ordering::Less);
+    }
+
+    #[test]
+    fn controls_and_bidi_controls_are_shown_escaped() {
+        assert_eq!(escape_controls("a\nb\x1b[2J"), "a\\x0ab\\x1b[2J");
+        assert_eq!(escape_controls("li\u{202e}ce 42/42"), "li\\u{202e}ce 42/42");
+        assert_eq!(escape_controls("\u{2066}x\u{2069}\u{200f}"), "\\u{2066}x\\u{2069}\\u{200f}");
+        assert_eq!(escape_controls("李小龙 مرحبا"), "李小龙 مرحبا", "letters of any script stay");
     }
 
     #[test]

@@ -6,9 +6,45 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::platform::files;
+use crate::platform::{files, signals};
 
 pub(crate) use crate::run::describe;
+
+/// A scratch folder, removed when dropped and by a fatal signal meanwhile:
+/// a signal ends the process without running drops, and SIGTERM left each
+/// running test's folder (a private copy of its trace) and the course
+/// suite's in the temporary folder.
+pub(crate) struct Scratch {
+    dir: tempfile::TempDir,
+    _on_signal: signals::Registration,
+}
+
+impl Scratch {
+    /// A new scratch folder in the system's temporary folder.
+    pub(crate) fn new() -> io::Result<Scratch> {
+        Scratch::made(tempfile::tempdir)
+    }
+
+    /// A new hidden scratch folder `.PREFIXxxxx` in `parent` (to be renamed
+    /// into place there).
+    pub(crate) fn in_folder(parent: &Path, prefix: &str) -> io::Result<Scratch> {
+        Scratch::made(|| tempfile::Builder::new().prefix(prefix).tempdir_in(parent))
+    }
+
+    fn made(make: impl FnOnce() -> io::Result<tempfile::TempDir>) -> io::Result<Scratch> {
+        let (dir, on_signal) = signals::register_with(|| {
+            let dir = make()?;
+            let path = dir.path().to_path_buf();
+            let cleanup: signals::Cleanup = Box::new(move || drop(std::fs::remove_dir_all(&path)));
+            Ok::<_, io::Error>((dir, cleanup))
+        })?;
+        Ok(Scratch { dir, _on_signal: on_signal })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
 
 /// Why a file could not be read, and whether that is the system's (out of
 /// open files or memory) rather than the file's.

@@ -606,7 +606,7 @@ fn external(
     spec: process::Spec,
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
-    let scratch = tempfile::tempdir().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
+    let scratch = files::Scratch::new().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
     let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
     let file = file_copy(scratch.path(), plan)?;

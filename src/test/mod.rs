@@ -59,6 +59,8 @@ fn heading(options: &Options) -> Option<Heading> {
         "; `tictac course-suite DIR` writes it out, to rerun a failure's command on it";
     let course = "the built-in course suite".to_string();
     let (suite, then, warns) = match (options.course, options.program.is_some()) {
+        // Coverage reads the traces and runs nothing: no program to add.
+        (true, _) if options.coverage => (course, String::new(), false),
         (true, true) => (course, RERUN.into(), false),
         (true, false) => (
             course,

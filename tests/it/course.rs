@@ -105,7 +105,12 @@ fn the_course_suite_on_tictac_itself_says_so_even_quietly() {
         "Running the built-in course suite (1 test) on tictac itself, not on your program: to check yours, add --program CMD.\nTest Results: 1/1 passed.\n"
     );
     let o = tictac(&["test", "--course", "--coverage", "-q"]);
-    assert!(text(&o).starts_with("Running the built-in course suite ("), "{}", text(&o));
+    assert!(
+        text(&o).starts_with("Running the built-in course suite (42 tests).\n"),
+        "{}",
+        text(&o)
+    );
+    assert!(!text(&o).contains("--program"), "coverage refuses it: {}", text(&o));
 }
 
 #[test]

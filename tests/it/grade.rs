@@ -254,7 +254,10 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     // A program that cannot start (missing, not executable) scores 0 in a
     // results.json Gradescope can read, each test saying why.
     fs::write(Path::new(&students[2]).join("noexec"), "#!/bin/sh\n").expect("write");
-    for missing in ["./nothing", "./noexec"] {
+    script(Path::new(&students[2]), "crlf", "\r");
+    let crlf = fs::read_to_string(Path::new(&students[2]).join("crlf")).expect("crlf");
+    fs::write(Path::new(&students[2]).join("crlf"), crlf.replace("\n", "\r\n")).expect("write");
+    for missing in ["./nothing", "./noexec", "./crlf"] {
         let args = ["test", "--course", "--program", missing, "--format", "gradescope"];
         let o = run(Command::new(BIN).current_dir(&students[2]).args(args), None);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
@@ -264,6 +267,9 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
         assert_eq!((&first["score"], &first["max_score"]), (&0.into(), &1.into()), "{first}");
         let output = first["output"].as_str().expect("output");
         assert!(output.contains(&format!("could not start: {missing}")), "{output}");
+        if missing == "./crlf" {
+            assert!(output.contains("the \\r is a Windows line ending"), "{output}");
+        }
     }
 
     // A trace worth 3 points, passed by tictac itself, failed by Carol.
@@ -705,7 +711,10 @@ fn a_signal_mid_grading_leaves_only_whole_files() {
         fs::write(&ttt, body).expect("write");
     }
     let out = home.path().join("grades");
+    let tmp = home.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
     let mut child = Command::new(BIN)
+        .env("TMPDIR", &tmp)
         .args(["grade", "--course", "--command", "./ttt", "-j", "2", "--out"])
         .arg(&out)
         .args(&students)
@@ -737,6 +746,9 @@ fn a_signal_mid_grading_leaves_only_whole_files() {
     }
     assert!((1..4).contains(&reports), "the signal came mid-class: {reports} reports");
     assert!(!out.join("grades.csv").exists());
+    // The runs' scratch folders (each a private copy of its trace) are gone.
+    let left: Vec<_> = fs::read_dir(&tmp).expect("tmp").flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
 }
 
 /// A program that goes looking for the course suite's answers (in the

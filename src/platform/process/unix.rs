@@ -120,7 +120,17 @@ pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
             &in_dir
         }
     };
-    let (mut started, pipes) = guard::spawn(argv, spec.input.is_some())?;
+    let (mut started, pipes) = guard::spawn(argv, spec.input.is_some()).map_err(|e| {
+        // The kernel's "No such file" names the script even when its `#!`
+        // interpreter is what is missing: say why, as `in_folder` does.
+        let program = Path::new(argv.first().map_or("".as_ref(), |p| p.as_os_str()));
+        match e.kind() {
+            io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => runnable_path(program)
+                .err()
+                .map_or(e, |why| io::Error::new(io::ErrorKind::NotFound, why)),
+            _ => e,
+        }
+    })?;
     let watched = watch(&mut started, pipes, spec, deadline);
     let status = guard::finish(&mut started);
     let (ending, stdout, stderr) = watched?;
