@@ -375,6 +375,14 @@ fn says_run(line: &str) -> bool {
         .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
+/// Whether a comment line is `--`, `word` (any case), then a colon.
+fn names_directive(line: &str, word: &str) -> bool {
+    let Some(after) = line.strip_prefix("--") else { return false };
+    let after = after.trim_start();
+    after.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
+        && after[word.len()..].trim_start().starts_with(':')
+}
+
 /// A `-- run:` or `-- status:` line where it is not read as one (after a
 /// points or other comment line, or after a byte order mark): the trace
 /// would run otherwise than it says (as `-b IN`; its exit status unchecked).
@@ -384,15 +392,24 @@ fn misplaced_directive(trace: &[u8]) -> Result<(), String> {
     let mut first_runs = false;
     for (k, line) in header(&text) {
         let line = line.trim();
-        let run = says_run(line);
-        let status = status_of(line.as_bytes()).is_some();
-        first_runs |= k == 0 && run;
-        let read = !bom && (k == 0 || (k == 1 && first_runs && status));
+        // On the lines a directive may stand, whatever reads as one is one
+        // (`-- run time`, `-- status of` are refused there, as before);
+        // past them only a word then a colon (`-- Status: 3`), so that
+        // `-- status of this test` stays a comment.
+        let run = (k == 0 && says_run(line)) || names_directive(line, "run");
+        let status =
+            (k < 2 && status_of(line.as_bytes()).is_some()) || names_directive(line, "status");
+        let exact = |form: &str| !bom && line.starts_with(form);
+        first_runs |= k == 0 && exact(DIRECTIVE);
+        let read = match run {
+            true => k == 0 && exact(DIRECTIVE),
+            false => (k == 0 || (k == 1 && first_runs)) && exact(STATUS),
+        };
         if (run || status) && !read {
             let place = match run {
-                true => format!("a `{DIRECTIVE}` line is read on the first line only"),
+                true => format!("a directive is read as `{DIRECTIVE} ARGS` on the first line only"),
                 false => format!(
-                    "a `{STATUS}` line is read on the first line, or the second after `{DIRECTIVE}`"
+                    "a status is read as `{STATUS} N` on the first line, or the second after `{DIRECTIVE}`"
                 ),
             };
             let bom = match bom {
@@ -857,9 +874,9 @@ mod tests {
     fn run_and_status_lines_are_read_where_they_stand_or_refused() {
         let refused = |trace: &str| Plan::checked(trace.as_bytes()).expect_err(trace);
         let e = refused("-- points: 3\n-- status: 0\nundo\n");
-        assert!(e.starts_with("line 2, `-- status: 0`, is not read as a directive: a `-- status:` line is read on the first line, or the second"), "{e}");
+        assert!(e.starts_with("line 2, `-- status: 0`, is not read as a directive: a status is read as `-- status: N` on the first line, or the second"), "{e}");
         let e = refused("-- points: 3\n-- run: -i\nundo\n");
-        assert!(e.starts_with("line 2, `-- run: -i`, is not read as a directive: a `-- run:` line is read on the first line only"), "{e}");
+        assert!(e.starts_with("line 2, `-- run: -i`, is not read as a directive: a directive is read as `-- run: ARGS` on the first line only"), "{e}");
         let e = refused("-- run: -b IN\n-- points: 3\n-- status: 0\n");
         assert!(e.starts_with("line 3, `-- status: 0`, is not read"), "{e}");
         let e = refused("\u{feff}-- status: 3\nundo\n");
@@ -867,9 +884,15 @@ mod tests {
             e.ends_with("this file begins with a byte order mark: save it as UTF-8 without one"),
             "{e}"
         );
-        for fine in
-            ["-- run: -b IN\n-- status: 1\n-- points: 2\nundo\n", "-- status: 0\n\n-- points: 2\n"]
-        {
+        let e = refused("-- Run: -w 2 4 IN\nundo\n");
+        assert!(e.starts_with("line 1, `-- Run: -w 2 4 IN`, is not read as a directive"), "{e}");
+        let e = refused("-- a test of undo\n-- Status: 3\nundo\n");
+        assert!(e.starts_with("line 2, `-- Status: 3`, is not read as a directive"), "{e}");
+        for fine in [
+            "-- run: -b IN\n-- status: 1\n-- points: 2\nundo\n",
+            "-- status: 0\n\n-- points: 2\n",
+            "-- a test\n-- \n-- status of this test: draft\n-- run time matters\nundo\n",
+        ] {
             assert!(Plan::checked(fine.as_bytes()).is_ok(), "{fine}");
         }
         // A points line after the directives of a shell session is not typed.
