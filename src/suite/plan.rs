@@ -226,9 +226,9 @@ impl Plan {
         if let Some(Err(why)) = status_of(status_line) {
             return Err(format!("line {number}, {why}"));
         }
-        misplaced_directive(trace)?;
-        points_of(trace)?;
         let plan = Plan::of(trace);
+        misplaced_directive(trace, matches!(plan.directive, Directive::Shell(_)))?;
+        points_of(trace)?;
         if plan.directive == Directive::NoTrace {
             return Err(format!(
                 "line 1, `{line}`, runs no trace: a `{DIRECTIVE}` line takes {FORMS}"
@@ -375,10 +375,11 @@ fn says_run(line: &str) -> bool {
         .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
-/// Whether a comment line is `--`, `word` (any case), then a colon.
+/// Whether a comment line is `--` (or more dashes), `word` (any case), then
+/// a colon.
 fn names_directive(line: &str, word: &str) -> bool {
     let Some(after) = line.strip_prefix("--") else { return false };
-    let after = after.trim_start();
+    let after = after.trim_start_matches('-').trim_start();
     after.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
         && after[word.len()..].trim_start().starts_with(':')
 }
@@ -386,7 +387,7 @@ fn names_directive(line: &str, word: &str) -> bool {
 /// A `-- run:` or `-- status:` line where it is not read as one (after a
 /// points or other comment line, or after a byte order mark): the trace
 /// would run otherwise than it says (as `-b IN`; its exit status unchecked).
-fn misplaced_directive(trace: &[u8]) -> Result<(), String> {
+fn misplaced_directive(trace: &[u8], shell: bool) -> Result<(), String> {
     let text = String::from_utf8_lossy(trace);
     let bom = text.starts_with('\u{feff}');
     let mut first_runs = false;
@@ -397,10 +398,15 @@ fn misplaced_directive(trace: &[u8]) -> Result<(), String> {
         // past them only a word then a colon (`-- Status: 3`), so that
         // `-- status of this test` stays a comment.
         let run = (k == 0 && says_run(line)) || names_directive(line, "run");
+        let where_read = k == 0 || (k == 1 && first_runs);
         let status =
-            (k < 2 && status_of(line.as_bytes()).is_some()) || names_directive(line, "status");
+            (where_read && status_of(line.as_bytes()).is_some()) || names_directive(line, "status");
         let exact = |form: &str| !bom && line.starts_with(form);
         first_runs |= k == 0 && exact(DIRECTIVE);
+        // What follows a shell session's directives is typed in, comments too.
+        if shell && k > 0 && !(k == 1 && status_of(line.as_bytes()).is_some()) {
+            break;
+        }
         let read = match run {
             true => k == 0 && exact(DIRECTIVE),
             false => (k == 0 || (k == 1 && first_runs)) && exact(STATUS),
@@ -884,6 +890,10 @@ mod tests {
             e.ends_with("this file begins with a byte order mark: save it as UTF-8 without one"),
             "{e}"
         );
+        let e = refused("--- status: 3\nundo\n");
+        assert!(e.starts_with("line 1, `--- status: 3`, is not read as a directive"), "{e}");
+        let e = refused("-- a test\n--- run: -b IN OUT\nundo\n");
+        assert!(e.starts_with("line 2, `--- run: -b IN OUT`, is not read"), "{e}");
         let e = refused("-- Run: -w 2 4 IN\nundo\n");
         assert!(e.starts_with("line 1, `-- Run: -w 2 4 IN`, is not read as a directive"), "{e}");
         let e = refused("-- a test of undo\n-- Status: 3\nundo\n");
@@ -892,6 +902,8 @@ mod tests {
             "-- run: -b IN\n-- status: 1\n-- points: 2\nundo\n",
             "-- status: 0\n\n-- points: 2\n",
             "-- a test\n-- \n-- status of this test: draft\n-- run time matters\nundo\n",
+            "-- a test\n-- status of this test: draft\nundo\n",
+            "-- run: -i\n-- Run: the first game\n-- Status: we start\nundo\n",
         ] {
             assert!(Plan::checked(fine.as_bytes()).is_ok(), "{fine}");
         }

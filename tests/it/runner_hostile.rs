@@ -413,3 +413,28 @@ fn hard_linked_traces_are_tests_of_their_own() {
     assert!(out.contains("FAIL b"), "{out}");
     assert!(out.ends_with("Test Results: 1/2 passed.\n"), "{out}");
 }
+
+/// The runner stopped by SIGSTOP (which it cannot catch, unlike Ctrl-Z)
+/// past a program's deadline, while the program ended on time: resumed, it
+/// reads the program's output and passes it (it reported a timeout).
+#[test]
+fn a_runner_stopped_past_the_deadline_still_reads_a_program_that_ended() {
+    let dir = suite();
+    let slow = crate::common::script(dir.path(), "slow", "sleep 1; exec \"$TICTAC\" \"$@\"");
+    let mut child = Command::new(BIN)
+        .args(["test", "--program", &slow, "--timeout", "2", "-j", "1", "--filter", "a"])
+        .arg(path(dir.path()))
+        .env("TICTAC", BIN)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    std::thread::sleep(Duration::from_millis(300));
+    rustix::process::kill_process(pid, rustix::process::Signal::STOP).expect("stop");
+    std::thread::sleep(Duration::from_millis(3000));
+    rustix::process::kill_process(pid, rustix::process::Signal::CONT).expect("continue");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("PASS a"), "{}", text(&o));
+}

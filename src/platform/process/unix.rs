@@ -96,6 +96,10 @@ fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
     Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
 }
 
+/// How long a program found ended past its deadline has for its output to
+/// be read.
+const DRAIN: Duration = Duration::from_secs(1);
+
 /// The signal that ended a program, if one did.
 pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
     status.signal()
@@ -170,6 +174,10 @@ fn watch(
     let mut exit_fd = pid_fd(&started.child);
     // Time the runner spent stopped (Ctrl-Z) is not the program's.
     let suspended = guard::time_suspended();
+    // A runner stopped by SIGSTOP (which it cannot see, unlike Ctrl-Z) may
+    // wake past the deadline to find the program ended meanwhile, its
+    // output still in the pipes: that is read, for at most `DRAIN` more.
+    let mut drain_until: Option<Instant> = None;
     loop {
         if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Ok((Ending::Stopped, out, err));
@@ -177,7 +185,15 @@ fn watch(
         let now = Instant::now();
         let moved = guard::time_suspended().saturating_sub(suspended);
         let left = match deadline.and_then(|d| d.checked_add(moved)) {
-            Some(d) if now >= d => return Ok((Ending::TimedOut, out, err)),
+            Some(d) if now >= d => {
+                if !exited && drain_until.is_none() && started.child.try_wait()?.is_some() {
+                    drain_until = now.checked_add(DRAIN);
+                }
+                match drain_until {
+                    Some(until) if now < until => until - now,
+                    _ => return Ok((Ending::TimedOut, out, err)),
+                }
+            }
             Some(d) => d - now,
             None => TICK,
         };
