@@ -421,7 +421,7 @@ fn hard_linked_traces_are_tests_of_their_own() {
 fn a_runner_stopped_past_the_deadline_still_reads_a_program_that_ended() {
     let dir = suite();
     let slow = crate::common::script(dir.path(), "slow", "sleep 1; exec \"$TICTAC\" \"$@\"");
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(["test", "--program", &slow, "--timeout", "2", "-j", "1", "--filter", "a"])
         .arg(path(dir.path()))
         .env("TICTAC", BIN)
