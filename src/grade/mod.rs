@@ -11,7 +11,7 @@ mod progress;
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use std::sync::atomic::AtomicBool;
 
@@ -96,25 +96,25 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
             if let Some((_, dir)) = students.iter().find(|(_, dir)| dir.starts_with(&path)) {
                 let why =
                     format!("is inside the suite '{}': its files would be tests", path.display());
-                return Err(GradeError::Submission(dir.display().to_string(), why));
+                return Err(GradeError::Submission(shown(dir.display()), why));
             }
             // Their program runs there: it could read or change the answers.
             if let Some((name, _)) = students.iter().find(|(_, dir)| path.starts_with(dir)) {
-                return Err(GradeError::SuiteInAStudent(path.display().to_string(), name.clone()));
+                return Err(GradeError::SuiteInAStudent(shown(path.display()), shown(name)));
             }
             // `--course` forgotten: the first student's folder would be the suite.
-            if let Some(program) = holds_the_program(&path, &options.command) {
-                return Err(GradeError::LooksLikeAStudent(path.display().to_string(), program));
+            if let Some(program) = holds_the_program(&path, &options.command, &students) {
+                return Err(GradeError::LooksLikeAStudent(shown(path.display()), shown(program)));
             }
             let tests = suite::discover(std::slice::from_ref(&path)).map_err(|e| match e {
-                SuiteError::NoTests(_) => GradeError::NoTests(path.display().to_string()),
+                SuiteError::NoTests(_) => GradeError::NoTests(shown(path.display())),
                 e => e.into(),
             })?;
             // A directive or points mistyped would stop grading midway, or
             // grade wrongly: refused before anything runs.
             for test in &tests {
                 plan::check(&test.trace)
-                    .map_err(|why| GradeError::Trace(test.trace.display().to_string(), why))?;
+                    .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
             }
             Some((path, tests))
         }
@@ -139,7 +139,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     // files read as missing, `tictac_only` gives None and `points` 1.)
     tests.retain(|t| plan::tictac_only(&t.trace).is_none());
     if tests.is_empty() {
-        return Err(GradeError::OnlyTictacs(suite_path.display().to_string()));
+        return Err(GradeError::OnlyTictacs(shown(suite_path.display())));
     }
     let columns: Vec<Column> = tests
         .iter()
@@ -180,17 +180,25 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
 }
 
 /// The student's file the command names (`./ttt`, or `ttt.py` in `python3
-/// ttt.py`), when the suite folder holds a file of that name. A bare first
-/// word (`python3`) is a program on PATH, an option (`-m`) no file.
-fn holds_the_program(suite: &Path, command: &[String]) -> Option<String> {
+/// ttt.py`), when the suite folder holds a file of that name as the
+/// students' folders do: the suite is then one more student's. A bare first
+/// word (`python3`) is a program on PATH, an option (`-m`) no file, and a
+/// word that goes up (`../grader/run.sh`) or a file only the suite holds
+/// (the instructor's own) says nothing of it.
+fn holds_the_program(
+    suite: &Path,
+    command: &[String],
+    students: &[(String, PathBuf)],
+) -> Option<String> {
     let bare = |word: &String| Path::new(word).components().count() == 1;
+    let up = |word: &String| Path::new(word).components().any(|c| c == Component::ParentDir);
     let (first, rest) = command.split_first()?;
     let words = std::iter::once(first).filter(|w| !bare(w)).chain(rest);
     words
-        .filter(|word| !word.starts_with('-'))
-        .filter(|word| Path::new(word).is_relative() && suite.join(word).is_file())
+        .filter(|word| !word.starts_with('-') && !up(word) && Path::new(word).is_relative())
+        .filter(|word| suite.join(word).is_file())
+        .find(|word| students.iter().any(|(_, dir)| dir.join(word).is_file()))
         .map(|word| word.to_string())
-        .next()
 }
 
 /// The course suite's tests, named by where the gradebook will hold them
@@ -284,7 +292,7 @@ impl pool::Results for Class<'_> {
         };
         if result.not_the_programs {
             return Err(GradeError::NotTheProgram {
-                student: name.clone(),
+                student: shown(name),
                 test: self.tests[t].name.clone(),
                 why: result.verdict.headline().unwrap_or_default(),
                 advice: match result.ran_out {
@@ -323,7 +331,7 @@ impl Class<'_> {
         let junit_path = self.out.join(format!("{name}.junit.xml"));
         let report = Shared::create(&report_path)?;
         let junit = Shared::create(&junit_path)?;
-        let files = format!("{} or {}", report_path.display(), junit_path.display());
+        let files = shown(format!("{} or {}", report_path.display(), junit_path.display()));
         let mut recorder = Recorder {
             row: Row::new(name),
             reports: suite::report::junit_named(
@@ -349,7 +357,7 @@ impl Class<'_> {
 fn students(submissions: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, GradeError> {
     let mut students: Vec<(String, PathBuf)> = Vec::new();
     for path in submissions {
-        let refuse = |why: String| GradeError::Submission(path.display().to_string(), why);
+        let refuse = |why: String| GradeError::Submission(shown(path.display()), shown(why));
         if !path.is_dir() {
             return Err(refuse("is not a folder (each student is a folder)".into()));
         }
@@ -384,7 +392,7 @@ fn out_apart(
     suite: Option<&Path>,
     students: &[(String, PathBuf)],
 ) -> Result<(), GradeError> {
-    let refuse = |why: String| GradeError::Out(out.display().to_string(), why);
+    let refuse = |why: String| GradeError::Out(shown(out.display()), shown(why));
     // `alice/x/..` with no `alice/x`: made, it would be `alice` itself.
     let Some(resolved) = where_it_would_be(out) else {
         return Err(refuse(
@@ -425,6 +433,12 @@ fn where_it_would_be(path: &Path) -> Option<PathBuf> {
     }
 }
 
+/// A name or path as a message shows it: its control characters (a folder
+/// named with terminal escapes) as `\xNN`, never sent to the terminal.
+fn shown(text: impl std::fmt::Display) -> String {
+    suite::escape_controls(&text.to_string())
+}
+
 /// `path` from the root, links resolved.
 fn absolute(path: &Path) -> io::Result<PathBuf> {
     fs::canonicalize(path)
@@ -439,7 +453,7 @@ const NEVER: &str = "(grades never overwrite a file: name a new or empty folder)
 
 /// The output folder: made if missing; one that exists must be empty.
 fn prepare_out(dir: &Path) -> Result<(), GradeError> {
-    let refuse = |why: &str| GradeError::Out(dir.display().to_string(), why.into());
+    let refuse = |why: &str| GradeError::Out(shown(dir.display()), shown(why));
     // A link to a folder is that folder (as `DIR/` would be).
     match fs::metadata(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && fs::symlink_metadata(dir).is_ok() => {
@@ -461,6 +475,29 @@ fn prepare_out(dir: &Path) -> Result<(), GradeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suite_is_taken_for_a_student_only_if_it_holds_their_program() {
+        let root = tempfile::tempdir().expect("dir");
+        let (suite, bob) = (root.path().join("alice"), root.path().join("bob"));
+        for (dir, files) in [(&suite, ["ttt", "run.sh", "-m"]), (&bob, ["ttt", "x", "y"])] {
+            fs::create_dir(dir).expect("mkdir");
+            for file in files {
+                fs::write(dir.join(file), "").expect("write");
+            }
+        }
+        let students = [("bob".to_string(), bob.clone())];
+        let held = |command: &str| {
+            let words: Vec<String> = command.split(' ').map(String::from).collect();
+            holds_the_program(&suite, &words, &students)
+        };
+        assert_eq!(held("./ttt"), Some("./ttt".into()));
+        assert_eq!(held("sh ttt"), Some("ttt".into()));
+        assert_eq!(held("sh run.sh"), None, "the instructor's own, in the suite only");
+        assert_eq!(held("sh ../alice/ttt"), None, "going up names no student's file");
+        assert_eq!(held("python3 -m ttt.py"), None);
+        assert_eq!(held("ttt"), None, "a bare name is looked for on PATH");
+    }
 
     #[test]
     fn the_output_folder_is_new_or_empty() {

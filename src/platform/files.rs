@@ -31,6 +31,11 @@ mod system {
     /// A read-only file is removed with its folder here.
     pub(crate) fn make_removable(_path: &Path) {}
 
+    /// A folder a program locked (`chmod 000`) is its owner's to open again.
+    pub(super) fn open_up(path: &Path) {
+        let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o700));
+    }
+
     /// Whether the system ran out of something (files, disk, memory,
     /// processes), not what was asked for being wrong.
     pub(crate) fn is_exhaustion(e: &io::Error) -> bool {
@@ -139,6 +144,11 @@ mod system {
         e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
     }
 
+    /// A read-only folder or file: writable again.
+    pub(super) fn open_up(path: &Path) {
+        make_removable(path);
+    }
+
     pub(crate) fn special_kind(_kind: FileType) -> Option<&'static str> {
         None
     }
@@ -177,6 +187,32 @@ mod system {
     /// and that failure ends the run quietly.
     pub(crate) fn stdout_closed() -> bool {
         false
+    }
+}
+
+/// Removes a folder and all it holds, as far as its owner can: a program
+/// may leave a folder there that cannot be listed or entered (`chmod 000`
+/// as a user other than root), which plain removal cannot empty. Each
+/// round opens up what could not be read, then tries again.
+pub(crate) fn remove_tree(path: &Path) {
+    const ROUNDS: usize = 8;
+    for _ in 0..ROUNDS {
+        match fs::remove_dir_all(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {}
+            _ => return,
+        }
+        system::open_up(path);
+        for entry in walkdir::WalkDir::new(path).follow_links(false) {
+            match entry {
+                Ok(entry) if entry.file_type().is_dir() => system::open_up(entry.path()),
+                Ok(entry) => make_removable(entry.path()),
+                Err(e) => {
+                    if let Some(path) = e.path() {
+                        system::open_up(path);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -62,7 +62,7 @@ pub(crate) fn escape_controls(text: &str) -> String {
     for c in text.chars() {
         if c.is_control() {
             shown.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else if is_bidi_control(c) {
+        } else if is_format_control(c) {
             shown.push_str(&format!("\\u{{{:04x}}}", u32::from(c)));
         } else {
             shown.push(c);
@@ -72,9 +72,20 @@ pub(crate) fn escape_controls(text: &str) -> String {
 }
 
 /// The marks, embeddings, overrides and isolates of Unicode's bidirectional
-/// algorithm.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+/// algorithm, and the characters that take no room (a zero-width space,
+/// word joiner or byte order mark: `ali\u{200b}ce` looked like `alice`).
+fn is_format_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
 /// Files that are outputs (`--log` writes `.actual.txt` and `.stderr.txt`),
@@ -320,6 +331,7 @@ mod tests {
         assert_eq!(escape_controls("a\nb\x1b[2J"), "a\\x0ab\\x1b[2J");
         assert_eq!(escape_controls("li\u{202e}ce 42/42"), "li\\u{202e}ce 42/42");
         assert_eq!(escape_controls("\u{2066}x\u{2069}\u{200f}"), "\\u{2066}x\\u{2069}\\u{200f}");
+        assert_eq!(escape_controls("ali\u{200b}ce"), "ali\\u{200b}ce");
         assert_eq!(escape_controls("李小龙 مرحبا"), "李小龙 مرحبا", "letters of any script stay");
     }
 

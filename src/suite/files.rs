@@ -15,8 +15,14 @@ pub(crate) use crate::run::describe;
 /// running test's folder (a private copy of its trace) and the course
 /// suite's in the temporary folder.
 pub(crate) struct Scratch {
-    dir: tempfile::TempDir,
+    dir: std::path::PathBuf,
     _on_signal: signals::Registration,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        files::remove_tree(&self.dir);
+    }
 }
 
 impl Scratch {
@@ -33,16 +39,17 @@ impl Scratch {
 
     fn made(make: impl FnOnce() -> io::Result<tempfile::TempDir>) -> io::Result<Scratch> {
         let (dir, on_signal) = signals::register_with(|| {
-            let dir = make()?;
-            let path = dir.path().to_path_buf();
-            let cleanup: signals::Cleanup = Box::new(move || drop(std::fs::remove_dir_all(&path)));
+            // Removed by `Drop` or the cleanup, whatever a program left in it.
+            let dir = make()?.keep();
+            let path = dir.clone();
+            let cleanup: signals::Cleanup = Box::new(move || files::remove_tree(&path));
             Ok::<_, io::Error>((dir, cleanup))
         })?;
         Ok(Scratch { dir, _on_signal: on_signal })
     }
 
     pub(crate) fn path(&self) -> &Path {
-        self.dir.path()
+        &self.dir
     }
 }
 

@@ -393,3 +393,37 @@ fn ctrl_z_stops_the_programs_with_the_runner() {
         assert_none_left(&path(&tools.path().join("sleep")));
     }
 }
+
+#[test]
+fn a_folder_a_program_locks_in_its_scratch_folder_goes_with_it() {
+    use std::os::unix::fs::PermissionsExt;
+    // Root removes a locked folder anyway: the runner runs as nobody here.
+    let dir = suite();
+    let tools = temp_dir();
+    let tmp = tools.path().join("tmp");
+    fs::create_dir(&tmp).expect("mkdir");
+    let lock = "d=$(dirname \"$2\"); mkdir -p \"$d/keep/inner\"; touch \"$d/keep/inner/f\"; \
+                chmod 000 \"$d/keep/inner\" \"$d/keep\"; exec \"$TICTAC\" \"$@\"";
+    let program = hostile_script(tools.path(), "lock.sh", lock);
+    for folder in [dir.path(), tools.path(), &tmp] {
+        fs::set_permissions(folder, fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
+    let mut command = match rustix::process::getuid().is_root() {
+        true => {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+            c
+        }
+        false => Command::new(BIN),
+    };
+    let o = run(
+        command
+            .args(["test", "-j", "1", "--program", &program, &path(dir.path())])
+            .env("TMPDIR", &tmp)
+            .env("TICTAC", BIN),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let left: Vec<_> = fs::read_dir(&tmp).expect("tmp").flatten().map(|e| e.path()).collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+}

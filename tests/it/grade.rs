@@ -524,6 +524,14 @@ fn a_student_s_name_reaches_the_terminal_escaped_and_the_files_as_it_is() {
     let xml = fs::read_to_string(out.join("two\nlines.junit.xml")).expect("junit");
     let doc = roxmltree::Document::parse(&xml).expect("XML");
     assert_eq!(doc.root_element().attribute("name"), Some("two\nlines"), "{xml}");
+    // Nor do the errors that name a student send the name to the terminal.
+    let inside = folders[0].join("g");
+    let mut command = Command::new(BIN);
+    command.args(["grade", &path(&suite), "--command", "./ttt", "--out", &path(&inside)]);
+    let o = run(command.arg(&folders[0]), None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!text(&o).contains(['\u{1b}', '\u{7}']), "{:?}", text(&o));
+    assert!(text(&o).contains("student 's08\\x1b]2;PWNED"), "{}", text(&o));
 }
 
 #[test]
