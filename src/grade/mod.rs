@@ -7,16 +7,18 @@
 mod advice;
 mod book;
 mod files;
+mod folders;
 mod progress;
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use std::sync::atomic::AtomicBool;
 
 use book::{Column, Recorder, Row};
 use files::{Shared, write_new};
+use folders::{REPORT, holds_the_program, out_apart, prepare_out, students};
 use progress::Progress;
 
 use crate::cli::GradeOptions;
@@ -166,7 +168,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let (of, suite) = match options.suite {
         None => ("the course suite".to_string(), ", and the course suite"),
-        Some(_) => (format!("'{}'", suite_path.display()), ""),
+        Some(_) => (format!("'{}'", shown(suite_path.display())), ""),
     };
     writeln!(
         out,
@@ -177,28 +179,6 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     )
     .map_err(SuiteError::Write)?;
     Ok(Status::Ran)
-}
-
-/// The student's file the command names (`./ttt`, or `ttt.py` in `python3
-/// ttt.py`), when the suite folder holds a file of that name as the
-/// students' folders do: the suite is then one more student's. A bare first
-/// word (`python3`) is a program on PATH, an option (`-m`) no file, and a
-/// word that goes up (`../grader/run.sh`) or a file only the suite holds
-/// (the instructor's own) says nothing of it.
-fn holds_the_program(
-    suite: &Path,
-    command: &[String],
-    students: &[(String, PathBuf)],
-) -> Option<String> {
-    let bare = |word: &String| Path::new(word).components().count() == 1;
-    let up = |word: &String| Path::new(word).components().any(|c| c == Component::ParentDir);
-    let (first, rest) = command.split_first()?;
-    let words = std::iter::once(first).filter(|w| !bare(w)).chain(rest);
-    words
-        .filter(|word| !word.starts_with('-') && !up(word) && Path::new(word).is_relative())
-        .filter(|word| suite.join(word).is_file())
-        .find(|word| students.iter().any(|(_, dir)| dir.join(word).is_file()))
-        .map(|word| word.to_string())
 }
 
 /// The course suite's tests, named by where the gradebook will hold them
@@ -352,87 +332,6 @@ impl Class<'_> {
     }
 }
 
-/// Each student's name (the folder's) and folder (absolute), in the order
-/// given; two students of the same name would share their reports.
-fn students(submissions: &[PathBuf]) -> Result<Vec<(String, PathBuf)>, GradeError> {
-    let mut students: Vec<(String, PathBuf)> = Vec::new();
-    for path in submissions {
-        let refuse = |why: String| GradeError::Submission(shown(path.display()), shown(why));
-        if !path.is_dir() {
-            return Err(refuse("is not a folder (each student is a folder)".into()));
-        }
-        let dir = absolute(path).map_err(|e| refuse(e.to_string()))?;
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if name.is_empty() {
-            return Err(refuse("has no name to grade it by".into()));
-        }
-        // NAME.report.txt must be a file name the system takes (255 bytes).
-        if name.len() + REPORT.len() > 255 {
-            return Err(refuse(format!(
-                "has a name too long for its report's file name ({} bytes with `{REPORT}`, at most 255)",
-                name.len() + REPORT.len()
-            )));
-        }
-        if students.iter().any(|(other, _)| *other == name) {
-            return Err(refuse(format!("has the name of another student's folder, '{name}'")));
-        }
-        students.push((name, dir));
-    }
-    Ok(students)
-}
-
-/// The end of a student's report's name (the longest of their files').
-const REPORT: &str = ".report.txt";
-
-/// Refuses an `--out` inside the suite (the next grading would take its
-/// reports for tests) or inside a student's folder (their program runs
-/// there, and could change the grades).
-fn out_apart(
-    out: &Path,
-    suite: Option<&Path>,
-    students: &[(String, PathBuf)],
-) -> Result<(), GradeError> {
-    let refuse = |why: String| GradeError::Out(shown(out.display()), shown(why));
-    // `alice/x/..` with no `alice/x`: made, it would be `alice` itself.
-    let Some(resolved) = where_it_would_be(out) else {
-        return Err(refuse(
-            "goes up (`..`) from a folder that does not exist: name the folder itself".into(),
-        ));
-    };
-    if let Some(suite) = suite.filter(|suite| resolved.starts_with(suite)) {
-        let why = format!(
-            "is inside the suite '{}' (the next grading would take its reports for tests)",
-            suite.display()
-        );
-        return Err(refuse(why));
-    }
-    if let Some((name, _)) = students.iter().find(|(_, dir)| resolved.starts_with(dir)) {
-        return Err(refuse(format!(
-            "is inside the folder of the student '{name}', where their program runs"
-        )));
-    }
-    Ok(())
-}
-
-/// Where `path` is or would be made, from the root: its nearest folder that
-/// exists, links resolved, then the names still to make (`alice/x/y` with
-/// no `alice/x` is inside `alice`). None when that cannot be told (`..`
-/// after a name that does not exist, which the system would make first).
-fn where_it_would_be(path: &Path) -> Option<PathBuf> {
-    let mut missing = Vec::new();
-    let mut at = path.to_path_buf();
-    loop {
-        if let Ok(found) = absolute(&at) {
-            return Some(missing.iter().rev().fold(found, |path, name| path.join(name)));
-        }
-        missing.push(at.file_name()?.to_owned());
-        at = match at.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-    }
-}
-
 /// A name or path as a message shows it: its control characters (a folder
 /// named with terminal escapes) as `\xNN`, never sent to the terminal.
 fn shown(text: impl std::fmt::Display) -> String {
@@ -446,68 +345,4 @@ fn absolute(path: &Path) -> io::Result<PathBuf> {
 
 fn suite_error(path: &Path, e: io::Error) -> SuiteError {
     SuiteError::NoTests(format!("{} ({e})", path.display()))
-}
-
-/// Why `--out` must be new or empty.
-const NEVER: &str = "(grades never overwrite a file: name a new or empty folder)";
-
-/// The output folder: made if missing; one that exists must be empty.
-fn prepare_out(dir: &Path) -> Result<(), GradeError> {
-    let refuse = |why: &str| GradeError::Out(shown(dir.display()), shown(why));
-    // A link to a folder is that folder (as `DIR/` would be).
-    match fs::metadata(dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound && fs::symlink_metadata(dir).is_ok() => {
-            return Err(refuse("is a symbolic link to nothing"));
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(refuse(&e.to_string())),
-        Ok(m) if !m.is_dir() => return Err(refuse(&format!("exists and is not a folder {NEVER}"))),
-        Ok(_) => {
-            let mut entries = fs::read_dir(dir).map_err(|e| refuse(&e.to_string()))?;
-            if entries.next().is_some() {
-                return Err(refuse(&format!("is a folder that is not empty {NEVER}")));
-            }
-        }
-    }
-    fs::create_dir_all(dir).map_err(|e| refuse(&format!("cannot be created: {e}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_suite_is_taken_for_a_student_only_if_it_holds_their_program() {
-        let root = tempfile::tempdir().expect("dir");
-        let (suite, bob) = (root.path().join("alice"), root.path().join("bob"));
-        for (dir, files) in [(&suite, ["ttt", "run.sh", "-m"]), (&bob, ["ttt", "x", "y"])] {
-            fs::create_dir(dir).expect("mkdir");
-            for file in files {
-                fs::write(dir.join(file), "").expect("write");
-            }
-        }
-        let students = [("bob".to_string(), bob.clone())];
-        let held = |command: &str| {
-            let words: Vec<String> = command.split(' ').map(String::from).collect();
-            holds_the_program(&suite, &words, &students)
-        };
-        assert_eq!(held("./ttt"), Some("./ttt".into()));
-        assert_eq!(held("sh ttt"), Some("ttt".into()));
-        assert_eq!(held("sh run.sh"), None, "the instructor's own, in the suite only");
-        assert_eq!(held("sh ../alice/ttt"), None, "going up names no student's file");
-        assert_eq!(held("python3 -m ttt.py"), None);
-        assert_eq!(held("ttt"), None, "a bare name is looked for on PATH");
-    }
-
-    #[test]
-    fn the_output_folder_is_new_or_empty() {
-        let dir = tempfile::tempdir().expect("dir");
-        let out = dir.path().join("grades");
-        prepare_out(&out).expect("new");
-        prepare_out(&out).expect("empty");
-        fs::write(out.join("grades.csv"), "x").expect("write");
-        let e = prepare_out(&out).expect_err("not empty").to_string();
-        assert!(e.ends_with("is a folder that is not empty (grades never overwrite a file: name a new or empty folder)"), "{e}");
-        assert_eq!(fs::read_to_string(out.join("grades.csv")).expect("kept"), "x");
-    }
 }

@@ -20,6 +20,8 @@ use crate::platform::files as platform_files;
 use crate::platform::process::{self, Capture, Ending};
 use crate::run::{Job, STDIN};
 
+pub(crate) use super::header::DIRECTIVE;
+use super::header::{misplaced_directive, points_of, says_points, says_run, status_of};
 use super::{files, in_process};
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
@@ -67,8 +69,6 @@ pub(crate) enum Source {
     File(PathBuf),
 }
 
-pub(super) const DIRECTIVE: &str = "-- run:";
-const STATUS: &str = "-- status:";
 /// The word that stands for the trace in a `-- run:` line.
 const IN: &str = "IN";
 
@@ -153,21 +153,6 @@ fn first_line(text: &[u8]) -> (&[u8], &[u8]) {
         Some(k) => (&text[..k], &text[k + 1..]),
         None => (text, &b""[..]),
     }
-}
-
-/// `-- status: N` on `line`: `None` when the line is no status directive,
-/// else N, or why it is not a valid one.
-fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
-    let line = String::from_utf8_lossy(line);
-    let line = line.trim();
-    let rest = line.strip_prefix("--")?.trim_start().strip_prefix("status")?;
-    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
-    let valid = line.strip_prefix(STATUS).and_then(|n| n.trim().parse::<i32>().ok());
-    Some(valid.filter(|n| (0..=255).contains(n)).ok_or_else(|| {
-        format!("`{line}` is not a valid directive: write `{STATUS} N`, N from 0 to 255")
-    }))
 }
 
 impl Plan {
@@ -285,12 +270,6 @@ pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
         .then(|| "an invocation error: its message names tictac".to_string())
 }
 
-/// The most a test may be worth: sums of any class's points stay exact.
-pub(crate) const MAX_POINTS: u64 = 1_000_000;
-
-/// The comment that gives a test's points.
-const POINTS: &str = "-- points:";
-
 /// What a trace is worth (`tictac grade`, `--format gradescope`): `--
 /// points: N` on one of its first comment lines, else 1. A trace that says
 /// it wrongly is refused by `points_of` before it runs.
@@ -307,130 +286,6 @@ pub(crate) fn check(trace: &Path) -> Result<(), String> {
         Ok(text) => Plan::checked(&text).map(drop),
         Err(_) => Ok(()),
     }
-}
-
-/// The points a trace's first comment lines (blank lines among them) give,
-/// or why a line that speaks of points does not say it as `-- points: N`,
-/// N a whole number from 0 to `MAX_POINTS`: a value mistyped (`2.5`, `-3`,
-/// `--points: 4`, `-- Points: 5`) silently worth 1 would be a wrong grade.
-pub(crate) fn points_of(trace: &[u8]) -> Result<u64, String> {
-    let text = String::from_utf8_lossy(trace);
-    let mut found = None;
-    for (k, line) in header(&text) {
-        let line = line.trim();
-        if !says_points(line) {
-            continue;
-        }
-        let number = line
-            .strip_prefix(POINTS)
-            .map(str::trim)
-            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        let valid = number.and_then(|n| n.parse::<u64>().ok()).filter(|n| *n <= MAX_POINTS);
-        let Some(points) = valid else {
-            return Err(format!(
-                "line {}, `{line}`, is not a valid directive: write `{POINTS} N`, N a whole number from 0 to {MAX_POINTS}",
-                k + 1
-            ));
-        };
-        if found.is_some() {
-            return Err(format!("line {}, `{line}`: the trace gives its points twice", k + 1));
-        }
-        found = Some(points);
-    }
-    Ok(found.unwrap_or(1))
-}
-
-/// The trace's first lines while they are comments or blank, numbered from
-/// 0, a byte order mark before the first taken off.
-fn header(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines().enumerate().take_while(|(_, line)| {
-        let line = line.trim_start();
-        line.is_empty() || line.starts_with("--")
-    })
-}
-
-/// Whether a comment line means to give points: `point` or `points`, any
-/// case, after dashes, then `:`, `=` (or a full-width colon), or a lone
-/// number (`-- points 5`). `-- points to note`, `-- points-based scoring`,
-/// `-- points.` are comments.
-fn says_points(line: &str) -> bool {
-    let Some(after) = line.strip_prefix("--") else { return false };
-    let after = after.trim_start_matches('-').trim_start().to_ascii_lowercase();
-    let Some(rest) = after.strip_prefix("points").or_else(|| after.strip_prefix("point")) else {
-        return false;
-    };
-    let rest = rest.trim_start();
-    let lone_number = !rest.is_empty()
-        && rest.chars().all(|c| c.is_ascii_digit() || "+-.".contains(c))
-        && rest.chars().any(|c| c.is_ascii_digit());
-    rest.starts_with([':', '=', '\u{ff1a}']) || lone_number
-}
-
-/// Whether a line means to be a `-- run:` line (well formed or not).
-fn says_run(line: &str) -> bool {
-    let after = line.trim().strip_prefix("--").map(str::trim_start);
-    after
-        .and_then(|rest| rest.strip_prefix("run"))
-        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-}
-
-/// Whether a comment line is `--` (or more dashes), `word` (any case), then
-/// a colon.
-fn names_directive(line: &str, word: &str) -> bool {
-    let Some(after) = line.strip_prefix("--") else { return false };
-    let after = after.trim_start_matches('-').trim_start();
-    after.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
-        && after[word.len()..].trim_start().starts_with(':')
-}
-
-/// A `-- run:` or `-- status:` line where it is not read as one (after a
-/// points or other comment line, or after a byte order mark): the trace
-/// would run otherwise than it says (as `-b IN`; its exit status unchecked).
-fn misplaced_directive(trace: &[u8], shell: bool) -> Result<(), String> {
-    let text = String::from_utf8_lossy(trace);
-    let bom = text.starts_with('\u{feff}');
-    let mut first_runs = false;
-    for (k, line) in header(&text) {
-        let line = line.trim();
-        // On the lines a directive may stand, whatever reads as one is one
-        // (`-- run time`, `-- status of` are refused there, as before);
-        // past them only a word then a colon (`-- Status: 3`), so that
-        // `-- status of this test` stays a comment.
-        let run = (k == 0 && says_run(line)) || names_directive(line, "run");
-        let where_read = k == 0 || (k == 1 && first_runs);
-        let status =
-            (where_read && status_of(line.as_bytes()).is_some()) || names_directive(line, "status");
-        let exact = |form: &str| !bom && line.starts_with(form);
-        first_runs |= k == 0 && exact(DIRECTIVE);
-        // What follows a shell session's directives is typed in, comments too.
-        if shell && k > 0 && !(k == 1 && status_of(line.as_bytes()).is_some()) {
-            break;
-        }
-        let read = match run {
-            true => k == 0 && exact(DIRECTIVE),
-            false => (k == 0 || (k == 1 && first_runs)) && exact(STATUS),
-        };
-        if (run || status) && !read {
-            let place = match run {
-                true => format!("a directive is read as `{DIRECTIVE} ARGS` on the first line only"),
-                false => format!(
-                    "a status is read as `{STATUS} N` on the first line, or the second after `{DIRECTIVE}`"
-                ),
-            };
-            let bom = match bom {
-                true => {
-                    ", and this file begins with a byte order mark: save it as UTF-8 without one"
-                }
-                false => "",
-            };
-            return Err(format!(
-                "line {}, `{line}`, is not read as a directive: {place}{bom}",
-                k + 1
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// What produces a test's output: the engine here, or a program.
@@ -912,45 +767,6 @@ mod tests {
         assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
         let p = Plan::of(b"-- run: -i\n-- status: 0\n-- points: 2\nundo\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
-    }
-
-    #[test]
-    fn points_said_wrongly_are_refused_not_worth_one() {
-        for bad in [
-            "-- points: 2.5",
-            "-- points: -3",
-            "-- points: +3",
-            "-- points: 1000001",
-            "-- points: 18446744073709551616",
-            "--points: 4",
-            "--  points: 6",
-            "-- points 5",
-            "-- points:",
-            "-- points: 3 -- three points",
-            "-- Points: 5",
-            "-- POINTS: 5",
-            "-- points = 5",
-            "-- points\u{ff1a}5",
-            "-- point: 5",
-            "--- points: 5",
-            "-- points: see the rubric",
-        ] {
-            let e = points_of(format!("{bad}\nundo\n").as_bytes()).expect_err(bad);
-            assert!(e.starts_with(&format!("line 1, `{bad}`, is not a valid directive")), "{e}");
-        }
-        let e = points_of(b"-- points: 2\n-- points: 3\n").expect_err("twice");
-        assert_eq!(e, "line 2, `-- points: 3`: the trace gives its points twice");
-        assert_eq!(points_of(b"-- points: 1000000\n"), Ok(MAX_POINTS));
-        assert_eq!(points_of(b"undo\n-- points: x\n"), Ok(1), "past the first comments");
-        for comment in [
-            "-- points-based scoring",
-            "-- points 1-3 of the spec: rows",
-            "-- points.",
-            "-- points",
-            "-- pointless",
-        ] {
-            assert_eq!(points_of(format!("{comment}\nundo\n").as_bytes()), Ok(1), "{comment}");
-        }
     }
 
     #[test]
