@@ -7,10 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::book::{Column, Row};
-
-/// Tests named in the note on tests no student passed; the rest counted.
-const NAMED: usize = 3;
+use super::book::{Column, Row, first_names};
 
 /// The notes to print under the table.
 pub(crate) fn notes(
@@ -53,13 +50,11 @@ fn failed_by_all(columns: &[Column], rows: &[Row]) -> Option<String> {
         .filter(|(k, _)| failed(*k))
         .map(|(_, c)| c.name.as_str())
         .collect();
-    let (first, more) = names.split_at_checked(NAMED).unwrap_or((&names, &[]));
-    let more = if more.is_empty() { String::new() } else { format!(" (+{} more)", more.len()) };
-    (!first.is_empty()).then(|| {
+    (!names.is_empty()).then(|| {
         format!(
-            "note: no student passed {}{more}: check the test before the students (its expected \
+            "note: no student passed {}: check the test before the students (its expected \
              output; a file its `-- run:` line names is read where tictac runs)",
-            first.join(", ")
+            first_names(&names)
         )
     })
 }

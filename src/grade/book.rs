@@ -62,6 +62,16 @@ impl Failed {
 /// The tests to show as "first failing" in the table.
 const FIRST_FAILING: usize = 3;
 
+/// The first `FIRST_FAILING` test names, and how many more: `a, b, c (+2
+/// more)`, as the table and the notes under it name tests.
+pub(crate) fn first_names(names: &[&str]) -> String {
+    let (first, more) = names.split_at_checked(FIRST_FAILING).unwrap_or((names, &[]));
+    match more.len() {
+        0 => first.join(", "),
+        more => format!("{} (+{more} more)", first.join(", ")),
+    }
+}
+
 impl Row {
     pub(crate) fn new(student: &str) -> Row {
         Row { student: student.into(), ..Row::default() }
@@ -201,11 +211,7 @@ pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row])
                 .filter(|(f, _)| f.is_some())
                 .map(|(_, c)| c.name.as_str())
                 .collect();
-            let mut first =
-                failing.iter().take(FIRST_FAILING).copied().collect::<Vec<_>>().join(", ");
-            if failing.len() > FIRST_FAILING {
-                first.push_str(&format!(" (+{} more)", failing.len() - FIRST_FAILING));
-            }
+            let first = first_names(&failing);
             [
                 escape_controls(&row.student),
                 format!("{}/{}", row.passed(), columns.len()),

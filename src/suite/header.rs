@@ -20,8 +20,7 @@ const POINTS: &str = "-- points:";
 pub(super) fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
     let line = String::from_utf8_lossy(line);
     let line = line.trim();
-    let rest = line.strip_prefix("--")?.trim_start().strip_prefix("status")?;
-    if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+    if !speaks_of(line, "status") {
         return None;
     }
     let valid = line.strip_prefix(STATUS).and_then(|n| n.trim().parse::<i32>().ok());
@@ -90,9 +89,15 @@ pub(super) fn says_points(line: &str) -> bool {
 
 /// Whether a line means to be a `-- run:` line (well formed or not).
 pub(super) fn says_run(line: &str) -> bool {
+    speaks_of(line, "run")
+}
+
+/// Whether a line is `--`, then `word` as a word of its own (`-- run:`,
+/// `-- run -b IN`; not `-- running notes`).
+fn speaks_of(line: &str, word: &str) -> bool {
     let after = line.trim().strip_prefix("--").map(str::trim_start);
     after
-        .and_then(|rest| rest.strip_prefix("run"))
+        .and_then(|rest| rest.strip_prefix(word))
         .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
@@ -118,20 +123,20 @@ pub(super) fn misplaced_directive(trace: &[u8], shell: bool) -> Result<(), Strin
         // (`-- run time`, `-- status of` are refused there, as before);
         // past them only a word then a colon (`-- Status: 3`), so that
         // `-- status of this test` stays a comment.
-        let run = (k == 0 && says_run(line)) || names_directive(line, "run");
-        let where_read = k == 0 || (k == 1 && first_runs);
-        let status =
-            (where_read && status_of(line.as_bytes()).is_some()) || names_directive(line, "status");
         let exact = |form: &str| !bom && line.starts_with(form);
-        first_runs |= k == 0 && exact(DIRECTIVE);
+        let status_line = status_of(line.as_bytes()).is_some();
         // What follows a shell session's directives is typed in, comments too.
-        if shell && k > 0 && !(k == 1 && status_of(line.as_bytes()).is_some()) {
+        if shell && k > 0 && !(k == 1 && status_line) {
             break;
         }
+        let where_status_is_read = k == 0 || (k == 1 && first_runs);
+        let run = (k == 0 && says_run(line)) || names_directive(line, "run");
+        let status = (where_status_is_read && status_line) || names_directive(line, "status");
         let read = match run {
             true => k == 0 && exact(DIRECTIVE),
-            false => (k == 0 || (k == 1 && first_runs)) && exact(STATUS),
+            false => where_status_is_read && exact(STATUS),
         };
+        first_runs |= k == 0 && exact(DIRECTIVE);
         if (run || status) && !read {
             let place = match run {
                 true => format!("a directive is read as `{DIRECTIVE} ARGS` on the first line only"),
