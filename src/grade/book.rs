@@ -23,19 +23,20 @@ pub(crate) struct Row {
     pub(crate) failures: Vec<Option<Failed>>,
 }
 
-/// The kinds of failure the table's notes count: every one but a plain
-/// difference in output.
-const NOTED: [&str; 6] = [
-    "crashed",
-    "killed by a signal",
-    "timed out",
-    "printed too much",
-    "could not start",
-    "could not run",
+/// The kinds of failure the table's notes count (a kind, its words): every
+/// one but a plain difference in output.
+const NOTED: [(&str, &str); 7] = [
+    ("exited", "exited non-zero"),
+    ("crashed", "crashed"),
+    ("killed by a signal", "killed by a signal"),
+    ("timed out", "timed out"),
+    ("printed too much", "printed too much"),
+    ("could not start", "could not start"),
+    ("could not run", "could not run"),
 ];
 
-/// How a test failed: its kind (`crashed`, `output differs`, ...) and the
-/// headline every report format uses (`crashed (exit 3)`).
+/// How a test failed: its kind (`exited`, `output differs`, ...) and the
+/// headline every report format uses (`exited with status 3`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Failed {
     pub(crate) kind: &'static str,
@@ -47,7 +48,8 @@ impl Failed {
         let kind = match verdict {
             Verdict::Pass | Verdict::Skipped(_) => return None,
             Verdict::Differs(_) => "output differs",
-            Verdict::Broke(Trouble::Exit(_), _) => "crashed",
+            Verdict::Broke(Trouble::Exited(_), _) => "exited",
+            Verdict::Broke(Trouble::Exception(_), _) => "crashed",
             Verdict::Broke(Trouble::Signal(_), _) => "killed by a signal",
             Verdict::Broke(Trouble::TimedOut(_), _) => "timed out",
             Verdict::Broke(Trouble::TooMuch(_), _) => "printed too much",
@@ -91,7 +93,7 @@ impl Row {
         let count = |kind| self.failures.iter().flatten().filter(|f| f.kind == kind).count();
         let notes: Vec<String> = NOTED
             .iter()
-            .map(|&what| (what, count(what)))
+            .map(|&(kind, what)| (what, count(kind)))
             .filter(|&(_, n)| n > 0)
             .map(|(what, n)| format!("{what} ({n} {})", if n == 1 { "test" } else { "tests" }))
             .collect();
@@ -247,19 +249,19 @@ mod tests {
     }
 
     fn row(student: &str, failures: &[Option<&str>]) -> Row {
-        let failed = |headline: &str| Failed { kind: "crashed", headline: headline.into() };
+        let failed = |headline: &str| Failed { kind: "exited", headline: headline.into() };
         Row { failures: failures.iter().map(|f| f.map(failed)).collect(), ..Row::new(student) }
     }
 
     #[test]
     fn the_json_has_each_failure_s_kind_and_tests_csv_the_hardest_first() {
-        let rows = [row("ann", &[None, Some("crashed (exit 1)")]), row("bo", &[None, None])];
+        let rows = [row("ann", &[None, Some("exited with status 1")]), row("bo", &[None, None])];
         let json = json(&columns(), &rows);
         assert_eq!(json["max_points"], 4);
         assert_eq!(json["students"][0]["points"], 1);
         let failed = &json["students"][0]["tests"][1];
-        assert_eq!(failed["kind"], "crashed");
-        assert_eq!(failed["failure"], "crashed (exit 1)");
+        assert_eq!(failed["kind"], "exited");
+        assert_eq!(failed["failure"], "exited with status 1");
         assert_eq!(json["students"][1]["tests"][1]["passed"], true);
         let mut out = Vec::new();
         write_tests_csv(&mut out, &columns(), &rows).expect("csv");
@@ -291,28 +293,36 @@ mod tests {
             "student                          passed  points  first failing  notes\n\
              s08\\x1b]2;PWNED\\x07\\x1b[41mEVIL  2/2     4/4\n\
              two\\x0alines                     2/2     4/4\n\
-             李小龙                           1/2     3/4     a              crashed (1 test)\n"
+             李小龙                           1/2     3/4     a              exited non-zero (1 test)\n"
         );
     }
 
     #[test]
     fn the_table_shows_points_first_failures_and_notes() {
-        let bob = row("bob", &[Some("crashed (exit 1)"), Some("crashed (exit 1)")]);
+        let bob = row("bob", &[Some("exited with status 1"), Some("exited with status 1")]);
         let mut out = Vec::new();
         write_table(&mut out, &columns(), &[row("ann", &[None, None]), bob]).expect("table");
         assert_eq!(
             String::from_utf8(out).expect("utf-8"),
             "student  passed  points  first failing  notes\n\
              ann      2/2     4/4\n\
-             bob      0/2     0/4     a, b,c         crashed (2 tests)\n"
+             bob      0/2     0/4     a, b,c         exited non-zero (2 tests)\n"
         );
     }
 
     #[test]
-    fn a_flood_is_noted_beside_a_crash() {
-        let mut cy = row("cy", &[Some("crashed (exit 1)"), None]);
+    fn a_flood_is_noted_beside_an_exit() {
+        let mut cy = row("cy", &[Some("exited with status 1"), None]);
         let flood = "printed more than 1048576 bytes and was stopped";
         cy.failures[1] = Some(Failed { kind: "printed too much", headline: flood.into() });
-        assert_eq!(cy.notes(), "crashed (1 test), printed too much (1 test)");
+        assert_eq!(cy.notes(), "exited non-zero (1 test), printed too much (1 test)");
+    }
+
+    #[test]
+    fn an_exit_is_no_crash() {
+        let kind = |trouble| Failed::of(&Verdict::Broke(trouble, None)).expect("failed").kind;
+        assert_eq!(kind(Trouble::Exited(1)), "exited");
+        assert_eq!(kind(Trouble::Signal(11)), "killed by a signal");
+        assert_eq!(kind(Trouble::Exception(0xC000_0005_u32 as i32)), "crashed");
     }
 }

@@ -144,11 +144,20 @@ pub(crate) struct Diff {
 }
 
 impl Diff {
-    /// The same output, another exit status than `-- status:` gives.
-    pub(crate) fn status(wanted: i32, got: Option<i32>) -> Diff {
-        let got = got.map_or("none (killed by a signal)".to_string(), |n| n.to_string());
+    /// The same output, another exit status than `-- status:` gives
+    /// (`got` as the run ended: `3`, `139 (killed by signal 11)`).
+    pub(crate) fn status(wanted: i32, got: &str) -> Diff {
         let mut diff = Diff::default();
         diff.line(format!("the output is right, the exit status is not: expected {wanted} (`-- status: {wanted}`), got {got}"));
+        diff
+    }
+
+    /// The same output, then a crash (`why`): no pass.
+    pub(crate) fn crashed(why: &str) -> Diff {
+        let mut diff = Diff::default();
+        diff.line(format!(
+            "the output is right, but then the program {why}: a crash fails the test"
+        ));
         diff
     }
 

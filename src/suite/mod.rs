@@ -98,7 +98,7 @@ pub(crate) enum Verdict {
 
 impl Verdict {
     /// What went wrong, in the words every report format uses to tell
-    /// failures apart: "output differs", "crashed (exit 1)", "killed by
+    /// failures apart: "output differs", "exited with status 1", "killed by
     /// signal 9", "timed out after 10 s", "could not start: ...".
     pub(crate) fn headline(&self) -> Option<String> {
         match self {
@@ -178,8 +178,10 @@ impl Report {
         }
     }
 
+    /// Whether every test run passed, and one ran at least: a run in
+    /// which every test was skipped checked nothing.
     pub fn all_passed(&self) -> bool {
-        self.passed == self.total
+        self.total > 0 && self.passed == self.total
     }
 
     /// `Failed` once a test failed.
@@ -366,7 +368,12 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             labels = Labels { expected: "oracle", actual: "program" };
             let producer = Producer::Program { command: oracle, timeout, dir: None };
             match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
-                Ok(Produced { trouble: Some(trouble), command, .. }) => {
+                // Its exit status is part of its answer (`tictac -b` exits 1
+                // after a syntax error, 2 on a file it cannot read); a
+                // crash, a hang or a flood is no answer.
+                Ok(Produced { trouble: Some(trouble), command, .. })
+                    if !matches!(trouble, Trouble::Exited(_)) =>
+                {
                     ran.not_the_programs = true;
                     return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
                 }
@@ -452,8 +459,13 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         return Verdict::NoExpected(expected_path);
     };
     let diff = match diff::describe(expected, &mut actual, labels) {
-        Ok(None) => match status {
-            Some((wanted, got)) if got != Some(wanted) => Some(Diff::status(wanted, got)),
+        Ok(None) => match (status, &trouble) {
+            (Some((wanted, got)), _) if got != Some(wanted) => {
+                Some(Diff::status(wanted, &ending(got, trouble.as_ref())))
+            }
+            // A crash is no pass, whatever it printed before, unless the
+            // trace's `-- status:` asks for exactly that end.
+            (None, Some(trouble)) if trouble.crashed() => Some(Diff::crashed(&crash(trouble))),
             _ => None,
         },
         Ok(Some(diff)) => Some(diff),
@@ -464,12 +476,37 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             return Verdict::CannotRun(format!("comparing the outputs: {e}"));
         }
     };
-    // Without `-- status: N` only the output counts: a program that
-    // printed the right answer and then exited 1 passes.
+    // Without `-- status: N` only the output and a crash count: a program
+    // that printed the right answer and then exited 1 passes.
     match (diff, trouble) {
         (None, _) => Verdict::Pass,
         (Some(diff), Some(trouble)) => Verdict::Broke(trouble, Some(diff)),
         (Some(diff), None) => Verdict::Differs(diff),
+    }
+}
+
+/// How a run ended, beside `-- status: N`: its status as a shell reports
+/// it, and the signal when one killed it (`139 (killed by signal 11)`).
+fn ending(status: Option<i32>, trouble: Option<&Trouble>) -> String {
+    match (status, trouble) {
+        (Some(status), Some(Trouble::Signal(signal))) => {
+            format!("{status} (killed by signal {signal})")
+        }
+        (Some(status), Some(trouble @ Trouble::Exception(_))) => format!("{status} ({trouble})"),
+        (Some(status), _) => status.to_string(),
+        (None, _) => "none".into(),
+    }
+}
+
+/// A crash after the right output, in words: "was killed by signal 11 (a
+/// trace expecting that says `-- status: 139`)", "crashed (exception ...)".
+fn crash(trouble: &Trouble) -> String {
+    match trouble {
+        Trouble::Signal(signal) => format!(
+            "was killed by signal {signal} (a trace expecting that says `-- status: {}`)",
+            128 + signal
+        ),
+        trouble => trouble.to_string(),
     }
 }
 

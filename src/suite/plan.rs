@@ -302,9 +302,12 @@ pub(crate) enum Producer<'a> {
 /// How a program's run went wrong, as every report format names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Trouble {
-    /// It exited with a status other than 0 (on Windows, a crash's
-    /// exception code: `crashed (exception 0xC0000005, access violation)`).
-    Exit(i32),
+    /// It exited by itself with a status other than 0: no crash (`tictac
+    /// -b` itself exits 1 after a syntax error), `exited with status 1`.
+    Exited(i32),
+    /// It crashed on Windows: its exit code is the exception's
+    /// (`crashed (exception 0xC0000005, access violation)`).
+    Exception(i32),
     /// A signal ended it.
     Signal(i32),
     /// Still running at the deadline; stopped.
@@ -318,9 +321,10 @@ pub(crate) enum Trouble {
 impl std::fmt::Display for Trouble {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Trouble::Exit(code) => match process::exception_of(*code) {
+            Trouble::Exited(code) => write!(f, "exited with status {code}"),
+            Trouble::Exception(code) => match process::exception_of(*code) {
                 Some(exception) => write!(f, "crashed ({exception})"),
-                None => write!(f, "crashed (exit {code})"),
+                None => write!(f, "crashed (exit code {code})"),
             },
             Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
             Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
@@ -331,10 +335,29 @@ impl std::fmt::Display for Trouble {
 }
 
 impl Trouble {
+    /// How a program that ran to its end ended, if not well: its exit
+    /// status, a Windows exception's code or the signal that killed it.
+    fn of_exit(status: std::process::ExitStatus) -> Option<Trouble> {
+        if status.success() {
+            return None;
+        }
+        Some(match (process::signal_of(status), status.code()) {
+            (Some(signal), _) => Trouble::Signal(signal),
+            (None, Some(code)) if process::exception_of(code).is_some() => Trouble::Exception(code),
+            (None, code) => Trouble::Exited(code.unwrap_or(-1)),
+        })
+    }
+
     /// Whether the program ended by itself, so that what it printed is
     /// worth comparing.
     pub(crate) fn ended_by_itself(&self) -> bool {
-        matches!(self, Trouble::Exit(_) | Trouble::Signal(_))
+        matches!(self, Trouble::Exited(_) | Trouble::Exception(_) | Trouble::Signal(_))
+    }
+
+    /// Whether it crashed: died of a signal or a Windows exception, which
+    /// no right output makes a pass unless the trace asks for that end.
+    pub(crate) fn crashed(&self) -> bool {
+        matches!(self, Trouble::Exception(_) | Trouble::Signal(_))
     }
 
     /// Whether the runner stopped it (the deadline, the cap): what it
@@ -354,7 +377,8 @@ pub(crate) struct Produced {
     /// How the program's run went wrong, if it did: `--bless` records no
     /// such output.
     pub(crate) trouble: Option<Trouble>,
-    /// Its exit status (none when killed by a signal).
+    /// Its exit status as a shell reports it: 128 + N for a death by
+    /// signal N (`-- status: 139` asks for SIGSEGV); none when stopped.
     pub(crate) status: Option<i32>,
     /// The status the trace says it must end with (`-- status: N`).
     pub(crate) wanted_status: Option<i32>,
@@ -521,17 +545,13 @@ fn external(
     };
     produced.stderr = finished.stderr;
     produced.trouble = match finished.ending {
-        Ending::Exited(status) if status.success() => None,
-        Ending::Exited(status) => Some(match (process::signal_of(status), status.code()) {
-            (Some(signal), _) => Trouble::Signal(signal),
-            (None, code) => Trouble::Exit(code.unwrap_or(-1)),
-        }),
+        Ending::Exited(status) => Trouble::of_exit(status),
         Ending::TimedOut => Some(Trouble::TimedOut(spec.timeout)),
         Ending::PrintedTooMuch => Some(Trouble::TooMuch(spec.cap)),
         Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short").into()),
     };
     if let Ending::Exited(status) = finished.ending {
-        produced.status = status.code();
+        produced.status = shell_status(status);
     }
     produced.output = match plan.writes_file() {
         false => finished.stdout,
@@ -556,6 +576,12 @@ fn external(
         }
     };
     Ok(produced)
+}
+
+/// A run's exit status as a shell reports it (`$?`): its exit code, or
+/// 128 + N when signal N killed it.
+fn shell_status(status: std::process::ExitStatus) -> Option<i32> {
+    status.code().or_else(|| process::signal_of(status).map(|signal| 128 + signal))
 }
 
 /// The program's own copy of the trace, read-only, in its scratch folder

@@ -1,8 +1,9 @@
 //! The built-in course suite as a student meets it (issue 27's "done
 //! when"): a correct program passes `tictac test --course --program CMD` with
 //! no false failure, from a folder whose path has a space; one with a planted
-//! mistake (no win on the 3-5-7 diagonal, where it crashes) fails, and the
-//! failure shows the command, `exit 3` and the end of standard error.
+//! mistake (no win on the 3-5-7 diagonal, where it stops with status 3) fails,
+//! and the failure shows the command, `exited with status 3` and the end of
+//! standard error.
 
 use std::fs;
 use std::path::Path;
@@ -63,7 +64,7 @@ fn a_planted_mistake_fails_with_its_command_status_and_the_end_of_stderr() {
     let failure = out.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
     let failure = failure.split("\nPASS ").next().unwrap_or_default();
     let script = program.trim_start_matches("sh '").trim_end_matches('\'');
-    assert!(failure.contains("\n     crashed (exit 3)\n"), "{failure}");
+    assert!(failure.contains("\n     exited with status 3\n"), "{failure}");
     assert!(failure.contains(&format!("\n     command: sh '{script}' -b /")), "{failure}");
     assert!(failure.contains("61_x_wins_on_the_357_diagonal.txt\n"), "{failure}");
     assert!(

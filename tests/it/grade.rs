@@ -1,6 +1,6 @@
 //! `tictac grade` on a class with planted mistakes (issue 28's "done
 //! when"): one correct student, one wrong in undo, one whose program
-//! crashes with a long traceback, one in a folder whose name has a space.
+//! stops with a long traceback, one in a folder whose name has a space.
 //! Every student's folder holds the same `ttt` script, which reads its
 //! mistake from `mistake.txt` in the folder it runs in: so a student graded
 //! with another's folder, or outside it, would show.
@@ -80,7 +80,7 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     assert_eq!(bob[column("10_new_command_drops_redo")], "0", "{csv}");
     assert_eq!(bob[column("01_x_wins")], "1", "{csv}");
     assert!(bob[1] != all, "{csv}");
-    // Carol crashes where a win is on the 3-5-7 diagonal, only there.
+    // Carol stops with status 3 where a win is on the 3-5-7 diagonal, only there.
     let carol = &rows[3];
     assert_eq!(carol[column("61_x_wins_on_the_357_diagonal")], "0", "{csv}");
     assert_eq!(carol[column("62_x_wins_on_the_159_diagonal")], "1", "{csv}");
@@ -97,8 +97,8 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
         tests.iter().find(|t| t["test"] == test).expect(test).clone()
     };
     let crash = result(2, "61_x_wins_on_the_357_diagonal");
-    assert_eq!((&crash["passed"], &crash["kind"]), (&false.into(), &"crashed".into()), "{json}");
-    assert_eq!(crash["failure"], "crashed (exit 3)", "{json}");
+    assert_eq!((&crash["passed"], &crash["kind"]), (&false.into(), &"exited".into()), "{json}");
+    assert_eq!(crash["failure"], "exited with status 3", "{json}");
     assert_eq!(result(1, "10_new_command_drops_redo")["kind"], "output differs", "{json}");
     assert_eq!(result(3, "10_new_command_drops_redo")["passed"], true, "{json}");
     assert_eq!(students_json[3]["student"], "dan smith", "{json}");
@@ -118,14 +118,14 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
         table.lines().find(|l| l.starts_with(student)).unwrap_or_else(|| panic!("{table}"))
     };
     assert!(line("carol").contains("61_x_wins_on_the_357_diagonal"), "{table}");
-    assert!(line("carol").ends_with(&format!("crashed ({crashed} tests)")), "{table}");
+    assert!(line("carol").ends_with(&format!("exited non-zero ({crashed} tests)")), "{table}");
     assert!(line("bob").contains("10_new_command_drops_redo"), "{table}");
     assert!(line("dan smith").contains(&format!("{tests}/{tests}")), "{table}");
 
     // The reports: the crash's command, status and last line of stderr.
     let report = fs::read_to_string(out.join("carol.report.txt")).expect("carol's report");
     let failure = report.split("FAIL 61_x_wins_on_the_357_diagonal (").nth(1).expect("61 fails");
-    assert!(failure.contains("\n     crashed (exit 3)\n"), "{report}");
+    assert!(failure.contains("\n     exited with status 3\n"), "{report}");
     // The command runs again as shown: the course suite is in the gradebook.
     let trace = out.join("course-suite").join("61_x_wins_on_the_357_diagonal.txt");
     assert!(failure.contains(&format!("\n     command: ./ttt -b {}\n", path(&trace))), "{report}");
@@ -146,7 +146,7 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
         assert!(xml.contains(&suite), "{name}: {xml}");
     }
     let xml = fs::read_to_string(out.join("carol.junit.xml")).expect("junit");
-    assert!(xml.contains("<failure message=\"crashed (exit 3)\" type=\"crashed\">"), "{xml}");
+    assert!(xml.contains("<failure message=\"exited with status 3\" type=\"exited\">"), "{xml}");
 }
 
 #[test]
@@ -247,7 +247,7 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     let crash = tests.iter().find(|t| t["name"] == "61_x_wins_on_the_357_diagonal").expect("61");
     assert_eq!((&crash["score"], &crash["max_score"]), (&0.into(), &1.into()), "{crash}");
     let output = crash["output"].as_str().expect("output");
-    assert!(output.contains("crashed (exit 3)"), "{output}");
+    assert!(output.contains("exited with status 3"), "{output}");
     assert!(output.contains("AssertionError: the 3-5-7 line is not checked"), "{output}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("Test Results: "), "people's report");
 

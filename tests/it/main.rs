@@ -44,6 +44,8 @@ mod runner_report;
 mod shell_terminal;
 #[cfg(unix)]
 mod stream;
+#[cfg(unix)]
+mod verdicts;
 
 // Leftover processes are looked for in /proc, and programs escape with
 // setsid(1): both Linux's (and cgroups).

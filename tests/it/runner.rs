@@ -401,7 +401,7 @@ fn bless_records_nothing_from_a_program_that_crashed() {
     let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
     let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");
     let trace = path(&dir.path().join("t.txt"));
-    for (program, how) in [(crash, "killed by signal 11"), (failing, "crashed (exit 3)")] {
+    for (program, how) in [(crash, "killed by signal 11"), (failing, "exited with status 3")] {
         let o = tictac(&["test", "--bless", "--program", &program, &trace]);
         assert_eq!(o.status.code(), Some(1), "{}", text(&o));
         assert!(text(&o).contains(&format!("{how}: nothing blessed")), "{}", text(&o));

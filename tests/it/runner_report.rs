@@ -284,16 +284,16 @@ fn on_a_terminal_the_changed_characters_are_highlighted_unless_no_color() {
 
 /// A failure explains itself in every format: the command line run, how
 /// the program ended, the last 20 lines of its standard error (the end,
-/// where a crash says why), which `--log` keeps whole beside the output.
+/// where a traceback says why), which `--log` keeps whole beside the output.
 #[test]
-fn a_crash_shows_its_command_status_and_the_end_of_standard_error() {
+fn a_failure_shows_its_command_status_and_the_end_of_standard_error() {
     let dir = temp_dir();
-    fs::write(dir.path().join("crash.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("crash.expected.txt"), "right\n").expect("write");
+    fs::write(dir.path().join("exits.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("exits.expected.txt"), "right\n").expect("write");
     fs::write(dir.path().join("killed.txt"), "undo\n").expect("write");
     fs::write(dir.path().join("killed.expected.txt"), "right\n").expect("write");
     let tools = temp_dir();
-    let body = "case \"$2\" in\n*/crash.txt) echo wrong; for k in $(seq 1 30); do echo \"err $k\" >&2; done; exit 3;;\n\
+    let body = "case \"$2\" in\n*/exits.txt) echo wrong; for k in $(seq 1 30); do echo \"err $k\" >&2; done; exit 3;;\n\
                 *) kill -9 $$;;\nesac";
     let program = script(tools.path(), "p.sh", body);
     let log = tools.path().join("log");
@@ -304,43 +304,43 @@ fn a_crash_shows_its_command_status_and_the_end_of_standard_error() {
         text(&o)
     };
     let human = run("human");
-    let command = format!("{program} -b {}", path(&dir.path().join("crash.txt")));
-    assert!(human.starts_with("FAIL crash ("), "{human}");
-    let crash = human.split("FAIL killed").next().expect("crash first");
+    let command = format!("{program} -b {}", path(&dir.path().join("exits.txt")));
+    assert!(human.starts_with("FAIL exits ("), "{human}");
+    let exits = human.split("FAIL killed").next().expect("exits first");
     assert!(
-        crash.contains(&format!("\n     crashed (exit 3)\n     command: {command}\n")),
-        "{crash}"
+        exits.contains(&format!("\n     exited with status 3\n     command: {command}\n")),
+        "{exits}"
     );
-    assert!(crash.contains("     standard error (its last lines):\n       ... 10 lines before these\n       err 11\n"), "{crash}");
-    assert!(crash.contains("       err 30\n") && !crash.contains("err 10\n"), "{crash}");
-    assert!(crash.contains("+          1 | wrong\n"), "{crash}");
+    assert!(exits.contains("     standard error (its last lines):\n       ... 10 lines before these\n       err 11\n"), "{exits}");
+    assert!(exits.contains("       err 30\n") && !exits.contains("err 10\n"), "{exits}");
+    assert!(exits.contains("+          1 | wrong\n"), "{exits}");
     assert!(human.contains("FAIL killed (") && human.contains("\n     killed by signal 9\n"));
     assert!(human.ends_with("Test Results: 0/2 passed.\n"), "{human}");
-    let stderr = fs::read_to_string(log.join("crash.stderr.txt")).expect("stderr logged");
+    let stderr = fs::read_to_string(log.join("exits.stderr.txt")).expect("stderr logged");
     assert!(stderr.starts_with("err 1\nerr 2\n") && stderr.ends_with("err 30\n"), "{stderr}");
-    assert_eq!(fs::read_to_string(log.join("crash.actual.txt")).expect("logged"), "wrong\n");
+    assert_eq!(fs::read_to_string(log.join("exits.actual.txt")).expect("logged"), "wrong\n");
     assert!(!log.join("killed.stderr.txt").exists(), "no standard error, no file");
     fs::remove_dir_all(&log).expect("rm");
 
     let tap = run("tap");
-    assert!(tap.contains("not ok 1 - crash\n# crashed (exit 3)\n# command: "), "{tap}");
+    assert!(tap.contains("not ok 1 - exits\n# exited with status 3\n# command: "), "{tap}");
     assert!(tap.contains("not ok 2 - killed\n# killed by signal 9\n"), "{tap}");
     fs::remove_dir_all(&log).expect("rm");
 
     let args = ["test", "--format", "junit", "--program", &program, &path(dir.path())];
     let o = tictac(&args);
     let (_, cases) = parse_junit(&text(&o));
-    let (kind, message, body) = cases[0].2.clone().expect("crash fails");
-    assert_eq!((kind.as_str(), message.as_str()), ("failure", "crashed (exit 3)"));
+    let (kind, message, body) = cases[0].2.clone().expect("exits fails");
+    assert_eq!((kind.as_str(), message.as_str()), ("failure", "exited with status 3"));
     assert!(body.starts_with(&format!("command: {command}\n")), "{body}");
     let (kind, message, _) = cases[1].2.clone().expect("killed fails");
     assert_eq!((kind.as_str(), message.as_str()), ("failure", "killed by signal 9"));
 }
 
-/// A program that crashes before it writes OUT (`-- run: -b IN OUT`) is
-/// reported as the crash it is, not as a missing file.
+/// A program that fails before it writes OUT (`-- run: -b IN OUT`) is
+/// reported by how it ended, not as a missing file.
 #[test]
-fn a_crash_before_out_is_written_is_the_crash() {
+fn an_exit_before_out_is_written_is_the_news() {
     let dir = temp_dir();
     fs::write(dir.path().join("t.txt"), "-- run: -b IN OUT\nundo\n").expect("write");
     fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
@@ -349,7 +349,7 @@ fn a_crash_before_out_is_written_is_the_crash() {
     let o = tictac(&["test", "--program", &program, &path(dir.path())]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
-    assert!(out.contains("\n     crashed (exit 1)\n     command: "), "{out}");
+    assert!(out.contains("\n     exited with status 1\n     command: "), "{out}");
     assert!(out.contains("\n       Traceback: boom\n"), "{out}");
     assert!(!out.contains("wrote no OUT file"), "{out}");
 }

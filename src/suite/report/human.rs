@@ -37,7 +37,7 @@ impl Reporter for Human<'_> {
 }
 
 /// One test: `PASS name (1.2 ms)`, `SKIP name: why` or `FAIL ...`, then
-/// what failed (`crashed (exit 3)`, `output differs`), the command line run,
+/// what failed (`exited with status 3`, `output differs`), the command line run,
 /// its notes, the end of its standard error and the diff or why, indented.
 pub(super) fn print_outcome(
     out: &mut dyn Write,

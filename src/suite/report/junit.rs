@@ -90,7 +90,7 @@ impl<'a> Junit<'a> {
     /// missing expected file is a `<failure>`; a program that could not
     /// start, timed out or printed too much is an `<error>` (the check itself
     /// could not be made); a skipped test has `<skipped>`. The message says
-    /// which (`crashed (exit 1)`, `output differs`), the text starts with the
+    /// which (`exited with status 1`, `output differs`), the text starts with the
     /// command line run.
     fn add(&mut self, test: &Test, outcome: &TestResult) -> io::Result<()> {
         self.tests += 1;
@@ -109,7 +109,8 @@ impl<'a> Junit<'a> {
             }
             Verdict::Broke(trouble, diff) => {
                 let (kind, type_) = match trouble {
-                    Trouble::Exit(_) => ("failure", "crashed"),
+                    Trouble::Exited(_) => ("failure", "exited"),
+                    Trouble::Exception(_) => ("failure", "crashed"),
                     Trouble::Signal(_) => ("failure", "killed-by-signal"),
                     Trouble::TimedOut(_) => ("error", "timed-out"),
                     Trouble::TooMuch(_) => ("error", "printed-too-much"),

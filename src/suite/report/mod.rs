@@ -92,9 +92,13 @@ pub(crate) fn junit_named<'a>(
 /// `, S skipped` before the period when some were skipped.
 fn summary(report: Report) -> String {
     let Report { passed, total, skipped } = report;
-    match skipped {
+    let line = match skipped {
         0 => format!("Test Results: {passed}/{total} passed."),
         _ => format!("Test Results: {passed}/{total} passed, {skipped} skipped."),
+    };
+    match total {
+        0 => format!("{line} No test ran: every one was skipped, so nothing was checked."),
+        _ => line,
     }
 }
 

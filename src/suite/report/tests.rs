@@ -56,9 +56,9 @@ fn suite() -> Vec<(Test, TestResult)> {
             result(Verdict::Skipped("--bot is tictac's own # option".into()), 0, &[], &[]),
         ),
         (
-            test("06_crash"),
+            test("06_traceback"),
             ran(
-                Verdict::Broke(Trouble::Exit(3), Some(crash_diff)),
+                Verdict::Broke(Trouble::Exited(3), Some(crash_diff)),
                 &["... 2 lines before these", "  File \"ttt.py\", line 9", "TypeError: bad"],
             ),
         ),

@@ -1,0 +1,113 @@
+//! Verdicts that say what happened (issue 33): a crash is never a pass, a
+//! normal exit is no crash, an oracle's exit status is its answer, a run
+//! that ran no test is no success.
+
+use std::fs;
+
+use crate::common::{BIN, path, script, temp_dir, text, tictac};
+
+/// A program that prints the expected output and then dies of a signal
+/// fails, saying so, unless `-- status:` asks for exactly that end (128 +
+/// N, as a shell reports it).
+#[test]
+fn the_right_output_then_a_crash_is_no_pass() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    let segv = script(tools.path(), "segv.sh", "echo right; kill -SEGV $$");
+    let abort = script(tools.path(), "abort.sh", "echo right; kill -ABRT $$");
+    let test = |trace: &str, program: &str| {
+        fs::write(dir.path().join("t.txt"), trace).expect("write");
+        let o = tictac(&["test", "--program", program, &path(dir.path())]);
+        (o.status.code(), text(&o))
+    };
+    let (status, out) = test("undo\n", &segv);
+    assert_eq!(status, Some(1), "{out}");
+    assert!(out.starts_with("FAIL t ("), "{out}");
+    assert!(out.contains("\n     killed by signal 11\n"), "{out}");
+    assert!(out.contains("\n     the output is right, but then the program was killed by signal 11 (a trace expecting that says `-- status: 139`): a crash fails the test\n"), "{out}");
+    let (status, out) = test("undo\n", &abort);
+    assert_eq!(status, Some(1), "{out}");
+    assert!(out.contains("killed by signal 6 (a trace expecting that says `-- status: 134`)"));
+    // Asked for exactly: a pass; asked for another end: the status differs.
+    let (status, out) = test("-- status: 139\nundo\n", &segv);
+    assert_eq!((status, out.starts_with("PASS t (")), (Some(0), true), "{out}");
+    let (status, out) = test("-- status: 134\nundo\n", &segv);
+    assert_eq!(status, Some(1), "{out}");
+    assert!(
+        out.contains("expected 134 (`-- status: 134`), got 139 (killed by signal 11)"),
+        "{out}"
+    );
+    // A normal exit after the right output still passes without a status line.
+    let exits = script(tools.path(), "exits.sh", "echo right; exit 1");
+    let (status, out) = test("undo\n", &exits);
+    assert_eq!((status, out.starts_with("PASS t (")), (Some(0), true), "{out}");
+}
+
+/// A wrong output and a normal exit with another status than 0 is no
+/// crash: `exited with status 1`, in every format.
+#[test]
+fn a_normal_exit_is_no_crash_in_any_format() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    let program = script(tools.path(), "p.sh", "echo wrong; echo 'Error: bad' >&2; exit 1");
+    for (format, line) in [
+        ("human", "\n     exited with status 1\n"),
+        ("tap", "\n# exited with status 1\n"),
+        ("junit", "<failure message=\"exited with status 1\" type=\"exited\">"),
+        ("gradescope", "\\n     exited with status 1\\n     command: "),
+    ] {
+        let o = tictac(&["test", "--format", format, "--program", &program, &path(dir.path())]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains(line), "{format}: {out}");
+        assert!(!out.contains("crash"), "{format}: {out}");
+    }
+}
+
+/// An oracle that exits 1 after a syntax error, or 2 on a file it cannot
+/// read, answered: tictac agrees with itself as oracle and program, on the
+/// project's acceptance suite.
+#[test]
+fn an_oracles_exit_status_is_its_answer() {
+    let acceptance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance/tictac");
+    let o =
+        tictac(&["test", "-q", "-j", "2", "--program", BIN, "--oracle", BIN, &path(&acceptance)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("oracle"), "{}", text(&o));
+    let o = tictac(&["test", "-q", "-j", "2", "--course", "--program", BIN, "--oracle", BIN]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A crashing oracle is still no answer.
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    let oracle = script(dir.path(), "oracle.sh", "echo half; kill -SEGV $$");
+    let o =
+        tictac(&["test", "--program", BIN, "--oracle", &oracle, &path(&dir.path().join("t.txt"))]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("oracle killed by signal 11: "), "{}", text(&o));
+}
+
+/// A run in which every test was skipped (tictac's own options, for a
+/// program) checked nothing: exit 1, saying so, in every format, even with
+/// `--program false`.
+#[test]
+fn a_run_that_ran_no_test_is_no_success() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "-- run: -b IN --bot Hal=elm\nundo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let said = "Test Results: 0/0 passed, 1 skipped. No test ran: every one was skipped, so nothing was checked.\n";
+    for format in ["human", "tap", "junit"] {
+        let o = tictac(&["test", "--format", format, "--program", "false", &path(dir.path())]);
+        // Under JUnit the report for people is on standard error.
+        let people = String::from_utf8_lossy(if format == "junit" { &o.stderr } else { &o.stdout });
+        assert_eq!(o.status.code(), Some(1), "{format}: {people}");
+        assert!(people.ends_with(said), "{format}: {people}");
+    }
+    // In-process the trace runs: a pass.
+    let o = tictac(&["test", "--bless", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
