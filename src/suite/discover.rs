@@ -1,10 +1,10 @@
 //! Finding the tests: traces `NAME.txt` with `NAME.expected.txt` beside them.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use walkdir::WalkDir;
 
@@ -117,13 +117,14 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
         paths.to_vec()
     };
     let mut seen = SeenTraces::default();
-    let mut tests = Vec::new();
+    // Each test with the folder its name is relative to.
+    let mut found: Vec<(Test, &Path)> = Vec::new();
     for root in &roots {
         if root.is_dir() {
             for trace in walk(root, &mut seen)? {
                 let relative = trace.strip_prefix(root).unwrap_or(&trace);
                 let name = display_name(relative);
-                tests.push(Test { trace, name });
+                found.push((Test { trace, name }, root));
             }
         } else if fs::symlink_metadata(root).is_ok() {
             let file =
@@ -135,18 +136,70 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
                 continue;
             }
             let name = display_name(Path::new(&file));
-            tests.push(Test { trace: root.clone(), name });
+            let folder = root.parent().filter(|p| !p.as_os_str().is_empty());
+            found.push((Test { trace: root.clone(), name }, folder.unwrap_or(Path::new("."))));
         } else {
             return Err(FileError::Missing(root.display().to_string()).into());
         }
     }
-    tests.sort_by(|a, b| natural_path(&a.trace, &b.trace));
-    tests.dedup_by(|a, b| a.trace == b.trace);
-    if tests.is_empty() {
+    found.sort_by(|a, b| natural_path(&a.0.trace, &b.0.trace));
+    found.dedup_by(|a, b| a.0.trace == b.0.trace);
+    if found.is_empty() {
         let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
         return Err(SuiteError::NoTests(looked.join(", ")));
     }
-    Ok(tests)
+    name_apart(&mut found);
+    Ok(found.into_iter().map(|(test, _)| test).collect())
+}
+
+/// Tests of one name from different folders (`tictac test A B`, each with
+/// `a.txt`) named by as many of their folder's last names as tell them
+/// apart (`A/a`, `B/a`; `x/A/a`, `y/A/a`), so that every report and `--log`
+/// keep each: never `..` nor a path from the root, so that a name stays
+/// below `--log`'s folder.
+fn name_apart(found: &mut [(Test, &Path)]) {
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, (test, _)) in found.iter().enumerate() {
+        by_name.entry(test.name.clone()).or_default().push(k);
+    }
+    let taken: HashSet<String> = by_name.keys().cloned().collect();
+    for group in by_name.into_values().filter(|group| group.len() > 1) {
+        let folders: Vec<Vec<OsString>> = group.iter().map(|&k| folder_names(found[k].1)).collect();
+        let deepest = folders.iter().map(Vec::len).max().unwrap_or(0);
+        for depth in 1..=deepest {
+            let names: Vec<String> = group
+                .iter()
+                .zip(&folders)
+                .map(|(&k, names)| {
+                    let kept = &names[names.len().saturating_sub(depth)..];
+                    let relative = found[k].0.trace.strip_prefix(found[k].1).ok();
+                    let file = relative.unwrap_or(Path::new(&found[k].0.name));
+                    let path: PathBuf = kept.iter().collect();
+                    display_name(&path.join(file))
+                })
+                .collect();
+            let apart = names.iter().collect::<HashSet<_>>().len() == names.len()
+                && names.iter().all(|name| !taken.contains(name));
+            if apart || depth == deepest {
+                for (&k, name) in group.iter().zip(names) {
+                    found[k].0.name = name;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// The names of the folders down to `folder`, from the root: its path made
+/// absolute, links resolved, `.` and `..` gone.
+fn folder_names(folder: &Path) -> Vec<OsString> {
+    let full = fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    full.components()
+        .filter_map(|part| match part {
+            Component::Normal(name) => Some(name.to_os_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Paths in natural order, a component at a time (`t2` before `t10`).
@@ -315,6 +368,28 @@ mod tests {
         let tests = discover(&[root.to_path_buf(), root.join("z.txt")]).expect("found");
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a-link/t", "y"]);
+    }
+
+    #[test]
+    fn names_that_collide_are_told_apart_by_their_folders() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        for f in ["A/a.txt", "B/a.txt", "B/b.txt", "x/C/c.txt", "y/C/c.txt", "z/a.txt"] {
+            let file = root.join(f);
+            fs::create_dir_all(file.parent().expect("folder")).expect("mkdir");
+            fs::write(file, "undo\n").expect("write");
+        }
+        let names = |paths: &[&str]| -> Vec<String> {
+            let paths: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
+            discover(&paths).expect("found").into_iter().map(|t| t.name).collect()
+        };
+        assert_eq!(names(&["A", "B"]), ["A/a", "B/a", "b"], "only colliding names change");
+        assert_eq!(names(&["x/C", "y/C"]), ["x/C/c", "y/C/c"], "as many folders as it takes");
+        assert_eq!(names(&["A/a.txt", "B/a.txt"]), ["A/a", "B/a"], "traces named as files");
+        assert_eq!(names(&["A", "z/a.txt"]), ["A/a", "z/a"]);
+        assert_eq!(names(&["A", "A/a.txt"]), ["a"], "one file named twice is one test");
+        // Folders as they are, never `..` (a name is a path below `--log`).
+        assert_eq!(names(&["A", "A/../B"]), ["B/a", "b", "A/a"], "in the order of their paths");
     }
 
     #[test]

@@ -111,3 +111,41 @@ fn a_run_that_ran_no_test_is_no_success() {
     let o = tictac(&["test", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// Two tests of one name from two folders (`tictac test A B`) are named by
+/// folder and file in every report, and `--log` keeps both.
+#[test]
+fn tests_of_one_name_from_two_folders_are_told_apart() {
+    let dir = temp_dir();
+    for (folder, trace) in [("A", "undo\n"), ("B", "redo\n")] {
+        fs::create_dir(dir.path().join(folder)).expect("mkdir");
+        fs::write(dir.path().join(folder).join("a.txt"), trace).expect("write");
+        fs::write(dir.path().join(folder).join("a.expected.txt"), "right\n").expect("write");
+    }
+    let tools = temp_dir();
+    let program = script(tools.path(), "p.sh", "cat \"$2\"");
+    let log = tools.path().join("log");
+    let (a, b) = (path(&dir.path().join("A")), path(&dir.path().join("B")));
+    let run = |format: &str| {
+        let args =
+            ["test", "--format", format, "--log", &path(&log), "--program", &program, &a, &b];
+        let o = tictac(&args);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        text(&o)
+    };
+    let human = run("human");
+    assert!(human.contains("FAIL A/a (") && human.contains("FAIL B/a ("), "{human}");
+    for (folder, trace) in [("A", "undo\n"), ("B", "redo\n")] {
+        let actual = fs::read_to_string(log.join(folder).join("a.actual.txt")).expect("logged");
+        assert_eq!(actual, trace);
+        fs::remove_dir_all(log.join(folder)).expect("rm");
+    }
+    let tap = run("tap");
+    assert!(tap.contains("not ok 1 - A/a\n") && tap.contains("not ok 2 - B/a\n"), "{tap}");
+    let junit = run("junit");
+    let names =
+        ["<testcase name=\"A/a\" classname=\"A\"", "<testcase name=\"B/a\" classname=\"B\""];
+    assert!(names.iter().all(|name| junit.contains(name)), "{junit}");
+    let gradescope = run("gradescope");
+    assert!(gradescope.contains("\"name\": \"A/a\"") && gradescope.contains("\"name\": \"B/a\""));
+}
