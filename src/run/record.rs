@@ -13,6 +13,10 @@ use super::{OutputError, RunError};
 #[derive(Default)]
 pub struct Recorder {
     file: Option<(File, PathBuf)>,
+    /// What the file holds: whole lines only.
+    kept: u64,
+    /// Why recording stopped, once a write failed.
+    failed: Option<(io::ErrorKind, String)>,
 }
 
 impl Recorder {
@@ -26,7 +30,7 @@ impl Recorder {
             io::ErrorKind::AlreadyExists => RunError::RecordingExists(name()),
             _ => OutputError::Create(name(), e).into(),
         })?;
-        Ok(Recorder { file: Some((file, path.to_path_buf())) })
+        Ok(Recorder { file: Some((file, path.to_path_buf())), ..Recorder::default() })
     }
 
     /// Whether lines are being recorded.
@@ -35,14 +39,29 @@ impl Recorder {
     }
 
     /// Appends lines that ran, straight to the file (no buffer), so a
-    /// session that is killed keeps what ran. A failure names the file.
+    /// session that is killed keeps what ran. A failure names the file, and
+    /// cuts off what part of `lines` it wrote (a full disk writes short):
+    /// the recording holds whole lines only, and replays. After a failure
+    /// nothing more is recorded (a line missing in the middle would replay
+    /// another session): every later call fails the same way.
     pub fn keep(&mut self, lines: &[u8]) -> io::Result<()> {
-        match &mut self.file {
-            Some((file, path)) => file.write_all(lines).map_err(|e| {
-                io::Error::new(e.kind(), format!("recording to {}: {e}", path.display()))
-            }),
-            None => Ok(()),
+        let Some((file, path)) = &mut self.file else { return Ok(()) };
+        if let Some((kind, why)) = &self.failed {
+            return Err(io::Error::new(*kind, why.clone()));
         }
+        let Err(e) = file.write_all(lines) else {
+            self.kept += lines.len() as u64;
+            return Ok(());
+        };
+        let shown = path.display();
+        let why = match file.set_len(self.kept) {
+            Ok(()) => format!("recording to {shown}: {e}"),
+            Err(cut) => {
+                format!("recording to {shown}: {e} (and its last line may be cut short: {cut})")
+            }
+        };
+        self.failed = Some((e.kind(), why.clone()));
+        Err(io::Error::new(e.kind(), why))
     }
 }
 
@@ -57,7 +76,7 @@ mod tests {
         std::fs::write(&path, "").expect("a file");
         // Opened for reading only, so every write fails.
         let file = File::open(&path).expect("open");
-        let mut recorder = Recorder { file: Some((file, path.clone())) };
+        let mut recorder = Recorder { file: Some((file, path.clone())), ..Recorder::default() };
         let e = recorder.keep(b"undo\n").expect_err("read-only");
         assert!(e.to_string().starts_with(&format!("recording to {}: ", path.display())), "{e}");
         assert!(Recorder::default().keep(b"undo\n").is_ok());

@@ -149,3 +149,27 @@ fn tests_of_one_name_from_two_folders_are_told_apart() {
     let gradescope = run("gradescope");
     assert!(gradescope.contains("\"name\": \"A/a\"") && gradescope.contains("\"name\": \"B/a\""));
 }
+
+/// `--record` on a file system that fills (a file size limit: the write
+/// past it is short, then fails, as on a full disk) keeps whole lines only,
+/// which replay.
+#[test]
+fn a_recording_cut_short_by_a_full_disk_holds_whole_lines() {
+    let dir = temp_dir();
+    let recording = dir.path().join("rec.txt");
+    let mut typed = String::from("new_game(\"Ann\",\"Bob\")\n");
+    typed.push_str(&"play(\"Ann\",5)\nundo\n".repeat(200));
+    let line = format!("ulimit -f 1; exec \"$0\" -i --record '{}'", path(&recording));
+    let o = crate::common::run(
+        std::process::Command::new("sh").args(["-c", &line, BIN]),
+        Some(typed.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let said = format!("recording to {}: ", path(&recording));
+    assert!(text(&o).contains(&said), "{}", text(&o));
+    let kept = fs::read_to_string(&recording).expect("recording");
+    assert!(kept.len() > 100 && kept.ends_with('\n'), "{kept:?}");
+    assert!(typed.starts_with(&kept), "{kept:?}");
+    let replay = tictac(&["-b", &path(&recording)]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay));
+}
