@@ -16,7 +16,7 @@
 #
 # The class: 30 folders, three of them with a space in their name, each
 # holding its own program `ttt`, graded with `--command ./ttt`, the form of
-# the README's session. An ETF course's submission is a compiled executable
+# the guide's session (docs/guide/grade.md). An ETF course's submission is a compiled executable
 # in the student's folder, so `ttt` is the release binary itself, hard-linked
 # (copied where a link cannot be made) into each folder and started directly:
 # a wrapper script would add a shell's start to every run on both sides and

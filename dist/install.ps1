@@ -4,7 +4,7 @@
 # that folder to the user's PATH. The release workflow attaches it as
 # tictac-installer.ps1 with its own download folder filled in:
 #
-#   powershell -ExecutionPolicy ByPass -c "irm https://github.com/OWNER/REPO/releases/latest/download/tictac-installer.ps1 | iex"
+#   powershell -ExecutionPolicy ByPass -File tictac-installer.ps1   # from the release page
 #
 # $env:TICTAC_DOWNLOAD_URL overrides that folder.
 $ErrorActionPreference = 'Stop'

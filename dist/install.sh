@@ -4,7 +4,7 @@
 # `tictac` in $TICTAC_INSTALL_DIR (default ~/.local/bin). The release workflow
 # attaches it as tictac-installer.sh with its own download folder filled in:
 #
-#   curl -LsSf https://github.com/OWNER/REPO/releases/latest/download/tictac-installer.sh | sh
+#   sh tictac-installer.sh        # downloaded from the release page
 #
 # TICTAC_DOWNLOAD_URL overrides that folder (a file:// URL works with curl:
 # bench/check-static-binary.sh installs a local build so).

@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn perfect_allows_only_its_quickest_wins() {
-        // README's figures: fewer games than every move of equal outcome.
+        // The figures of docs/guide/verify.md: fewer games than every move of equal outcome.
         let tally = |mark| check(Strategy::Perfect, mark).0;
         assert_eq!(tally(Mark::X), Tally { games: 10_640, wins: 7_056, draws: 3_584, losses: 0 });
         assert_eq!(tally(Mark::O), Tally { games: 6_112, wins: 2_528, draws: 3_584, losses: 0 });

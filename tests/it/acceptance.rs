@@ -2,7 +2,7 @@
 //! requires byte-exact output: once in-process, once through the built
 //! executable (`--program`), which also exercises output files and piped
 //! shells. The customer's examples in `../shared/oracle` run too, when that
-//! folder exists. A trace's first line may say how to run it (see README).
+//! folder exists. A trace's first line may say how to run it (see docs/guide/test.md).
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -27,6 +27,14 @@ fn verify_prints_the_computed_facts_and_table() {
     }
     let perfect: Vec<&str> = out.lines().filter(|l| l.contains("perfect")).collect();
     assert!(perfect.iter().all(|l| l.ends_with(" 0")), "perfect never loses: {perfect:?}");
+    // The guide's page shows this very output (one run of verify for both).
+    let guide = crate::docs::read("docs/guide/verify.md");
+    let facts = crate::docs::block(&guide, "Tic-tac-toe from the empty board, X first:");
+    let table = crate::docs::block(
+        &guide,
+        "Each strategy against every sequence of opponent moves (every choice it allows explored):",
+    );
+    assert_eq!(out, format!("{facts}\n{table}"), "docs/guide/verify.md");
 }
 
 #[test]

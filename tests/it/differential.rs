@@ -26,7 +26,7 @@ const MUTANTS: [(&str, usize); 5] = [
     ("column", 1),
 ];
 
-fn mutant() -> PathBuf {
+pub(crate) fn mutant() -> PathBuf {
     let dir = Path::new(BIN).parent().expect("target folder");
     let exe = dir.join("examples").join("mutant");
     assert!(exe.exists(), "{} is built by cargo test (examples/mutant.rs)", exe.display());

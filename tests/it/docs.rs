@@ -1,15 +1,17 @@
-//! The behaviour reference ships in the repository and agrees with the
-//! program: its printed examples are what tictac prints.
+//! The README, the user guide (`docs/guide/`) and the behaviour reference
+//! ship in the repository and agree with the program: their printed examples
+//! are what tictac prints, their links lead somewhere, and the README starts
+//! with the commands its users run.
 
 use crate::common::{temp_dir, text, tictac, tictac_with_input};
 
-fn read(path: &str) -> String {
+pub(crate) fn read(path: &str) -> String {
     std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect(path)
 }
 
 /// The indented block (four spaces in Markdown, six for the nested one)
 /// that starts with `first`, unindented, `␣` read as a space.
-fn block(doc: &str, first: &str) -> String {
+pub(crate) fn block(doc: &str, first: &str) -> String {
     let lines: Vec<&str> = doc.lines().collect();
     let start = lines.iter().position(|l| l.trim() == first).expect(first);
     let indent = lines[start].len() - lines[start].trim_start().len();
@@ -61,10 +63,10 @@ fn session_block(doc: &str, first: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_bot_example_is_what_the_bot_plays() {
-    let readme = read("README.md");
-    let trace = session_block(&readme, "cat hal.txt");
-    let shown = session_block(&readme, "tictac -b hal.txt --bot Hal=tla | grep -e '->'");
+fn the_guide_bot_example_is_what_the_bot_plays() {
+    let guide = read("docs/guide/shell-and-board.md");
+    let trace = session_block(&guide, "cat hal.txt");
+    let shown = session_block(&guide, "tictac -b hal.txt --bot Hal=tla | grep -e '->'");
     let dir = temp_dir();
     let path = dir.path().join("hal.txt");
     std::fs::write(&path, trace.join("\n") + "\n").expect("write");
@@ -111,10 +113,10 @@ fn the_window_examples_print_what_the_reference_says() {
 }
 
 #[test]
-fn the_readme_coverage_example_is_what_coverage_prints() {
-    let readme = read("README.md");
+fn the_guide_coverage_example_is_what_coverage_prints() {
+    let guide = read("docs/guide/test.md");
     let args = "test --coverage acceptance/course/01_x_wins.txt acceptance/tictac/24_window_middle.txt acceptance/tictac/29_interactive_session.txt";
-    let shown = session_block(&readme, &format!("tictac {args}"));
+    let shown = session_block(&guide, &format!("tictac {args}"));
     let root = env!("CARGO_MANIFEST_DIR");
     let full: Vec<String> = args
         .split(' ')
@@ -127,9 +129,210 @@ fn the_readme_coverage_example_is_what_coverage_prints() {
     for line in shown.iter().filter(|l| *l != "...") {
         let found = printed[at..].iter().position(|p| p == line);
         let Some(k) = found else {
-            panic!("README line not printed in order: {line:?}\n{printed:#?}")
+            panic!("guide line not printed in order: {line:?}\n{printed:#?}")
         };
         at += k + 1;
     }
     assert!(shown.len() > 8, "the example is there: {shown:?}");
+}
+
+/// The commands of the README's first code block, comments cut off.
+fn first_commands(readme: &str) -> Vec<String> {
+    let lines: Vec<&str> = readme.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with("    ")).expect("a code block");
+    lines[start..]
+        .iter()
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| l.split(" # ").next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// What a reader sees without scrolling: the title and the screen under it.
+const FIRST_SCREEN: usize = 24;
+
+#[test]
+fn the_readme_starts_with_the_commands_its_users_run() {
+    let readme = read("README.md");
+    assert_eq!(first_commands(&readme)[..2], ["cargo run --release -- -i", "cargo test"]);
+    let ci = read(".ci/run");
+    assert!(ci.lines().any(|l| l.starts_with("cargo test ")), ".ci/run runs the README's tests");
+    let screen: Vec<&str> = readme.lines().take(FIRST_SCREEN).map(str::trim).collect();
+    for student in [
+        r#"tictac test --course --program "python3 ttt.py""#,
+        r#"tictac fuzz --program "python3 ttt.py""#,
+    ] {
+        assert!(screen.contains(&student), "not on the README's first screen: {student}");
+    }
+}
+
+#[test]
+fn the_readme_is_short_and_the_guide_holds_a_page_a_command() {
+    let readme = read("README.md");
+    assert!(readme.lines().count() <= 400, "README: {} lines", readme.lines().count());
+    assert!(readme.contains("(docs/guide/index.md)"), "the README links the guide");
+    let index = read("docs/guide/index.md");
+    let dir = format!("{}/docs/guide", env!("CARGO_MANIFEST_DIR"));
+    let mut pages: Vec<String> = std::fs::read_dir(&dir)
+        .expect("docs/guide")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md") && name != "index.md")
+        .collect();
+    pages.sort();
+    for page in &pages {
+        assert!(index.contains(&format!("]({page})")), "the index does not link {page}");
+    }
+    for page in ["modes", "shell-and-board", "test", "grade", "fuzz", "verify", "serve"] {
+        assert!(pages.contains(&format!("{page}.md")), "no guide page {page}.md: {pages:?}");
+    }
+}
+
+/// GitHub's anchor for a heading: lower case, spaces to hyphens, the other
+/// punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(doc: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut found = Vec::new();
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            found.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// The Markdown files users read: the README, the changelog, docs/ and the guide.
+fn markdown_files() -> Vec<String> {
+    let mut files = vec!["README.md".to_string(), "CHANGELOG.md".to_string()];
+    for dir in ["docs", "docs/guide"] {
+        let full = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut here: Vec<String> = std::fs::read_dir(&full)
+            .expect(dir)
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".md"))
+            .map(|name| format!("{dir}/{name}"))
+            .collect();
+        here.sort();
+        files.extend(here);
+    }
+    files
+}
+
+/// The targets of a document's inline links `[text](target)`, outside code.
+fn links(doc: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in doc.lines().filter(|l| !l.starts_with("    ")) {
+        // Code spans may hold `](`: only the text between them counts.
+        for (k, part) in line.split('`').enumerate() {
+            if k % 2 == 1 {
+                continue;
+            }
+            let mut rest = part;
+            while let Some(at) = rest.find("](") {
+                let target = &rest[at + 2..];
+                let Some(end) = target.find(')') else { break };
+                found.push(target[..end].to_string());
+                rest = &target[end..];
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_link_in_the_docs_leads_somewhere() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for file in markdown_files() {
+        let doc = read(&file);
+        let here = std::path::Path::new(&file).parent().expect("folder").to_path_buf();
+        for link in links(&doc) {
+            if link.starts_with("http://") || link.starts_with("https://") {
+                continue;
+            }
+            let (path, fragment) = link.split_once('#').unwrap_or((&link, ""));
+            let target =
+                if path.is_empty() { std::path::PathBuf::from(&file) } else { here.join(path) };
+            assert!(root.join(&target).exists(), "{file}: ({link}) leads nowhere");
+            if !fragment.is_empty() {
+                let text = std::fs::read_to_string(root.join(&target)).expect("linked file");
+                assert!(
+                    anchors(&text).iter().any(|a| a == fragment),
+                    "{file}: ({link}): no such heading in {}",
+                    target.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "the links were found: {checked}");
+}
+
+#[test]
+fn no_stale_text_in_the_docs_the_workflows_or_the_installers() {
+    let mut files = markdown_files();
+    files.extend([".github/workflows/ci.yml", ".github/workflows/release.yml"].map(String::from));
+    files.extend(["dist/install.sh", "dist/install.ps1"].map(String::from));
+    for file in files {
+        let text = read(&file);
+        for stale in [
+            "OWNER/REPO",
+            "once the Windows port lands",
+            "does not build on Windows yet",
+            "In this session",
+        ] {
+            assert!(!text.contains(stale), "{file} still says {stale:?}");
+        }
+    }
+}
+
+#[test]
+fn the_changelog_keeps_a_heading_for_what_is_not_released() {
+    let changelog = read("CHANGELOG.md");
+    let headings: Vec<&str> = changelog.lines().filter(|l| l.starts_with('#')).collect();
+    assert_eq!(headings[..2], ["# Changelog", "## Unreleased"]);
+    let unreleased = changelog.split("## Unreleased").nth(1).expect("Unreleased");
+    let before_a_release = unreleased.split("\n## ").next().unwrap_or("");
+    assert!(before_a_release.lines().any(|l| l.starts_with("- ")), "no entries under Unreleased");
+}
+
+#[test]
+fn the_readme_transcript_is_what_tictac_prints() {
+    let readme = read("README.md");
+    let trace = session_block(&readme, "cat game.txt");
+    let shown = session_block(&readme, "tictac -b game.txt");
+    let dir = temp_dir();
+    let path = dir.path().join("game.txt");
+    std::fs::write(&path, trace.join("\n") + "\n").expect("write");
+    let printed = text(&tictac(&["-b", &path.to_string_lossy()]));
+    let printed: Vec<&str> = printed.lines().map(str::trim).collect();
+    assert_eq!(printed, shown);
+    assert!(shown.len() > 30, "the example is there: {shown:?}");
+}
+
+/// The guide's first course-suite run, with the model program standing in
+/// for a student's: the count it prints follows the suite.
+#[cfg(unix)]
+#[test]
+fn the_guide_course_suite_example_is_what_test_prints() {
+    let doc = read("docs/guide/test.md");
+    let command = r#"tictac test --course --program "./mutant none" -q"#;
+    let shown = session_block(&doc, command);
+    let program = format!("{} none", crate::differential::mutant().display());
+    let printed = text(&tictac(&["test", "--course", "--program", &program, "-q"]));
+    let printed: Vec<&str> = printed.lines().map(str::trim).collect();
+    assert_eq!(printed, shown);
 }
