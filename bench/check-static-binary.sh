@@ -4,7 +4,8 @@
 # checks that it has no dynamic dependencies (ldd), runs the acceptance suite
 # with it in-process and through the binary itself (`tictac test --program`),
 # and the customer's oracle examples when ../shared/oracle is there; then packs
-# it as the release does (dist/package.sh), installs the archive with
+# it as the release does (dist/package.sh), checks that the archive holds the
+# docs the README links to, installs the archive with
 # dist/install.sh from a file:// URL into a scratch folder, and runs the
 # installed copy; an archive whose SHA-256 does not match is refused. Exits 1 at the first failure. Needs the musl target
 # (rustup target add x86_64-unknown-linux-musl) and musl-gcc (Debian's
@@ -46,6 +47,10 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 archive=$(dist/package.sh "$target")
+# The archive holds what the README links to: the user guide, the references.
+for doc in README.md CHANGELOG.md docs/guide/index.md docs/BEHAVIOUR.md; do
+  tar -tzf "$archive" | grep -qx "tictac-$target/$doc" || fail "the archive has no $doc"
+done
 TICTAC_DOWNLOAD_URL="file://$(dirname "$archive")" TICTAC_INSTALL_DIR="$work/bin" sh dist/install.sh
 cmp "$bin" "$work/bin/tictac" || fail "the installed tictac is not the one packed"
 "$work/bin/tictac" test --quiet --program "$work/bin/tictac" acceptance || fail "the installed tictac"

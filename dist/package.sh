@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs a built tictac for one target as the release workflow attaches it, in
 # cargo-dist's layout: target/distrib/tictac-TARGET.tar.gz (.zip for Windows)
-# holding tictac-TARGET/tictac and README.md, and beside it ARCHIVE.sha256
+# holding tictac-TARGET/tictac, README.md, CHANGELOG.md and docs/ (the user
+# guide and the references the README links to), and beside it ARCHIVE.sha256
 # (`HASH  NAME`, as sha256sum writes it), which the install scripts check.
 # Prints the archive's path.
 #
@@ -23,7 +24,8 @@ out=$PWD/target/distrib
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$out" "$stage/$name"
-cp "$bin" README.md "$stage/$name/"
+cp "$bin" README.md CHANGELOG.md "$stage/$name/"
+cp -R docs "$stage/$name/docs"
 case $target in
   *windows*)
     archive=$name.zip
