@@ -7,6 +7,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use super::{GradeError, absolute, shown};
+use crate::platform::signals;
 
 /// Each student's name (the folder's) and folder (absolute), in the order
 /// given; two students of the same name would share their reports.
@@ -114,9 +115,36 @@ pub(super) fn holds_the_program(
 /// Why `--out` must be new or empty.
 const NEVER: &str = "(grades never overwrite a file: name a new or empty folder)";
 
+/// The file that marks a gradebook being written: made new in `--out`
+/// before anything is written there, removed when grading ends (or a
+/// signal ends it), so that a second run on the same `--out` is told so.
+pub(super) const BUSY: &str = ".tictac-grading";
+
+/// A gradebook folder claimed by this run: its `BUSY` file, removed when
+/// this is dropped (or by a fatal signal's cleanup).
+pub(super) struct Claim {
+    busy: PathBuf,
+    _on_signal: signals::Registration,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.busy);
+    }
+}
+
 /// The output folder: made if missing; one that exists must be empty.
-pub(super) fn prepare_out(dir: &Path) -> Result<(), GradeError> {
+/// Claimed for this run (`BUSY`): two runs at once on one folder would
+/// each find the other's files, so the second is refused, saying why.
+pub(super) fn prepare_out(dir: &Path) -> Result<Claim, GradeError> {
     let refuse = |why: &str| GradeError::Out(shown(dir.display()), shown(why));
+    let busy = dir.join(BUSY);
+    let taken = || {
+        refuse(&format!(
+            "is being written by another tictac grade run ({} marks it; if no other run is going, one was killed: remove that file, or name another folder)",
+            busy.display()
+        ))
+    };
     // A link to a folder is that folder (as `DIR/` would be).
     match fs::metadata(dir) {
         Err(e) if e.kind() == io::ErrorKind::NotFound && fs::symlink_metadata(dir).is_ok() => {
@@ -127,12 +155,26 @@ pub(super) fn prepare_out(dir: &Path) -> Result<(), GradeError> {
         Ok(m) if !m.is_dir() => return Err(refuse(&format!("exists and is not a folder {NEVER}"))),
         Ok(_) => {
             let mut entries = fs::read_dir(dir).map_err(|e| refuse(&e.to_string()))?;
+            if fs::symlink_metadata(&busy).is_ok() {
+                return Err(taken());
+            }
             if entries.next().is_some() {
                 return Err(refuse(&format!("is a folder that is not empty {NEVER}")));
             }
         }
     }
-    fs::create_dir_all(dir).map_err(|e| refuse(&format!("cannot be created: {e}")))
+    fs::create_dir_all(dir).map_err(|e| refuse(&format!("cannot be created: {e}")))?;
+    let claimed = signals::register_with(|| {
+        fs::File::options().write(true).create_new(true).open(&busy)?;
+        let removed = busy.clone();
+        let cleanup: signals::Cleanup = Box::new(move || drop(fs::remove_file(&removed)));
+        Ok::<_, io::Error>(((), cleanup))
+    });
+    match claimed {
+        Ok(((), on_signal)) => Ok(Claim { busy, _on_signal: on_signal }),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(taken()),
+        Err(e) => Err(refuse(&format!("cannot be written in: {e}"))),
+    }
 }
 
 #[cfg(test)]
@@ -166,11 +208,27 @@ mod tests {
     fn the_output_folder_is_new_or_empty() {
         let dir = tempfile::tempdir().expect("dir");
         let out = dir.path().join("grades");
-        prepare_out(&out).expect("new");
-        prepare_out(&out).expect("empty");
+        drop(prepare_out(&out).expect("new"));
+        drop(prepare_out(&out).expect("empty"));
         fs::write(out.join("grades.csv"), "x").expect("write");
-        let e = prepare_out(&out).expect_err("not empty").to_string();
+        let e = prepare_out(&out).err().expect("not empty").to_string();
         assert!(e.ends_with("is a folder that is not empty (grades never overwrite a file: name a new or empty folder)"), "{e}");
         assert_eq!(fs::read_to_string(out.join("grades.csv")).expect("kept"), "x");
+    }
+
+    #[test]
+    fn a_folder_being_written_by_another_run_is_refused_saying_so() {
+        let dir = tempfile::tempdir().expect("dir");
+        let out = dir.path().join("grades");
+        let claim = prepare_out(&out).expect("new");
+        let e = prepare_out(&out).err().expect("claimed").to_string();
+        assert!(e.contains("is being written by another tictac grade run"), "{e}");
+        fs::write(out.join("grades.csv"), "x").expect("write");
+        let e = prepare_out(&out).err().expect("claimed").to_string();
+        assert!(e.contains("is being written by another tictac grade run"), "{e}");
+        drop(claim);
+        assert!(!out.join(BUSY).exists(), "the claim goes with the run");
+        let e = prepare_out(&out).err().expect("not empty").to_string();
+        assert!(e.contains("is a folder that is not empty"), "{e}");
     }
 }

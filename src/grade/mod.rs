@@ -123,7 +123,8 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         None => None,
     };
     out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
-    prepare_out(&options.out)?;
+    // Held until the gradebook is written: a second run on it is refused.
+    let _claim = prepare_out(&options.out)?;
     // The course suite is written into the gradebook once grading is done,
     // so that every command a report shows can be run again as it stands;
     // meanwhile the runs read it from the executable, so no program finds

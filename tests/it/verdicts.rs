@@ -173,3 +173,44 @@ fn a_recording_cut_short_by_a_full_disk_holds_whole_lines() {
     let replay = tictac(&["-b", &path(&recording)]);
     assert_eq!(replay.status.code(), Some(0), "{}", text(&replay));
 }
+
+/// Two `tictac grade` runs on one `--out` at once: the second is refused,
+/// saying the gradebook is being written by another run; the first goes on.
+#[test]
+fn a_second_grade_run_on_one_gradebook_is_told_it_is_taken() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("t.txt"), "undo\n").expect("write");
+    fs::write(suite.join("t.expected.txt"), "right\n").expect("write");
+    let student = home.path().join("ann");
+    fs::create_dir(&student).expect("mkdir");
+    // Slow enough for the second run to come while the first grades.
+    script(&student, "ttt", "sleep 2; echo right");
+    let out = home.path().join("grades");
+    let grade = || {
+        let mut command = std::process::Command::new(BIN);
+        command.args(["grade", "--command", "./ttt", "--out", &path(&out), &path(&suite)]);
+        command.arg(&student);
+        command
+    };
+    let first = grade()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start");
+    let began = std::time::Instant::now();
+    while !out.join(".tictac-grading").exists() {
+        assert!(began.elapsed() < crate::common::PATIENCE, "the first run never claimed --out");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = crate::common::run(&mut grade(), None);
+    let said = text(&second);
+    assert_eq!(second.status.code(), Some(2), "{said}");
+    assert!(said.contains("is being written by another tictac grade run"), "{said}");
+    assert!(!said.contains("exists"), "{said}");
+    let first = crate::common::finish(first);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    assert!(fs::read_to_string(out.join("grades.csv")).expect("csv").contains("ann,1,1,1"));
+    assert!(!out.join(".tictac-grading").exists(), "the claim goes with the run");
+}
