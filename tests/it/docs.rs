@@ -336,3 +336,42 @@ fn the_guide_course_suite_example_is_what_test_prints() {
     let printed: Vec<&str> = printed.lines().map(str::trim).collect();
     assert_eq!(printed, shown);
 }
+
+/// The numbers that stand right after `before` and right before `after`
+/// anywhere in `doc`.
+fn numbers_between(doc: &str, before: &str, after: &str) -> Vec<usize> {
+    doc.match_indices(before)
+        .filter_map(|(at, _)| {
+            let rest = &doc[at + before.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            rest[digits.len()..].starts_with(after).then(|| digits.parse().ok()).flatten()
+        })
+        .collect()
+}
+
+/// What the docs say of the course suite's size follows the suite.
+#[test]
+fn the_docs_count_the_course_suite_as_it_is() {
+    let folder = format!("{}/acceptance/course", env!("CARGO_MANIFEST_DIR"));
+    let traces = std::fs::read_dir(&folder)
+        .expect("acceptance/course")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".txt") && !name.ends_with(".expected.txt"))
+        .count();
+    let mut counts = Vec::new();
+    for file in ["README.md", "docs/guide/test.md", "docs/guide/grade.md"] {
+        let doc = read(file).split_whitespace().collect::<Vec<_>>().join(" ");
+        for (before, after) in [
+            ("course suite built into tictac (", " traces"),
+            ("course suite (", " tests"),
+            ("must print (", " of them"),
+            (" on ", " tests of the course suite"),
+        ] {
+            counts.extend(numbers_between(&doc, before, after).into_iter().map(|n| (file, n)));
+        }
+    }
+    assert!(counts.len() >= 4, "the counts were found: {counts:?}");
+    for (file, n) in counts {
+        assert_eq!(n, traces, "{file} counts {n} course traces; the suite has {traces}");
+    }
+}
