@@ -31,6 +31,11 @@ mod system {
     /// A read-only file is removed with its folder here.
     pub(crate) fn make_removable(_path: &Path) {}
 
+    /// A symbolic link at `at` to `target`.
+    pub(crate) fn symlink(target: &Path, at: &Path) -> io::Result<()> {
+        std::os::unix::fs::symlink(target, at)
+    }
+
     /// A folder a program locked (`chmod 000`) is its owner's to open again.
     pub(super) fn open_up(path: &Path) {
         let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o700));
@@ -140,6 +145,12 @@ mod system {
         }
     }
 
+    /// A symbolic link at `at` to `target` (a file's kind of link: a
+    /// folder's fails to open, as a link needing privileges fails to be made).
+    pub(crate) fn symlink(target: &Path, at: &Path) -> io::Result<()> {
+        std::os::windows::fs::symlink_file(target, at)
+    }
+
     pub(crate) fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
     }
@@ -218,6 +229,6 @@ pub(crate) fn remove_tree(path: &Path) {
 
 pub(crate) use system::{
     FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_removable,
-    open_without_waiting, permissions_for, special_kind, stdout_closed, widen_stdout_pipe,
+    open_without_waiting, permissions_for, special_kind, stdout_closed, symlink, widen_stdout_pipe,
     write_at_start,
 };

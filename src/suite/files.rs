@@ -132,18 +132,10 @@ pub(crate) fn read_checked(path: &Path, limit: u64) -> Result<Vec<u8>, Unreadabl
     Ok(bytes)
 }
 
-/// Writes `bytes` to a new file at `path` and makes it read-only.
-pub(crate) fn write_read_only(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Writes `bytes` to a new file at `path`.
+pub(crate) fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = File::create_new(path)?;
-    io::Write::write_all(&mut file, bytes)?;
-    let mut permissions = file.metadata()?.permissions();
-    permissions.set_readonly(true);
-    file.set_permissions(permissions)
-}
-
-/// Lets a file made by `write_read_only` go with its folder.
-pub(crate) fn let_go(path: &Path) {
-    files::make_removable(path);
+    io::Write::write_all(&mut file, bytes)
 }
 
 // Symbolic links, FIFOs and modes as Unix has them.

@@ -13,11 +13,12 @@ mod pairs;
 pub(crate) mod plan;
 pub(crate) mod pool;
 pub(crate) mod report;
+mod workdir;
 
 pub(crate) use diff::{Diff, Labels};
 pub(crate) use discover::escape_controls;
 pub use discover::{Test, discover};
-pub(crate) use plan::{Produced, Producer, Trouble, produce};
+pub(crate) use plan::{Folder, Produced, Producer, Trouble, produce};
 pub(crate) use report::{Heading, Reporter, TestEvent};
 
 use std::fs;
@@ -330,6 +331,8 @@ struct Ran {
     ran_out: bool,
     notes: Vec<String>,
     stderr: Vec<u8>,
+    /// Said when the test fails: its program ran in its folder itself.
+    ran_in_place: Option<String>,
 }
 
 /// Runs one test: its actual output, its expected output, the verdict.
@@ -338,6 +341,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
     let mut ran = Ran::default();
     let verdict = verdict(test, options, stop, &mut ran);
     let failed = verdict.failed();
+    ran.notes.extend(ran.ran_in_place.filter(|_| failed));
     TestResult {
         elapsed: start.elapsed(),
         command: ran.command.filter(|_| failed),
@@ -366,7 +370,7 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
-            let producer = Producer::Program { command: oracle, timeout, dir: None };
+            let producer = Producer::Program { command: oracle, timeout, folder: Folder::Here };
             match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
                 // Its exit status is part of its answer (`tictac -b` exits 1
                 // after a syntax error, 2 on a file it cannot read); a
@@ -407,8 +411,14 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         },
     };
     let cap = expected.as_ref().map_or(0, Capture::len).saturating_add(1 << 20).max(MIN_CAP);
+    // Each run in a copy of the student's folder, or of this one.
+    let here = std::env::current_dir().ok();
+    let folder = match options.dir.as_deref().or(here.as_deref()) {
+        Some(dir) => Folder::CopyOf(dir),
+        None => Folder::Here,
+    };
     let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
-        Producer::Program { command, timeout, dir: options.dir.as_deref() }
+        Producer::Program { command, timeout, folder }
     });
     let (mut actual, trouble, status) = match produce(producer, &test.trace, trace_text, cap, stop)
     {
@@ -420,6 +430,7 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         Ok(produced) => {
             ran.command = Some(discover::escape_controls(&produced.command));
             ran.stderr = produced.stderr;
+            ran.ran_in_place = produced.note;
             let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
             (produced.output, produced.trouble, status)
         }

@@ -22,7 +22,7 @@ use crate::run::{Job, STDIN};
 
 pub(crate) use super::header::DIRECTIVE;
 use super::header::{misplaced_directive, points_of, says_points, says_run, status_of};
-use super::{files, in_process};
+use super::{files, in_process, workdir};
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
 #[derive(Debug, PartialEq, Eq)]
@@ -295,8 +295,19 @@ pub(crate) enum Producer<'a> {
     /// it runs longer than `timeout` (a long file named in the line).
     InProcess { timeout: Duration },
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
-    /// stopped if it runs longer than `timeout`; run in `dir` when given.
-    Program { command: &'a [String], timeout: Duration, dir: Option<&'a Path> },
+    /// stopped if it runs longer than `timeout`, run in `folder`.
+    Program { command: &'a [String], timeout: Duration, folder: Folder<'a> },
+}
+
+/// Where a program runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Folder<'a> {
+    /// This process's folder, as it is (an oracle: tictac's own, or the
+    /// instructor's).
+    Here,
+    /// A private copy of this folder, made for each run (the program under
+    /// test: the student's folder, or the one `tictac test` runs in).
+    CopyOf(&'a Path),
 }
 
 /// How a program's run went wrong, as every report format names it.
@@ -382,6 +393,8 @@ pub(crate) struct Produced {
     pub(crate) status: Option<i32>,
     /// The status the trace says it must end with (`-- status: N`).
     pub(crate) wanted_status: Option<i32>,
+    /// Said under the test when it fails: how it ran (in its folder itself).
+    pub(crate) note: Option<String>,
 }
 
 /// Why a trace was not run through, and whether that is the program's
@@ -480,13 +493,14 @@ pub(crate) fn produce(
                     trouble: None,
                     status: Some(status),
                     wanted_status: None,
+                    note: None,
                 })
                 .map_err(Unrun::from)
         }
-        Producer::Program { command, timeout, dir } => {
+        Producer::Program { command, timeout, folder } => {
             let input = plan.typed.as_deref();
-            let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir };
-            external(command, &plan, Trace { path: trace, text }, spec)
+            let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir: None };
+            external(command, &plan, Trace { path: trace, text }, spec, folder)
         }
     };
     produced.map(|p| Produced { wanted_status, ..p })
@@ -494,6 +508,9 @@ pub(crate) fn produce(
 
 /// The scratch file a program writes as OUT.
 const OUT_FILE: &str = "out.txt";
+
+/// The scratch folder's copy of the folder a program runs in.
+const WORK: &str = "work";
 
 /// A trace as the suite holds it: where it is, and what it says.
 struct Trace<'a> {
@@ -506,9 +523,26 @@ fn external(
     plan: &Plan,
     trace: Trace,
     spec: process::Spec,
+    folder: Folder,
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = files::Scratch::new().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
+    // Held while it runs in a folder too large to copy: one run there at a time.
+    let mut in_place = None;
+    let (dir, note) = match folder {
+        Folder::Here => (None, None),
+        Folder::CopyOf(from) if workdir::fits(from, scratch.path()) => {
+            let work = scratch.path().join(WORK);
+            workdir::copy(from, &work, scratch.path()).map_err(|e| {
+                Unrun::io(format!("cannot copy {} for the program", from.display()), &e)
+            })?;
+            (Some(work), None)
+        }
+        Folder::CopyOf(from) => {
+            in_place = Some(workdir::in_place());
+            (Some(from.to_path_buf()), Some(workdir::in_place_note(from)))
+        }
+    };
     let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
     let file = file_copy(scratch.path(), plan)?;
@@ -517,7 +551,7 @@ fn external(
         .map(OsString::from)
         .chain(plan.argv_with_file(&private, &out_file, file.as_deref()))
         .collect();
-    let spec = process::Spec { argv: &argv, ..spec };
+    let spec = process::Spec { argv: &argv, dir: dir.as_deref(), ..spec };
     // The command as a person reruns it: on the suite's own files.
     let shown: Vec<OsString> =
         program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
@@ -528,10 +562,10 @@ fn external(
         trouble: None,
         status: None,
         wanted_status: None,
+        note,
     };
     let finished = process::run(&spec);
-    files::let_go(&private);
-    file.iter().for_each(|file| files::let_go(file));
+    drop(in_place);
     let finished = match finished {
         Ok(finished) => finished,
         // Out of files, disk or memory: no news about the program.
@@ -584,7 +618,7 @@ fn shell_status(status: std::process::ExitStatus) -> Option<i32> {
     status.code().or_else(|| process::signal_of(status).map(|signal| 128 + signal))
 }
 
-/// The program's own copy of the trace, read-only, in its scratch folder
+/// The program's own copy of the trace, in its scratch folder
 /// under the trace's own name: beside the suite's trace lies its expected
 /// output, which a program handed that path could read or overwrite, and
 /// the trace itself, which it could change for the students after it.
@@ -595,12 +629,12 @@ fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, Unrun> {
         true => scratch.join("trace"),
         false => scratch.to_path_buf(),
     };
-    read_only_copy(&folder, name, &trace.text)
+    private_file(&folder, name, &trace.text)
         .map_err(|e| Unrun::io("cannot copy the trace for the program".into(), &e))
 }
 
 /// The program's own copy of the other file a `-- run:` line names as its
-/// input, read-only, in the scratch folder's `input` folder under its own
+/// input, in the scratch folder's `input` folder under its own
 /// name (which may be the trace's): handed the suite's file, a program
 /// could change it for the students after it. The name is read where
 /// tictac runs, as the engine reads it, whatever folder the program runs
@@ -622,16 +656,19 @@ fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, Unrun> {
     }
     let text = files::read_checked(named, MAX_TYPED)?;
     let name = named.file_name().unwrap_or(OsStr::new("input.txt"));
-    read_only_copy(&scratch.join("input"), name, &text)
+    private_file(&scratch.join("input"), name, &text)
         .map(Some)
         .map_err(|e| Unrun::io(format!("cannot copy {} for the program", named.display()), &e))
 }
 
-/// `bytes` as a new read-only file `name` in `folder` (made if need be).
-fn read_only_copy(folder: &Path, name: &OsStr, bytes: &[u8]) -> std::io::Result<PathBuf> {
+/// `bytes` as a new file `name` in `folder` (made if need be): the
+/// program's own, to change as it likes (a read-only copy failed a program
+/// that copies its input beside it, `cp "$2" last.txt`, from its second
+/// test on, as a user other than root).
+fn private_file(folder: &Path, name: &OsStr, bytes: &[u8]) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(folder)?;
     let copy = folder.join(name);
-    files::write_read_only(&copy, bytes)?;
+    files::write_new(&copy, bytes)?;
     Ok(copy)
 }
 

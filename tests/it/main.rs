@@ -52,4 +52,6 @@ mod verdicts;
 #[cfg(target_os = "linux")]
 mod containment;
 #[cfg(target_os = "linux")]
+mod folders;
+#[cfg(target_os = "linux")]
 mod runner_hostile;

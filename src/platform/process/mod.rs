@@ -41,7 +41,26 @@ pub(crate) use system::{exception_of, runnable, signal_of, stop_all};
 use std::ffi::OsString;
 use std::process::ExitStatus;
 use std::sync::atomic::AtomicBool;
+use std::sync::{RwLock, RwLockReadGuard};
 use std::time::Duration;
+
+/// Copies of files a program may start (a folder copied for a run) are
+/// written under the read side of this lock, programs are started under
+/// its write side: a program started while such a file is open for writing
+/// holds it open until its own exec, and the copy's exec meanwhile fails
+/// with "Text file busy".
+static STARTS: RwLock<()> = RwLock::new(());
+
+/// Held while writing files a program may start.
+pub(crate) fn writing_programs() -> RwLockReadGuard<'static, ()> {
+    STARTS.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Held while starting a program.
+#[cfg_attr(windows, allow(dead_code))]
+fn starting() -> std::sync::RwLockWriteGuard<'static, ()> {
+    STARTS.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Bytes of standard error kept, the last ones (where a crash says why);
 /// the rest is read and dropped.

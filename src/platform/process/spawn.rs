@@ -87,7 +87,10 @@ pub(crate) fn spawn(
     // Ignored signals stay ignored across an exec (Rust ignores SIGPIPE).
     attr.set_sigdefault(&SigSet::all())?;
     attr.set_sigmask(&SigSet::empty())?;
-    let pid = posix_spawnp(program, &actions, &attr, &args, &env)?;
+    let pid = {
+        let _starting = super::starting();
+        posix_spawnp(program, &actions, &attr, &args, &env)?
+    };
     let pid = Pid::from_raw(pid.as_raw()).ok_or(io::ErrorKind::Other)?;
     let pipes = Pipes {
         stdin: stdin_write.map(File::from),
