@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use walkdir::WalkDir;
@@ -20,10 +20,23 @@ pub(crate) const MAX_ENTRIES: usize = 2_000;
 /// The most bytes its files may hold together.
 pub(crate) const MAX_BYTES: u64 = 32 << 20;
 
+/// The folders measured so far, and whether each fits: measured once.
+static MEASURED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+
 /// Whether `folder` is small enough to copy for each run (`MAX_ENTRIES`,
-/// `MAX_BYTES`); `skip` (the scratch folders, when they lie inside it) is
-/// not counted. Reads at most `MAX_ENTRIES` entries.
+/// `MAX_BYTES`); `skip` (the scratch folder, when it lies inside it) is
+/// not counted. Reads at most `MAX_ENTRIES` entries, the first time.
 pub(crate) fn fits(folder: &Path, skip: &Path) -> bool {
+    let mut measured = MEASURED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&(_, fits)) = measured.iter().find(|(f, _)| f == folder) {
+        return fits;
+    }
+    let fits = measure(folder, skip);
+    measured.push((folder.to_path_buf(), fits));
+    fits
+}
+
+fn measure(folder: &Path, skip: &Path) -> bool {
     let (mut entries, mut bytes) = (0, 0);
     for entry in walk(folder, skip).flatten() {
         entries += 1;
@@ -131,7 +144,7 @@ mod tests {
         fs::write(from.join("lib").join("m.py"), "x = 1").expect("write");
         let _ = files::symlink(Path::new("ttt.py"), &from.join("link.py"));
         let to = dir.path().join("copy");
-        assert!(fits(&from, &to));
+        assert!(measure(&from, &to));
         copy(&from, &to, &to).expect("copy");
         assert_eq!(fs::read(to.join("lib").join("m.py")).expect("read"), b"x = 1");
         assert_eq!(fs::read(to.join("link.py")).expect("read through the link"), b"print()");
@@ -148,11 +161,11 @@ mod tests {
             fs::write(from.join(k.to_string()), "").expect("write");
         }
         let to = dir.path().join("copy");
-        assert!(!fits(&from, &to));
+        assert!(!measure(&from, &to));
         copy(&from, &to, &to).expect("copy");
         assert_eq!(fs::read_dir(&to).expect("copy").count(), MAX_ENTRIES);
         // The scratch folder inside the folder is never counted nor copied.
         fs::remove_dir_all(&to).expect("rm");
-        assert!(fits(dir.path(), &from));
+        assert!(measure(dir.path(), &from));
     }
 }
