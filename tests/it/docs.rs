@@ -375,3 +375,51 @@ fn the_docs_count_the_course_suite_as_it_is() {
         assert_eq!(n, traces, "{file} counts {n} course traces; the suite has {traces}");
     }
 }
+
+/// A report line without what varies from run to run: a test's time, and the
+/// scratch folder in a command line (`-b /tmp/.tmpXXXX/NAME.txt`).
+#[cfg(unix)]
+fn without_what_varies(line: &str) -> String {
+    let mut line = line.to_string();
+    if line.ends_with(" ms)")
+        && let Some(at) = line.rfind(" (")
+    {
+        line.truncate(at);
+    }
+    if line.starts_with("command:")
+        && let (Some(b), Some(slash)) = (line.find(" -b "), line.rfind('/'))
+    {
+        line = format!("{}{}", &line[..b + 4], &line[slash + 1..]);
+    }
+    line
+}
+
+/// The guide's failing test, read line by line under it, is what a failing
+/// program gets: every line it shows is printed, in order (`...` stands for
+/// lines left out).
+#[cfg(unix)]
+#[test]
+fn the_guide_failure_example_is_what_test_prints() {
+    let doc = read("docs/guide/test.md");
+    let args = ["test", "--program", "./mutant crash-on-diagonal", "-q", "--filter", "61"];
+    let shown =
+        session_block(&doc, &format!(r#"tictac test --program "{}" -q --filter 61"#, args[2]));
+    // A folder with no suite in it, the model program there as ./mutant.
+    let dir = temp_dir();
+    std::os::unix::fs::symlink(crate::differential::mutant(), dir.path().join("mutant"))
+        .expect("symlink");
+    let out = crate::common::run(
+        std::process::Command::new(crate::common::BIN).args(args).current_dir(dir.path()),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1), "the test fails");
+    let printed: Vec<String> = text(&out).lines().map(|l| without_what_varies(l.trim())).collect();
+    let mut at = 0;
+    for line in shown.iter().filter(|l| *l != "...").map(|l| without_what_varies(l)) {
+        let Some(k) = printed[at..].iter().position(|p| *p == line) else {
+            panic!("guide line not printed in order: {line:?}\n{printed:#?}")
+        };
+        at += k + 1;
+    }
+    assert!(shown.len() > 20, "the example is there: {shown:?}");
+}
