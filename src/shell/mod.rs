@@ -70,6 +70,9 @@ fn run_terminal(
         // One Tab lists the candidates when there are several.
         .completion_show_all_if_ambiguous(true)
         .build();
+    // The editor sets the terminal raw at each prompt and back after it; a
+    // fatal signal at the prompt (SIGTERM, SIGHUP...) puts it back too.
+    let _modes = crate::platform::terminal::put_back_on_fatal_signal();
     let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(helper));
     editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(DropHint)));

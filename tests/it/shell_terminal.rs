@@ -246,3 +246,44 @@ fn bots_that_are_not_random_get_no_seed() {
     let screen = tmux.wait_for("start new game");
     assert_eq!(lines(&screen)[0], GUIDE, "{screen}");
 }
+
+/// The editor sets the terminal raw at the prompt: a fatal signal there
+/// puts it back (Enter ends a line again), and the process dies of it.
+#[test]
+fn sigterm_and_sighup_at_the_prompt_give_the_terminal_back() {
+    if !tmux_available() {
+        return;
+    }
+    for (signal, status) in [("TERM", "143"), ("HUP", "129"), ("QUIT", "131")] {
+        let dir = temp_dir();
+        let file = |name: &str| dir.path().join(name).display().to_string();
+        // The shell writes its own pid, then becomes tictac; what the
+        // terminal's modes are after is written by the shell around it.
+        let command = format!(
+            "sh -c 'echo $$ > {}; XDG_DATA_HOME={} exec {BIN} -i'; echo $? > {}; stty -a > {}; sleep 60",
+            file("pid"),
+            dir.path().display(),
+            file("status"),
+            file("stty"),
+        );
+        let tmux = Tmux::start(&format!("signal-{signal}"), 100, 30, &command);
+        tmux.wait_for("start new game");
+        let pid = std::fs::read_to_string(dir.path().join("pid")).expect("pid");
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .expect("kill");
+        assert!(sent.success());
+        let stty = dir.path().join("stty");
+        tmux.wait_until("the shell's stty", |_| {
+            std::fs::metadata(&stty).is_ok_and(|m| m.len() > 0)
+        });
+        let said = std::fs::read_to_string(dir.path().join("status")).expect("status");
+        assert_eq!(said.trim(), status, "SIG{signal}");
+        let modes = std::fs::read_to_string(&stty).expect("stty");
+        let on = |mode: &str| modes.split_whitespace().any(|m| m == mode);
+        for mode in ["icanon", "echo", "isig", "icrnl"] {
+            assert!(on(mode), "SIG{signal}: {mode} is off: {modes}");
+        }
+    }
+}
