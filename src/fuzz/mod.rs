@@ -31,7 +31,7 @@ use program::{Guarded, Launched, Launcher, Limits};
 use progress::Progress;
 use report::{Ended, Reports, Symptom, falsifying};
 use reporter::{FuzzEvent, FuzzReporter, Human, LOGGED_EVERY, Opening, Summary};
-use saved::{check_out, save};
+use saved::{TracesFile, check_out, save};
 use trace::Trace;
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
@@ -124,6 +124,10 @@ impl Stop {
     }
 }
 
+/// How long a program that could not be started is given before it is
+/// tried once more (a rebuild replacing it), before the session ends.
+const RESTART_AFTER: Duration = Duration::from_secs(1);
+
 /// Different traces the program hangs on, or is killed on before printing
 /// anything, before the session stops: it fails on every trace, and each
 /// hang costs a timeout.
@@ -135,9 +139,10 @@ const MIN_CAP: usize = 16 << 20;
 /// What the workers share.
 struct Shared {
     covered: Mutex<Coverage>,
-    /// Where each trace is kept (`--save-traces`), and whether that failed.
-    saved: Option<Mutex<io::BufWriter<fs::File>>>,
-    save_failed: AtomicBool,
+    /// Where each trace is kept (`--save-traces`), and the first failure to
+    /// write there, which ends the session.
+    saved: Option<Mutex<TracesFile>>,
+    save_failed: Mutex<Option<FuzzError>>,
     kinds: Mutex<HashSet<Kind>>,
     /// The divergences reported, kinds of one cause together.
     reports: Mutex<Reports>,
@@ -160,6 +165,9 @@ struct Shared {
     oracle_failure: Mutex<Option<String>>,
     /// The first trace that could not be written, which ends the session.
     not_written: Mutex<Option<io::Error>>,
+    /// Why the program could not be started on a trace, twice, which ends
+    /// the session.
+    cannot_start: Mutex<Option<String>>,
     /// The traces drawn ahead, in run order; taken away (so the drawing
     /// thread stops) when the last worker leaves.
     queue: Mutex<Option<mpsc::Receiver<Drawn>>>,
@@ -209,7 +217,7 @@ pub(crate) fn run(
         probe(started, oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
     }
     let saved = match &options.save_traces {
-        Some(path) => Some(Mutex::new(io::BufWriter::new(open_traces_file(path)?))),
+        Some(path) => Some(Mutex::new(TracesFile::open(path)?)),
         None => None,
     };
     let mut reporter = Human::new(out, terminal, LOGGED_EVERY);
@@ -233,7 +241,7 @@ pub(crate) fn run(
     let shared = Shared {
         covered: Mutex::new(Coverage::default()),
         saved,
-        save_failed: AtomicBool::new(false),
+        save_failed: Mutex::new(None),
         kinds: Mutex::new(HashSet::new()),
         reports: Mutex::new(Reports::default()),
         stalls: Mutex::new(Vec::new()),
@@ -245,6 +253,7 @@ pub(crate) fn run(
         flaky: AtomicU64::new(0),
         oracle_failure: Mutex::new(None),
         not_written: Mutex::new(None),
+        cannot_start: Mutex::new(None),
         queue: Mutex::new(None),
         working: AtomicUsize::new(options.jobs.max(1)),
     };
@@ -335,11 +344,8 @@ pub(crate) fn run(
     if let Some(e) = lock(&shared.not_written).take() {
         return Err(FuzzError::TraceNotWritten(e));
     }
-    if let Some(saved) = &shared.saved {
-        lock(saved).flush()?;
-    }
-    if shared.save_failed.load(Ordering::Relaxed) {
-        return Err(io::Error::other("writing the --save-traces file failed").into());
+    if let Some(failed) = lock(&shared.save_failed).take() {
+        return Err(failed);
     }
     // Before the reports are locked here: saying it may add one.
     let stalled = (stopped == Some(Stop::Stalled)).then(|| stalled(options, &shared));
@@ -364,26 +370,14 @@ pub(crate) fn run(
     reporter
         .report(&FuzzEvent::Finished(&summary))
         .map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
-    Ok(Fuzzed { runs, divergences, stopped })
-}
-
-/// The `--save-traces` file, opened to append without waiting (a FIFO with
-/// no reader would block the session before it starts), and only if it is
-/// a regular file.
-fn open_traces_file(path: &Path) -> Result<std::fs::File, FuzzError> {
-    let name = || path.display().to_string();
-    let mut options = OpenOptions::new();
-    options.append(true).create(true);
-    let file = crate::platform::files::open_without_waiting(&mut options, path)
-        .map_err(|e| FuzzError::SaveTraces(name(), format!("cannot be opened: {e}")))?;
-    match file.metadata() {
-        Ok(m) if m.is_file() => {
-            crate::platform::files::blocking_again(&file);
-            Ok(file)
-        }
-        Ok(_) => Err(FuzzError::SaveTraces(name(), "is not a regular file".into())),
-        Err(e) => Err(FuzzError::SaveTraces(name(), format!("cannot be used: {e}"))),
+    // The summary counts the runs that ran; the session did not do its work.
+    if let Some(why) = lock(&shared.cannot_start).take() {
+        let again = RESTART_AFTER.as_secs_f64();
+        return Err(FuzzError::Program(format!(
+            "{why} (after {runs} runs, and again {again} s later)"
+        )));
     }
+    Ok(Fuzzed { runs, divergences, stopped })
 }
 
 /// Says why a session stopped on a program that failed on every trace, and
@@ -491,6 +485,9 @@ enum Outcome {
     NotWritten(io::Error),
     /// The oracle failed on the trace (why).
     OracleFailed(String),
+    /// The program could not be started (why): deleted, no longer
+    /// executable, being rebuilt.
+    CannotStart(String),
 }
 
 /// Draws the traces of the session in run order, steered by what those
@@ -551,19 +548,21 @@ impl Worker<'_> {
         let shared = self.shared;
         let _leaving = Leaving(shared);
         while let Some((run, trace, expected)) = self.draw() {
-            if let Some(saved) = &shared.saved {
-                let text = trace.text();
-                let mut saved = lock(saved);
-                let wrote = writeln!(saved, "{}", text.len()).and_then(|()| saved.write_all(&text));
-                if wrote.is_err() {
-                    shared.save_failed.store(true, Ordering::Relaxed);
-                    shared.halt(Stop::Other);
-                }
+            if let Some(saved) = &shared.saved
+                && let Err(e) = lock(saved).append(&trace.text())
+            {
+                lock(&shared.save_failed).get_or_insert(e);
+                shared.halt(Stop::Other);
             }
             // A timeout is confirmed until a hang has been found.
             let confirm = !lock(&shared.kinds).contains(&Kind::Hang);
-            let found_one = match self.try_trace(&trace, &expected, confirm) {
+            let found_one = match self.try_trace_again(&trace, &expected, confirm) {
                 Outcome::Unknown => continue,
+                Outcome::CannotStart(why) => {
+                    lock(&shared.cannot_start).get_or_insert(why);
+                    shared.halt(Stop::Other);
+                    return;
+                }
                 Outcome::NotWritten(e) => {
                     lock(&shared.not_written).get_or_insert(e);
                     shared.halt(Stop::Other);
@@ -640,6 +639,25 @@ impl Worker<'_> {
         (oracle, launcher.launch(&self.options.program, &self.file, limits))
     }
 
+    /// `try_trace`, once more `RESTART_AFTER` later if the program could not
+    /// be started (a rebuild replacing it): the session does not go on
+    /// without it, counting runs that never ran.
+    fn try_trace_again(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
+        let why = match self.try_trace(trace, expected, confirm) {
+            Outcome::CannotStart(why) => why,
+            outcome => return outcome,
+        };
+        std::thread::sleep(RESTART_AFTER);
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return Outcome::CannotStart(why);
+        }
+        match self.try_trace(trace, expected, confirm) {
+            // Stopped meanwhile: it had not started.
+            Outcome::Unknown => Outcome::CannotStart(why),
+            outcome => outcome,
+        }
+    }
+
     /// Runs the program (and the oracle) on a trace. A timeout is run again
     /// with no other run going before it counts (the oracle's always, the
     /// program's when `confirm`): on a loaded machine a run can miss its
@@ -682,7 +700,8 @@ impl Worker<'_> {
         };
         let (found, output, ended) = match program {
             Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
-            Launched::Stopped | Launched::CannotStart(_) => return Outcome::Unknown,
+            Launched::Stopped => return Outcome::Unknown,
+            Launched::CannotStart(why) => return Outcome::CannotStart(why),
             Launched::TooMuch(output) => (compare(&output), output, Ended::TooMuch),
             Launched::Finished { output, status } => {
                 let found = compare(&output).or_else(|| {

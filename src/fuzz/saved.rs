@@ -1,8 +1,9 @@
 //! The tests a session writes: `--out` checked before fuzzing, and each
 //! divergence saved as a trace and its expected output, both or neither,
-//! never over a file that is there.
+//! never over a file that is there; and the `--save-traces` file, which
+//! keeps every trace run.
 
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -35,6 +36,53 @@ pub(super) fn check_out(dir: &Path) -> Result<(), FuzzError> {
     tempfile::tempfile_in(&made_in).map(drop).map_err(|e| {
         FuzzError::Out(name, format!("cannot be written in ({}: {e})", made_in.display()))
     })
+}
+
+/// The `--save-traces` file: each trace run, as its length in bytes on a
+/// line, then the trace. Appended to unbuffered, a trace at a time, so
+/// that a session that is killed keeps what ran; a write that fails (a
+/// full disk writes short) is cut back to the traces written whole.
+pub(super) struct TracesFile {
+    file: fs::File,
+    path: PathBuf,
+    /// Its length: whole traces only.
+    kept: u64,
+}
+
+impl TracesFile {
+    /// Opens `path` to append without waiting (a FIFO with no reader would
+    /// block the session before it starts), and only if it is a regular
+    /// file.
+    pub(super) fn open(path: &Path) -> Result<TracesFile, FuzzError> {
+        let name = || path.display().to_string();
+        let mut options = OpenOptions::new();
+        options.append(true).create(true);
+        let file = crate::platform::files::open_without_waiting(&mut options, path)
+            .map_err(|e| FuzzError::SaveTraces(name(), format!("cannot be opened: {e}")))?;
+        match file.metadata() {
+            Ok(m) if m.is_file() => {
+                crate::platform::files::blocking_again(&file);
+                Ok(TracesFile { file, path: path.to_path_buf(), kept: m.len() })
+            }
+            Ok(_) => Err(FuzzError::SaveTraces(name(), "is not a regular file".into())),
+            Err(e) => Err(FuzzError::SaveTraces(name(), format!("cannot be used: {e}"))),
+        }
+    }
+
+    /// Appends one trace; an error names the file.
+    pub(super) fn append(&mut self, trace: &[u8]) -> Result<(), FuzzError> {
+        let record = [format!("{}\n", trace.len()).into_bytes(), trace.to_vec()].concat();
+        let Err(e) = self.file.write_all(&record) else {
+            self.kept += record.len() as u64;
+            return Ok(());
+        };
+        let cut = match self.file.set_len(self.kept) {
+            Ok(()) => String::new(),
+            Err(cut) => format!(" (and its last trace may be cut short: {cut})"),
+        };
+        let why = format!("could not be written: {e}{cut}");
+        Err(FuzzError::SaveTraces(self.path.display().to_string(), why))
+    }
 }
 
 /// Writes `DIR/NAME-N.txt` and `DIR/NAME-N.expected.txt` for the first N

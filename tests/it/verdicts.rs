@@ -214,3 +214,65 @@ fn a_second_grade_run_on_one_gradebook_is_told_it_is_taken() {
     assert!(fs::read_to_string(out.join("grades.csv")).expect("csv").contains("ann,1,1,1"));
     assert!(!out.join(".tictac-grading").exists(), "the claim goes with the run");
 }
+
+/// A program that stops being runnable mid-session (it deletes itself, or
+/// `chmod -x`s itself) ends the session with exit 2 and the cause after one
+/// short retry, whatever its bound; the summary counts only the runs that
+/// ran.
+#[test]
+fn a_fuzz_session_ends_when_its_program_can_no_longer_start() {
+    for (how, bound) in
+        [("rm -f", &["--runs", "1000"][..]), ("chmod -x", &["--time", "60"]), ("rm -f", &[])]
+    {
+        let dir = temp_dir();
+        // The probe at the start is its first run; past the sixth it is gone.
+        let body = format!(
+            "n=$(( $(cat \"$0.n\" 2>/dev/null || echo 0) + 1 )); echo $n > \"$0.n\"\n\
+             if [ $n -ge 6 ]; then {how} \"$0\"; fi\nexec '{BIN}' \"$@\""
+        );
+        let program = script(dir.path(), "p.sh", &body);
+        let out = path(&dir.path().join("found"));
+        let args = [&["fuzz", "--program", &program, "-j", "1", "--out", &out][..], bound].concat();
+        let began = std::time::Instant::now();
+        let o = tictac(&args);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{how} {bound:?}: {said}");
+        assert!(began.elapsed() < std::time::Duration::from_secs(30), "{how} {bound:?}: {said}");
+        assert!(said.contains("error: the program cannot be started: "), "{said}");
+        assert!(said.contains(program.as_str()), "{said}");
+        assert!(said.contains("(after 5 runs, and again 1 s later)"), "{said}");
+        assert!(said.contains("Fuzz Results: 5 runs"), "{said}");
+    }
+}
+
+/// `fuzz --save-traces FILE` on a disk that fills (a file size limit, whose
+/// write past it is short as a full disk's is) names FILE, and FILE holds
+/// whole traces only.
+#[test]
+fn a_save_traces_file_that_fills_is_named_and_holds_whole_traces() {
+    let dir = temp_dir();
+    let saved = dir.path().join("traces.txt");
+    let line = format!(
+        "ulimit -f 2; exec '{BIN}' fuzz --program '{BIN}' --runs 500 --max-lines 5 --seed 1 --save-traces '{}' --out '{}'",
+        path(&saved),
+        path(&dir.path().join("found"))
+    );
+    let o = crate::common::run(std::process::Command::new("sh").args(["-c", &line]), None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    let named = format!("error: --save-traces '{}' could not be written: ", path(&saved));
+    assert!(said.contains(&named), "{said}");
+    let mut rest = &fs::read(&saved).expect("saved")[..];
+    assert!(rest.len() > 100, "{} bytes", rest.len());
+    while !rest.is_empty() {
+        let end = rest.iter().position(|&b| b == b'\n').expect("a length line");
+        let length: usize =
+            std::str::from_utf8(&rest[..end]).expect("utf-8").parse().expect("a length");
+        assert!(
+            rest.len() > end + length,
+            "a trace cut short: {:?}",
+            String::from_utf8_lossy(rest)
+        );
+        rest = &rest[end + 1 + length..];
+    }
+}
