@@ -52,7 +52,7 @@ fn the_reference_prints_what_tictac_prints() {
 }
 
 /// The lines after `$ first` up to the next `$ ` line, unindented.
-fn session_block(doc: &str, first: &str) -> Vec<String> {
+pub(crate) fn session_block(doc: &str, first: &str) -> Vec<String> {
     let lines: Vec<&str> = doc.lines().map(str::trim).collect();
     let start = lines.iter().position(|l| *l == format!("$ {first}")).expect(first) + 1;
     lines[start..]

@@ -56,6 +56,18 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     let o = tictac(&args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
+    // The guide's session is this one: its table is what was printed, up to
+    // the last line's folder (given here as a full path).
+    let guide = crate::docs::read("docs/guide/grade.md");
+    let shown =
+        crate::docs::session_block(&guide, "tictac grade --course submissions/* --command ./ttt");
+    let printed: Vec<String> = text(&o).lines().map(|l| l.trim().to_string()).collect();
+    let upto_folder = |l: &String| l.split(": ").next().unwrap_or("").to_string();
+    assert_eq!(printed.len(), shown.len(), "{printed:#?}\nthe guide shows {shown:#?}");
+    let last = shown.len() - 1;
+    assert_eq!(printed[..last], shown[..last], "docs/guide/grade.md's table");
+    assert_eq!(upto_folder(&printed[last]), upto_folder(&shown[last]));
+
     // The CSV: a column per test, 1 or 0.
     let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
     let rows = rows(&csv);
