@@ -125,7 +125,14 @@ impl Board {
 
     /// Whether `mark` holds all three cells of some line.
     pub fn has_line(&self, mark: Mark) -> bool {
-        LINES.iter().any(|line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
+        self.lines_of(mark).next().is_some()
+    }
+
+    /// The lines whose three cells `mark` holds.
+    pub fn lines_of(&self, mark: Mark) -> impl Iterator<Item = [u8; 3]> + '_ {
+        LINES
+            .into_iter()
+            .filter(move |line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
     }
 
     /// The three printed rows: `X`, `O` or `_` for each cell.

@@ -22,6 +22,13 @@ macro_rules! status_openings {
                 )*
             }
         }
+
+        /// A message's text, as it opens the status line.
+        pub fn message_text(message: Message) -> &'static str {
+            match message {
+                $(Message::$variant => $text,)*
+            }
+        }
     };
 }
 

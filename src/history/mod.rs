@@ -54,6 +54,11 @@ impl History {
         true
     }
 
+    /// The operations of the round: done before the cursor, undone after it.
+    pub(crate) fn entries(&self) -> &[Op] {
+        &self.ops
+    }
+
     /// How many operations are done and can be undone.
     pub fn undoable(&self) -> usize {
         self.cursor

@@ -9,8 +9,9 @@ use serde::Serialize;
 use super::error::ApiError;
 use super::limits::Capped;
 use crate::bots::Autopilot;
-use crate::game::view::{banner, render, write_state};
+use crate::game::view::{banner, message_text, render, write_state};
 use crate::game::{Cell, Game, Mark, Phase};
+use crate::history::{History, Op};
 use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::run::tape::{Entry, Tape};
@@ -84,6 +85,12 @@ pub(crate) struct GameState {
     pub(crate) next: Option<String>,
     pub(crate) can_undo: bool,
     pub(crate) can_redo: bool,
+    /// The round's history as the ETF design keeps it: its entries, done
+    /// before `cursor` and undone after it; null past `HISTORY_SHOWN`.
+    pub(crate) history: Option<Vec<HistoryEntry>>,
+    pub(crate) cursor: usize,
+    /// The cells of the winner's lines of three, in order (none before a win).
+    pub(crate) winning: Vec<u8>,
     /// The trace sent, with the bots' answers appended (one command a line).
     /// Sent after the other fields, as `transcript` is (see `reply`).
     #[serde(skip)]
@@ -91,6 +98,37 @@ pub(crate) struct GameState {
     /// What `tictac -b` prints for that trace.
     #[serde(skip)]
     pub(crate) transcript: String,
+}
+
+/// Entries of a round's history sent at most: only refused commands make
+/// more than nine, and a crafted trace could make a reply of megabytes.
+const HISTORY_SHOWN: usize = 1_000;
+
+/// An entry of the history: a move, or a command the game refused (its message).
+#[derive(Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum HistoryEntry {
+    Move { mark: &'static str, cell: u8 },
+    Refused { refused: &'static str },
+}
+
+fn history(history: &History) -> Option<Vec<HistoryEntry>> {
+    let entries = history.entries();
+    (entries.len() <= HISTORY_SHOWN).then(|| {
+        entries
+            .iter()
+            .map(|op| match *op {
+                Op::Move { mark, cell, .. } => {
+                    HistoryEntry::Move { mark: letter(mark), cell: cell.number() }
+                }
+                Op::Failed { shown, .. } => HistoryEntry::Refused { refused: message_text(shown) },
+            })
+            .collect()
+    })
+}
+
+fn letter(mark: Mark) -> &'static str {
+    if mark == Mark::X { "X" } else { "O" }
 }
 
 #[derive(Debug, Serialize)]
@@ -167,6 +205,8 @@ pub(crate) fn state(
         status: 0,
         can_undo: in_play && engine.history().undoable() > 0,
         can_redo: in_play && engine.history().redoable() > 0,
+        history: history(engine.history()),
+        cursor: engine.history().undoable(),
         trace,
         transcript: text(out.bytes),
         ..view(engine.game())
@@ -184,9 +224,13 @@ fn view(game: &Game) -> GameState {
     let score_lines = [line(), line()];
     let player = |mark: Mark| Player {
         name: text(game.name(mark).to_vec()),
-        mark: if mark == Mark::X { "X" } else { "O" },
+        mark: letter(mark),
         score: s.scores[mark.index()],
     };
+    let mut winning: Vec<u8> =
+        [Mark::X, Mark::O].into_iter().flat_map(|m| s.board.lines_of(m)).flatten().collect();
+    winning.sort_unstable();
+    winning.dedup();
     GameState {
         status: 0,
         banner: banner(game),
@@ -206,6 +250,9 @@ fn view(game: &Game) -> GameState {
         next: (s.phase == Phase::InPlay).then(|| text(game.name(s.next).to_vec())),
         can_undo: false,
         can_redo: false,
+        history: Some(Vec::new()),
+        cursor: 0,
+        winning,
         trace: String::new(),
         transcript: String::new(),
     }
@@ -277,6 +324,57 @@ mod tests {
         assert_eq!(walked.trace, format!("{}undo\nredo\n", played.trace), "no bot walks back");
         assert_eq!(walked.status_line, played.status_line);
         assert!(!walked.can_undo && !walked.can_redo);
+    }
+
+    #[test]
+    fn the_history_lists_the_rounds_entries_and_its_cursor() {
+        let g = game(
+            "new_game(\"Ann\",\"Bob\") play(\"Ann\",5) play(\"Ann\",1) play(\"Bob\",1) undo",
+            Autopilot::default(),
+        );
+        let played = |mark, cell| HistoryEntry::Move { mark, cell };
+        let refused = HistoryEntry::Refused { refused: "not this player's turn" };
+        assert_eq!(g.history, Some(vec![played("X", 5), refused, played("O", 1)]));
+        assert_eq!(g.cursor, 2);
+        let json = serde_json::to_string(&g).expect("json");
+        assert!(json.contains(r#""history":[{"mark":"X","cell":5},{"refused":"not this player's turn"},{"mark":"O","cell":1}],"cursor":2"#), "{json}");
+        let fresh = game(
+            "new_game(\"Ann\",\"Bob\") play(\"Ann\",5) new_game(\"Ann\",\"Bob\")",
+            Autopilot::default(),
+        );
+        assert_eq!(
+            (fresh.history, fresh.cursor),
+            (Some(vec![]), 0),
+            "a new round starts a new history"
+        );
+    }
+
+    #[test]
+    fn a_history_past_its_bound_is_not_sent() {
+        let mut trace = String::from("new_game(\"Ann\",\"Bob\")\n");
+        trace.push_str(&"play(\"Bob\",1)\n".repeat(HISTORY_SHOWN));
+        assert_eq!(
+            game(&trace, Autopilot::default()).history.map(|h| h.len()),
+            Some(HISTORY_SHOWN)
+        );
+        trace.push_str("play(\"Bob\",1)\n");
+        let g = game(&trace, Autopilot::default());
+        assert_eq!((g.history, g.cursor), (None, HISTORY_SHOWN + 1));
+    }
+
+    #[test]
+    fn a_win_names_its_line() {
+        let won = "new_game(\"Ann\",\"Bob\") play(\"Ann\",3) play(\"Bob\",1) play(\"Ann\",5) play(\"Bob\",2)";
+        assert_eq!(game(won, Autopilot::default()).winning, Vec::<u8>::new());
+        assert_eq!(
+            game(&format!("{won} play(\"Ann\",7)"), Autopilot::default()).winning,
+            [3, 5, 7]
+        );
+        // One move can make two lines: both are shown, each cell once.
+        let two = "new_game(\"Ann\",\"Bob\") play(\"Ann\",2) play(\"Bob\",5) play(\"Ann\",3) play(\"Bob\",6) play(\"Ann\",4) play(\"Bob\",8) play(\"Ann\",7) play(\"Bob\",9) play(\"Ann\",1)";
+        let g = game(two, Autopilot::default());
+        assert_eq!(g.banner, "x won");
+        assert_eq!(g.winning, [1, 2, 3, 4, 7]);
     }
 
     #[test]
