@@ -5,8 +5,12 @@
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import assert from "node:assert/strict";
+
+// axe-core, evaluated in the pages to audit them (never served by tictac).
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 const [base, out, tictac] = process.argv.slice(2);
 if (!base || !out || !tictac) {
@@ -32,7 +36,9 @@ const problems = [];
 let passed = 0;
 
 async function page(viewport = { width: 1100, height: 900 }) {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  const context = await browser.newContext({ viewport, acceptDownloads: true, colorScheme: "light" });
+  // A wait that fails, fails in 10 s rather than playwright's 30.
+  context.setDefaultTimeout(10_000);
   const p = await context.newPage();
   // Any script error or CSP violation fails the test.
   p.on("pageerror", (e) => problems.push("page error: " + e.message));
@@ -40,11 +46,65 @@ async function page(viewport = { width: 1100, height: 900 }) {
   return p;
 }
 
+// A failed step is reported and the next one runs (later steps of one page
+// may fail with it); the run fails at the end.
+let failed = 0;
 async function step(name, body) {
   const started = Date.now();
-  await body();
+  try {
+    await body();
+  } catch (e) {
+    failed += 1;
+    const lines = String(e.message).split("\n");
+    const shown = lines.length > 20 ? [...lines.slice(0, 20), `(${lines.length - 20} more lines)`] : lines;
+    console.log(`FAIL ${name}\n     ${shown.join("\n     ")}`);
+    return;
+  }
   passed += 1;
   console.log(`ok   ${name} (${Date.now() - started} ms)`);
+}
+
+/** axe-core finds no violation on the page as it stands, light and dark. */
+async function audit(p, where) {
+  for (const colorScheme of ["light", "dark"]) {
+    await p.emulateMedia({ colorScheme });
+    if (!(await p.evaluate(() => typeof window.axe === "object"))) await p.evaluate(axeSource);
+    const found = await p.evaluate(async () => (await window.axe.run(document)).violations
+      .map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+    assert.deepEqual(found, [], `axe on ${where}, ${colorScheme}`);
+  }
+  await p.emulateMedia({ colorScheme: "light" });
+}
+
+/** Every enabled button's text against its background, light and dark: at least 4.5:1. */
+async function buttonContrast(p, where) {
+  for (const colorScheme of ["light", "dark"]) {
+    await p.emulateMedia({ colorScheme });
+    const low = await p.evaluate(() => {
+      const rgba = (s) => s.match(/[\d.]+/g).map(Number);
+      const luminance = ([r, g, b]) => {
+        const f = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const background = (el) => {
+        for (; el; el = el.parentElement) {
+          const c = rgba(getComputedStyle(el).backgroundColor);
+          if (c.length < 4 || c[3] === 1) return c;
+        }
+        return [255, 255, 255];
+      };
+      return [...document.querySelectorAll("button")]
+        .filter((b) => !b.disabled && b.getClientRects().length > 0)
+        .map((b) => {
+          const [fg, bg] = [luminance(rgba(getComputedStyle(b).color)), luminance(background(b))];
+          return [b.id || b.textContent.trim(), (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)];
+        })
+        .filter(([, ratio]) => ratio < 4.5)
+        .map(([name, ratio]) => `${name}: ${ratio.toFixed(2)}:1`);
+    });
+    assert.deepEqual(low, [], `buttons under 4.5:1 on ${where}, ${colorScheme}`);
+  }
+  await p.emulateMedia({ colorScheme: "light" });
 }
 
 const banner = (p) => p.locator("#banner").textContent();
@@ -56,12 +116,31 @@ async function marks(p) {
 async function waitBanner(p, text) {
   await p.waitForFunction((t) => document.getElementById("banner").textContent === t, text);
 }
+/** Waits until the board shows `count` marks. */
+async function waitMarks(p, count) {
+  await p.waitForFunction((n) => [...document.querySelectorAll(".cell")]
+    .filter((c) => c.textContent === "X" || c.textContent === "O").length === n, count);
+}
 async function newGame(p, first, second) {
   await p.click("#new-game");
   await p.fill("#first-name", first);
   await p.fill("#second-name", second);
   await p.click("#names-ok");
 }
+/** A page of its own on the game, against `opponent` ("" for a person) as `side`. */
+async function freshGame(opponent = "", side = "X") {
+  const p = await page();
+  await p.goto(base + "/");
+  await waitBanner(p, "start new game");
+  await p.selectOption("#opponent", opponent);
+  await p.selectOption("#side", side);
+  return p;
+}
+const traceText = (p) => p.locator("#trace").textContent();
+const focused = (p) => p.evaluate(() => {
+  const e = document.activeElement;
+  return e === document.body ? "body" : e.id || (e.dataset.cell ? "cell " + e.dataset.cell : e.tagName);
+});
 
 const game = await page();
 await game.goto(base + "/");
@@ -70,10 +149,16 @@ await step("the game page opens on the initial state", async () => {
   await waitBanner(game, "start new game");
   assert.equal(await game.locator("#lines").textContent(),
     '  ok:  => start new game\n  0: score for "" (as X)\n  0: score for "" (as O)');
+  await audit(game, "the game at the start");
+  await buttonContrast(game, "the game at the start (New game suggested)");
 });
 
-await step("New game asks the names; clicks play a whole game to a win", async () => {
-  await newGame(game, "Ann", "Bob");
+await step("New game asks the names; clicks play a whole game to a win, its three shown", async () => {
+  await game.click("#new-game");
+  await audit(game, "the names dialog");
+  await game.fill("#first-name", "Ann");
+  await game.fill("#second-name", "Bob");
+  await game.click("#names-ok");
   await waitBanner(game, "x's turn");
   for (const [k, after] of [[1, "o's turn"], [4, "x's turn"], [2, "o's turn"], [5, "x's turn"], [3, "x won"]]) {
     await cell(game, k).click();
@@ -82,11 +167,25 @@ await step("New game asks the names; clicks play a whole game to a win", async (
   assert.equal(await marks(game), "XXXOO____");
   const lines = await game.locator("#lines").textContent();
   assert.match(lines, /^ {2}there is a winner: => play again or start new game\n {2}1: score for "Ann" \(as X\)\n {2}0: score for "Bob" \(as O\)$/);
+  const winning = await game.locator(".cell.win").evaluateAll((cs) => cs.map((c) => c.dataset.cell));
+  assert.deepEqual(winning, ["1", "2", "3"]);
+  assert.equal(await cell(game, 1).getAttribute("aria-label"), "cell 1: X, in the winning line");
   await game.screenshot({ path: join(out, "game.png"), fullPage: true });
+  await audit(game, "the game won");
+  await buttonContrast(game, "the game won (Play again suggested)");
+});
+
+await step("the history lists the round's moves, its cursor on the last", async () => {
+  const entries = await game.locator("#history button").allTextContents();
+  assert.deepEqual(entries, ["Start of the round", "Ann (X) plays 1", "Bob (O) plays 4",
+    "Ann (X) plays 2", "Bob (O) plays 5", "Ann (X) plays 3"]);
+  assert.equal(await game.locator('#history [aria-current="step"]').textContent(), "Ann (X) plays 3");
+  // A finished round walks nowhere.
+  assert.equal(await game.locator("#history button:enabled").count(), 0);
 });
 
 await step("the transcript and trace match the command line; downloads make a test", async () => {
-  const trace = await game.locator("#trace").textContent();
+  const trace = await traceText(game);
   assert.ok(trace.startsWith('->new_game("Ann","Bob")\n->play("Ann",1)'), trace);
   const [download] = await Promise.all([game.waitForEvent("download"), game.click("#download-trace")]);
   const name = download.suggestedFilename();
@@ -111,6 +210,8 @@ await step("Play again, then keys 1-9 play a tie (cat got it)", async () => {
   }
   await game.keyboard.press("9");
   await waitBanner(game, "cat got it");
+  assert.equal(await game.locator(".cell.win").count(), 0, "a tie has no winning line");
+  await audit(game, "a tie");
 });
 
 await step("Undo and Redo (buttons and keys u, r) walk the history", async () => {
@@ -126,6 +227,26 @@ await step("Undo and Redo (buttons and keys u, r) walk the history", async () =>
   assert.equal(await marks(game), "____X____");
   await game.keyboard.press("u");
   await waitBanner(game, "x's turn");
+  await audit(game, "a game in play, a move undone");
+});
+
+await step("choosing a history entry walks there: undo or redo that many times", async () => {
+  for (const [n, k] of ["1", "2", "3"].entries()) {
+    await game.keyboard.press(k);
+    await waitMarks(game, n + 1);
+  }
+  const before = await traceText(game);
+  await game.getByRole("button", { name: "Start of the round" }).click();
+  await waitMarks(game, 0);
+  assert.equal(await traceText(game), before + "\n->undo\n->undo\n->undo");
+  assert.equal(await game.locator('#history [aria-current="step"]').textContent(), "Start of the round");
+  assert.equal(await game.locator("#history button.undone").count(), 3);
+  await game.getByRole("button", { name: "Bob (O) plays 2" }).click();
+  await waitMarks(game, 2);
+  assert.equal(await marks(game), "XO_______");
+  assert.ok((await traceText(game)).endsWith("->undo\n->redo\n->redo"));
+  assert.equal(await game.locator('#history [aria-current="step"]').textContent(), "Bob (O) plays 2");
+  await audit(game, "the history walked back");
 });
 
 await step("against perfect, Undo takes back your move and the computer's", async () => {
@@ -136,17 +257,21 @@ await step("against perfect, Undo takes back your move and the computer's", asyn
   await game.click("#names-ok");
   await waitBanner(game, "x's turn");
   await cell(game, 1).click();
-  await game.waitForFunction(() => [...document.querySelectorAll(".cell")].filter((c) => c.textContent === "O").length === 1);
+  await waitMarks(game, 2);
   assert.equal(await banner(game), "x's turn");
   const board = await marks(game);
   assert.equal(board[0], "X");
+  // Only where a person is to move can the history go: after Ann's move the computer would walk on.
+  const enabled = await game.locator("#history button").evaluateAll((bs) => bs.map((b) => !b.disabled));
+  assert.deepEqual(enabled, [true, false, true]);
   await game.click("#undo");
-  await game.waitForFunction(() => [...document.querySelectorAll(".cell")].every((c) => c.textContent !== "X" && c.textContent !== "O"));
+  await waitMarks(game, 0);
   await game.click("#redo");
   await game.waitForFunction((b) => [...document.querySelectorAll(".cell")]
     .map((c) => (c.textContent === "X" || c.textContent === "O" ? c.textContent : "_")).join("") === b, board);
-  const trace = await game.locator("#trace").textContent();
+  const trace = await traceText(game);
   assert.ok(trace.endsWith("->undo\n->undo\n->redo\n->redo"), trace);
+  await audit(game, "a game against perfect");
 });
 
 await step("playing O against the computer: it opens", async () => {
@@ -163,7 +288,7 @@ await step("against random, the computer answers and the record replays", async 
   await newGame(game, "Ann", "Rex");
   await waitBanner(game, "x's turn");
   await cell(game, 5).click();
-  await game.waitForFunction(() => [...document.querySelectorAll(".cell")].filter((c) => c.textContent === "O").length === 1);
+  await waitMarks(game, 2);
   const [saved] = await Promise.all([game.waitForEvent("download"), game.click("#download-trace")]);
   const [expected] = await Promise.all([game.waitForEvent("download"), game.click("#download-expected")]);
   const trace = readFileSync(await saved.path(), "utf8");
@@ -171,7 +296,110 @@ await step("against random, the computer answers and the record replays", async 
   assert.equal(readFileSync(await expected.path(), "utf8"), commandLine(trace, "-b"));
 });
 
-await step("both pages fit a phone-sized screen", async () => {
+// ---- The bugs of issue 37, each on a page of its own.
+
+await step("a New game the game refuses leaves the computer as it was (person to computer)", async () => {
+  const p = await freshGame();
+  await newGame(p, "Ann", "Bob");
+  await waitBanner(p, "x's turn");
+  await p.selectOption("#opponent", "tla");
+  await newGame(p, "1x", "Bob");
+  await p.waitForFunction(() => document.getElementById("lines").textContent.startsWith("  name must start"));
+  await cell(p, 1).click();
+  await waitBanner(p, "o's turn");
+  assert.equal(await marks(p), "X________", "Bob, a person, did not move by himself");
+  await p.close();
+});
+
+await step("a New game that cannot be written leaves the computer as it was (computer to person)", async () => {
+  const p = await freshGame("tla");
+  await newGame(p, "Ann", "Hal");
+  await waitBanner(p, "x's turn");
+  await p.selectOption("#opponent", "");
+  await newGame(p, 'An"n', "Bob");
+  await p.waitForFunction(() => !document.getElementById("problem").hidden);
+  assert.match(await p.locator("#problem").textContent(), /cannot be written in a trace/);
+  await cell(p, 1).click();
+  await waitMarks(p, 2);
+  assert.equal(await banner(p), "x's turn", "Hal, the computer, still answers");
+  await p.close();
+});
+
+await step("playing O against the computer, Undo cannot take back its opening alone", async () => {
+  const p = await freshGame("elm", "O");
+  await newGame(p, "Ann", "Hal");
+  await waitMarks(p, 1);
+  assert.ok(await p.locator("#undo").isDisabled(), "Undo at the start would replay the opening");
+  await cell(p, 1).click();
+  await waitMarks(p, 3);
+  await p.click("#undo");
+  await waitMarks(p, 1);
+  assert.ok(await p.locator("#redo").isEnabled());
+  assert.ok(await p.locator("#undo").isDisabled(), "a second Undo would replay the opening, losing Redo");
+  const trace = await traceText(p);
+  await p.keyboard.press("u");
+  await p.keyboard.press("r");
+  await waitMarks(p, 3);
+  assert.equal(await traceText(p), trace + "\n->redo\n->redo");
+  await audit(p, "a game as O against elm");
+  await p.close();
+});
+
+await step("a round too long to draw says so, and Undo still works", async () => {
+  const p = await page();
+  await p.goto(base + "/");
+  const trace = 'new_game("Ann","Bob")\n' + 'play("Bob",1)\n'.repeat(1001);
+  await p.evaluate((t) => sessionStorage.setItem("tictac.game", JSON.stringify({ trace: t, bots: {} })), trace);
+  await p.reload();
+  await p.waitForFunction(() => document.getElementById("history").textContent !== "");
+  assert.equal(await p.locator("#history").textContent(), "(1001 entries before the cursor: too many to draw)");
+  await p.click("#undo");
+  await p.waitForFunction(() => document.getElementById("trace").textContent.endsWith("->undo"));
+  await p.close();
+});
+
+await step("the transcript boxes are no live regions; their labels are allowed", async () => {
+  const p = await page();
+  await p.goto(base + "/oracle#trace=" + encodeURIComponent('new_game("Ann","Bob")\n'));
+  await p.waitForFunction(() => document.getElementById("output").textContent !== "");
+  const live = await p.evaluate(() => ["output", "diff"].map((id) => document.getElementById(id))
+    .filter((e) => e.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).map((e) => e.id));
+  assert.deepEqual(live, []);
+  await audit(p, "the playground after a run");
+  await p.close();
+});
+
+await step("focus stays on the board after the names dialog and after a cell played with Enter", async () => {
+  const p = await freshGame();
+  await p.keyboard.press("n");
+  await p.fill("#first-name", "Ann");
+  await p.fill("#second-name", "Bob");
+  await p.locator("#second-name").press("Enter");
+  await waitBanner(p, "x's turn");
+  assert.equal(await focused(p), "cell 1");
+  await cell(p, 5).focus();
+  await p.keyboard.press("Enter");
+  await waitBanner(p, "o's turn");
+  assert.equal(await focused(p), "cell 6");
+  await p.keyboard.press("n");
+  await p.keyboard.press("Escape");
+  assert.equal(await focused(p), "cell 6", "a cancelled dialog gives focus back");
+  await p.close();
+});
+
+await step("names of only spaces are refused by the dialog", async () => {
+  const p = await freshGame();
+  await newGame(p, "   ", "Bob");
+  assert.ok(await p.locator("#names").evaluate((d) => d.open), "the dialog stays open");
+  assert.equal(await p.locator("#first-name").evaluate((i) => i.validationMessage), "A name needs more than spaces.");
+  assert.equal(await traceText(p), "");
+  await p.fill("#first-name", "Ann");
+  await p.click("#names-ok");
+  await waitBanner(p, "x's turn");
+  await p.close();
+});
+
+await step("both pages fit a phone-sized screen; nothing is cut off", async () => {
   const phone = await page({ width: 375, height: 740 });
   await phone.goto(base + "/");
   await waitBanner(phone, "start new game");
@@ -179,12 +407,28 @@ await step("both pages fit a phone-sized screen", async () => {
   assert.ok(width <= 375, `the page is ${width} px wide on a 375 px screen`);
   const box = await phone.locator("#board").boundingBox();
   assert.ok(box.width >= 250 && box.x >= 0 && box.x + box.width <= 375, JSON.stringify(box));
+  await newGame(phone, "Ann", "Bob");
+  for (const k of [1, 4, 2, 5, 3]) await cell(phone, k).click();
+  await waitBanner(phone, "x won");
+  const cut = (id) => phone.evaluate((i) => {
+    const e = document.getElementById(i);
+    return e.scrollWidth > e.clientWidth;
+  }, id);
+  assert.equal(await cut("lines"), false, "the game-over status line is cut off");
   await phone.screenshot({ path: join(out, "game-phone.png"), fullPage: true });
+  await audit(phone, "the game won, on a phone");
   await phone.goto(base + "/oracle#trace=" + encodeURIComponent('new_game("A very long name indeed, longer than a phone","Bob")\n'));
   await phone.waitForFunction(() => document.getElementById("output").textContent !== "");
   const oracleWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(oracleWidth <= 375, `the playground is ${oracleWidth} px wide on a 375 px screen`);
   await phone.screenshot({ path: join(out, "oracle-phone.png"), fullPage: true });
+  const error = 'new_game("Ann","Bob")\nplay("Ann", 5) play("Bob", 10) play("Carol", 11)\n';
+  await phone.goto("about:blank");
+  await phone.goto(base + "/oracle#trace=" + encodeURIComponent(error));
+  await phone.waitForFunction(() => document.getElementById("status").textContent.includes("exit status 1"));
+  assert.equal(await phone.locator("#output").textContent(), commandLine(error, "-b"));
+  assert.equal(await cut("output"), false, "the type error's long lines are cut off");
+  await audit(phone, "the playground's type error, on a phone");
   await phone.close();
 });
 
@@ -193,11 +437,24 @@ const sample = 'new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\nplay("
 
 await step("the playground runs a trace and shows what tictac -b prints", async () => {
   await oracle.goto(base + "/oracle");
+  await audit(oracle, "the playground at the start");
   await oracle.fill("#trace", 'new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\n');
   await oracle.click("#run");
   await oracle.waitForFunction(() => document.getElementById("output").textContent !== "");
   assert.equal(await oracle.locator("#output").textContent(),
     commandLine('new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\n', "-b"));
+  await buttonContrast(oracle, "the playground");
+});
+
+await step("Copy and Download give the transcript as printed", async () => {
+  const printed = commandLine('new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\n', "-b");
+  const [download] = await Promise.all([oracle.waitForEvent("download"), oracle.click("#download-output")]);
+  assert.match(download.suggestedFilename(), /^transcript-\d{4}-\d\d-\d\d-\d{6}\.txt$/);
+  assert.equal(readFileSync(await download.path(), "utf8"), printed);
+  await oracle.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await oracle.click("#copy-output");
+  await oracle.waitForFunction(() => document.getElementById("copied").textContent === "Copied.");
+  assert.equal(await oracle.evaluate(() => navigator.clipboard.readText()), printed);
 });
 
 await step("a type error shows the message with exit status 1 (Ctrl+Enter runs)", async () => {
@@ -205,6 +462,7 @@ await step("a type error shows the message with exit status 1 (Ctrl+Enter runs)"
   await oracle.locator("#trace").press("Control+Enter");
   await oracle.waitForFunction(() => document.getElementById("status").textContent.includes("exit status 1"));
   assert.equal(await oracle.locator("#output").textContent(), commandLine(sample, "-b"));
+  await audit(oracle, "the playground's type error");
 });
 
 await step("window mode and -l print what -w and -l print", async () => {
@@ -216,6 +474,7 @@ await step("window mode and -l print what -w and -l print", async () => {
   await oracle.click("#run");
   await oracle.waitForFunction(() => document.getElementById("output").textContent.startsWith("  ok: => Ann"));
   assert.equal(await oracle.locator("#output").textContent(), commandLine(trace, "-w", "2", "4"));
+  await audit(oracle, "the playground's window mode");
   await oracle.selectOption("#mode", "last");
   await oracle.click("#run");
   await oracle.waitForFunction((t) => document.getElementById("output").textContent === t, commandLine(trace, "-l"));
@@ -243,6 +502,7 @@ await step("an expected output shows PASS, or a coloured diff", async () => {
   await oracle.waitForFunction((t) => document.getElementById("output").textContent === t, right);
   await oracle.fill("#expected", right);
   await oracle.waitForFunction(() => document.getElementById("verdict").textContent.startsWith("PASS"));
+  await audit(oracle, "the playground's PASS");
   await oracle.fill("#expected", right.replace("Bob plays next", "Ann plays next"));
   await oracle.waitForFunction(() => document.getElementById("verdict").textContent.startsWith("FAIL"));
   const removed = await oracle.locator("#diff .del").allTextContents();
@@ -250,11 +510,28 @@ await step("an expected output shows PASS, or a coloured diff", async () => {
   assert.ok(removed.some((l) => l.includes("Ann plays next")), removed.join(""));
   assert.ok(added.some((l) => l.includes("Bob plays next")), added.join(""));
   await oracle.screenshot({ path: join(out, "oracle.png"), fullPage: true });
+  await audit(oracle, "the playground's diff");
+});
+
+await step("past its bound of edits the diff says it gives up, and where the first difference is", async () => {
+  const right = await oracle.locator("#output").textContent();
+  const lines = right.split("\n");
+  const wrong = [...lines.slice(0, 3), ...Array.from({ length: 2100 }, (_, k) => `line ${k}`)].join("\n");
+  // Set at once (fill types 2,000 lines slowly); the page hears one input.
+  await oracle.locator("#expected").evaluate((e, text) => {
+    e.value = text;
+    e.dispatchEvent(new Event("input"));
+  }, wrong);
+  await oracle.waitForFunction(() => document.getElementById("diff").textContent.startsWith("(no diff"));
+  assert.equal(await oracle.locator("#diff").textContent(),
+    "(no diff shown: more than 2,000 lines would be added or removed, past what this page compares; " +
+    "the first difference is on line 4)");
 });
 
 await browser.close();
 if (problems.length) {
-  console.error("FAIL: the pages reported errors:\n" + problems.join("\n"));
-  process.exit(1);
+  failed += 1;
+  console.log("FAIL the pages reported errors:\n     " + problems.join("\n     "));
 }
-console.log(`browser: ${passed} passed, 0 failed`);
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,26 +1,33 @@
 "use strict";
-// What both pages share: talking to the API, and saving text as a file.
+// What both pages share: the one door to the engine, and saving text as a file.
 
 const tictac = {
-  /** POSTs JSON; answers the HTTP status and the JSON reply. */
-  async post(path, body) {
+  /**
+   * The engine, the only way the pages reach it (docs/ARCHITECTURE.md).
+   * `call` is "run" (a trace in a mode: the output and exit status, as the
+   * command line prints them) or "state" (a game after its trace, to draw).
+   * `request` and the reply are the JSON of `POST /api/CALL` (README).
+   * Answers `{ reply }`, or `{ error }` in words for the page. Under
+   * `tictac serve` the server answers; a static site can answer from
+   * WebAssembly with the same JSON, and no page changes.
+   */
+  async engine(call, request) {
     let response;
     try {
-      response = await fetch(path, {
+      response = await fetch("/api/" + call, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: JSON.stringify(request),
       });
     } catch (e) {
-      return { status: 0, data: { error: "the server cannot be reached (" + e.message + ")" } };
+      return { error: "the server cannot be reached (" + e.message + ")" };
     }
-    let data;
+    let data = null;
     try {
       data = await response.json();
-    } catch (e) {
-      data = { error: "the server answered " + response.status };
-    }
-    return { status: response.status, data };
+    } catch (e) { /* not JSON: said below */ }
+    if (response.status === 200 && data) return { reply: data };
+    return { error: (data && data.error) || "the server answered " + response.status };
   },
 
   /** Offers `text` as a download called `name`. */

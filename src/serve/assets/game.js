@@ -1,14 +1,14 @@
 "use strict";
 // The game page. The page holds the trace (the whole record of the game) and
-// sends it with every action; the server answers the state after it, with
-// the computer's moves appended. Nothing is kept on the server.
+// asks the engine (`tictac.engine`) for the state after it, the computer's
+// moves appended. Nothing is kept on the server.
 
 (() => {
   const $ = (id) => document.getElementById(id);
   const cells = [...document.querySelectorAll(".cell")];
   const saved = "tictac.game";
 
-  // The record so far, and the bots that play in it (fixed at New game).
+  // The record so far, and the computer players in it (fixed at New game).
   let game = { trace: "", bots: {} };
   let view = null;
   let busy = false;
@@ -21,32 +21,46 @@
   } catch (e) { /* a fresh game */ }
 
   const quote = (name) => `"${name}"`;
+  const computer = (name) => Object.prototype.hasOwnProperty.call(game.bots, name);
+  const nameOf = (state, mark) => state.players.find((p) => p.mark === mark).name;
+  const other = (mark) => (mark === "X" ? "O" : "X");
 
-  /** Sends the trace plus `command` (if any); keeps it only when it ran. */
-  async function act(command) {
-    if (busy) return;
+  /**
+   * Asks for the state after the trace plus `commands`, `bots` answering
+   * after the last one; keeps the trace when it ran. Answers the state, or
+   * null (the problem is shown).
+   */
+  async function act(commands = [], bots = game.bots) {
+    if (busy) return null;
     busy = true;
-    const trace = command === undefined ? game.trace
-      : game.trace + (game.trace === "" || game.trace.endsWith("\n") ? "" : "\n") + command + "\n";
-    const request = { trace, bots: game.bots };
+    let trace = game.trace;
+    if (commands.length) {
+      trace += (trace === "" || trace.endsWith("\n") ? "" : "\n") + commands.join("\n") + "\n";
+    }
+    const request = { trace, bots };
     // `random` chooses by a seed: a fresh one each time makes its next answer
     // random, while its earlier moves stay as the trace records them.
-    if (Object.values(game.bots).includes("random")) {
-      request.seed = Math.floor(Math.random() * 2 ** 32);
-    }
-    const { status, data } = await tictac.post("/api/state", request);
+    if (Object.values(bots).includes("random")) request.seed = Math.floor(Math.random() * 2 ** 32);
+    const { reply, error } = await tictac.engine("state", request);
     busy = false;
-    if (status === 200 && data.status === 0) {
-      if (data.trace !== game.trace) stamp = tictac.stamp();
-      game.trace = data.trace;
-      sessionStorage.setItem(saved, JSON.stringify(game));
-      show(data);
-      problem("");
-    } else if (status === 200) {
-      problem("That command cannot be written in a trace:\n" + data.error);
-    } else {
-      problem(data.error || "the server answered " + status);
+    if (error) {
+      problem(error);
+      return null;
     }
+    if (reply.status !== 0) {
+      problem("That command cannot be written in a trace:\n" + reply.error);
+      return null;
+    }
+    if (reply.trace !== game.trace) stamp = tictac.stamp();
+    game.trace = reply.trace;
+    save();
+    problem("");
+    show(reply);
+    return reply;
+  }
+
+  function save() {
+    sessionStorage.setItem(saved, JSON.stringify(game));
   }
 
   function problem(text) {
@@ -54,42 +68,111 @@
     $("problem").hidden = text === "";
   }
 
-  function computer() {
-    return Object.keys(game.bots)[0];
+  /** Who is to move once the first `k` entries of the history are done. */
+  function nextAfter(state, k) {
+    const moves = (entries) => entries.filter((e) => e.mark);
+    const done = moves(state.history.slice(0, k));
+    if (done.length) return other(done[done.length - 1].mark);
+    const all = moves(state.history);
+    return all.length ? all[0].mark : state.players.find((p) => p.name === state.next).mark;
   }
 
+  /** A person's entry: Undo takes it back (the computer's answers go with it). */
+  const persons = (state, entry) => !entry.mark || !computer(nameOf(state, entry.mark));
+
   function show(state) {
+    const had = document.activeElement;
     view = state;
     $("banner").textContent = state.banner;
     const playing = state.phase === "play";
     state.cells.forEach((mark, k) => {
       const cell = cells[k];
+      const won = state.winning.includes(k + 1);
       cell.textContent = mark || String(k + 1);
-      cell.className = "cell " + (mark === "X" ? "x" : mark === "O" ? "o" : "free");
+      cell.className = "cell " + (mark === "X" ? "x" : mark === "O" ? "o" : "free") + (won ? " win" : "");
       cell.disabled = !playing || mark !== "";
-      const what = mark ? mark : playing ? "empty, plays for " + state.next : "empty";
+      const what = mark ? mark + (won ? ", in the winning line" : "")
+        : playing ? "empty, plays for " + state.next : "empty";
       cell.setAttribute("aria-label", `cell ${k + 1}: ${what}`);
     });
     $("lines").textContent = [state.status_line, ...state.score_lines].join("\n");
     $("restart").disabled = state.phase === "none";
     $("play-again").disabled = state.phase === "none";
-    $("undo").disabled = !state.can_undo;
+    // Only what a person did can be undone: taking back the computer's
+    // opening alone would have it play again, and lose what Redo had.
+    $("undo").disabled = !state.can_undo || (state.history !== null &&
+      !state.history.slice(0, state.cursor).some((e) => persons(state, e)));
     $("redo").disabled = !state.can_redo;
     $("new-game").classList.toggle("suggested", state.phase === "none");
     $("play-again").classList.toggle("suggested", state.phase === "over");
+    drawHistory(state);
     $("trace").textContent = game.trace.split("\n").filter((l) => l.trim() !== "")
       .map((l) => "->" + l).join("\n");
     $("download-trace").disabled = game.trace === "";
     $("download-expected").disabled = game.trace === "";
+    keepFocus(had);
+  }
+
+  // The history of the round as the ETF design keeps it: its entries and
+  // the cursor. Choosing an entry walks there, undo or redo that many times.
+  function drawHistory(state) {
+    const list = $("history");
+    list.textContent = "";
+    if (state.phase === "none") return;
+    if (state.history === null) { // past the bound the engine sends
+      const item = document.createElement("li");
+      item.textContent = `(${state.cursor} entries before the cursor: too many to draw)`;
+      return list.append(item);
+    }
+    const labels = ["Start of the round", ...state.history.map((e) => (e.mark
+      ? `${nameOf(state, e.mark)} (${e.mark}) plays ${e.cell}` : "refused: " + e.refused))];
+    labels.forEach((label, k) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      if (k === state.cursor) button.setAttribute("aria-current", "step");
+      if (k > state.cursor) button.classList.add("undone");
+      // A finished round walks nowhere; where the computer would be to move,
+      // it would walk on at once.
+      button.disabled = state.phase !== "play" || computer(nameOf(state, nextAfter(state, k)));
+      button.addEventListener("click", () => travel(k));
+      const item = document.createElement("li");
+      item.append(button);
+      list.append(item);
+    });
+  }
+
+  function travel(k) {
+    if (!view || view.phase !== "play" || k === view.cursor) return;
+    act(Array(Math.abs(k - view.cursor)).fill(k < view.cursor ? "undo" : "redo"));
+  }
+
+  /** Focus that a redraw took away (its button disabled or redrawn) goes somewhere useful. */
+  function keepFocus(had) {
+    if (!had || had === document.body || (had.isConnected && !had.disabled)) return;
+    if (had.closest("#history")) {
+      const current = $("history").querySelector('[aria-current="step"]');
+      if (current && !current.disabled) return current.focus();
+    }
+    const from = Math.max(0, cells.indexOf(had));
+    const free = [...cells.slice(from), ...cells.slice(0, from)].find((c) => !c.disabled);
+    focusOn(free);
+  }
+
+  /** Focuses `target`, else where a game goes on: Play again, or New game. */
+  function focusOn(target) {
+    (target || [$("play-again"), $("new-game")].find((b) => !b.disabled)).focus();
   }
 
   function play(k) {
     if (!view || view.phase !== "play" || view.cells[k - 1] !== "") return;
-    act(`play(${quote(view.next)},${k})`);
+    act([`play(${quote(view.next)},${k})`]);
   }
 
   // New game: asks the names (with the computer: yours; it takes the other side).
+  let opener = null;
   function askNames() {
+    opener = document.activeElement;
     const opponent = $("opponent").value;
     const side = $("side").value;
     const [x, o] = view ? view.players.map((p) => p.name) : ["", ""];
@@ -97,7 +180,7 @@
       $("first-label").textContent = "Your name (you play " + side + ")";
       $("second-label").textContent = "The computer's name (" + opponent + ")";
       const mine = side === "X" ? x : o;
-      $("first-name").value = mine && mine !== computer() ? mine : "";
+      $("first-name").value = mine && !computer(mine) ? mine : "";
       $("second-name").value = "Computer";
     } else {
       $("first-label").textContent = "X's name (plays first)";
@@ -105,36 +188,63 @@
       $("first-name").value = x;
       $("second-name").value = o;
     }
+    names.forEach(checkName);
     $("names").showModal();
     $("first-name").focus();
   }
 
-  $("names-form").addEventListener("submit", (event) => {
+  // Only spaces is no name: the dialog says so, rather than the game after it.
+  const names = [$("first-name"), $("second-name")];
+  function checkName(input) {
+    const blank = input.value !== "" && input.value.trim() === "";
+    input.setCustomValidity(blank ? "A name needs more than spaces." : "");
+  }
+  names.forEach((input) => input.addEventListener("input", () => checkName(input)));
+
+  $("names-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const first = $("first-name").value.trim();
     const second = $("second-name").value.trim();
+    opener = null;
     $("names").close();
     const opponent = $("opponent").value;
-    let names = [first, second];
-    game.bots = {};
+    let players = [first, second];
+    const bots = {};
     if (opponent) {
-      game.bots[second] = opponent;
-      if ($("side").value === "O") names = [second, first];
+      bots[second] = opponent;
+      if ($("side").value === "O") players = [second, first];
     }
-    act(`new_game(${quote(names[0])},${quote(names[1])})`);
+    await startGame(players, bots);
+    focusOn(cells.find((c) => !c.disabled));
   });
   $("names-cancel").addEventListener("click", () => $("names").close());
+  // Cancelled (the button or Escape): back where it was opened from.
+  $("names").addEventListener("close", () => {
+    if (opener) focusOn(opener === document.body || opener.disabled ? $("new-game") : opener);
+  });
+
+  /** `new_game` with these names; once the game took them, these computer players. */
+  async function startGame(players, bots) {
+    // Nobody answers this request: if the game refuses the names, the old
+    // game goes on as it was, its computer player included.
+    const state = await act([`new_game(${quote(players[0])},${quote(players[1])})`], {});
+    // A round that starts has an empty history; a refused new_game leaves
+    // the old phase, or an entry in the old round's history.
+    if (!state || state.phase !== "play" || !state.history || state.history.length !== 0) return;
+    game.bots = bots;
+    save();
+    if (computer(state.next)) await act(); // the computer opens
+  }
 
   const actions = {
     "new-game": askNames,
     restart: () => {
       if (!view || view.phase === "none") return askNames();
-      const [x, o] = view.players.map((p) => p.name);
-      act(`new_game(${quote(x)},${quote(o)})`);
+      act([`new_game(${view.players.map((p) => quote(p.name)).join(",")})`]);
     },
-    "play-again": () => act("play_again"),
-    undo: () => act("undo"),
-    redo: () => act("redo"),
+    "play-again": () => act(["play_again"]),
+    undo: () => act(["undo"]),
+    redo: () => act(["redo"]),
   };
   for (const [id, run] of Object.entries(actions)) $(id).addEventListener("click", run);
   cells.forEach((cell, k) => cell.addEventListener("click", () => play(k + 1)));

@@ -51,25 +51,26 @@
   }
 
   let actual = null;
+  let stamp = tictac.stamp();
 
   async function run() {
     writeAddress();
     $("run").disabled = true;
-    const { status, data } = await tictac.post("/api/run", request());
+    const { reply, error } = await tictac.engine("run", request());
     $("run").disabled = false;
-    if (status === 200) {
-      actual = data.output;
-      $("problem").hidden = true;
-      $("output").textContent = data.output;
-      $("status").textContent = data.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)";
-      $("status").classList.toggle("bad", data.status !== 0);
-    } else {
-      actual = null;
-      $("problem").textContent = data.error || "the server answered " + status;
-      $("problem").hidden = false;
-      $("output").textContent = "";
-      $("status").textContent = "";
-    }
+    actual = reply ? reply.output : null;
+    stamp = tictac.stamp();
+    $("problem").textContent = error || "";
+    $("problem").hidden = !error;
+    $("output").textContent = actual || "";
+    // A syntax or type error's message is one long line: it wraps, where
+    // a transcript keeps its lines (and its board) as printed.
+    $("output").classList.toggle("message", Boolean(reply && reply.status !== 0));
+    $("status").textContent = !reply ? ""
+      : reply.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)";
+    $("status").classList.toggle("bad", Boolean(reply && reply.status !== 0));
+    $("copy-output").disabled = $("download-output").disabled = actual === null;
+    $("copied").textContent = "";
     compare();
   }
 
@@ -82,14 +83,17 @@
     return { parts, missingNewline };
   }
 
-  /** The edit script from a to b: [tag, aIndex, bIndex] with tag " ", "-", "+". */
+  /** The most edits the diff looks through (its time grows as their square). */
+  const EDITS = 2000;
+
+  /** The edit script from a to b: [tag, aIndex, bIndex] with tag " ", "-", "+"; null past EDITS. */
   function editScript(a, b) {
     const n = a.length, m = b.length, max = n + m, offset = max + 1;
     const v = new Int32Array(2 * max + 3);
     const trace = [];
     let found = -1;
     for (let d = 0; d <= max && found < 0; d++) {
-      if (d > 2000) return null;
+      if (d > EDITS) return null;
       // Only diagonals -d..d can be read back at step d: keep just those.
       trace.push(v.slice(offset - d - 1, offset + d + 2));
       for (let k = -d; k <= d; k += 2) {
@@ -141,7 +145,10 @@
     $("verdict").className = "fail";
     const script = editScript(expected.parts, got.parts);
     if (!script) {
-      diff.textContent = "(too different to show a diff)";
+      let first = 0;
+      while (expected.parts[first] === got.parts[first]) first++;
+      diff.textContent = `(no diff shown: more than ${EDITS.toLocaleString("en")} lines would be added or ` +
+        `removed, past what this page compares; the first difference is on line ${first + 1})`;
       return;
     }
     const context = 3;
@@ -189,6 +196,16 @@
       loadExpected(e.dataTransfer.files[0]);
     }
   });
+
+  $("copy-output").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(actual);
+      $("copied").textContent = "Copied.";
+    } catch (e) {
+      $("copied").textContent = "The browser did not allow copying (" + e.message + ").";
+    }
+  });
+  $("download-output").addEventListener("click", () => tictac.download(`transcript-${stamp}.txt`, actual));
 
   $("run").addEventListener("click", run);
   $("mode").addEventListener("change", () => { showBounds(); writeAddress(); });
