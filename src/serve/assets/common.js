@@ -6,7 +6,7 @@ const tictac = {
    * The engine, the only way the pages reach it (docs/ARCHITECTURE.md).
    * `call` is "run" (a trace in a mode: the output and exit status, as the
    * command line prints them) or "state" (a game after its trace, to draw).
-   * `request` and the reply are the JSON of `POST /api/CALL` (README).
+   * `request` and the reply are the JSON of `POST /api/CALL` (docs/guide/serve.md).
    * Answers `{ reply }`, or `{ error }` in words for the page. Under
    * `tictac serve` the server answers; a static site can answer from
    * WebAssembly with the same JSON, and no page changes.
