@@ -13,7 +13,10 @@
 #    minutes (issue 29), against tictac itself slowed by 50 ms a run so that
 #    its 10,000 runs alone would take longer;
 # 6. against a program that hangs on every trace, --timeout 1 -j 2 stops the
-#    session within 20 s, exit 1, the smallest trace saved (issue 22).
+#    session within 20 s, exit 1, the smallest trace saved (issue 22);
+# 7. a program that counts syntax error columns in characters (Python's and
+#    Java's natural mistake), as slow to start as Python (30 ms a run), is
+#    found within 40 s with -j 2 and shrunk to a one-line trace (issue 35).
 # Exits non-zero when a bound is not met.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,3 +113,20 @@ echo "stopped after $took ms with status $status (bound: 20000, 1)"
 grep -q "^Stopped: the program did not finish in 1 s on 5 different traces" "$scratch/hangs.log"
 [ -f "$scratch/hangs/hang-1.txt" ]
 [ "$took" -le 20000 ]
+
+echo "== columns counted in characters, 30 ms a run: found within 40 s (-j 2), one line"
+cargo build --release --quiet --example mutant
+cat > "$scratch/chars.sh" <<SCRIPT
+#!/bin/sh
+sleep 0.03
+exec $PWD/target/release/examples/mutant chars "\$@"
+SCRIPT
+chmod +x "$scratch/chars.sh"
+status=0
+"$bin" fuzz --program "$scratch/chars.sh" -j 2 --time 40 --out "$scratch/chars" \
+  > "$scratch/chars.log" || status=$?
+cat "$scratch/chars.log"
+[ "$status" -eq 1 ]
+# Found and fully shrunk before the 40 s ran out, to one event.
+grep -q "^Divergence: syntax-column-multibyte (.*, shrunk from [0-9]* to 1 events in [0-9.]* s:$" "$scratch/chars.log"
+[ "$(grep -cv '^--' "$scratch/chars/syntax-column-multibyte-1.txt")" -eq 1 ]

@@ -26,7 +26,7 @@
 # as `-b IN` (no `-- run:` line, or `-- run: -b IN`), and both sides run that
 # folder: a trace run otherwise (`-w`, `-b IN OUT`, `-i`) is left out of both
 # rather than rebuilt as a shell command. Today every course trace is `-b IN`
-# (42 tests, 1,260 runs a side); the script says how many it left out.
+# (46 tests, 1,380 runs a side); the script says how many it left out.
 # Exits non-zero when the bound is not met or a result is wrong.
 #
 #   bench/check-grade.sh     (figures in docs/PERFORMANCE.md)

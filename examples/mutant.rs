@@ -9,7 +9,10 @@
 //! `none` (no mistake), `redo-kept` (a new command keeps what was undone),
 //! `same-starter` (X starts every round), `precedence` (a taken cell is
 //! checked before the turn), `no-diagonal` (the 3-5-7 line does not win),
-//! `column` (syntax error columns one too far), `hang` (play_again in play
+//! `column` (syntax error columns one too far), `chars` (syntax error
+//! columns counted in characters, not bytes: Python's and Java's natural
+//! mistake), `tabs` (a tab counted to the next multiple of 8 columns, as an
+//! editor shows it), `hang` (play_again in play
 //! never returns), `crash-on-diagonal` (a win on the 3-5-7 line fails its
 //! own check: what was printed so far, 25 lines of a traceback on standard
 //! error, exit 3: a student's program as `tictac test` must explain it).
@@ -145,8 +148,12 @@ fn main() {
     let status = match tictac::lang::check(&kept) {
         Err(e) => {
             let _ = e.write_to(&mut out);
-            if mistake == "column" {
-                out = shift_column(&out);
+            match mistake.as_str() {
+                "column" => out = shift_column(&out, |_, n| n + 1),
+                "chars" | "tabs" => {
+                    out = shift_column(&out, |line, n| recount(&kept, line, n, mistake))
+                }
+                _ => {}
             }
             1
         }
@@ -181,15 +188,31 @@ fn main() {
     std::process::exit(status);
 }
 
-/// `Column N)` becomes `Column N+1)`.
-fn shift_column(message: &[u8]) -> Vec<u8> {
+/// `(Line L, Column N)` becomes `(Line L, Column f(L, N))`.
+fn shift_column(message: &[u8], f: impl Fn(usize, usize) -> usize) -> Vec<u8> {
     let text = String::from_utf8_lossy(message);
-    match text.rsplit_once("Column ") {
-        Some((head, tail)) => {
-            let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
-            let n: usize = digits.parse().unwrap_or(0);
-            format!("{head}Column {}{}", n + 1, &tail[digits.len()..]).into_bytes()
-        }
-        None => message.to_vec(),
+    let number = |s: &str| -> (usize, usize) {
+        let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
+        (digits.parse().unwrap_or(0), digits.len())
+    };
+    let Some((head, tail)) = text.rsplit_once("Column ") else { return message.to_vec() };
+    let line = head.rsplit_once("(Line ").map_or(0, |(_, l)| number(l).0);
+    let (n, len) = number(tail);
+    format!("{head}Column {}{}", f(line, n), &tail[len..]).into_bytes()
+}
+
+/// The column of byte `n` (from 1) on kept line `line` as a program counts
+/// that counts characters (`chars`) or screen columns with tab stops every
+/// 8 (`tabs`) instead of bytes.
+fn recount(kept: &[u8], line: usize, n: usize, mistake: &str) -> usize {
+    let text = kept.split(|&b| b == b'\n').nth(line.wrapping_sub(1)).unwrap_or_default();
+    let before = &text[..n.saturating_sub(1).min(text.len())];
+    if mistake == "chars" {
+        return String::from_utf8_lossy(before).chars().count() + 1;
     }
+    let mut column = 0;
+    for &b in before {
+        column = if b == b'\t' { column / 8 * 8 + 8 } else { column + 1 };
+    }
+    column + 1
 }

@@ -102,6 +102,8 @@ catalogue! {
     SyntaxReservedWord => "syntax-reserved-word", "a reserved word or boolean where a name or argument should be";
     SyntaxUnknownIdentifier => "syntax-unknown-identifier", "a bare identifier as an argument";
     SyntaxInvalidNumber => "syntax-invalid-number", "play's button is no 64-bit integer";
+    SyntaxColumnMultibyte => "syntax-column-multibyte", "a syntax error after a multi-byte UTF-8 character on its line (`é`, `李`, a zero-width space): its column counts bytes";
+    SyntaxColumnTab => "syntax-column-tab", "a syntax error after a tab on its line: its column counts the tab as one";
     TypeUnknownEvent => "type-unknown-event", "an event that is not declared";
     TypeArgumentType => "type-argument-type", "an argument of the wrong type";
     TypeButtonRange => "type-button-range", "play with a whole button outside 1..9";

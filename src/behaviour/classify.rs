@@ -114,11 +114,16 @@ fn win(after: &State, cell: Cell) -> Behaviour {
 /// position counts in.
 pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
     match error {
-        TraceError::Syntax(e) => vec![match &e.kind {
-            SyntaxKind::UnknownIdentifier(_) => Behaviour::SyntaxUnknownIdentifier,
-            SyntaxKind::InvalidNumber(_) => Behaviour::SyntaxInvalidNumber,
-            SyntaxKind::Parse => parse_error_at(kept, e.pos.line, e.pos.column),
-        }],
+        TraceError::Syntax(e) => {
+            let kind = match &e.kind {
+                SyntaxKind::UnknownIdentifier(_) => Behaviour::SyntaxUnknownIdentifier,
+                SyntaxKind::InvalidNumber(_) => Behaviour::SyntaxInvalidNumber,
+                SyntaxKind::Parse => parse_error_at(kept, e.pos.line, e.pos.column),
+            };
+            // What the column counts comes first: a divergence there is
+            // named after it, whatever stands at the position.
+            column_counts(kept, e.pos.line, e.pos.column).into_iter().chain([kind]).collect()
+        }
         TraceError::Type(_) => parse_text(kept)
             .map(|events| events.iter().filter_map(type_error).collect())
             .unwrap_or_default(),
@@ -238,6 +243,21 @@ pub fn kept_lines(text: &[u8]) -> Vec<u8> {
         }
     }
     kept
+}
+
+/// What a syntax error's column counts that a count of characters, or of
+/// screen columns, would get wrong: a multi-byte UTF-8 character (any byte
+/// past 0x7F) or a tab before the position on its line.
+fn column_counts(kept: &[u8], line: usize, column: usize) -> Option<Behaviour> {
+    let text = kept.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    let before = text.get(..column.saturating_sub(1)).unwrap_or(text);
+    if before.iter().any(|&b| b > 0x7f) {
+        Some(Behaviour::SyntaxColumnMultibyte)
+    } else if before.contains(&b'\t') {
+        Some(Behaviour::SyntaxColumnTab)
+    } else {
+        None
+    }
 }
 
 /// What stands at a parse error's position in the kept text.
@@ -448,6 +468,26 @@ mod tests {
         assert_eq!(rejected("true"), ["syntax-reserved-word"]);
         assert_eq!(rejected("play(A, 1)"), ["syntax-unknown-identifier"]);
         assert_eq!(rejected("play(\"A\", 1.5)"), ["syntax-invalid-number"]);
+    }
+
+    #[test]
+    fn a_syntax_error_after_a_multi_byte_character_or_a_tab_is_named_by_it_first() {
+        let kinds = |t: &str| rejected(t);
+        assert_eq!(kinds("play(\"Zoë\" 1)"), ["syntax-column-multibyte", "syntax-parse"]);
+        assert_eq!(kinds("play(\t\"A\" 1)"), ["syntax-column-tab", "syntax-parse"]);
+        assert_eq!(
+            kinds("new_game(\"李\",\tB)"),
+            ["syntax-column-multibyte", "syntax-unknown-identifier"]
+        );
+        assert_eq!(kinds("play(\"A\",\t1.5)"), ["syntax-column-tab", "syntax-invalid-number"]);
+        // Only what stands before the position on its line counts.
+        assert_eq!(kinds("new_game(\"Zoë\",\t\"B\")\nundo ( )"), ["syntax-parse"]);
+        assert_eq!(kinds("undo ( ) -- é\t"), ["syntax-parse"]);
+        assert_eq!(kinds("play(\"é\",\n"), ["syntax-end-of-input"]);
+        // A shell line's end of input is past its last byte.
+        let e = check("play(\"é\",".as_bytes()).expect_err("rejected");
+        let shown = of_rejected("play(\"é\",\n".as_bytes(), &e);
+        assert_eq!(shown, [Behaviour::SyntaxColumnMultibyte, Behaviour::SyntaxEndOfInput]);
     }
 
     /// `of_rejection` of a trace, as the modes validate it (streamed).

@@ -3,8 +3,12 @@
 //! a special win, with a controlled rate of each kind of game error, undo and
 //! redo chains, rounds and new games; now and then one syntax error or a few
 //! type errors; numbers in every written form, comments, blank lines,
-//! several events on a line, strings and events across lines. Generation
-//! steers toward behaviours not yet covered.
+//! several events on a line, strings and events across lines; and the bytes
+//! students' scanners get wrong: multi-byte UTF-8 in names, strings and
+//! comments (also on the line of a wrong event, before its error), tabs,
+//! carriage returns, zero-width and other invisible characters, line
+//! separators and control characters in comments. Generation steers toward
+//! behaviours not yet covered.
 
 use fastrand::Rng;
 
@@ -91,11 +95,36 @@ fn candidate(
     (trace, expected)
 }
 
-/// Valid names, the usual ones first.
-const NAMES: [&str; 12] =
-    ["Ann", "Bob", "Cy", "Dee", "x", "Zed9", "A b", "Al_1", "Jo\\\"e", "Mo\nna", "Ann2", "ann"];
-/// Names that start with no letter.
-const BAD_NAMES: [&str; 6] = ["", "1x", "_a", " Ann", "-", "9"];
+/// Valid names, the usual ones first; then names of the bytes students'
+/// programs get wrong: an escaped quote, a newline, multi-byte UTF-8 (two,
+/// three and four bytes), a tab, a carriage return, a no-break and a
+/// zero-width space.
+const NAMES: [&str; 18] = [
+    "Ann",
+    "Bob",
+    "Cy",
+    "Dee",
+    "x",
+    "Zed9",
+    "A b",
+    "Al_1",
+    "Jo\\\"e",
+    "Mo\nna",
+    "Ann2",
+    "ann",
+    "Zoë",
+    "Li李",
+    "Ro🎲",
+    "Ta\tb",
+    "Cr\rlf",
+    "Nb\u{a0}\u{200b}sp",
+];
+/// Names that start with no letter (`É` is a letter, but not A-Z or a-z;
+/// U+FEFF is a byte order mark).
+const BAD_NAMES: [&str; 8] = ["", "1x", "_a", " Ann", "-", "9", "Émile", "\u{feff}Ann"];
+
+/// Multi-byte names put before a wrong event's error on its line.
+const WIDE: [&str; 5] = ["Zoë", "Łukasz", "李雷", "Ro🎲", "Ren\u{e9}e\u{200b}"];
 
 /// Wrong events, by the behaviour they show.
 const SYNTAX: [(Behaviour, &[&str]); 4] = [
@@ -261,7 +290,7 @@ impl<'r> Builder<'r> {
     }
 
     fn separator(&mut self) -> String {
-        let choices: [(u32, &str); 11] = [
+        let choices: [(u32, &str); 16] = [
             (60, "\n"),
             (10, " "),
             (3, "  "),
@@ -273,6 +302,11 @@ impl<'r> Builder<'r> {
             (2, "\n  \t\n"),
             (1, " ? "),
             (1, "\n   -- indented comment\n"),
+            (2, " -- café, 李, 🎲\n"),
+            (1, "\r"),
+            (1, "\t\r\n"),
+            (1, "\n-- a line\u{2028}separator, a next line\u{85}in a comment\n"),
+            (1, "\n--\u{b}\u{c}\u{0}\u{1b} control characters in a comment\n"),
         ];
         pick_weighted(self.rng, &choices).to_string()
     }
@@ -576,6 +610,7 @@ impl<'r> Builder<'r> {
             let at_end = self.rng.u32(0..3) == 0;
             let table: &[(Behaviour, &[&str])] = if at_end { &SYNTAX_AT_END } else { &SYNTAX };
             if let Some(text) = self.wrong_event(table) {
+                let text = self.widen(text);
                 let at =
                     if at_end { self.items.len() } else { self.rng.usize(0..=self.items.len()) };
                 self.items.insert(at, Item::new(text, "\n"));
@@ -583,10 +618,34 @@ impl<'r> Builder<'r> {
         } else {
             for _ in 0..self.rng.usize(1..=3) {
                 if let Some(text) = self.wrong_event(&TYPE) {
+                    let text = self.widen(text);
                     let at = self.rng.usize(0..=self.items.len());
                     self.items.insert(at, Item::new(text, "\n"));
                 }
             }
+        }
+    }
+
+    /// A wrong event, now and then with multi-byte characters or tabs on
+    /// its line before its error (more often while a syntax error after
+    /// them is uncovered): the column of a syntax error counts bytes, a
+    /// tab as one, and a type error prints its arguments as written.
+    fn widen(&mut self, text: String) -> String {
+        let wanted =
+            self.wants(Behaviour::SyntaxColumnMultibyte) || self.wants(Behaviour::SyntaxColumnTab);
+        let wide = WIDE[self.rng.usize(0..WIDE.len())];
+        match self.rng.u32(0..if wanted { 4 } else { 6 }) {
+            // The name of the event given in another alphabet.
+            0 if text.contains("\"Ann\"") => text.replacen("\"Ann\"", &format!("\"{wide}\""), 1),
+            // An event before it on the line.
+            0 | 1 => format!("new_game(\"{wide}\", \"Bob\") {text}"),
+            // Tabs before it, or inside it.
+            2 => match text.split_once('(') {
+                Some((name, rest)) => format!("{name}(\t{rest}"),
+                None => format!("\t{text}"),
+            },
+            3 => format!("undo\t{text}"),
+            _ => text,
         }
     }
 

@@ -197,8 +197,11 @@ pub(crate) fn falsifying(
     if trace.is_empty() {
         text.push_str("    (the empty trace)\n");
     }
+    let mut escaped = false;
     for line in lines.iter().filter(|_| !trace.is_empty()).take(TRACE_SHOWN) {
-        let _ = writeln!(text, "    {}", shown(line));
+        let line_shown = shown(line);
+        escaped |= line_shown.as_bytes() != *line;
+        let _ = writeln!(text, "    {line_shown}");
     }
     if lines.len() > TRACE_SHOWN {
         let _ = writeln!(text, "    ... ({} more lines)", lines.len() - TRACE_SHOWN);
@@ -223,6 +226,13 @@ pub(crate) fn falsifying(
         Ended::Exited(_) => {}
     }
     match saved {
+        Ok(path) if escaped => {
+            let _ = write!(
+                text,
+                "  saved: {} (the file holds the exact bytes; above, control and invisible characters are escaped)",
+                path.display()
+            );
+        }
         Ok(path) => {
             let _ = write!(text, "  saved: {}", path.display());
         }
@@ -233,16 +243,18 @@ pub(crate) fn falsifying(
     text
 }
 
-/// A line of a trace, its invisible characters escaped (bytes that are not
-/// UTF-8 as `\xNN`).
+/// A line of a trace as a student reads it: control and invisible
+/// characters escaped as Rust writes them (`\t`, `\r`, `\u{1b}`, a
+/// zero-width space `\u{200b}`, a no-break space `\u{a0}`), letters of any
+/// alphabet as they are (`é`, `李`), quotes and backslashes as written, and
+/// bytes that are not UTF-8 as `\xNN`.
 fn shown(line: &[u8]) -> String {
     let mut text = String::new();
     for chunk in line.utf8_chunks() {
         for c in chunk.valid().chars() {
-            if c.is_control() && c != '\t' {
-                text.extend(c.escape_debug());
-            } else {
-                text.push(c);
+            match c {
+                '"' | '\'' | '\\' => text.push(c),
+                _ => text.extend(c.escape_debug()),
             }
         }
         hex(&mut text, chunk.invalid());
@@ -345,6 +357,30 @@ mod tests {
         let exited = Symptom::of(b"a\nbb\ncc\n", b"a\nbb\nc", Ended::Exited(Some(0)), Some(0));
         assert!(reports.same_cause(b"y", &exited).is_none());
         assert!(reports.same_cause(b"y", &killed(b"a\nbx\n")).is_none());
+    }
+
+    #[test]
+    fn control_and_invisible_characters_of_the_trace_are_escaped_letters_are_not() {
+        let s = symptom(b"a\n", b"b\n", Some(0));
+        let saved = Ok(PathBuf::from("found/syntax-column-tab-1.txt"));
+        let trace = "play(\t\"Zoë\u{200b}\u{a0}\", 1\r) undo\u{c} -- Jo\\\"e 李\n".as_bytes();
+        let text = falsifying("D", trace, &s, Duration::from_secs(1), &saved);
+        assert!(
+            text.starts_with(
+                "D:\n    play(\\t\"Zoë\\u{200b}\\u{a0}\", 1\\r) undo\\u{c} -- Jo\\\"e 李\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "  saved: found/syntax-column-tab-1.txt (the file holds the exact bytes; above, control and invisible characters are escaped)"
+            ),
+            "{text}"
+        );
+        // Nothing escaped, nothing said.
+        let text = falsifying("D", "play(\"Zoë\", 1)\n".as_bytes(), &s, Duration::ZERO, &saved);
+        assert!(text.ends_with("  saved: found/syntax-column-tab-1.txt"), "{text}");
+        assert!(text.contains("    play(\"Zoë\", 1)\n"), "{text}");
     }
 
     #[test]

@@ -82,6 +82,29 @@ fn a_planted_mistake_fails_with_its_command_status_and_the_end_of_stderr() {
     assert!(out.ends_with(" passed.\n") && !out.contains("skipped"), "{out}");
 }
 
+/// Columns counted in characters (Python's and Java's strings) or a tab
+/// counted to the next tab stop (an editor's view) fail the course suite, on
+/// the traces written for them, and nothing else does.
+#[test]
+fn columns_counted_in_characters_or_with_tab_stops_fail_the_course_suite() {
+    let home = temp_dir();
+    for (mistake, fails) in [
+        ("chars", "73_syntax_error_column_counts_bytes"),
+        ("tabs", "74_syntax_error_column_counts_a_tab_as_one"),
+    ] {
+        let program = student(home.path(), mistake);
+        let o = tictac(&["test", "--course", "-q", "--program", &program]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let out = text(&o);
+        let failed: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("FAIL "))
+            .map(|l| l.split(' ').next().unwrap_or_default())
+            .collect();
+        assert_eq!(failed, [fails], "{mistake}: {out}");
+    }
+}
+
 #[test]
 fn the_course_suite_written_out_runs_as_it_is() {
     let home = temp_dir();
@@ -107,7 +130,7 @@ fn the_course_suite_on_tictac_itself_says_so_even_quietly() {
     );
     let o = tictac(&["test", "--course", "--coverage", "-q"]);
     assert!(
-        text(&o).starts_with("Running the built-in course suite (42 tests).\n"),
+        text(&o).starts_with("Running the built-in course suite (46 tests).\n"),
         "{}",
         text(&o)
     );

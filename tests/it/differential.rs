@@ -13,7 +13,7 @@ use std::process::Output;
 
 /// Each mistake of the model, with the length (in commands) of the shortest
 /// trace that shows it.
-const MUTANTS: [(&str, usize); 5] = [
+const MUTANTS: [(&str, usize); 7] = [
     // new_game, play, undo, a new play, redo (which must do nothing)
     ("redo-kept", 5),
     // new_game, five moves to a win by X, play_again (O must start)
@@ -24,6 +24,10 @@ const MUTANTS: [(&str, usize); 5] = [
     ("no-diagonal", 6),
     // one line that does not parse
     ("column", 1),
+    // one line with a multi-byte character before its syntax error
+    ("chars", 1),
+    // one line with a tab before its syntax error
+    ("tabs", 1),
 ];
 
 pub(crate) fn mutant() -> PathBuf {
@@ -130,6 +134,36 @@ fn every_mistake_over_many_seeds() {
             finds_and_shrinks(name, shortest, seed, scratch.path());
         }
         finds_the_altered_tie(seed, scratch.path());
+    }
+}
+
+/// Columns counted in characters, or a tab counted as several columns (the
+/// mistakes Python's and Java's strings and an editor's view invite): each
+/// found in a one-line trace named after what it exercises, the trace shown
+/// with its tab escaped, the saved file holding the tab itself.
+#[test]
+fn columns_counted_in_characters_or_screen_columns_are_found_in_one_line() {
+    let scratch = temp_dir();
+    for (name, kind) in [("chars", "syntax-column-multibyte"), ("tabs", "syntax-column-tab")] {
+        let out = scratch.path().join(name);
+        let program = format!("{} {name}", mutant().display());
+        let args = ["--program", &program, "--runs", "100", "--seed", "2", "-j", "2"];
+        let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{said}");
+        let head = format!("Divergence: {kind} (");
+        let report = said.split(&head).nth(1).unwrap_or_else(|| panic!("{name}: {said}"));
+        assert!(report.contains(" to 1 events in "), "{name}: {said}");
+        let trace = report.lines().nth(1).unwrap_or_default();
+        assert!(!trace.contains('\t'), "{name}: a raw tab reads as a space: {said}");
+        let saved = fs::read(out.join(format!("{kind}-1.txt"))).expect("saved");
+        if name == "tabs" {
+            assert!(trace.contains("\\t"), "{said}");
+            assert!(saved.contains(&b'\t'), "the file holds the tab itself");
+            assert!(report.contains("(the file holds the exact bytes; "), "{said}");
+        } else {
+            assert!(saved.iter().any(|b| *b > 0x7f), "{said}");
+        }
     }
 }
 
@@ -261,7 +295,7 @@ fn excluded_behaviours_are_not_generated() {
         &scratch.path().join("f").to_string_lossy(),
     ]);
     let said = text(&o);
-    assert!(said.ends_with("/63 behaviours covered, 0 divergences found.\n"), "{said}");
+    assert!(said.ends_with("/65 behaviours covered, 0 divergences found.\n"), "{said}");
     assert_eq!(o.status.code(), Some(0));
 }
 
@@ -286,11 +320,11 @@ fn another_oracle_gives_the_expected_output() {
         ])
     };
     // The model without mistakes agrees with tictac as its oracle; the ETF
-    // departures (wrong arities) are left out, so 62 behaviours count.
+    // departures (wrong arities) are left out, so 64 behaviours count.
     let o = run(&right, BIN);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).lines().next().is_some_and(|l| l.contains(&format!("against '{BIN}'"))));
-    assert!(text(&o).ends_with("/62 behaviours covered, 0 divergences found.\n"), "{}", text(&o));
+    assert!(text(&o).ends_with("/64 behaviours covered, 0 divergences found.\n"), "{}", text(&o));
     // With the wrong model as the oracle, tictac is the one that differs.
     let o = run(BIN, &wrong);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));

@@ -580,9 +580,9 @@ fn odd_folders_and_scripts_are_graded_as_tictac_test_runs_them() {
     let row = |name: &str| {
         table.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{table}"))
     };
-    assert!(row("caf").contains("42/42"), "{table}");
+    assert!(row("caf").contains("46/46"), "{table}");
     assert!(
-        row("dan smith").contains(" 0/") && row("dan smith").contains("could not start (42 tests)"),
+        row("dan smith").contains(" 0/") && row("dan smith").contains("could not start (46 tests)"),
         "{table}"
     );
     let report = fs::read_to_string(out.join("dan smith.report.txt")).expect("report");
@@ -796,11 +796,11 @@ fn the_course_suite_s_answers_are_nowhere_a_program_can_find_them() {
     grade.env("TMPDIR", &tmp).args(["grade", "--course", "--command", "./snoop", "--out"]);
     let o = run(grade.arg(&out).arg(&students[0]), None);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("alice    42/42"), "{}", text(&o));
+    assert!(text(&o).contains("alice    46/46"), "{}", text(&o));
     let answers = fs::read_to_string(&found).expect("the program ran");
     assert_eq!(answers.lines().next(), None, "answers found while grading");
     let written = fs::read_dir(out.join("course-suite")).expect("the suite").count();
-    assert_eq!(written, 84, "traces and expected outputs, after grading");
+    assert_eq!(written, 92, "traces and expected outputs, after grading");
     fs::remove_dir_all(&out).expect("rm");
     let mut test = Command::new(BIN);
     test.env("TMPDIR", &tmp).current_dir(&students[0]);
