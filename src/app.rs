@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use crate::cli::{self, Invocation, UsageError};
 use crate::fuzz::{self, FuzzError};
 use crate::grade::{self, GradeError};
-use crate::run::{OutputFile, RunError, open_input, run_input, run_job};
+use crate::run::{OutputFile, RunError, open_input, run_input};
 use crate::serve::{self, ServeError};
 use crate::status::{Status, Stopped};
 use crate::suite::SuiteError;
@@ -164,16 +164,25 @@ fn dispatch(
         }
         Invocation::Test(options) => Ok(test::run(&options, stdout, &stdout_closed)?),
         Invocation::Grade(options) => Ok(grade::run(&options, stdout)?),
-        Invocation::Run { job, input, output: None, session } => {
-            // The run buffers its transcript itself (`Sink`) and writes past
-            // this buffer, so the bytes are buffered once.
-            stdout.flush()?;
-            Ok(run_job(job, &input, stdout.get_mut(), session.autopilot())?)
-        }
-        Invocation::Run { job, input, output: Some(output), session } => {
+        Invocation::Run { job, input, output, session } => {
             // The input is checked (opened) before the output is created.
             let input = open_input(&input).map_err(RunError::from)?;
-            Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
+            // A trace saved as UTF-16 or with a BOM is read as its bytes, as
+            // the oracle reads it; standard error says what it is.
+            if let Some(encoding) = input.encoding() {
+                eprintln!("tictac: {}", encoding.hint(input.name()));
+            }
+            match output {
+                // The run buffers its transcript itself (`Sink`) and writes
+                // past this buffer, so the bytes are buffered once.
+                None => {
+                    stdout.flush()?;
+                    Ok(run_input(job, input, stdout.get_mut(), session.autopilot())?)
+                }
+                Some(output) => {
+                    Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
+                }
+            }
         }
         Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
         Invocation::CourseSuite(dir) => Ok(test::write_course(&dir, stdout)?),

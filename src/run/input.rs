@@ -61,6 +61,13 @@ impl<'a> Input<'a> {
         self.may_wait && self.reader.buffered().is_empty()
     }
 
+    /// The encoding its first bytes show, if it is one a trace should not
+    /// be in (a UTF-8 byte order mark, UTF-16); what is read in is looked
+    /// at, nothing more is read.
+    pub(crate) fn encoding(&self) -> Option<super::Encoding> {
+        super::Encoding::of(self.reader.buffered())
+    }
+
     /// The name messages give the trace.
     pub(crate) fn name(&self) -> &str {
         &self.name

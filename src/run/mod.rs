@@ -6,6 +6,7 @@
 
 pub(crate) mod batch;
 mod driver;
+pub(crate) mod encoding;
 pub(crate) mod input;
 mod input_file;
 mod output_file;
@@ -21,6 +22,7 @@ use std::path::Path;
 pub use crate::cli::Job;
 pub use driver::Driver;
 pub(crate) use driver::{show_step, step};
+pub(crate) use encoding::Encoding;
 pub(crate) use input::Input;
 pub(crate) use input_file::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use output_file::{OutputError, OutputFile};

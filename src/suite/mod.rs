@@ -22,13 +22,13 @@ pub(crate) use plan::{Folder, Produced, Producer, Trouble, produce};
 pub(crate) use report::{Heading, Reporter, TestEvent};
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::platform::{self, process::Capture};
-use crate::run::FileError;
+use crate::run::{Encoding, FileError};
 use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 
 pub(crate) use crate::cli::options::Format;
@@ -342,6 +342,9 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
     let verdict = verdict(test, options, stop, &mut ran);
     let failed = verdict.failed();
     ran.notes.extend(ran.ran_in_place.filter(|_| failed));
+    if failed {
+        ran.notes.extend(encodings(test, options));
+    }
     TestResult {
         elapsed: start.elapsed(),
         command: ran.command.filter(|_| failed),
@@ -494,6 +497,31 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         (Some(diff), Some(trouble)) => Verdict::Broke(trouble, Some(diff)),
         (Some(diff), None) => Verdict::Differs(diff),
     }
+}
+
+/// What a failing test's trace and expected file are, when one is saved as
+/// UTF-16 or with a UTF-8 byte order mark (Notepad, Windows PowerShell's
+/// `>`): said, with how to save it as plain UTF-8. The course suite's files
+/// are plain; an oracle's answer is no file.
+fn encodings(test: &Test, options: &Options) -> Vec<String> {
+    if options.course {
+        return Vec::new();
+    }
+    let start = |path: &Path| {
+        let mut bytes = Vec::new();
+        let file = files::open_checked(path).ok()?;
+        file.take(128).read_to_end(&mut bytes).ok()?;
+        Encoding::of(&bytes)
+    };
+    let mut notes = Vec::new();
+    if let Some(found) = start(&test.trace) {
+        notes.push(found.hint(&test.trace.display().to_string()));
+    }
+    let expected = test.expected_path();
+    if let Some(found) = start(&expected).filter(|_| options.oracle.is_none()) {
+        notes.push(found.hint_expected(&expected.display().to_string()));
+    }
+    notes.iter().map(|note| discover::escape_controls(note)).collect()
 }
 
 /// How a run ended, beside `-- status: N`: its status as a shell reports

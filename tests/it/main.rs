@@ -13,6 +13,7 @@ mod commands;
 mod course;
 mod coverage;
 mod docs;
+mod encodings;
 mod exit_status;
 mod fuzz;
 mod hostile;

@@ -1,0 +1,135 @@
+//! Traces saved in an encoding other than plain UTF-8 (Notepad's "UTF-8
+//! with BOM", Windows PowerShell 5.1's `>`, which writes UTF-16): read as
+//! the bytes they hold, as the oracle reads them (a syntax error), and
+//! named, with how to save them as plain UTF-8, where a person reads it.
+
+use std::fmt;
+
+/// An encoding a trace should not be in, found by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// UTF-8 that begins with a byte order mark (EF BB BF).
+    Utf8Bom,
+    /// UTF-16, little-endian or not, found by its byte order mark (FF FE,
+    /// FE FF) or by the NUL bytes of ASCII text in it.
+    Utf16 { little_endian: bool, by_bom: bool },
+}
+
+/// Byte pairs of the start of a file looked at for UTF-16 without a BOM.
+const PAIRS: usize = 64;
+
+impl Encoding {
+    /// The encoding `start` (the first bytes of a file) shows, if it is one
+    /// of these. UTF-16 without a BOM is ASCII text with a NUL after
+    /// (little-endian) or before (big-endian) each letter: the first pair
+    /// shows it, and most of the first 64.
+    pub(crate) fn of(start: &[u8]) -> Option<Encoding> {
+        match start {
+            [0xEF, 0xBB, 0xBF, ..] => return Some(Encoding::Utf8Bom),
+            [0xFF, 0xFE, ..] => return Some(Encoding::Utf16 { little_endian: true, by_bom: true }),
+            [0xFE, 0xFF, ..] => {
+                return Some(Encoding::Utf16 { little_endian: false, by_bom: true });
+            }
+            _ => {}
+        }
+        let pairs: Vec<&[u8]> = start.chunks_exact(2).take(PAIRS).collect();
+        let nul_in = |k: usize| pairs.iter().filter(|p| p[k] == 0 && p[1 - k] != 0).count();
+        let little_endian = match pairs.first()? {
+            [a, 0] if *a != 0 => true,
+            [0, b] if *b != 0 => false,
+            _ => return None,
+        };
+        let shown = nul_in(usize::from(little_endian));
+        (shown * 4 >= pairs.len() * 3).then_some(Encoding::Utf16 { little_endian, by_bom: false })
+    }
+
+    /// What to tell a person about trace `name`: what it is, and how to
+    /// save it as plain UTF-8.
+    pub(crate) fn hint(self, name: &str) -> String {
+        let why =
+            "it is read as the bytes it holds, as the ETF oracle reads it, hence the syntax error";
+        self.said(name, why)
+    }
+
+    /// The same about expected output `name`.
+    pub(crate) fn hint_expected(self, name: &str) -> String {
+        self.said(name, "its bytes are expected as they are, which no ETF program prints")
+    }
+
+    fn said(self, name: &str, why: &str) -> String {
+        format!(
+            "'{name}' {self}: {why}; save it as plain UTF-8 (Notepad: File > Save as, Encoding \"UTF-8\", not \"UTF-8 with BOM\" or \"UTF-16\"; PowerShell 7: Get-Content OLD | Out-File -Encoding utf8 NEW; Windows PowerShell 5.1, whose utf8 adds a BOM and whose > writes UTF-16: Get-Content OLD | Set-Content NEW)"
+        )
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Encoding::Utf8Bom => write!(f, "begins with a UTF-8 byte order mark (EF BB BF)"),
+            Encoding::Utf16 { little_endian, by_bom } => write!(
+                f,
+                "is UTF-16 ({}-endian, {})",
+                if little_endian { "little" } else { "big" },
+                if by_bom {
+                    "by its byte order mark"
+                } else {
+                    "by the NUL byte beside each of its letters"
+                }
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16(text: &str, little: bool) -> Vec<u8> {
+        text.encode_utf16()
+            .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect()
+    }
+
+    #[test]
+    fn boms_and_the_nuls_of_ascii_in_utf16_are_found() {
+        let le = Encoding::Utf16 { little_endian: true, by_bom: false };
+        let be = Encoding::Utf16 { little_endian: false, by_bom: false };
+        assert_eq!(Encoding::of(b"\xEF\xBB\xBFundo\n"), Some(Encoding::Utf8Bom));
+        let bom_le = [&[0xFF, 0xFE][..], &utf16("undo\r\n", true)].concat();
+        assert_eq!(
+            Encoding::of(&bom_le),
+            Some(Encoding::Utf16 { little_endian: true, by_bom: true })
+        );
+        let bom_be = [&[0xFE, 0xFF][..], &utf16("undo", false)].concat();
+        assert_eq!(
+            Encoding::of(&bom_be),
+            Some(Encoding::Utf16 { little_endian: false, by_bom: true })
+        );
+        assert_eq!(Encoding::of(&utf16("new_game(\"Zoë\",\"B\")\n", true)), Some(le));
+        assert_eq!(Encoding::of(&utf16("undo\n", false)), Some(be));
+        // Plain UTF-8, and a stray NUL or two, are none of these.
+        for plain in [&b""[..], b"u", b"undo\n", "new_game(\"Zoë\",\"李\")".as_bytes()] {
+            assert_eq!(Encoding::of(plain), None, "{plain:?}");
+        }
+        assert_eq!(Encoding::of(b"u\0ndo redo undo redo\n"), None);
+        assert_eq!(Encoding::of(b"\0\0undo"), None);
+    }
+
+    #[test]
+    fn the_hint_names_the_encoding_and_how_to_save_plain_utf8() {
+        let hint = Encoding::Utf8Bom.hint("t.txt");
+        assert!(hint.starts_with("'t.txt' begins with a UTF-8 byte order mark (EF BB BF): it is read as the bytes it holds, "), "{hint}");
+        assert!(hint.contains("Notepad: File > Save as, Encoding \"UTF-8\""), "{hint}");
+        assert!(hint.contains("Out-File -Encoding utf8") && hint.contains("Set-Content"));
+        let hint = Encoding::Utf16 { little_endian: true, by_bom: false }.hint("t.txt");
+        assert!(
+            hint.starts_with(
+                "'t.txt' is UTF-16 (little-endian, by the NUL byte beside each of its letters): "
+            ),
+            "{hint}"
+        );
+        let hint = Encoding::Utf8Bom.hint_expected("t.expected.txt");
+        assert!(hint.contains("(EF BB BF): its bytes are expected as they are, "), "{hint}");
+    }
+}
