@@ -423,3 +423,38 @@ fn the_guide_failure_example_is_what_test_prints() {
     }
     assert!(shown.len() > 20, "the example is there: {shown:?}");
 }
+
+/// What the README and the guide say of the behaviour catalogue's size (the
+/// fuzzer's `C/T behaviours covered`, coverage's `C/T behaviours.`) follows
+/// the catalogue.
+#[test]
+fn the_docs_count_the_behaviours_as_the_catalogue_does() {
+    use tictac::behaviour::Behaviour;
+    let all = Behaviour::ALL.len();
+    let batch = Behaviour::ALL.iter().filter(|b| b.in_batch()).count();
+    let mut found = 0;
+    for file in
+        markdown_files().iter().filter(|f| !f.starts_with("docs/") || f.starts_with("docs/guide/"))
+    {
+        let doc = read(file).split_whitespace().collect::<Vec<_>>().join(" ");
+        for n in numbers_between(&doc, "/", " behaviours covered") {
+            assert_eq!(
+                n, batch,
+                "{file}: {n} behaviours a -b run can show; the catalogue has {batch}"
+            );
+            found += 1;
+        }
+        for n in numbers_between(&doc, "the ", " a `-b` run can show") {
+            assert_eq!(
+                n, batch,
+                "{file}: {n} behaviours a -b run can show; the catalogue has {batch}"
+            );
+            found += 1;
+        }
+        for n in numbers_between(&doc, "/", " behaviours.") {
+            assert_eq!(n, all, "{file}: {n} behaviours in all; the catalogue has {all}");
+            found += 1;
+        }
+    }
+    assert!(found >= 4, "the counts were found: {found}");
+}
