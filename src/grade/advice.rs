@@ -113,7 +113,11 @@ mod tests {
     }
 
     fn column(name: &str) -> Column {
-        Column { name: name.into(), points: 1 }
+        Column {
+            name: name.into(),
+            points: crate::suite::points::Points::ONE,
+            visibility: crate::suite::plan::Visibility::Visible,
+        }
     }
 
     fn failing(student: &str, failed: &[bool]) -> Row {

@@ -6,13 +6,23 @@ use std::io::{self, Write};
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::suite::plan::Visibility;
+use crate::suite::points::Points;
 use crate::suite::{Reporter, TestEvent, Trouble, Verdict, escape_controls};
 
 /// One test of the suite, as graded.
 pub(crate) struct Column {
     pub(crate) name: String,
     /// `-- points: N` in the trace, else 1.
-    pub(crate) points: u64,
+    pub(crate) points: Points,
+    /// `-- visibility: V` in the trace, else visible: what the student's
+    /// report and JUnit file may show of its expected output.
+    pub(crate) visibility: Visibility,
+}
+
+/// What all the tests are worth together.
+pub(crate) fn max_points(columns: &[Column]) -> Points {
+    columns.iter().map(|c| c.points).sum()
 }
 
 /// One student's results, in the suite's order.
@@ -83,9 +93,17 @@ impl Row {
         self.failures.iter().filter(|f| f.is_none()).count()
     }
 
-    pub(crate) fn points(&self, columns: &[Column]) -> u64 {
-        let passed = self.failures.iter().zip(columns).filter(|(f, _)| f.is_none());
-        passed.map(|(_, c)| c.points).sum()
+    pub(crate) fn points(&self, columns: &[Column]) -> Points {
+        self.earned(columns).sum()
+    }
+
+    /// Per test, the points earned: all of its points if passed, else none.
+    fn earned<'a>(&'a self, columns: &'a [Column]) -> impl Iterator<Item = Points> + 'a {
+        let earned = |(f, c): (&Option<Failed>, &Column)| match f {
+            None => c.points,
+            Some(_) => Points::ZERO,
+        };
+        self.failures.iter().zip(columns).map(earned)
     }
 
     /// Crashes, hangs and programs that never started, counted.
@@ -117,20 +135,23 @@ impl Reporter for Recorder<'_> {
     }
 }
 
-/// `grades.csv`: `student,passed,total,points`, then a column per test
-/// (1 passed, 0 not).
+/// `grades.csv`: `student,passed,total,points,max_points`, then a column
+/// per test holding the points earned on it.
 pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
-    let mut header = vec!["student".to_string(), "passed".into(), "total".into(), "points".into()];
+    let mut header: Vec<String> =
+        ["student", "passed", "total", "points", "max_points"].map(String::from).into();
     header.extend(columns.iter().map(|c| csv_field(&c.name)));
     writeln!(out, "{}", header.join(","))?;
+    let most = max_points(columns).to_string();
     for row in rows {
         let mut fields = vec![
             csv_field(&row.student),
             row.passed().to_string(),
             columns.len().to_string(),
             row.points(columns).to_string(),
+            most.clone(),
         ];
-        fields.extend(row.failures.iter().map(|f| if f.is_none() { "1" } else { "0" }.into()));
+        fields.extend(row.earned(columns).map(|p| p.to_string()));
         writeln!(out, "{}", fields.join(","))?;
     }
     Ok(())
@@ -139,8 +160,15 @@ pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -
 /// `grades.json`: what `grades.csv` says, with each failure's kind and
 /// headline.
 pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
-    let tests: Vec<_> =
-        columns.iter().map(|c| serde_json::json!({ "name": c.name, "points": c.points })).collect();
+    let tests: Vec<_> = columns
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "name": c.name, "points": c.points.json(), "visibility": c.visibility.name()
+            })
+        })
+        .collect();
+    let most = max_points(columns).json();
     let students: Vec<_> = rows
         .iter()
         .map(|row| {
@@ -148,10 +176,14 @@ pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
                 .failures
                 .iter()
                 .zip(columns)
-                .map(|(failed, c)| match failed {
-                    None => serde_json::json!({ "test": c.name, "passed": true }),
+                .zip(row.earned(columns))
+                .map(|((failed, c), earned)| match failed {
+                    None => serde_json::json!({
+                        "test": c.name, "passed": true, "points": earned.json()
+                    }),
                     Some(f) => serde_json::json!({
-                        "test": c.name, "passed": false, "kind": f.kind, "failure": f.headline
+                        "test": c.name, "passed": false, "points": earned.json(),
+                        "kind": f.kind, "failure": f.headline
                     }),
                 })
                 .collect();
@@ -159,12 +191,12 @@ pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
                 "student": row.student,
                 "passed": row.passed(),
                 "total": columns.len(),
-                "points": row.points(columns),
+                "points": row.points(columns).json(),
+                "max_points": most,
                 "tests": results,
             })
         })
         .collect();
-    let most: u64 = columns.iter().map(|c| c.points).sum();
     serde_json::json!({ "tests": tests, "max_points": most, "students": students })
 }
 
@@ -202,7 +234,7 @@ fn csv_field(text: &str) -> String {
 /// columns are aligned by the terminal's width of each cell (a CJK
 /// character takes two). The CSV and JSON keep the true name.
 pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
-    let most: u64 = columns.iter().map(|c| c.points).sum();
+    let most = max_points(columns);
     let lines: Vec<[String; 5]> = rows
         .iter()
         .map(|row| {
@@ -245,7 +277,12 @@ mod tests {
     use super::*;
 
     fn columns() -> Vec<Column> {
-        vec![Column { name: "a".into(), points: 1 }, Column { name: "b,c".into(), points: 3 }]
+        let column = |name: &str, points: &str| Column {
+            name: name.into(),
+            points: Points::parse(points).expect(points),
+            visibility: Visibility::Visible,
+        };
+        vec![column("a", "1"), column("b,c", "3")]
     }
 
     fn row(student: &str, failures: &[Option<&str>]) -> Row {
@@ -277,7 +314,7 @@ mod tests {
         write_csv(&mut out, &columns(), &rows).expect("csv");
         assert_eq!(
             String::from_utf8(out).expect("utf-8"),
-            "student,passed,total,points,a,\"b,c\"\nann,2,2,4,1,1\n\"dan \"\"d\"\" smith\",1,2,3,0,1\n"
+            "student,passed,total,points,max_points,a,\"b,c\"\nann,2,2,4,4,1,3\n\"dan \"\"d\"\" smith\",1,2,3,4,0,3\n"
         );
         assert_eq!(csv_field("x\"y,"), "\"x\"\"y,\"");
     }

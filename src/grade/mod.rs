@@ -146,9 +146,13 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     }
     let columns: Vec<Column> = tests
         .iter()
-        .map(|t| Column { name: t.name.clone(), points: plan::points(&t.trace) })
+        .map(|t| Column {
+            name: t.name.clone(),
+            points: plan::points(&t.trace),
+            visibility: plan::visibility(&t.trace),
+        })
         .collect();
-    let rows = grade_class(options, &tests, &students)?;
+    let rows = grade_class(options, &tests, &columns, &students)?;
     if options.suite.is_none() {
         course::write_out(&course_at)?;
     }
@@ -201,6 +205,7 @@ fn course_tests(at: &Path) -> Result<Vec<Test>, GradeError> {
 fn grade_class(
     options: &GradeOptions,
     tests: &[Test],
+    columns: &[Column],
     students: &[(String, PathBuf)],
 ) -> Result<Vec<Row>, GradeError> {
     let each: Vec<Options> = students
@@ -220,6 +225,7 @@ fn grade_class(
     let jobs = pool::Jobs { count, threads: options.jobs, run: &run };
     let mut class = Class {
         tests,
+        columns,
         students,
         out: &options.out,
         graded: None,
@@ -239,6 +245,7 @@ fn grade_class(
 /// of those done.
 struct Class<'a> {
     tests: &'a [Test],
+    columns: &'a [Column],
     students: &'a [(String, PathBuf)],
     out: &'a Path,
     graded: Option<Graded>,
@@ -284,6 +291,8 @@ impl pool::Results for Class<'_> {
         }
         let write = |graded: &Graded, e: io::Error| GradeError::Write(graded.files.clone(), e);
         graded.report.count(&result.verdict);
+        // What the student receives shows no hidden expected output.
+        let result = result.for_students(self.columns[t].visibility);
         let finished = TestEvent::Finished { number: t + 1, test: &self.tests[t], result: &result };
         graded.recorder.report(&finished).map_err(|e| write(&graded, e))?;
         if t + 1 < self.tests.len() {

@@ -57,10 +57,11 @@ pub(crate) fn describe(
     let Some(first) = first_difference(&mut *expected.reader()?, &mut *actual.reader()?)? else {
         return Ok(None);
     };
+    let at = |diff: Diff| Some(Diff { from_line: Some(first.line), ..diff });
     let endings =
         endings::only_line_endings(&mut *expected.reader()?, &mut *actual.reader()?, labels)?;
-    if endings.is_some() {
-        return Ok(endings);
+    if let Some(endings) = endings {
+        return Ok(at(endings));
     }
     let small = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() <= MAX_DIFFED_LINES;
     if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
@@ -68,9 +69,9 @@ pub(crate) fn describe(
         && small(&a)
         && let Some(diff) = bounded(&e, &a, labels, Instant::now() + TIME_BOUND)
     {
-        return Ok(Some(diff));
+        return Ok(at(diff));
     }
-    Ok(Some(first.render(labels)))
+    Ok(at(first.render(labels)))
 }
 
 /// The first line of `partial`'s diff: what follows is not the whole output.
@@ -91,7 +92,10 @@ pub(crate) fn partial(
     }
     diff.line(PARTIAL.into());
     match describe(expected, actual, labels)? {
-        Some(shown) => diff.append(shown),
+        Some(shown) => {
+            diff.from_line = shown.from_line;
+            diff.append(shown)
+        }
         None => diff.line("it had printed the whole expected output, and did not end".into()),
     }
     Ok(diff)
@@ -141,6 +145,9 @@ pub(crate) struct Diff {
     pub(crate) text: String,
     /// (line of `text`, byte ranges of that line that changed).
     pub(crate) marks: Vec<(usize, Vec<Range<usize>>)>,
+    /// The line (from 1) where the outputs first differ; None when they do
+    /// not (the exit status does).
+    pub(crate) from_line: Option<u64>,
 }
 
 impl Diff {

@@ -1,7 +1,8 @@
 //! A trace's first lines, its header: the comments that say how to run
 //! it (`-- run:`, line 1), what status to end with (`-- status:`, line 1 or
-//! after the run line) and what it is worth (`-- points:`, among the first
-//! comments), and those that mean to say so but are not read (misspelled,
+//! after the run line), what it is worth (`-- points:`, among the first
+//! comments) and who sees its expected output (`-- visibility:`, there
+//! too), and those that mean to say so but are not read (misspelled,
 //! misplaced, after a byte order mark), which fail rather than be ignored.
 
 /// The line that says how a trace runs.
@@ -9,11 +10,45 @@ pub(crate) const DIRECTIVE: &str = "-- run:";
 /// The line that gives the exit status to end with.
 pub(super) const STATUS: &str = "-- status:";
 
-/// The most a test may be worth: sums of any class's points stay exact.
-pub(crate) const MAX_POINTS: u64 = 1_000_000;
+use super::points::{MAX_WHOLE, Points};
 
 /// The comment that gives a test's points.
 const POINTS: &str = "-- points:";
+
+/// The comment that says who may see a test's expected output.
+const VISIBILITY: &str = "-- visibility:";
+
+/// Who may see a test's expected output, in Gradescope's words: a test
+/// that is not `visible` shows a student its verdict, the line where the
+/// output first differs and the program's standard error, never the
+/// expected text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Visibility {
+    Hidden,
+    AfterDueDate,
+    AfterPublished,
+    #[default]
+    Visible,
+}
+
+impl Visibility {
+    const ALL: [Visibility; 4] = [
+        Visibility::Hidden,
+        Visibility::AfterDueDate,
+        Visibility::AfterPublished,
+        Visibility::Visible,
+    ];
+
+    /// Gradescope's name for it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Visibility::Hidden => "hidden",
+            Visibility::AfterDueDate => "after_due_date",
+            Visibility::AfterPublished => "after_published",
+            Visibility::Visible => "visible",
+        }
+    }
+}
 
 /// `-- status: N` on `line`: `None` when the line is no status directive,
 /// else N, or why it is not a valid one.
@@ -31,33 +66,66 @@ pub(super) fn status_of(line: &[u8]) -> Option<Result<i32, String>> {
 
 /// The points a trace's first comment lines (blank lines among them) give,
 /// or why a line that speaks of points does not say it as `-- points: N`,
-/// N a whole number from 0 to `MAX_POINTS`: a value mistyped (`2.5`, `-3`,
-/// `--points: 4`, `-- Points: 5`) silently worth 1 would be a wrong grade.
-pub(crate) fn points_of(trace: &[u8]) -> Result<u64, String> {
+/// N from 0 to `MAX_WHOLE` with at most two decimals: a value mistyped
+/// (`2.555`, `-3`, `--points: 4`, `-- Points: 5`) silently worth 1 would be
+/// a wrong grade.
+pub(crate) fn points_of(trace: &[u8]) -> Result<Points, String> {
+    let read = |value: &str| Points::parse(value);
+    let said = said_once(trace, says_points, POINTS, read, || {
+        format!(
+            "`{POINTS} N`, N a number from 0 to {MAX_WHOLE} with at most two decimals (2.5, 0.25)"
+        )
+    })?;
+    Ok(said.unwrap_or(Points::ONE))
+}
+
+/// Who may see the trace's expected output: `-- visibility: V` on one of
+/// its first comment lines, V one of Gradescope's `hidden`,
+/// `after_due_date`, `after_published`, `visible` (the default), or why a
+/// line that speaks of visibility does not say so (a hidden test mistyped
+/// would show its answers).
+pub(crate) fn visibility_of(trace: &[u8]) -> Result<Visibility, String> {
+    let read = |value: &str| Visibility::ALL.into_iter().find(|v| v.name() == value);
+    let said = said_once(trace, says_visibility, VISIBILITY, read, || {
+        let names: Vec<&str> = Visibility::ALL.iter().map(|v| v.name()).collect();
+        format!("`{VISIBILITY} V`, V one of {}", names.join(", "))
+    })?;
+    Ok(said.unwrap_or_default())
+}
+
+/// The value of the one line among the trace's first comments that `says`
+/// speaks of `form` (`-- points:`), read by `read`; why not when such a
+/// line is not `form VALUE` with a value `read` takes (`what` says how to
+/// write it), or when there are two.
+fn said_once<T>(
+    trace: &[u8],
+    says: fn(&str) -> bool,
+    form: &str,
+    read: impl Fn(&str) -> Option<T>,
+    what: impl Fn() -> String,
+) -> Result<Option<T>, String> {
     let text = String::from_utf8_lossy(trace);
     let mut found = None;
     for (k, line) in header(&text) {
         let line = line.trim();
-        if !says_points(line) {
+        if !says(line) {
             continue;
         }
-        let number = line
-            .strip_prefix(POINTS)
-            .map(str::trim)
-            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-        let valid = number.and_then(|n| n.parse::<u64>().ok()).filter(|n| *n <= MAX_POINTS);
-        let Some(points) = valid else {
+        let value = line.strip_prefix(form).map(str::trim).and_then(&read);
+        let Some(value) = value else {
             return Err(format!(
-                "line {}, `{line}`, is not a valid directive: write `{POINTS} N`, N a whole number from 0 to {MAX_POINTS}",
-                k + 1
+                "line {}, `{line}`, is not a valid directive: write {}",
+                k + 1,
+                what()
             ));
         };
         if found.is_some() {
-            return Err(format!("line {}, `{line}`: the trace gives its points twice", k + 1));
+            let word = form.trim_start_matches("-- ").trim_end_matches(':');
+            return Err(format!("line {}, `{line}`: the trace gives its {word} twice", k + 1));
         }
-        found = Some(points);
+        found = Some(value);
     }
-    Ok(found.unwrap_or(1))
+    Ok(found)
 }
 
 /// The trace's first lines while they are comments or blank, numbered from
@@ -75,16 +143,30 @@ fn header(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// number (`-- points 5`). `-- points to note`, `-- points-based scoring`,
 /// `-- points.` are comments.
 pub(super) fn says_points(line: &str) -> bool {
-    let Some(after) = line.strip_prefix("--") else { return false };
-    let after = after.trim_start_matches('-').trim_start().to_ascii_lowercase();
-    let Some(rest) = after.strip_prefix("points").or_else(|| after.strip_prefix("point")) else {
-        return false;
-    };
-    let rest = rest.trim_start();
+    let Some(rest) = after_word(line, &["points", "point"]) else { return false };
     let lone_number = !rest.is_empty()
         && rest.chars().all(|c| c.is_ascii_digit() || "+-.".contains(c))
         && rest.chars().any(|c| c.is_ascii_digit());
     rest.starts_with([':', '=', '\u{ff1a}']) || lone_number
+}
+
+/// Whether a comment line means to say a test's visibility: `visibility`
+/// (any case) after dashes, then `:`, `=` (or a full-width colon), or one
+/// of the names alone (`-- visibility hidden`). `-- visibility of the
+/// board` is a comment.
+pub(super) fn says_visibility(line: &str) -> bool {
+    let Some(rest) = after_word(line, &["visibility"]) else { return false };
+    let named = Visibility::ALL.iter().any(|v| rest.eq_ignore_ascii_case(v.name()));
+    rest.starts_with([':', '=', '\u{ff1a}']) || named
+}
+
+/// What follows one of `words` (any case) after a comment's dashes,
+/// trimmed at its start; None when the line is no such comment.
+fn after_word(line: &str, words: &[&str]) -> Option<String> {
+    let after = line.strip_prefix("--")?;
+    let after = after.trim_start_matches('-').trim_start().to_ascii_lowercase();
+    let rest = words.iter().find_map(|w| after.strip_prefix(w))?;
+    Some(rest.trim_start().to_string())
 }
 
 /// Whether a line means to be a `-- run:` line (well formed or not).
@@ -166,7 +248,8 @@ mod tests {
     #[test]
     fn points_said_wrongly_are_refused_not_worth_one() {
         for bad in [
-            "-- points: 2.5",
+            "-- points: 2.555",
+            "-- points: .5",
             "-- points: -3",
             "-- points: +3",
             "-- points: 1000001",
@@ -189,8 +272,9 @@ mod tests {
         }
         let e = points_of(b"-- points: 2\n-- points: 3\n").expect_err("twice");
         assert_eq!(e, "line 2, `-- points: 3`: the trace gives its points twice");
-        assert_eq!(points_of(b"-- points: 1000000\n"), Ok(MAX_POINTS));
-        assert_eq!(points_of(b"undo\n-- points: x\n"), Ok(1), "past the first comments");
+        assert_eq!(points_of(b"-- points: 1000000\n"), Ok(Points::parse("1000000").expect("most")));
+        assert_eq!(points_of(b"-- points: 2.5\n"), Ok(Points::parse("2.5").expect("2.5")));
+        assert_eq!(points_of(b"undo\n-- points: x\n"), Ok(Points::ONE), "past the first comments");
         for comment in [
             "-- points-based scoring",
             "-- points 1-3 of the spec: rows",
@@ -198,7 +282,36 @@ mod tests {
             "-- points",
             "-- pointless",
         ] {
-            assert_eq!(points_of(format!("{comment}\nundo\n").as_bytes()), Ok(1), "{comment}");
+            assert_eq!(
+                points_of(format!("{comment}\nundo\n").as_bytes()),
+                Ok(Points::ONE),
+                "{comment}"
+            );
         }
+    }
+
+    #[test]
+    fn a_visibility_is_one_of_gradescope_s_and_said_wrongly_is_refused() {
+        let of = |text: &str| visibility_of(text.as_bytes());
+        assert_eq!(of("undo\n"), Ok(Visibility::Visible));
+        assert_eq!(of("-- points: 2\n-- visibility: hidden\nundo\n"), Ok(Visibility::Hidden));
+        assert_eq!(of("-- visibility: after_due_date\n"), Ok(Visibility::AfterDueDate));
+        assert_eq!(of("-- visibility:  after_published \n"), Ok(Visibility::AfterPublished));
+        assert_eq!(of("undo\n-- visibility: hidden\n"), Ok(Visibility::Visible), "past the header");
+        for bad in [
+            "-- visibility: secret",
+            "-- visibility: Hidden",
+            "-- visibility:",
+            "--visibility: hidden",
+            "-- Visibility: hidden",
+            "-- visibility = hidden",
+            "-- visibility hidden",
+        ] {
+            let e = of(&format!("{bad}\nundo\n")).expect_err(bad);
+            assert!(e.starts_with(&format!("line 1, `{bad}`, is not a valid directive: write `-- visibility: V`, V one of hidden, after_due_date, after_published, visible")), "{e}");
+        }
+        let e = of("-- visibility: hidden\n-- visibility: visible\n").expect_err("twice");
+        assert_eq!(e, "line 2, `-- visibility: visible`: the trace gives its visibility twice");
+        assert_eq!(of("-- visibility of the board matters\nundo\n"), Ok(Visibility::Visible));
     }
 }

@@ -11,6 +11,7 @@ mod header;
 pub(crate) mod in_process;
 mod pairs;
 pub(crate) mod plan;
+pub(crate) mod points;
 pub(crate) mod pool;
 pub(crate) mod report;
 mod workdir;
@@ -78,7 +79,7 @@ impl Stopped for SuiteError {
 }
 
 /// The verdict on one test.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Verdict {
     Pass,
     /// Not run: the trace tests what only tictac does (why), and a program
@@ -117,7 +118,7 @@ impl Verdict {
 }
 
 /// One test's result.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct TestResult {
     pub(crate) verdict: Verdict,
     pub(crate) elapsed: Duration,
@@ -136,6 +137,29 @@ pub(crate) struct TestResult {
 }
 
 impl TestResult {
+    /// The result as a student may see it when `visibility` hides the
+    /// test's expected output: the verdict, the line where the outputs
+    /// first differ and the program's own standard error stay; the diff,
+    /// which quotes the expected text, goes.
+    pub(crate) fn for_students(&self, visibility: plan::Visibility) -> TestResult {
+        let mut shown = self.clone();
+        if visibility == plan::Visibility::Visible {
+            return shown;
+        }
+        let hide = |diff: &mut Diff| {
+            let Some(line) = diff.from_line else { return };
+            let text = format!(
+                "the output differs from line {line} on (this test's expected output is hidden)\n"
+            );
+            *diff = Diff { text, marks: Vec::new(), from_line: Some(line) };
+        };
+        match &mut shown.verdict {
+            Verdict::Differs(diff) | Verdict::Broke(_, Some(diff)) => hide(diff),
+            _ => {}
+        }
+        shown
+    }
+
     /// About what the result holds in memory, its texts mostly.
     fn weight(&self) -> usize {
         let diff =

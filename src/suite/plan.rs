@@ -21,7 +21,12 @@ use crate::platform::process::{self, Capture, Ending};
 use crate::run::{Job, STDIN};
 
 pub(crate) use super::header::DIRECTIVE;
-use super::header::{misplaced_directive, points_of, says_points, says_run, status_of};
+pub(crate) use super::header::Visibility;
+use super::header::{
+    misplaced_directive, points_of, says_points, says_run, says_visibility, status_of,
+    visibility_of,
+};
+use super::points::Points;
 use super::{files, in_process, workdir};
 
 /// The arguments a trace runs with, and what is typed in for `-i`.
@@ -170,13 +175,18 @@ impl Plan {
         let status = status_of(second).and_then(Result::ok);
         let directive = Directive::of(&args);
         let typed = match &directive {
-            // The status line is no input typed into the shell, nor is a
-            // points line right after the directives.
+            // The status line is no input typed into the shell, nor are
+            // the points and visibility lines right after the directives.
             Directive::Shell(_) => {
-                let typed = if status.is_some() { after } else { rest };
-                let (next, past) = first_line(typed);
-                let points = says_points(String::from_utf8_lossy(next).trim());
-                Some(if points { past } else { typed }.to_vec())
+                let mut typed = if status.is_some() { after } else { rest };
+                for _ in 0..2 {
+                    let (next, past) = first_line(typed);
+                    let next = String::from_utf8_lossy(next);
+                    if says_points(next.trim()) || says_visibility(next.trim()) {
+                        typed = past;
+                    }
+                }
+                Some(typed.to_vec())
             }
             Directive::Run { input: Source::Stdin(_), .. } => Some(trace.to_vec()),
             _ => None,
@@ -214,6 +224,7 @@ impl Plan {
         let plan = Plan::of(trace);
         misplaced_directive(trace, matches!(plan.directive, Directive::Shell(_)))?;
         points_of(trace)?;
+        visibility_of(trace)?;
         if plan.directive == Directive::NoTrace {
             return Err(format!(
                 "line 1, `{line}`, runs no trace: a `{DIRECTIVE}` line takes {FORMS}"
@@ -273,9 +284,22 @@ pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
 /// What a trace is worth (`tictac grade`, `--format gradescope`): `--
 /// points: N` on one of its first comment lines, else 1. A trace that says
 /// it wrongly is refused by `points_of` before it runs.
-pub(crate) fn points(trace: &Path) -> u64 {
+pub(crate) fn points(trace: &Path) -> Points {
     let text = files::read_bounded(trace, MAX_TYPED).unwrap_or_default();
-    points_of(&text).unwrap_or(1)
+    points_of(&text).unwrap_or(Points::ONE)
+}
+
+/// Who may see a trace's expected output: `-- visibility: V` on one of its
+/// first comment lines, else visible. A trace that says it wrongly is
+/// refused by `visibility_of` before it runs (and counts as hidden). One
+/// that cannot be read is visible: it fails without a diff, so nothing of
+/// its answer shows (the course suite's traces, read from the executable
+/// while grading, have no visibility line).
+pub(crate) fn visibility(trace: &Path) -> Visibility {
+    match files::read_bounded(trace, MAX_TYPED) {
+        Ok(text) => visibility_of(&text).unwrap_or(Visibility::Hidden),
+        Err(_) => Visibility::Visible,
+    }
 }
 
 /// Why the trace cannot run as written (its directives, its points), read
@@ -776,22 +800,35 @@ mod tests {
     }
 
     #[test]
-    fn a_trace_may_say_its_points() {
+    fn a_trace_may_say_its_points_and_visibility() {
         let dir = tempfile::tempdir().expect("dir");
-        let test = |text: &str| {
+        let write = |text: &str| {
             let trace = dir.path().join("t.txt");
             std::fs::write(&trace, text).expect("write");
-            points(&trace)
+            trace
         };
-        assert_eq!(test("undo\n"), 1);
-        assert_eq!(test("-- points: 5\nundo\n"), 5);
-        assert_eq!(test("-- run: -b IN\n-- status: 0\n-- points: 3\nundo\n"), 3);
-        assert_eq!(test("undo\n-- points: 3\n"), 1, "only among the first comment lines");
-        assert_eq!(test("-- points: x\n"), 1, "refused by points_of");
-        assert_eq!(test("\n-- points: 4\n"), 4, "blank lines among them");
-        assert_eq!(test("\u{feff}-- points: 6\nundo\n"), 6, "after a byte order mark");
-        assert_eq!(test("-- points: 0\n"), 0);
-        assert_eq!(test("-- pointsfile: 7\n-- points to note\n-- points:   9 \n"), 9);
+        let test = |text: &str| points(&write(text)).to_string();
+        assert_eq!(test("undo\n"), "1");
+        assert_eq!(test("-- points: 5\nundo\n"), "5");
+        assert_eq!(test("-- points: 2.5\nundo\n"), "2.5");
+        assert_eq!(test("-- run: -b IN\n-- status: 0\n-- points: 3\nundo\n"), "3");
+        assert_eq!(test("undo\n-- points: 3\n"), "1", "only among the first comment lines");
+        assert_eq!(test("-- points: x\n"), "1", "refused by points_of");
+        assert_eq!(test("\n-- points: 4\n"), "4", "blank lines among them");
+        assert_eq!(test("\u{feff}-- points: 6\nundo\n"), "6", "after a byte order mark");
+        assert_eq!(test("-- points: 0\n"), "0");
+        assert_eq!(test("-- pointsfile: 7\n-- points to note\n-- points:   9 \n"), "9");
+        let seen = |text: &str| visibility(&write(text));
+        assert_eq!(seen("undo\n"), Visibility::Visible);
+        assert_eq!(seen("-- points: 2\n-- visibility: hidden\nundo\n"), Visibility::Hidden);
+        assert_eq!(
+            seen("-- visibility: nobody\nundo\n"),
+            Visibility::Hidden,
+            "refused, and hidden"
+        );
+        assert_eq!(visibility(&dir.path().join("none.txt")), Visibility::Visible);
+        let e = Plan::checked(b"-- visibility: nobody\nundo\n").expect_err("refused");
+        assert!(e.starts_with("line 1, `-- visibility: nobody`, is not a valid directive"), "{e}");
     }
 
     #[test]
@@ -829,6 +866,8 @@ mod tests {
         let p = Plan::of(b"-- run: -i\n-- points: 2\nundo\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
         let p = Plan::of(b"-- run: -i\n-- status: 0\n-- points: 2\nundo\n");
+        assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
+        let p = Plan::of(b"-- run: -i\n-- visibility: hidden\n-- points: 2\nundo\n");
         assert_eq!(p.typed.as_deref(), Some(&b"undo\n"[..]));
     }
 

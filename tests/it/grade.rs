@@ -68,21 +68,22 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     assert_eq!(printed[..last], shown[..last], "docs/guide/grade.md's table");
     assert_eq!(upto_folder(&printed[last]), upto_folder(&shown[last]));
 
-    // The CSV: a column per test, 1 or 0.
+    // The CSV: a column per test, the points earned on it (1 or 0 here).
     let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
     let rows = rows(&csv);
     let header = &rows[0];
-    assert_eq!(header[..4], ["student", "passed", "total", "points"], "{csv}");
-    let tests = header.len() - 4;
+    assert_eq!(header[..5], ["student", "passed", "total", "points", "max_points"], "{csv}");
+    let tests = header.len() - 5;
     assert!(tests >= 40, "{csv}");
     let names: Vec<&str> = rows[1..].iter().map(|r| r[0]).collect();
     assert_eq!(names, ["alice", "bob", "carol", "dan smith"], "{csv}");
     let column = |name: &str| header.iter().position(|h| *h == name).expect(name);
     let all = tests.to_string();
     for row in &rows[1..] {
-        let passed = row[4..].iter().filter(|c| **c == "1").count();
-        assert!(row[4..].iter().all(|c| *c == "1" || *c == "0"), "{csv}");
+        let passed = row[5..].iter().filter(|c| **c == "1").count();
+        assert!(row[5..].iter().all(|c| *c == "1" || *c == "0"), "{csv}");
         assert_eq!((row[1], row[2], row[3]), (passed.to_string().as_str(), all.as_str(), row[1]));
+        assert_eq!(row[4], all, "{csv}");
     }
     for correct in [1, 4] {
         assert_eq!(rows[correct][1], all, "{csv}");
@@ -96,7 +97,7 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     let carol = &rows[3];
     assert_eq!(carol[column("61_x_wins_on_the_357_diagonal")], "0", "{csv}");
     assert_eq!(carol[column("62_x_wins_on_the_159_diagonal")], "1", "{csv}");
-    let crashed = carol[4..].iter().filter(|c| **c == "0").count();
+    let crashed = carol[5..].iter().filter(|c| **c == "0").count();
     assert!((1..5).contains(&crashed), "{csv}");
 
     // The JSON: the same, with each failure's kind.
@@ -309,13 +310,21 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
-    assert_eq!(csv, "student,passed,total,points,a,b\nalice,2,2,4,1,1\ncarol,2,2,4,1,1\n");
+    assert_eq!(
+        csv,
+        "student,passed,total,points,max_points,a,b\nalice,2,2,4,4,3,1\ncarol,2,2,4,4,3,1\n"
+    );
 
     // Points said wrongly, or past the most a test may be worth, would be a
     // wrong grade (2.5 was worth 1; 2^64 - 1 wrapped the sums); a malformed
     // directive would stop grading midway: refused before anything runs.
-    for bad in ["-- points: 2.5", "-- points: 18446744073709551615", "--points: 4", "--run: -b IN"]
-    {
+    for bad in [
+        "-- points: 2.555",
+        "-- points: 18446744073709551615",
+        "--points: 4",
+        "--run: -b IN",
+        "-- visibility: secret",
+    ] {
         fs::write(suite.join("b.txt"), format!("{bad}\nundo\n")).expect("write");
         let fresh = path(&home.path().join("fresh"));
         let o =
@@ -365,7 +374,7 @@ fn one_student_s_hang_and_leftovers_touch_no_other() {
     let csv = fs::read_to_string(Path::new(&out).join("grades.csv")).expect("csv");
     assert_eq!(
         csv,
-        "student,passed,total,points,a,b\nhangs,0,2,0,0,0\nleaves a child,2,2,2,1,1\ncorrect,2,2,2,1,1\n"
+        "student,passed,total,points,max_points,a,b\nhangs,0,2,0,2,0,0\nleaves a child,2,2,2,2,1,1\ncorrect,2,2,2,2,1,1\n"
     );
     let table = text(&o);
     let hangs = table.lines().find(|l| l.starts_with("hangs")).expect("hangs");
@@ -444,7 +453,7 @@ fn a_file_named_in_a_run_line_is_the_program_s_own_read_only_copy() {
     let csv = grade_in(home.path(), &path(&suite), &[&vandal, &correct], &home.path().join("g"));
     // The vandal's own copy is read-only (root may still write it: its
     // own result then); the next student reads the suite's data.
-    assert!(csv.ends_with("\ncorrect,1,1,1,1\n"), "{csv}");
+    assert!(csv.ends_with("\ncorrect,1,1,1,1,1\n"), "{csv}");
     assert_eq!(fs::read_to_string(&data).expect("data"), "new_game(\"a\",\"b\")\n");
     // A rerun's command names the suite's own file.
     let o = run(
@@ -477,7 +486,7 @@ fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s
     }
     fs::write(own.join("in.dat"), "undo\n").expect("write");
     let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
-    assert_eq!(csv, "student,passed,total,points,t\nplain,1,1,1,1\nown,1,1,1,1\n");
+    assert_eq!(csv, "student,passed,total,points,max_points,t\nplain,1,1,1,1,1\nown,1,1,1,1,1\n");
     // Graded from another folder, in.dat is missing there: every student
     // fails the test, and the note under the table points at the test.
     let mut command = Command::new(BIN);
@@ -613,7 +622,7 @@ fn trouble_that_is_not_the_program_s_is_never_charged_to_a_student() {
         Some(0) => {
             let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
             let passed: Vec<&str> = rows(&csv)[1..].iter().map(|r| r[1]).collect();
-            let tests = rows(&csv)[0].len() - 4;
+            let tests = rows(&csv)[0].len() - 5;
             let all = tests.to_string();
             assert_eq!(passed[0], all, "{csv}");
             assert_eq!(passed[3], all, "{csv}");
@@ -859,4 +868,100 @@ fn the_progress_bar_leaves_nothing_behind_on_a_terminal() {
     assert!(killed.success());
     let screen = tmux.wait_for("exited 143");
     assert!(!screen.contains(" tests, "), "a line of the bar is left:\n{screen}");
+}
+
+/// A suite of fractional points, one test hidden: the sums are exact, the
+/// CSV holds the points earned per test, and the hidden test's expected
+/// output is in no file a student receives, while the instructor's own
+/// reports keep it.
+#[test]
+fn fractional_points_add_up_and_a_hidden_test_s_answer_reaches_no_student() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    let hidden = "-- points: 2.5\n-- visibility: hidden\nnew_game(\"Secretia\",\"Hush\")\nplay(\"Secretia\",5)\n";
+    fs::write(suite.join("a.txt"), hidden).expect("write");
+    fs::write(suite.join("b.txt"), "-- points: 0.25\nundo\n").expect("write");
+    fs::write(suite.join("c.txt"), "-- points: 4\nredo\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    // The answer only the hidden test's expected output holds.
+    let answer = "Hush plays next";
+    assert!(fs::read_to_string(suite.join("a.expected.txt")).expect("a").contains(answer));
+    let class = home.path().join("class");
+    let (alice, bob) = (class.join("alice"), class.join("bob"));
+    for dir in [&alice, &bob] {
+        fs::create_dir_all(dir).expect("mkdir");
+    }
+    script(&alice, "ttt", &format!("exec '{BIN}' \"$@\""));
+    let wrong = format!(
+        "case \"$2\" in *c.txt) exec '{BIN}' \"$@\";; esac\necho wrong; echo 'my own trouble' >&2; exit 1"
+    );
+    script(&bob, "ttt", &wrong);
+    let out = home.path().join("grades");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&out),
+        &path(&alice),
+        &path(&bob),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let csv = fs::read_to_string(out.join("grades.csv")).expect("csv");
+    assert_eq!(
+        csv,
+        "student,passed,total,points,max_points,a,b,c\nalice,3,3,6.75,6.75,2.5,0.25,4\nbob,1,3,4,6.75,0,0,4\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("grades.json")).expect("json"))
+            .expect("JSON");
+    assert_eq!((&json["max_points"], &json["students"][0]["points"]), (&6.75.into(), &6.75.into()));
+    assert_eq!(json["students"][1]["max_points"], 6.75, "{json}");
+    assert_eq!(json["students"][1]["tests"][2]["points"], 4, "{json}");
+    assert_eq!(json["tests"][0]["visibility"], "hidden", "{json}");
+    assert!(text(&o).contains("bob      1/3     4/6.75"), "{}", text(&o));
+    let tests_csv = fs::read_to_string(out.join("tests.csv")).expect("tests.csv");
+    assert!(tests_csv.contains("\nb,0.25,1,2\n"), "{tests_csv}");
+
+    // What bob receives: the verdict, the line, his own standard error.
+    for file in ["bob.report.txt", "bob.junit.xml"] {
+        let shown = fs::read_to_string(out.join(file)).expect(file).replace("&apos;", "'");
+        assert!(!shown.contains(answer), "{file}: {shown}");
+        assert!(
+            shown.contains(
+                "the output differs from line 1 on (this test's expected output is hidden)"
+            ),
+            "{file}: {shown}"
+        );
+        assert!(shown.contains("my own trouble"), "{file}: {shown}");
+        assert!(shown.contains("start new game"), "the visible test keeps its diff: {shown}");
+    }
+    // Gradescope's results.json hides it too; the instructor's reports keep it.
+    let args = ["test", &path(&suite), "--program", "./ttt", "--format", "gradescope"];
+    let o = run(Command::new(BIN).current_dir(&bob).args(args), None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let json = String::from_utf8_lossy(&o.stdout);
+    assert!(!json.contains(answer), "{json}");
+    let results: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(results["stdout_visibility"], "hidden", "{results}");
+    assert_eq!(results["score"], 4, "{results}");
+    assert_eq!(results["tests"][0]["visibility"], "hidden", "{results}");
+    assert_eq!(
+        (&results["tests"][0]["max_score"], &results["tests"][1]["max_score"]),
+        (&2.5.into(), &0.25.into())
+    );
+    assert_eq!(results["tests"][1]["visibility"], "visible", "{results}");
+    assert!(results["tests"][0]["output"].as_str().expect("output").contains("my own trouble"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(answer), "the people's report keeps it");
+    for format in ["human", "tap", "junit"] {
+        let args = ["test", &path(&suite), "--program", "./ttt", "--format", format];
+        let o = run(Command::new(BIN).current_dir(&bob).args(args), None);
+        assert!(
+            text(&o).contains(answer) || String::from_utf8_lossy(&o.stderr).contains(answer),
+            "{format}: {}",
+            text(&o)
+        );
+    }
 }

@@ -1,8 +1,12 @@
 //! `--format gradescope`: the `results.json` of Gradescope's autograder
 //! specification, on standard output when the suite ends (the report for
 //! people goes on beside it, on standard error, as under `--format junit`).
-//! Each test is worth its `-- points: N` (default 1); a failure's output is
-//! what the human report shows under it.
+//! Each test is worth its `-- points: N` (default 1) and has its
+//! `-- visibility: V` (default visible); a failure's output is what the
+//! human report shows under it, without the diff when the test's expected
+//! output is not visible (`TestResult::for_students`). The autograder's own
+//! output (the human report, which keeps every diff) is hidden from
+//! students when any test is.
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -11,19 +15,30 @@ use serde_json::{Value, json};
 
 use super::human::{Human, print_outcome};
 use super::{Reporter, TestEvent};
-use crate::suite::{Verdict, plan};
+use crate::suite::Verdict;
+use crate::suite::plan::{self, Visibility};
+use crate::suite::points::Points;
 
 pub(crate) struct Gradescope<'a> {
     json: &'a mut dyn Write,
     people: Human<'a>,
     tests: Vec<Value>,
-    score: u64,
+    score: Points,
+    /// Whether a test's expected output is hidden from students.
+    hiding: bool,
     start: Instant,
 }
 
 impl<'a> Gradescope<'a> {
     pub(crate) fn new(json: &'a mut dyn Write, people: Human<'a>) -> Gradescope<'a> {
-        Gradescope { json, people, tests: Vec::new(), score: 0, start: Instant::now() }
+        Gradescope {
+            json,
+            people,
+            tests: Vec::new(),
+            score: Points::ZERO,
+            hiding: false,
+            start: Instant::now(),
+        }
     }
 }
 
@@ -38,25 +53,31 @@ impl Reporter for Gradescope<'_> {
                     return Ok(());
                 }
                 let max = plan::points(&test.trace);
+                let visibility = plan::visibility(&test.trace);
+                self.hiding |= visibility != Visibility::Visible;
                 let passed = result.verdict == Verdict::Pass;
-                let score = if passed { max } else { 0 };
-                self.score += score;
+                let score = if passed { max } else { Points::ZERO };
+                self.score = self.score + score;
                 let mut output = Vec::new();
                 if !passed {
-                    print_outcome(&mut output, test, result, false)?;
+                    print_outcome(&mut output, test, &result.for_students(visibility), false)?;
                 }
                 self.tests.push(json!({
                     "name": test.name,
-                    "score": score,
-                    "max_score": max,
+                    "score": score.json(),
+                    "max_score": max.json(),
                     "status": if passed { "passed" } else { "failed" },
+                    "visibility": visibility.name(),
                     "output": String::from_utf8_lossy(&output),
                 }));
                 Ok(())
             }
             TestEvent::Done { .. } => {
+                let stdout = if self.hiding { "hidden" } else { "visible" };
                 let results = json!({
-                    "score": self.score,
+                    "score": self.score.json(),
+                    "visibility": Visibility::Visible.name(),
+                    "stdout_visibility": stdout,
                     "execution_time": self.start.elapsed().as_secs(),
                     "tests": std::mem::take(&mut self.tests),
                 });

@@ -287,6 +287,7 @@ mod tests {
                 &outcome(Verdict::Differs(Diff {
                     text: "-x\n+<y>&\u{0}\n".into(),
                     marks: Vec::new(),
+                    from_line: None,
                 })),
             )
             .expect("add");

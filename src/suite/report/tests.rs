@@ -28,12 +28,20 @@ fn suite() -> Vec<(Test, TestResult)> {
         command: Some("python3 'dan smith/ttt.py' -w 3 5 t/t.txt".into()),
         ..result(verdict, 2000, &[], stderr)
     };
-    let crash_diff =
-        Diff { text: "line 9 differs:\n-  ok\n+(missing)\n".into(), marks: Vec::new() };
-    let diff = Diff { text: "line 2 differs:\n-  ok\n+  error\n".into(), marks: Vec::new() };
+    let crash_diff = Diff {
+        text: "line 9 differs:\n-  ok\n+(missing)\n".into(),
+        marks: Vec::new(),
+        from_line: None,
+    };
+    let diff = Diff {
+        text: "line 2 differs:\n-  ok\n+  error\n".into(),
+        marks: Vec::new(),
+        from_line: None,
+    };
     let partial = Diff {
         text: format!("{}\n--- expected\n+++ actual\n-  ok\n", crate::suite::diff::PARTIAL),
         marks: Vec::new(),
+        from_line: None,
     };
     vec![
         (test("01_x_wins"), result(Verdict::Pass, 1250, &[], &[])),
@@ -73,7 +81,14 @@ fn suite() -> Vec<(Test, TestResult)> {
         ),
         (
             test("10_diff"),
-            ran(Verdict::Differs(Diff { text: "-a\n+b\n".into(), marks: Vec::new() }), &[]),
+            ran(
+                Verdict::Differs(Diff {
+                    text: "-a\n+b\n".into(),
+                    marks: Vec::new(),
+                    from_line: None,
+                }),
+                &[],
+            ),
         ),
     ]
 }
