@@ -140,6 +140,9 @@ struct GradeArgs {
     /// Write grades.csv and each student's reports to DIR (new, or empty)
     #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_GRADE_OUT))]
     out: PathBuf,
+    /// Regrade the students named into the gradebook DIR holds (same suite only)
+    #[arg(long)]
+    update: bool,
     /// Grade with the course suite built into tictac (then every folder named is a student)
     #[arg(long)]
     course: bool,
@@ -378,6 +381,7 @@ impl GradeArgs {
             jobs: self.jobs,
             timeout: self.timeout.0,
             out: self.out,
+            update: self.update,
         })
     }
 }

@@ -127,6 +127,8 @@ pub(crate) struct GradeOptions {
     pub(crate) timeout: Duration,
     /// The new (or empty) folder the gradebook and reports go to.
     pub(crate) out: PathBuf,
+    /// Regrade the students named into the gradebook `out` holds.
+    pub(crate) update: bool,
 }
 
 /// What `tictac fuzz` was asked to do.

@@ -53,7 +53,26 @@ pub(crate) struct Failed {
     pub(crate) headline: String,
 }
 
+/// Every kind of failure, as `grades.json` names them (`Failed::of`).
+const KINDS: [&str; 9] = [
+    "output differs",
+    "exited",
+    "crashed",
+    "killed by a signal",
+    "timed out",
+    "printed too much",
+    "could not start",
+    "no expected output",
+    "could not run",
+];
+
 impl Failed {
+    /// A failure as `grades.json` holds it; None for a kind it never holds.
+    pub(crate) fn read(kind: &str, headline: &str) -> Option<Failed> {
+        let kind = KINDS.into_iter().find(|k| *k == kind)?;
+        Some(Failed { kind, headline: headline.into() })
+    }
+
     fn of(verdict: &Verdict) -> Option<Failed> {
         let kind = match verdict {
             Verdict::Pass | Verdict::Skipped(_) => return None,
@@ -158,8 +177,8 @@ pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -
 }
 
 /// `grades.json`: what `grades.csv` says, with each failure's kind and
-/// headline.
-pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
+/// headline, and the suite's digest (`suite`), which a regrade checks.
+pub(crate) fn json(suite: &str, columns: &[Column], rows: &[Row]) -> serde_json::Value {
     let tests: Vec<_> = columns
         .iter()
         .map(|c| {
@@ -197,7 +216,9 @@ pub(crate) fn json(columns: &[Column], rows: &[Row]) -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({ "tests": tests, "max_points": most, "students": students })
+    serde_json::json!({
+        "suite": suite, "tests": tests, "max_points": most, "students": students
+    })
 }
 
 /// `tests.csv`: per test, how many students pass it, hardest first (then
@@ -293,8 +314,13 @@ mod tests {
     #[test]
     fn the_json_has_each_failure_s_kind_and_tests_csv_the_hardest_first() {
         let rows = [row("ann", &[None, Some("exited with status 1")]), row("bo", &[None, None])];
-        let json = json(&columns(), &rows);
+        let json = json("sha256:0", &columns(), &rows);
         assert_eq!(json["max_points"], 4);
+        assert_eq!(json["suite"], "sha256:0");
+        for kind in KINDS {
+            assert_eq!(Failed::read(kind, "x"), Some(Failed { kind, headline: "x".into() }));
+        }
+        assert_eq!(Failed::read("exploded", "x"), None);
         assert_eq!(json["students"][0]["points"], 1);
         let failed = &json["students"][0]["tests"][1];
         assert_eq!(failed["kind"], "exited");

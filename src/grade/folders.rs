@@ -113,7 +113,8 @@ pub(super) fn holds_the_program(
 }
 
 /// Why `--out` must be new or empty.
-const NEVER: &str = "(grades never overwrite a file: name a new or empty folder)";
+const NEVER: &str = "(a new grading never overwrites a file: name a new or empty folder, \
+    or add --update to regrade the students named into it)";
 
 /// The file that marks a gradebook being written: made new in `--out`
 /// before anything is written there, removed when grading ends (or a
@@ -136,7 +137,9 @@ impl Drop for Claim {
 /// The output folder: made if missing; one that exists must be empty.
 /// Claimed for this run (`BUSY`): two runs at once on one folder would
 /// each find the other's files, so the second is refused, saying why.
-pub(super) fn prepare_out(dir: &Path) -> Result<Claim, GradeError> {
+/// Under `--update` it must be a folder that exists (its `grades.json` is
+/// read next), claimed the same way.
+pub(super) fn prepare_out(dir: &Path, update: bool) -> Result<Claim, GradeError> {
     let refuse = |why: &str| GradeError::Out(shown(dir.display()), shown(why));
     let busy = dir.join(BUSY);
     let taken = || {
@@ -150,6 +153,9 @@ pub(super) fn prepare_out(dir: &Path) -> Result<Claim, GradeError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound && fs::symlink_metadata(dir).is_ok() => {
             return Err(refuse("is a symbolic link to nothing"));
         }
+        Err(e) if e.kind() == io::ErrorKind::NotFound && update => {
+            return Err(refuse(&format!("cannot be updated: {e}")));
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(refuse(&e.to_string())),
         Ok(m) if !m.is_dir() => return Err(refuse(&format!("exists and is not a folder {NEVER}"))),
@@ -158,7 +164,7 @@ pub(super) fn prepare_out(dir: &Path) -> Result<Claim, GradeError> {
             if fs::symlink_metadata(&busy).is_ok() {
                 return Err(taken());
             }
-            if entries.next().is_some() {
+            if !update && entries.next().is_some() {
                 return Err(refuse(&format!("is a folder that is not empty {NEVER}")));
             }
         }
@@ -208,11 +214,15 @@ mod tests {
     fn the_output_folder_is_new_or_empty() {
         let dir = tempfile::tempdir().expect("dir");
         let out = dir.path().join("grades");
-        drop(prepare_out(&out).expect("new"));
-        drop(prepare_out(&out).expect("empty"));
+        assert!(prepare_out(&out, true).is_err(), "--update: no folder");
+        drop(prepare_out(&out, false).expect("new"));
+        drop(prepare_out(&out, false).expect("empty"));
         fs::write(out.join("grades.csv"), "x").expect("write");
-        let e = prepare_out(&out).err().expect("not empty").to_string();
-        assert!(e.ends_with("is a folder that is not empty (grades never overwrite a file: name a new or empty folder)"), "{e}");
+        let e = prepare_out(&out, false).err().expect("not empty").to_string();
+        assert!(e.ends_with("is a folder that is not empty (a new grading never overwrites a file: name a new or empty folder, or add --update to regrade the students named into it)"), "{e}");
+        let claim = prepare_out(&out, true).expect("--update");
+        assert!(prepare_out(&out, true).is_err(), "one update at a time");
+        drop(claim);
         assert_eq!(fs::read_to_string(out.join("grades.csv")).expect("kept"), "x");
     }
 
@@ -220,15 +230,15 @@ mod tests {
     fn a_folder_being_written_by_another_run_is_refused_saying_so() {
         let dir = tempfile::tempdir().expect("dir");
         let out = dir.path().join("grades");
-        let claim = prepare_out(&out).expect("new");
-        let e = prepare_out(&out).err().expect("claimed").to_string();
+        let claim = prepare_out(&out, false).expect("new");
+        let e = prepare_out(&out, false).err().expect("claimed").to_string();
         assert!(e.contains("is being written by another tictac grade run"), "{e}");
         fs::write(out.join("grades.csv"), "x").expect("write");
-        let e = prepare_out(&out).err().expect("claimed").to_string();
+        let e = prepare_out(&out, false).err().expect("claimed").to_string();
         assert!(e.contains("is being written by another tictac grade run"), "{e}");
         drop(claim);
         assert!(!out.join(BUSY).exists(), "the claim goes with the run");
-        let e = prepare_out(&out).err().expect("not empty").to_string();
+        let e = prepare_out(&out, false).err().expect("not empty").to_string();
         assert!(e.contains("is a folder that is not empty"), "{e}");
     }
 }

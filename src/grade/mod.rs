@@ -6,9 +6,11 @@
 
 mod advice;
 mod book;
+mod digest;
 mod files;
 mod folders;
 mod progress;
+mod update;
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -17,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use book::{Column, Recorder, Row};
-use files::{Shared, write_new};
+use files::{Replace, Shared, write_whole};
 use folders::{REPORT, holds_the_program, out_apart, prepare_out, students};
 use progress::Progress;
 
@@ -51,6 +53,11 @@ pub(crate) enum GradeError {
          grades with the built-in course suite)"
     )]
     NoTests(String),
+    #[error(
+        "error: --out '{out}' holds the grades of another suite ({held}; this one is {suite}): \
+         --update regrades only with the suite a gradebook was graded with (grade into a new --out)"
+    )]
+    OtherSuite { out: String, held: String, suite: String },
     #[error("error: the test '{0}' cannot run as written: {1}")]
     Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]
@@ -124,7 +131,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     };
     out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
     // Held until the gradebook is written: a second run on it is refused.
-    let _claim = prepare_out(&options.out)?;
+    let _claim = prepare_out(&options.out, options.update)?;
     // The course suite is written into the gradebook once grading is done,
     // so that every command a report shows can be run again as it stands;
     // meanwhile the runs read it from the executable, so no program finds
@@ -152,20 +159,32 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
             visibility: plan::visibility(&t.trace),
         })
         .collect();
-    let rows = grade_class(options, &tests, &columns, &students)?;
-    if options.suite.is_none() {
+    let digest = digest::of_suite(&tests, options.suite.is_none());
+    // A regrade reads the gradebook before anything runs: another suite's
+    // is refused.
+    let (kept, replace) = match options.update {
+        true => (update::rows_of(&options.out, &digest, &columns)?, Replace::Whole),
+        false => (Vec::new(), Replace::Never),
+    };
+    let graded = grade_class(options, &tests, &columns, &students, replace)?;
+    let regraded = graded.len();
+    let rows = match options.update {
+        true => update::merge(kept, graded),
+        false => graded,
+    };
+    if options.suite.is_none() && !course_at.exists() {
         course::write_out(&course_at)?;
     }
     let mut csv = Vec::new();
     book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
-    write_new(&options.out.join("grades.csv"), &csv)?;
-    let mut json = serde_json::to_vec_pretty(&book::json(&columns, &rows))
+    write_whole(&options.out.join("grades.csv"), &csv, replace)?;
+    let mut json = serde_json::to_vec_pretty(&book::json(&digest, &columns, &rows))
         .map_err(|e| SuiteError::Write(e.into()))?;
     json.push(b'\n');
-    write_new(&options.out.join("grades.json"), &json)?;
+    write_whole(&options.out.join(update::GRADES_JSON), &json, replace)?;
     let mut tests_csv = Vec::new();
     book::write_tests_csv(&mut tests_csv, &columns, &rows).map_err(SuiteError::Write)?;
-    write_new(&options.out.join("tests.csv"), &tests_csv)?;
+    write_whole(&options.out.join("tests.csv"), &tests_csv, replace)?;
     book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
     for note in advice::notes(&options.command, &students, &columns, &rows) {
         writeln!(out, "{note}").map_err(SuiteError::Write)?;
@@ -175,13 +194,23 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         None => ("the course suite".to_string(), ", and the course suite"),
         Some(_) => (format!("'{}'", shown(suite_path.display())), ""),
     };
-    writeln!(
-        out,
-        "Graded {} on {} of {of}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
-        plural(rows.len(), "student"),
-        plural(columns.len(), "test"),
-        options.out.display()
-    )
+    match options.update {
+        false => writeln!(
+            out,
+            "Graded {} on {} of {of}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
+            plural(rows.len(), "student"),
+            plural(columns.len(), "test"),
+            options.out.display()
+        ),
+        true => writeln!(
+            out,
+            "Regraded {} on {} of {of} into {}, which now holds the grades of {}.",
+            plural(regraded, "student"),
+            plural(columns.len(), "test"),
+            options.out.display(),
+            plural(rows.len(), "student"),
+        ),
+    }
     .map_err(SuiteError::Write)?;
     Ok(Status::Ran)
 }
@@ -207,6 +236,7 @@ fn grade_class(
     tests: &[Test],
     columns: &[Column],
     students: &[(String, PathBuf)],
+    replace: Replace,
 ) -> Result<Vec<Row>, GradeError> {
     let each: Vec<Options> = students
         .iter()
@@ -228,6 +258,7 @@ fn grade_class(
         columns,
         students,
         out: &options.out,
+        replace,
         graded: None,
         rows: Vec::with_capacity(students.len()),
         progress: Progress::new(count, students.len(), io::stderr().is_terminal()),
@@ -248,6 +279,8 @@ struct Class<'a> {
     columns: &'a [Column],
     students: &'a [(String, PathBuf)],
     out: &'a Path,
+    /// Whether a student's report and JUnit file replace theirs (`--update`).
+    replace: Replace,
     graded: Option<Graded>,
     rows: Vec<Row>,
     progress: Progress,
@@ -319,8 +352,8 @@ impl Class<'_> {
     fn start(&self, name: &str) -> Result<Graded, GradeError> {
         let report_path = self.out.join(format!("{name}{REPORT}"));
         let junit_path = self.out.join(format!("{name}.junit.xml"));
-        let report = Shared::create(&report_path)?;
-        let junit = Shared::create(&junit_path)?;
+        let report = Shared::create(&report_path, self.replace)?;
+        let junit = Shared::create(&junit_path, self.replace)?;
         let files = shown(format!("{} or {}", report_path.display(), junit_path.display()));
         let mut recorder = Recorder {
             row: Row::new(name),

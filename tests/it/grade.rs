@@ -965,3 +965,100 @@ fn fractional_points_add_up_and_a_hidden_test_s_answer_reaches_no_student() {
         );
     }
 }
+
+/// A regrade (`--update`): the students named are graded again into the
+/// gradebook, every other row and file stays byte for byte, a new student
+/// goes in name order; a gradebook of another suite is refused.
+#[test]
+fn a_regrade_replaces_only_the_students_named_and_refuses_another_suite() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "-- points: 1.5\nnew_game(\"a\",\"b\")\n").expect("write");
+    fs::write(suite.join("b.txt"), "undo\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let student = |name: &str, correct: bool| {
+        let dir = home.path().join("class").join(name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        let body = match correct {
+            true => format!("exec '{BIN}' \"$@\""),
+            false => "echo wrong".to_string(),
+        };
+        script(&dir, "ttt", &body);
+        path(&dir)
+    };
+    let (alice, bob, dan) = (student("alice", true), student("bob", false), student("dan", true));
+    let out = path(&home.path().join("grades"));
+    let grade = |extra: &[&str]| {
+        let mut args = vec!["grade", "--command", "./ttt", "--out", &out];
+        args.extend(extra);
+        tictac(&args)
+    };
+    let suite_arg = path(&suite);
+    let o = grade(&[&suite_arg, &alice, &bob, &dan]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let read = |file: &str| fs::read(Path::new(&out).join(file)).expect(file);
+    let before: Vec<Vec<u8>> =
+        ["alice.report.txt", "alice.junit.xml", "dan.report.txt"].map(read).into();
+    let csv = String::from_utf8(read("grades.csv")).expect("csv");
+    assert_eq!(
+        csv,
+        "student,passed,total,points,max_points,a,b\nalice,2,2,2.5,2.5,1.5,1\nbob,0,2,0,2.5,0,0\ndan,2,2,2.5,2.5,1.5,1\n"
+    );
+
+    // Without --update the gradebook is never written to; says how to.
+    let o = grade(&[&suite_arg, &bob]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("or add --update to regrade the students named into it"));
+
+    // Bob resubmits a correct program; carol is new.
+    let bob = student("bob", true);
+    let carol = student("carol", false);
+    let o = grade(&[&suite_arg, &bob, &carol, "--update"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("Regraded 2 students on 2 tests of"), "{}", text(&o));
+    assert!(text(&o).contains("which now holds the grades of 4 students."), "{}", text(&o));
+    let csv = String::from_utf8(read("grades.csv")).expect("csv");
+    assert_eq!(
+        csv,
+        "student,passed,total,points,max_points,a,b\nalice,2,2,2.5,2.5,1.5,1\nbob,2,2,2.5,2.5,1.5,1\ncarol,0,2,0,2.5,0,0\ndan,2,2,2.5,2.5,1.5,1\n"
+    );
+    let after: Vec<Vec<u8>> =
+        ["alice.report.txt", "alice.junit.xml", "dan.report.txt"].map(read).into();
+    assert_eq!(before, after, "the others' files are untouched");
+    let bob_report = String::from_utf8(read("bob.report.txt")).expect("report");
+    assert!(bob_report.contains("Test Results: 2/2 passed."), "{bob_report}");
+    assert!(Path::new(&out).join("carol.junit.xml").exists());
+    let tests_csv = String::from_utf8(read("tests.csv")).expect("tests.csv");
+    assert!(tests_csv.contains("a,1.5,3,4\n"), "{tests_csv}");
+    let json: serde_json::Value = serde_json::from_slice(&read("grades.json")).expect("JSON");
+    assert!(json["suite"].as_str().expect("suite").starts_with("sha256:"), "{json}");
+    assert_eq!(json["students"].as_array().expect("students").len(), 4);
+    // A regrade of a regrade holds the same rows.
+    let o = grade(&[&suite_arg, &bob, "--update"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(String::from_utf8(read("grades.csv")).expect("csv"), csv);
+
+    // Another suite (an expected file changed) is refused, nothing written.
+    let grades_json = read("grades.json");
+    fs::write(suite.join("b.expected.txt"), "changed\n").expect("write");
+    let o = grade(&[&suite_arg, &bob, "--update"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("holds the grades of another suite (sha256:"), "{}", text(&o));
+    assert_eq!(read("grades.json"), grades_json);
+    // A folder that is no gradebook is refused too.
+    let empty = home.path().join("empty");
+    fs::create_dir(&empty).expect("mkdir");
+    let o = tictac(&[
+        "grade",
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&empty),
+        &suite_arg,
+        &bob,
+        "--update",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("holds no grades.json to update"), "{}", text(&o));
+}
