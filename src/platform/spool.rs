@@ -208,6 +208,29 @@ impl BufRead for SpoolReader {
     }
 }
 
+/// What the folder temporary files go to (`TMPDIR` on Unix, `TMP` on
+/// Windows) has free for this user, and the unit its space is given in;
+/// `None` when it cannot be measured (the folder does not exist).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FreeSpace {
+    pub(crate) bytes: u64,
+    pub(crate) block: u64,
+}
+
+pub(crate) fn free_space() -> Option<FreeSpace> {
+    let stats = fs4::statvfs(std::env::temp_dir()).ok()?;
+    Some(FreeSpace { bytes: stats.available_space(), block: stats.allocation_granularity() })
+}
+
+/// Whether a spool's write failed because its file system (or the user's
+/// quota, or the file size limit) is full: nothing the request did wrong.
+pub(crate) fn is_full(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::FileTooLarge
+    )
+}
+
 /// Writes `n` in 7-bit groups, low first (LEB128).
 pub(crate) fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
     let mut bytes = [0u8; 10];

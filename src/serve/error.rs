@@ -11,6 +11,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::limits::Cut;
+use crate::platform::spool;
 use crate::status::{Status, Stopped, closed_pipe};
 
 /// Why the server could not start, or could not say that it did.
@@ -51,9 +52,22 @@ pub(crate) enum ApiError {
     OutputTooBig,
     #[error("the request took longer than {} s; try again, or use the command line", .0.as_secs_f64())]
     TooSlow(Duration),
-    /// Answers waiting for slow clients hold the server's disk budget.
-    #[error("the server is busy with answers not yet read; try again in a few seconds")]
-    Busy,
+    /// Answers waiting for slow clients hold the server's disk budget; the
+    /// seconds after which to ask again (`Retry-After`).
+    #[error("the server is busy with long answers not yet read; try again in {0} s")]
+    Busy(u64),
+    /// The temporary folder is full (something else filled it): a long
+    /// answer cannot wait there. Short ones are still served.
+    #[error(
+        "the server's temporary folder is full, so a long answer cannot wait there; try again in {0} s"
+    )]
+    SpoolFull(u64),
+    /// An answer longer than the whole disk budget (in MiB): a small
+    /// temporary folder can never hold it.
+    #[error(
+        "the answer is longer than the server's temporary folder may hold ({0} MiB, half its free space when the server started); run this trace with the command line (tictac -b FILE)"
+    )]
+    NoRoom(usize),
     #[error("no such page")]
     NotFound,
     /// A path that exists, asked with another method (the `Allow` header
@@ -69,7 +83,10 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::BodyTooBig | ApiError::OutputTooBig => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::TooSlow(_) | ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooSlow(_) | ApiError::Busy(_) | ApiError::SpoolFull(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::NoRoom(_) => StatusCode::INSUFFICIENT_STORAGE,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -93,12 +110,33 @@ impl ApiError {
             None => ApiError::Internal(e.to_string()),
         }
     }
+
+    /// A temporary file that could not be written or read back: a full
+    /// folder is a 503 to retry, anything else an internal error.
+    pub(crate) fn from_spool(e: &io::Error, timeout: Duration) -> ApiError {
+        if spool::is_full(e) {
+            ApiError::SpoolFull(retry_after(timeout))
+        } else {
+            ApiError::Internal(format!("keeping the trace in a temporary file failed: {e}"))
+        }
+    }
+}
+
+/// When a request refused for want of room may be sent again, in whole
+/// seconds: by then every answer held now has been read, or dropped by its
+/// write deadline (`deadline`: the time bound from its first byte, which is
+/// written as soon as it is ready).
+pub(crate) fn retry_after(timeout: Duration) -> u64 {
+    (timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0)).max(1)
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.to_string() });
         let mut response = (self.status(), Json(body)).into_response();
+        if let ApiError::Busy(seconds) | ApiError::SpoolFull(seconds) = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         if self == ApiError::BodyTooBig {
             // The rest of the body is not read: the connection cannot carry
             // another request, and the client is told so.

@@ -48,7 +48,7 @@ pub(crate) fn router(timeout: Duration) -> Router {
         timeout,
         admitted: Semaphore::new(ADMITTED_KIB),
         long_runs: Semaphore::new(cores),
-        held: reply::budgets(),
+        held: reply::Budgets::new(timeout, crate::platform::spool::free_space()),
     });
     // A 405 says in JSON, as every error does, which method the path takes.
     let only = |method: &'static str| move || async move { ApiError::MethodNotAllowed(method) };

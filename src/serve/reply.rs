@@ -15,6 +15,7 @@ use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::http::header;
@@ -23,8 +24,8 @@ use http_body::Frame;
 use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::error::ApiError;
-use crate::platform::spool::Spool;
+use super::error::{ApiError, retry_after};
+use crate::platform::spool::{FreeSpace, Spool};
 
 /// What all answers waiting to be written may hold in memory together, in
 /// KiB: at least 600 answers (a spooled text counts `SPOOLED`). An answer
@@ -32,9 +33,12 @@ use crate::platform::spool::Spool;
 /// be written or closed.
 pub(crate) const HELD_KIB: usize = 160 << 10;
 
-/// What all answers may hold on temporary files together, in KiB: 512
-/// transcripts at the 4 MiB cap. An answer that would pass it is refused at
-/// once (503): waiting, it would hold its text in memory.
+/// What all answers may hold on temporary files together, in KiB, at
+/// most: 512 transcripts at the 4 MiB cap; and never more than half of
+/// what the temporary folder had free when the server started (a small
+/// `TMPDIR` filled by one client's unread answers failed everybody's long
+/// answers, with a 500). An answer that would pass it is refused at once
+/// (503, `Retry-After`): waiting, it would hold its text in memory.
 pub(crate) const ON_DISK_KIB: usize = 2 << 20;
 
 /// Text escaped into one frame: at most six times this once escaped.
@@ -50,12 +54,36 @@ const SPOOLED: usize = 64 * 1024 + 13 * PIECE;
 pub(crate) struct Budgets {
     memory: Arc<Semaphore>,
     disk: Arc<Semaphore>,
+    /// The disk budget's size, in KiB.
+    disk_kib: usize,
+    /// The unit the temporary folder gives space in: a text on disk counts
+    /// its length rounded up to it.
+    block: usize,
+    /// The time bound: how long an answer refused for want of room waits
+    /// before it is asked again (`Retry-After`).
+    timeout: Duration,
 }
 
-pub(crate) fn budgets() -> Budgets {
-    Budgets {
-        memory: Arc::new(Semaphore::new(HELD_KIB)),
-        disk: Arc::new(Semaphore::new(ON_DISK_KIB)),
+impl Budgets {
+    /// The budgets of a server with this time bound, whose temporary folder
+    /// has `free` space now (`None`: not known, `ON_DISK_KIB` then).
+    pub(crate) fn new(timeout: Duration, free: Option<FreeSpace>) -> Budgets {
+        let disk_kib = free.map_or(ON_DISK_KIB, |free| {
+            usize::try_from(free.bytes / 2 / 1024).map_or(ON_DISK_KIB, |kib| kib.min(ON_DISK_KIB))
+        });
+        let block = free.and_then(|f| usize::try_from(f.block).ok()).unwrap_or(1).clamp(1, 1 << 20);
+        Budgets {
+            memory: Arc::new(Semaphore::new(HELD_KIB)),
+            disk: Arc::new(Semaphore::new(disk_kib)),
+            disk_kib,
+            block,
+            timeout,
+        }
+    }
+
+    /// What a text of `len` bytes takes on disk, in bytes.
+    fn on_disk(&self, len: usize) -> usize {
+        len.div_ceil(self.block).saturating_mul(self.block)
     }
 }
 
@@ -94,17 +122,25 @@ pub(crate) async fn json(
     }
     raw.push(b'}');
     parts.push_back(Part::Raw(Bytes::from(raw)));
-    let on_disk: usize = parts.iter().map(Part::on_disk).sum();
+    let on_disk: usize = parts.iter().map(|p| budgets.on_disk(p.on_disk())).sum();
     let disk = match on_disk {
         0 => None,
-        bytes => match budgets.disk.clone().try_acquire_many_owned(kib(bytes, ON_DISK_KIB)) {
-            Ok(permit) => Some(permit),
-            Err(_) => return Err(ApiError::Busy),
-        },
+        bytes => {
+            let wanted = bytes.div_ceil(1024);
+            if wanted > budgets.disk_kib {
+                // It would never fit, however long it waited.
+                return Err(ApiError::NoRoom(budgets.disk_kib.div_ceil(1024)));
+            }
+            let wanted = u32::try_from(wanted).unwrap_or(u32::MAX);
+            match budgets.disk.clone().try_acquire_many_owned(wanted) {
+                Ok(permit) => Some(permit),
+                Err(_) => return Err(ApiError::Busy(retry_after(budgets.timeout))),
+            }
+        }
     };
     let mut spooled = VecDeque::with_capacity(parts.len());
     for part in parts {
-        spooled.push_back(part.spooled().map_err(|e| ApiError::Internal(e.to_string()))?);
+        spooled.push_back(part.spooled().map_err(|e| ApiError::from_spool(&e, budgets.timeout))?);
     }
     let held: usize = spooled.iter().map(Part::held).sum();
     let memory = budgets
@@ -275,6 +311,12 @@ mod tests {
         status: u8,
     }
 
+    const TIMEOUT: Duration = Duration::from_millis(2500);
+
+    fn budgets() -> Budgets {
+        Budgets::new(TIMEOUT, None)
+    }
+
     async fn sent(response: Response) -> Vec<u8> {
         axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body").to_vec()
     }
@@ -316,15 +358,42 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_answer_past_the_disk_budget_is_refused_at_once() {
+    async fn an_answer_past_the_disk_budget_is_refused_at_once_with_when_to_retry() {
         let budgets = budgets();
         let long = "x".repeat(SPOOLED + 1);
         let all = u32::try_from(ON_DISK_KIB).expect("fits");
         let taken = budgets.disk.clone().try_acquire_many_owned(all).expect("free");
         let refused = json(&budgets, &Small { status: 0 }, vec![("output", long.clone())]).await;
-        assert_eq!(refused.err(), Some(ApiError::Busy));
+        assert_eq!(refused.err(), Some(ApiError::Busy(3)), "the time bound, rounded up");
+        let response = ApiError::Busy(3).into_response();
+        assert_eq!(response.status(), 503);
+        assert_eq!(response.headers().get("retry-after").map(|v| v.as_bytes()), Some(&b"3"[..]));
+        // A short answer waits on no file: still served.
+        let short = json(&budgets, &Small { status: 0 }, vec![("output", "x".into())]).await;
+        assert!(short.is_ok());
         drop(taken);
         let answer = json(&budgets, &Small { status: 0 }, vec![("output", long)]).await;
         assert!(answer.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_disk_budget_is_half_the_free_space_at_start_counted_in_its_blocks() {
+        let free = FreeSpace { bytes: 3 * SPOOLED as u64, block: 64 << 10 };
+        let budgets = Budgets::new(TIMEOUT, Some(free));
+        assert_eq!(budgets.disk_kib, 3 * SPOOLED / 2 / 1024);
+        // 1 byte past `SPOOLED`, five 64 KiB blocks: one fits, not two.
+        let long = "x".repeat(SPOOLED + 1);
+        let first = json(&budgets, &Small { status: 0 }, vec![("output", long.clone())]).await;
+        assert_eq!(budgets.disk_kib - budgets.disk.available_permits(), 5 * 64);
+        let second = json(&budgets, &Small { status: 0 }, vec![("output", long.clone())]).await;
+        assert_eq!(second.err(), Some(ApiError::Busy(3)));
+        drop(first);
+        // Longer than the whole budget: never, however long it waits.
+        let longer = "x".repeat(2 * SPOOLED);
+        let never = json(&budgets, &Small { status: 0 }, vec![("output", longer)]).await;
+        assert_eq!(never.err(), Some(ApiError::NoRoom(1)));
+        assert_eq!(Budgets::new(TIMEOUT, None).disk_kib, ON_DISK_KIB);
+        let huge = FreeSpace { bytes: u64::MAX, block: 4096 };
+        assert_eq!(Budgets::new(TIMEOUT, Some(huge)).disk_kib, ON_DISK_KIB);
     }
 }

@@ -50,6 +50,7 @@ pub(crate) fn run(
     let outcome = match run_input(job, Input::memory(trace.as_bytes()), &mut out, autopilot) {
         Ok(outcome) => outcome,
         Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
+        Err(RunError::Spool(e)) => return Err(ApiError::from_spool(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
     Ok(RunReply { output: text(out.bytes), status: outcome.code() })
@@ -147,7 +148,7 @@ pub(crate) fn state(
     budget: Budget,
 ) -> Result<Result<GameState, Rejected>, ApiError> {
     let cut = |e: std::io::Error| ApiError::from_cut(&e, budget.timeout);
-    let spool = |e: std::io::Error| ApiError::Internal(RunError::Spool(e).to_string());
+    let spool = |e: std::io::Error| ApiError::from_spool(&e, budget.timeout);
     let mut out = Capped::new(budget.deadline);
     // Validated as `-b` does, in constant memory (commands on a tape, type
     // errors on a spool): an in-memory check of a 1 MiB trace of errors

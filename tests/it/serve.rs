@@ -22,9 +22,12 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(BIN)
-            .args(["serve", "--port", "0"])
-            .args(extra)
+        Server::spawn(Command::new(BIN).args(["serve", "--port", "0"]).args(extra))
+    }
+
+    /// Starts `command`, a `tictac serve --port 0` (or what runs one).
+    fn spawn(command: &mut Command) -> Server {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -523,4 +526,98 @@ fn the_pages_and_their_assets_are_served_from_the_binary() {
         }
     }
     assert_eq!(server.get("/assets/nothing.js").0, 404);
+}
+
+/// A request on a connection of its own, asking to close after it; the
+/// status line and headers of the answer, its body left unread.
+#[cfg(target_os = "linux")]
+fn request_head(base: &str, path: &str, body: &str) -> (TcpStream, String) {
+    let mut stream = TcpStream::connect(base).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("request");
+    let mut head = Vec::new();
+    let mut byte = [0u8];
+    while !head.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("the head");
+        assert_eq!(n, 1, "the connection closed within the head: {head:?}");
+        head.push(byte[0]);
+    }
+    (stream, String::from_utf8(head).expect("a text head").to_lowercase())
+}
+
+/// `tictac serve ARGS` whose temporary folder `dir` is a tmpfs of `mib`
+/// MiB, mounted in a mount namespace of its own (so nothing stays mounted
+/// after it); this process reaches that tmpfs at `/proc/PID/root/DIR`.
+/// `None`, said, where a tmpfs cannot be mounted (not root, no `unshare`):
+/// under CI, that fails the test.
+#[cfg(target_os = "linux")]
+fn server_on_a_small_tmpfs(dir: &Path, mib: u32, args: &[&str]) -> Option<Server> {
+    let mount = format!("mount -t tmpfs -o size={mib}m tictac-spool {}", dir.display());
+    let tried = Command::new("unshare").args(["--mount", "sh", "-c", &mount]).output();
+    if !tried.as_ref().is_ok_and(|o| o.status.success()) {
+        let why =
+            tried.map_or_else(|e| e.to_string(), |o| String::from_utf8_lossy(&o.stderr).into());
+        assert!(std::env::var_os("CI").is_none(), "no tmpfs can be mounted under CI: {why}");
+        eprintln!("a tmpfs cannot be mounted here (root and unshare needed): skipped: {why}");
+        return None;
+    }
+    let script =
+        format!("{mount} && TMPDIR={} exec {BIN} serve --port 0 {}", dir.display(), args.join(" "));
+    Some(Server::spawn(Command::new("unshare").args(["--mount", "sh", "-c", &script])))
+}
+
+/// One client's unread long answers fill at most half of a small
+/// temporary folder (what it had free at start); past that, long answers
+/// are 503 with `Retry-After`, short ones still served; when something else
+/// fills the folder, a long answer is a 503 too, never a 500.
+#[cfg(target_os = "linux")]
+#[test]
+fn unread_long_answers_never_fill_a_small_temporary_folder() {
+    let dir = temp_dir();
+    let Some(server) = server_on_a_small_tmpfs(dir.path(), 16, &["--timeout", "30"]) else {
+        return;
+    };
+    let seen = PathBuf::from(format!("/proc/{}/root{}", server.child.id(), dir.path().display()));
+    let used = || {
+        let stats = rustix::fs::statvfs(&seen).expect("the tmpfs");
+        (stats.f_blocks - stats.f_bfree) * stats.f_frsize
+    };
+    let status = |head: &str| head.split(' ').nth(1).unwrap_or_default().to_string();
+    // A 3.7 MB transcript on disk, 22 MB once escaped: far past what the
+    // kernel's buffers take of an answer not read. Four would fit in the
+    // 16 MiB, two in its half.
+    let name = format!("A{}", "\u{1}".repeat(160_000));
+    let long = json!({ "trace": format!("new_game(\"{name}\",\"B\")\n{}", "undo\n".repeat(10)) });
+    let mut held = Vec::new();
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        let (stream, head) = request_head(&server.base, "/api/run", &long.to_string());
+        if status(&head) == "503" {
+            assert!(head.contains("\r\nretry-after: 30\r\n"), "{head}");
+        }
+        statuses.push(status(&head));
+        held.push(stream);
+    }
+    assert_eq!(statuses, ["200", "200", "503", "503", "503"]);
+    assert!(used() <= 8 << 20, "{} bytes used of 16 MiB", used());
+    // Short answers are still served.
+    let (code, reply) = server.post_json("/api/run", &json!({"trace": "undo"}));
+    assert_eq!((code, reply["status"].as_u64()), (200, Some(0)), "{reply}");
+    // Something else fills the folder: a long answer that fits the budget
+    // left is refused for want of room, to retry; short ones are served.
+    let mut filler = std::fs::File::create(seen.join("filler")).expect("a file in the tmpfs");
+    let block = vec![0u8; 1 << 16];
+    while filler.write_all(&block).is_ok() {}
+    let (code, reply) = server.post_json("/api/run", &json!({"trace": "undo\n".repeat(5_000)}));
+    assert_eq!(code, 503, "{reply}");
+    let error = reply["error"].as_str().unwrap_or_default();
+    assert!(error.contains("temporary folder is full") && error.contains("30 s"), "{reply}");
+    let (code, _) = server.post_json("/api/state", &json!({"trace": "undo"}));
+    assert_eq!(code, 200);
+    drop(held);
 }
