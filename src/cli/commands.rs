@@ -262,6 +262,9 @@ struct ServeArgs {
         default_value_t = Seconds(DEFAULT_SERVE_TIMEOUT)
     )]
     timeout: Seconds,
+    /// On loopback, also answer requests naming this host (besides localhost and the address)
+    #[arg(long = "allow-host", value_name = "NAME", value_parser = Checked(values::allowed_host))]
+    allow_host: Vec<String>,
 }
 
 #[derive(Args)]
@@ -311,9 +314,12 @@ impl Command {
             Command::Grade(a) => Invocation::Grade(a.options()?),
             Command::Fuzz(a) => Invocation::Fuzz(a.options()),
             Command::Verify(a) => Invocation::Verify(a.options()?),
-            Command::Serve(a) => {
-                Invocation::Serve(ServeOptions { bind: a.bind, port: a.port, timeout: a.timeout.0 })
-            }
+            Command::Serve(a) => Invocation::Serve(ServeOptions {
+                bind: a.bind,
+                port: a.port,
+                timeout: a.timeout.0,
+                allowed_hosts: a.allow_host,
+            }),
             Command::Completions(a) => Invocation::Completions(a.shell),
             Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
         })
@@ -778,8 +784,12 @@ mod tests {
 
     #[test]
     fn serve_options() {
-        let defaults =
-            ServeOptions { bind: DEFAULT_BIND, port: DEFAULT_PORT, timeout: DEFAULT_SERVE_TIMEOUT };
+        let defaults = ServeOptions {
+            bind: DEFAULT_BIND,
+            port: DEFAULT_PORT,
+            timeout: DEFAULT_SERVE_TIMEOUT,
+            allowed_hosts: Vec::new(),
+        };
         assert_eq!(p(&["serve"]), Ok(Invocation::Serve(defaults)));
         let Ok(Invocation::Serve(o)) =
             p(&["serve", "--port", "0", "--bind", "::1", "--timeout=0.25"])
@@ -796,6 +806,21 @@ mod tests {
             error(&["serve", "--bind", "example"]),
             "Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not 'example'"
         );
+        let Ok(Invocation::Serve(o)) = p(&[
+            "serve",
+            "--allow-host",
+            "MyBox.Local.",
+            "--allow-host=[::1]",
+            "--allow-host",
+            "10.0.0.7",
+        ]) else {
+            panic!("should parse");
+        };
+        assert_eq!(o.allowed_hosts, ["mybox.local", "::1", "10.0.0.7"]);
+        for bad in ["", "a b", "evil.com:80", "*", "a..b", "http://x", "-"] {
+            let said = error(&["serve", "--allow-host", bad]);
+            assert!(said.starts_with("Error: --allow-host takes a host name"), "{bad:?}: {said}");
+        }
         assert_eq!(error(&["serve", "--port"]), "Error: the option '--port' needs a value");
         assert_eq!(error(&["serve", "-x"]), "Error: unknown option '-x' for the 'serve' mode");
         assert_eq!(error(&["serve", "x"]), "Error: unexpected argument 'x' for the 'serve' mode");

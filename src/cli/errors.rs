@@ -62,6 +62,10 @@ pub(crate) enum UsageError {
     Port(String),
     #[error("Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not '{0}'")]
     Bind(String),
+    #[error(
+        "Error: --allow-host takes a host name such as mybox.local or an IP address, not '{0}'"
+    )]
+    AllowHost(String),
     #[error("Error: unknown behaviour '{0}' (tictac test --coverage lists them)")]
     BadBehaviour(String),
     #[error("Error: '{0}' is not a behaviour a '-b' run can show, so fuzz never generates it")]

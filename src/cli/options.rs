@@ -171,4 +171,7 @@ pub(crate) struct ServeOptions {
     pub(crate) port: u16,
     /// A request still running after this answers 503.
     pub(crate) timeout: Duration,
+    /// On loopback, the names the `Host` header may give besides
+    /// `localhost` and the address (`--allow-host`), as `values` wrote them.
+    pub(crate) allowed_hosts: Vec<String>,
 }

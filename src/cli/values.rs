@@ -165,6 +165,30 @@ pub(super) fn bind(_: &str, text: &str) -> Result<IpAddr, UsageError> {
     }
 }
 
+/// `--allow-host NAME`: a host name (letters, digits, `-`, `_`, dots
+/// between; any case, a final dot dropped) or an IP address (an IPv6 one
+/// with or without brackets), as the `Host` header names it: lower case,
+/// without brackets.
+pub(super) fn allowed_host(_: &str, text: &str) -> Result<String, UsageError> {
+    let refused = || UsageError::AllowHost(text.into());
+    let name = text.trim().to_ascii_lowercase();
+    let bare = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')).unwrap_or(&name);
+    if let Ok(ip) = bare.parse::<IpAddr>() {
+        return Ok(ip.to_string());
+    }
+    let name = name.strip_suffix('.').unwrap_or(&name);
+    let label = |l: &str| {
+        (1..=63).contains(&l.len())
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    };
+    if name.len() > 253 || !name.split('.').all(label) {
+        return Err(refused());
+    }
+    Ok(name.to_string())
+}
+
 /// `--exclude ID`: a behaviour fuzz generates, other than the one every
 /// trace shows.
 pub(super) fn excluded(_: &str, id: &str) -> Result<Behaviour, UsageError> {

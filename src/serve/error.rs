@@ -68,6 +68,9 @@ pub(crate) enum ApiError {
         "the answer is longer than the server's temporary folder may hold ({0} MiB, half its free space when the server started); run this trace with the command line (tictac -b FILE)"
     )]
     NoRoom(usize),
+    /// A request naming a host the server does not answer (`hosts`).
+    #[error("{0}")]
+    Forbidden(String),
     #[error("no such page")]
     NotFound,
     /// A path that exists, asked with another method (the `Allow` header
@@ -87,6 +90,7 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::NoRoom(_) => StatusCode::INSUFFICIENT_STORAGE,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -15,6 +15,7 @@ use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 
 use super::error::ApiError;
+use super::hosts::Hosts;
 use super::limits::{BODY_LIMIT, INLINE_TRACE};
 use super::reply;
 use super::request::{RunRequest, StateRequest, parse};
@@ -42,7 +43,8 @@ const LEAST_KIB: usize = 256;
 
 type Shared = Arc<Server>;
 
-pub(crate) fn router(timeout: Duration) -> Router {
+/// The server's routes, answering the names `hosts` allows.
+pub(crate) fn router(timeout: Duration, hosts: Hosts) -> Router {
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let server = Arc::new(Server {
         timeout,
@@ -64,6 +66,7 @@ pub(crate) fn router(timeout: Duration) -> Router {
         .method_not_allowed_fallback(only("GET"))
         .merge(api)
         .fallback(|| async { ApiError::NotFound })
+        .layer(middleware::from_fn_with_state(hosts, super::hosts::check))
         .layer(middleware::from_fn(security_headers))
         .with_state(server)
 }

@@ -5,6 +5,7 @@
 mod connections;
 mod deadline;
 mod error;
+mod hosts;
 mod http;
 mod limits;
 mod pages;
@@ -45,7 +46,8 @@ async fn serve(options: &ServeOptions, out: &mut dyn Write) -> Result<(), ServeE
     writeln!(out, "tictac: serving on http://{address}/")?;
     out.flush()?;
 
-    let app = http::router(options.timeout);
+    let hosts = hosts::Hosts::new(address.ip(), &options.allowed_hosts);
+    let app = http::router(options.timeout, hosts);
     let (timeout, grace) = (options.timeout, options.timeout + GRACE);
     connections::serve(listener, app, crate::platform::signals::server_stop(), timeout, grace)
         .await;

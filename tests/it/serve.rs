@@ -385,7 +385,7 @@ fn a_request_past_the_time_bound_answers_503() {
     let server = Server::start(&["--timeout", "0.3"]);
     let mut stream = TcpStream::connect(&server.base).expect("connect");
     stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
-    write!(stream, "POST /api/run HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{")
+    write!(stream, "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{{")
         .expect("w");
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
@@ -407,7 +407,7 @@ fn idle_connections_are_closed_and_huge_heads_refused() {
 
     let mut idle = TcpStream::connect(&server.base).expect("connect");
     idle.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
-    write!(idle, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    write!(idle, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").expect("request");
     let mut answer = String::new();
     let _ = idle.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok"), "{answer}");
@@ -415,7 +415,7 @@ fn idle_connections_are_closed_and_huge_heads_refused() {
     let mut huge = TcpStream::connect(&server.base).expect("connect");
     huge.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
     let header = "a".repeat(100_000);
-    let _ = write!(huge, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: {header}\r\n\r\n");
+    let _ = write!(huge, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: {header}\r\n\r\n");
     let mut answer = String::new();
     let _ = huge.read_to_string(&mut answer);
     assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 431"), "{answer}");
@@ -430,7 +430,7 @@ fn a_client_that_half_closes_gets_its_answer() {
     for _ in 0..20 {
         let mut stream = TcpStream::connect(&server.base).expect("connect");
         stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
-        write!(stream, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+        write!(stream, "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").expect("request");
         stream.shutdown(std::net::Shutdown::Write).expect("half close");
         let mut answer = String::new();
         let _ = stream.read_to_string(&mut answer);
@@ -468,8 +468,12 @@ fn sigterm_lets_a_request_in_flight_finish_then_stops() {
     let mut server = Server::start(&[]);
     let body = json!({"trace": "new_game(\"Ann\",\"Bob\")"}).to_string();
     let mut stream = TcpStream::connect(&server.base).expect("connect");
-    write!(stream, "POST /api/state HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", body.len())
-        .expect("headers");
+    write!(
+        stream,
+        "POST /api/state HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .expect("headers");
     stream.write_all(&body.as_bytes()[..5]).expect("part of the body");
     std::thread::sleep(Duration::from_millis(200));
     server.terminate();
@@ -620,4 +624,67 @@ fn unread_long_answers_never_fill_a_small_temporary_folder() {
     let (code, _) = server.post_json("/api/state", &json!({"trace": "undo"}));
     assert_eq!(code, 200);
     drop(held);
+}
+
+/// A request to `address` with this `Host` (and `Origin`, if any), on a
+/// connection of its own: the status and the body.
+fn ask(address: &str, method: &str, host: &str, origin: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let (path, body) = match method {
+        "GET" => ("/healthz", String::new()),
+        _ => ("/api/run", json!({"trace": "undo"}).to_string()),
+    };
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{origin}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("request");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+/// On loopback, a page elsewhere cannot use the server: a request naming
+/// another host (DNS rebinding) or sent by another site's page is refused
+/// with 403, saying why and naming `--allow-host`; `localhost`, the address
+/// and the names allowed are answered, whatever the port.
+#[test]
+fn on_loopback_only_its_own_names_and_their_pages_are_answered() {
+    let server = Server::start(&["--allow-host", "MyBox.Local"]);
+    let at = server.base.as_str();
+    let port = at.rsplit(':').next().expect("a port");
+    for host in
+        [at.to_string(), format!("localhost:{port}"), "localhost".into(), "mybox.local:9".into()]
+    {
+        assert_eq!(ask(at, "GET", &host, None), (200, "ok".to_string()), "{host}");
+    }
+    let (status, body) = ask(at, "GET", &format!("evil.example:{port}"), None);
+    assert_eq!(status, 403, "{body}");
+    let reply: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let error = reply["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("DNS rebinding") && error.contains("--allow-host evil.example"),
+        "{error}"
+    );
+    let (status, body) = ask(at, "POST", at, Some("https://evil.example"));
+    assert_eq!(status, 403, "a cross-origin POST: {body}");
+    assert!(body.contains("--allow-host"), "{body}");
+    assert_eq!(ask(at, "POST", at, Some(&format!("http://{at}"))).0, 200, "the server's own page");
+    assert_eq!(ask(at, "POST", at, None).0, 200, "a script");
+}
+
+/// Bound to every interface, the server is reached by whatever names its
+/// network gives it: every one is answered.
+#[test]
+fn bound_to_every_interface_any_name_is_answered() {
+    let server = Server::start(&["--bind", "0.0.0.0"]);
+    let port = server.base.rsplit(':').next().expect("a port");
+    let at = format!("127.0.0.1:{port}");
+    assert_eq!(ask(&at, "GET", "tictac.lab.example", None), (200, "ok".to_string()));
+    assert_eq!(ask(&at, "POST", &at, Some("https://elsewhere.example")).0, 200);
 }
