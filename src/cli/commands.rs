@@ -15,9 +15,9 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::options::{
-    DEFAULT_BIND, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_GRADE_OUT, DEFAULT_MAX_LINES,
-    DEFAULT_PORT, DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES,
-    default_jobs,
+    DEFAULT_BIND, DEFAULT_BUILD_TIMEOUT, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_GRADE_OUT,
+    DEFAULT_MAX_LINES, DEFAULT_PORT, DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT,
+    MAX_JOBS, MAX_LINES, default_jobs,
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
@@ -73,6 +73,18 @@ struct TestArgs {
     /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     oracle: Option<Words>,
+    /// Run CMD once in the program's folder before the tests (split as --program is)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    build: Option<Words>,
+    /// Stop a build still running after S seconds (then no test runs)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
+    )]
+    build_timeout: Seconds,
+
     /// Save every actual output as DIR/NAME.actual.txt
     #[arg(long, value_name = "DIR")]
     log: Option<PathBuf>,
@@ -120,6 +132,18 @@ struct GradeArgs {
     /// Run CMD -b TRACE inside each student's folder (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     command: Words,
+    /// Run CMD once in each student's folder before their tests (split as --program is)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    build: Option<Words>,
+    /// Stop a build still running after S seconds (then none of theirs runs)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
+    )]
+    build_timeout: Seconds,
+
     #[arg(
         short,
         long,
@@ -342,7 +366,12 @@ impl TestArgs {
             course: self.course,
             paths: self.paths,
             dir: None,
+            build: self.build.map(|w| w.0),
+            build_timeout: self.build_timeout.0,
         };
+        if options.build.is_some() && options.program.is_none() {
+            return Err(UsageError::BuildWithoutProgram);
+        }
         if options.course {
             if let Some(path) = options.paths.first() {
                 return Err(UsageError::CourseWithPath(path.display().to_string()));
@@ -388,6 +417,8 @@ impl GradeArgs {
             timeout: self.timeout.0,
             out: self.out,
             update: self.update,
+            build: self.build.map(|w| w.0),
+            build_timeout: self.build_timeout.0,
         })
     }
 }

@@ -76,6 +76,8 @@ pub(crate) enum UsageError {
     ExcludeInitialState,
     #[error("Error: --bless writes expected files, so it cannot go with --oracle")]
     BlessWithOracle,
+    #[error("Error: --build builds the program --program runs, so it needs --program")]
+    BuildWithoutProgram,
     #[error(
         "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
     )]

@@ -95,6 +95,8 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
         Invocation::Test(o) if o.format == options::Format::Gradescope => {
             ("test", None, o.oracle.as_ref())
         }
+        // A program --build makes is looked for once built: a test says so.
+        Invocation::Test(o) if o.build.is_some() => ("test", None, o.oracle.as_ref()),
         Invocation::Test(o) => ("test", o.program.as_ref(), o.oracle.as_ref()),
         Invocation::Fuzz(o) => ("fuzz", Some(&o.program), o.oracle.as_ref()),
         _ => return Ok(invocation),

@@ -21,6 +21,8 @@ pub(crate) fn default_jobs() -> usize {
 
 /// An external program may take this long on one trace by default.
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a build step (`--build`) may take.
+pub(crate) const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// `fuzz --runs` unless given.
 pub(crate) const DEFAULT_RUNS: u64 = 10_000;
@@ -72,6 +74,10 @@ pub struct TestOptions {
     /// The folder `program` runs in (a student's, under `tictac grade`);
     /// without it, this process's.
     pub dir: Option<PathBuf>,
+    /// Run once in that folder before the tests (`--build`).
+    pub build: Option<Vec<String>>,
+    /// How long the build may take.
+    pub build_timeout: Duration,
 }
 
 /// How `tictac test` reports.
@@ -106,6 +112,8 @@ impl Default for TestOptions {
             coverage: false,
             course: false,
             paths: Vec::new(),
+            build: None,
+            build_timeout: DEFAULT_BUILD_TIMEOUT,
             dir: None,
         }
     }
@@ -127,6 +135,9 @@ pub(crate) struct GradeOptions {
     pub(crate) timeout: Duration,
     /// The new (or empty) folder the gradebook and reports go to.
     pub(crate) out: PathBuf,
+    /// Run once in each student's folder before their tests.
+    pub(crate) build: Option<Vec<String>>,
+    pub(crate) build_timeout: Duration,
     /// Regrade the students named into the gradebook `out` holds.
     pub(crate) update: bool,
 }

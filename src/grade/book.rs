@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use unicode_width::UnicodeWidthStr;
 
+use crate::suite::build::BuildFailed;
 use crate::suite::plan::Visibility;
 use crate::suite::points::Points;
 use crate::suite::{Reporter, TestEvent, Trouble, Verdict, escape_controls};
@@ -31,6 +32,8 @@ pub(crate) struct Row {
     pub(crate) student: String,
     /// Per test: `None` passed, else what went wrong.
     pub(crate) failures: Vec<Option<Failed>>,
+    /// Why the build failed, when it did (then no test ran).
+    pub(crate) build: Option<BuildFailed>,
 }
 
 /// The kinds of failure the table's notes count (a kind, its words): every
@@ -54,7 +57,8 @@ pub(crate) struct Failed {
 }
 
 /// Every kind of failure, as `grades.json` names them (`Failed::of`).
-const KINDS: [&str; 9] = [
+const KINDS: [&str; 10] = [
+    "build failed",
     "output differs",
     "exited",
     "crashed",
@@ -85,6 +89,7 @@ impl Failed {
             Verdict::Broke(Trouble::CouldNotStart(_), _) => "could not start",
             Verdict::NoExpected(_) => "no expected output",
             Verdict::CannotRun(_) => "could not run",
+            Verdict::NotBuilt => "build failed",
         };
         Some(Failed { kind, headline: verdict.headline().unwrap_or_default() })
     }
@@ -125,8 +130,19 @@ impl Row {
         self.failures.iter().zip(columns).map(earned)
     }
 
-    /// Crashes, hangs and programs that never started, counted.
+    /// Crashes, hangs and programs that never started, counted; a failed
+    /// build, with its first error line (or the last line it printed).
     fn notes(&self) -> String {
+        if let Some(build) = &self.build {
+            // The compiler's error line where there is one (its last lines
+            // are often the source quoted and a caret), else the last line.
+            let lines = || build.output.iter().map(|l| l.trim()).filter(|l| !l.is_empty());
+            let said = lines()
+                .find(|l| l.to_ascii_lowercase().contains("error"))
+                .or_else(|| lines().next_back());
+            let last = said.map(|l| format!(": {l}")).unwrap_or_default();
+            return escape_controls(&format!("build failed ({}){last}", build.headline));
+        }
         let count = |kind| self.failures.iter().flatten().filter(|f| f.kind == kind).count();
         let notes: Vec<String> = NOTED
             .iter()
@@ -206,14 +222,20 @@ pub(crate) fn json(suite: &str, columns: &[Column], rows: &[Row]) -> serde_json:
                     }),
                 })
                 .collect();
-            serde_json::json!({
+            let mut student = serde_json::json!({
                 "student": row.student,
                 "passed": row.passed(),
                 "total": columns.len(),
                 "points": row.points(columns).json(),
                 "max_points": most,
                 "tests": results,
-            })
+            });
+            if let Some(build) = &row.build {
+                student["build"] = serde_json::json!({
+                    "failure": build.headline, "command": build.command, "output": build.output
+                });
+            }
+            student
         })
         .collect();
     serde_json::json!({

@@ -25,6 +25,7 @@ use progress::Progress;
 
 use crate::cli::GradeOptions;
 use crate::status::{Status, Stopped};
+use crate::suite::build::{BuildFailed, build};
 use crate::suite::{
     self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
 };
@@ -112,7 +113,10 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
                 return Err(GradeError::SuiteInAStudent(shown(path.display()), shown(name)));
             }
             // `--course` forgotten: the first student's folder would be the suite.
-            if let Some(program) = holds_the_program(&path, &options.command, &students) {
+            // Under --build the program is made, the sources are there.
+            let built = options.build.iter().map(|b| holds_the_program(&path, b, &students));
+            let held = std::iter::once(holds_the_program(&path, &options.command, &students));
+            if let Some(program) = held.chain(built).flatten().next() {
                 return Err(GradeError::LooksLikeAStudent(shown(path.display()), shown(program)));
             }
             let tests = suite::discover(std::slice::from_ref(&path)).map_err(|e| match e {
@@ -248,13 +252,19 @@ fn grade_class(
             ..Options::default()
         })
         .collect();
+    let built = build_all(options, students);
     let run = |k: usize, stop: &AtomicBool| {
-        suite::guarded_run(&tests[k % tests.len()], &each[k / tests.len()], stop)
+        let (s, t) = (k / tests.len(), k % tests.len());
+        match built[s] {
+            Some(_) => suite::not_built(&tests[t], &each[s]),
+            None => suite::guarded_run(&tests[t], &each[s], stop),
+        }
     };
     let count = students.len() * tests.len();
     let jobs = pool::Jobs { count, threads: options.jobs, run: &run };
     let mut class = Class {
         tests,
+        built: &built,
         columns,
         students,
         out: &options.out,
@@ -272,10 +282,39 @@ fn grade_class(
     Ok(class.rows)
 }
 
+/// Runs `--build` in each student's folder, `-j` at once, as their
+/// programs run; per student, why it failed (None without `--build`).
+fn build_all(options: &GradeOptions, students: &[(String, PathBuf)]) -> Vec<Option<BuildFailed>> {
+    let Some(command) = &options.build else { return vec![None; students.len()] };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let built = std::sync::Mutex::new(vec![None; students.len()]);
+    let work = || {
+        loop {
+            let s = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((_, dir)) = students.get(s) else { break };
+            let failed = build(command, Some(dir), options.build_timeout);
+            built.lock().unwrap_or_else(|p| p.into_inner())[s] = failed;
+        }
+    };
+    // This thread builds too: a helper that cannot be started leaves it
+    // the builds, never a student unbuilt.
+    std::thread::scope(|scope| {
+        for _ in 1..options.jobs.clamp(1, students.len().max(1)) {
+            if std::thread::Builder::new().name("build".into()).spawn_scoped(scope, work).is_err() {
+                break;
+            }
+        }
+        work();
+    });
+    built.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
 /// The class as its results come in: the student being written, the rows
 /// of those done.
 struct Class<'a> {
     tests: &'a [Test],
+    /// Per student, why their build failed, if it did.
+    built: &'a [Option<BuildFailed>],
     columns: &'a [Column],
     students: &'a [(String, PathBuf)],
     out: &'a Path,
@@ -309,7 +348,7 @@ impl pool::Results for Class<'_> {
         let name = &self.students[s].0;
         let mut graded = match self.graded.take() {
             Some(graded) => graded,
-            None => self.start(name)?,
+            None => self.start(s)?,
         };
         if result.not_the_programs {
             return Err(GradeError::NotTheProgram {
@@ -349,7 +388,8 @@ impl pool::Results for Class<'_> {
 impl Class<'_> {
     /// Opens a student's report (`NAME.report.txt`) and JUnit file
     /// (`NAME.junit.xml`), both new.
-    fn start(&self, name: &str) -> Result<Graded, GradeError> {
+    fn start(&self, s: usize) -> Result<Graded, GradeError> {
+        let name = &self.students[s].0;
         let report_path = self.out.join(format!("{name}{REPORT}"));
         let junit_path = self.out.join(format!("{name}.junit.xml"));
         let report = Shared::create(&report_path, self.replace)?;
@@ -363,7 +403,9 @@ impl Class<'_> {
                 Box::new(report.clone()),
             ),
         };
-        let started = TestEvent::Started { tests: self.tests.len() };
+        let build = self.built[s].as_ref();
+        recorder.row.build = build.cloned();
+        let started = TestEvent::Started { tests: self.tests.len(), build };
         recorder.report(&started).map_err(|e| GradeError::Write(files.clone(), e))?;
         Ok(Graded {
             recorder,

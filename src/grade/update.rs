@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::book::{Column, Failed, Row};
 use super::{GradeError, shown};
+use crate::suite::build::BuildFailed;
 
 /// The gradebook's file that a regrade reads back.
 pub(super) const GRADES_JSON: &str = "grades.json";
@@ -65,6 +66,14 @@ pub(super) fn rows_of(out: &Path, suite: &str, columns: &[Column]) -> Result<Vec
 /// One student's row as `book::json` wrote it.
 fn row_of(student: &Value, tests: usize) -> Option<Row> {
     let mut row = Row::new(student["student"].as_str()?);
+    if let Some(build) = student.get("build") {
+        let lines = build["output"].as_array()?.iter().map(|l| l.as_str().map(String::from));
+        row.build = Some(BuildFailed {
+            headline: build["failure"].as_str()?.into(),
+            command: build["command"].as_str()?.into(),
+            output: lines.collect::<Option<Vec<String>>>()?,
+        });
+    }
     let results = student["tests"].as_array()?;
     if results.len() != tests {
         return None;

@@ -3,6 +3,7 @@
 
 mod ahead;
 mod bless;
+pub(crate) mod build;
 pub(crate) mod course;
 mod diff;
 mod discover;
@@ -96,6 +97,9 @@ pub(crate) enum Verdict {
     NoExpected(PathBuf),
     /// The program or the oracle could not run.
     CannotRun(String),
+    /// Not run: the build step (`--build`) failed, which the reports say
+    /// once, before the tests.
+    NotBuilt,
 }
 
 impl Verdict {
@@ -109,6 +113,7 @@ impl Verdict {
             Verdict::Broke(trouble, _) => Some(trouble.to_string()),
             Verdict::NoExpected(_) => Some("no expected output".into()),
             Verdict::CannotRun(why) => Some(why.lines().next().unwrap_or_default().into()),
+            Verdict::NotBuilt => Some(NOT_BUILT.into()),
         }
     }
 
@@ -168,7 +173,7 @@ impl TestResult {
             Verdict::Pass => 0,
             Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
             Verdict::Differs(d) | Verdict::Broke(_, Some(d)) => diff(d),
-            Verdict::Broke(_, None) => 0,
+            Verdict::Broke(_, None) | Verdict::NotBuilt => 0,
             Verdict::NoExpected(path) => path.as_os_str().len(),
         };
         let texts = |lines: &[String]| lines.iter().map(|l| 24 + l.len()).sum::<usize>();
@@ -215,6 +220,27 @@ impl Report {
     }
 }
 
+/// What a test says when the build failed.
+pub(crate) const NOT_BUILT: &str = "not run: the build failed";
+
+/// A test's result when the build failed: nothing ran (a trace of
+/// tictac's own is skipped as ever).
+pub(crate) fn not_built(test: &Test, options: &Options) -> TestResult {
+    let verdict = match plan::tictac_only(&test.trace).filter(|_| options.program.is_some()) {
+        Some(why) => Verdict::Skipped(why),
+        None => Verdict::NotBuilt,
+    };
+    TestResult {
+        verdict,
+        elapsed: Duration::ZERO,
+        command: None,
+        notes: Vec::new(),
+        stderr: Vec::new(),
+        not_the_programs: false,
+        ran_out: false,
+    }
+}
+
 /// Captured output never stops below this many bytes.
 pub(crate) const MIN_CAP: u64 = 16 << 20;
 
@@ -258,7 +284,12 @@ pub(crate) fn run_watching(
     // Under TAP every test has its line: --quiet leaves none out.
     let quiet = options.quiet && options.format != Format::Tap;
     let mut reporter = report::for_format(options.format, quiet, color, heading, out, progress);
-    let report = run_all(&tests, options, &mut *reporter, closed, &stop)?;
+    // The build, run in the folder the program runs in, before any test.
+    let built = match &options.build {
+        Some(command) => build::build(command, options.dir.as_deref(), options.build_timeout),
+        None => None,
+    };
+    let report = run_all(&tests, options, built.as_ref(), &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
     Ok(report)
@@ -269,14 +300,18 @@ pub(crate) fn run_watching(
 fn run_all(
     tests: &[Test],
     options: &Options,
+    build: Option<&build::BuildFailed>,
     reporter: &mut dyn Reporter,
     closed: &(dyn Fn() -> bool + Sync),
     stop: &AtomicBool,
 ) -> Result<Report, SuiteError> {
     reporter
-        .report(&TestEvent::Started { tests: tests.len() })
+        .report(&TestEvent::Started { tests: tests.len(), build })
         .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
-    let run = |k: usize, stop: &AtomicBool| guarded_run(&tests[k], options, stop);
+    let run = |k: usize, stop: &AtomicBool| match build {
+        Some(_) => not_built(&tests[k], options),
+        None => guarded_run(&tests[k], options, stop),
+    };
     let jobs = pool::Jobs { count: tests.len(), threads: options.jobs, run: &run };
     let mut tally = Tally { tests, reporter, report: Report::new(tests.len()) };
     pool::run(&jobs, &mut tally, closed, stop)?;

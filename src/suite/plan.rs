@@ -372,7 +372,7 @@ impl std::fmt::Display for Trouble {
 impl Trouble {
     /// How a program that ran to its end ended, if not well: its exit
     /// status, a Windows exception's code or the signal that killed it.
-    fn of_exit(status: std::process::ExitStatus) -> Option<Trouble> {
+    pub(super) fn of_exit(status: std::process::ExitStatus) -> Option<Trouble> {
         if status.success() {
             return None;
         }

@@ -1062,3 +1062,116 @@ fn a_regrade_replaces_only_the_students_named_and_refuses_another_suite() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("holds no grades.json to update"), "{}", text(&o));
 }
+
+/// A build step (`--build`): run once in each student's folder before
+/// their tests, as their programs run; a build that fails or times out
+/// gives the student 0, `build failed` and the end of what it printed, and
+/// none of their tests runs. `tictac test --program` takes it too.
+#[test]
+fn a_build_step_runs_before_the_tests_and_a_failed_build_scores_zero() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "undo\n").expect("write");
+    fs::write(suite.join("b.txt"), "redo\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let class = home.path().join("class");
+    let student = |name: &str, build: &str| {
+        let dir = class.join(name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        fs::write(dir.join("ttt.src"), format!("#!/bin/sh\nexec '{BIN}' \"$@\"\n")).expect("src");
+        script(&dir, "build.sh", build);
+        path(&dir)
+    };
+    let alice = student("alice", "cp ttt.src ttt && chmod +x ttt && echo built");
+    let bob = student("bob", "echo compiling; echo 'ttt.c:3: error: expected ;' >&2; exit 2");
+    let carol = student("carol", "sleep 30");
+    let out = home.path().join("grades");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--build",
+        "sh build.sh",
+        "--build-timeout",
+        "1",
+        "--out",
+        &path(&out),
+        &alice,
+        &bob,
+        &carol,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    let line = |who: &str| table.lines().find(|l| l.starts_with(who)).expect(who).to_string();
+    assert!(line("alice").contains("2/2"), "{table}");
+    assert!(line("bob").contains("0/2"), "{table}");
+    assert!(
+        line("bob").contains("build failed (exited with status 2): ttt.c:3: error: expected ;"),
+        "{table}"
+    );
+    assert!(line("carol").contains("build failed (timed out after 1 s)"), "{table}");
+    let csv = fs::read_to_string(out.join("grades.csv")).expect("csv");
+    assert!(csv.contains("\nbob,0,2,0,2,0,0\n"), "{csv}");
+    let report = fs::read_to_string(out.join("bob.report.txt")).expect("report");
+    assert!(
+        report.starts_with("build failed: exited with status 2\n     command: sh build.sh\n"),
+        "{report}"
+    );
+    assert!(report.contains("compiling") && report.contains("ttt.c:3: error"), "{report}");
+    assert!(report.contains("FAIL a (0.0 ms)\n     not run: the build failed"), "{report}");
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("grades.json")).expect("json"))
+            .expect("JSON");
+    let bob_json = &json["students"][1];
+    assert_eq!(bob_json["build"]["failure"], "exited with status 2", "{json}");
+    assert_eq!(bob_json["tests"][0]["kind"], "build failed", "{json}");
+    assert!(!Path::new(&bob).join("ttt").exists());
+    // Regraded, the build's failure is read back and kept.
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--build",
+        "sh build.sh",
+        "--out",
+        &path(&out),
+        &alice,
+        "--update",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("build failed (exited with status 2)"), "{}", text(&o));
+
+    // tictac test --program --build, in the folder it runs in.
+    let args = ["test", &path(&suite), "--program", "./ttt", "--build", "sh build.sh"];
+    let o = run(Command::new(BIN).current_dir(&bob).args(args), None);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).starts_with("build failed: exited with status 2\n"), "{}", text(&o));
+    assert!(text(&o).contains("Test Results: 0/2 passed."), "{}", text(&o));
+    let mut args = args.to_vec();
+    args.extend(["--format", "gradescope"]);
+    let o = run(Command::new(BIN).current_dir(&bob).args(&args), None);
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(results["score"], 0, "{results}");
+    assert!(results["output"].as_str().expect("output").contains("ttt.c:3: error"), "{results}");
+    assert!(
+        results["tests"][0]["output"].as_str().expect("o").contains("not run: the build failed")
+    );
+    let o = run(
+        Command::new(BIN).current_dir(&alice).args([
+            "test",
+            &path(&suite),
+            "--program",
+            "./ttt",
+            "--build",
+            "sh build.sh",
+        ]),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = tictac(&["test", &path(&suite), "--build", "make"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--build builds the program --program runs, so it needs --program"));
+}

@@ -26,6 +26,8 @@ pub(crate) struct Gradescope<'a> {
     score: Points,
     /// Whether a test's expected output is hidden from students.
     hiding: bool,
+    /// Why the build failed, the results' own output.
+    build: Option<String>,
     start: Instant,
 }
 
@@ -37,6 +39,7 @@ impl<'a> Gradescope<'a> {
             tests: Vec::new(),
             score: Points::ZERO,
             hiding: false,
+            build: None,
             start: Instant::now(),
         }
     }
@@ -47,7 +50,10 @@ impl Reporter for Gradescope<'_> {
         // People's report: it may be closed, the results count.
         let _ = self.people.report(event);
         match *event {
-            TestEvent::Started { .. } => Ok(()),
+            TestEvent::Started { build, .. } => {
+                self.build = build.map(|b| b.lines().join("\n") + "\n");
+                Ok(())
+            }
             TestEvent::Finished { test, result, .. } => {
                 if let Verdict::Skipped(_) = result.verdict {
                     return Ok(());
@@ -74,13 +80,16 @@ impl Reporter for Gradescope<'_> {
             }
             TestEvent::Done { .. } => {
                 let stdout = if self.hiding { "hidden" } else { "visible" };
-                let results = json!({
+                let mut results = json!({
                     "score": self.score.json(),
                     "visibility": Visibility::Visible.name(),
                     "stdout_visibility": stdout,
                     "execution_time": self.start.elapsed().as_secs(),
                     "tests": std::mem::take(&mut self.tests),
                 });
+                if let Some(build) = self.build.take() {
+                    results["output"] = build.into();
+                }
                 serde_json::to_writer_pretty(&mut *self.json, &results)?;
                 self.json.write_all(b"\n")?;
                 self.json.flush()

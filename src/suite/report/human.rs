@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use super::{Heading, Reporter, TestEvent, summary};
+use super::{BuildFailed, Heading, Reporter, TestEvent, summary};
 use crate::suite::{Diff, Test, TestResult, Verdict};
 
 pub(crate) struct Human<'a> {
@@ -18,12 +18,17 @@ pub(crate) struct Human<'a> {
 impl Reporter for Human<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         match *event {
-            TestEvent::Started { tests } => match &self.heading {
-                Some(heading) if heading.warns || !self.quiet => {
-                    writeln!(self.out, "{}", heading.line(tests))?
+            TestEvent::Started { tests, build } => {
+                match &self.heading {
+                    Some(heading) if heading.warns || !self.quiet => {
+                        writeln!(self.out, "{}", heading.line(tests))?
+                    }
+                    _ => {}
                 }
-                _ => return Ok(()),
-            },
+                for line in build.map(BuildFailed::lines).unwrap_or_default() {
+                    writeln!(self.out, "{line}")?;
+                }
+            }
             TestEvent::Finished { test, result, .. } => {
                 if self.quiet && !result.verdict.failed() {
                     return Ok(());
@@ -65,6 +70,7 @@ pub(super) fn print_outcome(
             ))),
         ),
         Verdict::CannotRun(why) => ("FAIL", Some(Cow::Borrowed(why.as_str()))),
+        Verdict::NotBuilt => ("FAIL", Some(Cow::Borrowed(crate::suite::NOT_BUILT))),
     };
     let word = match (color, word) {
         (false, w) => w.to_string(),

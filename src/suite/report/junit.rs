@@ -46,6 +46,8 @@ pub(crate) struct Junit<'a> {
     failures: usize,
     errors: usize,
     skipped: usize,
+    /// Why the build failed, under each test it kept from running.
+    build: Vec<String>,
     start: Instant,
 }
 
@@ -57,7 +59,10 @@ impl Reporter for Junit<'_> {
             people?;
         }
         match *event {
-            TestEvent::Started { .. } => Ok(()),
+            TestEvent::Started { build, .. } => {
+                self.build = build.map(super::BuildFailed::lines).unwrap_or_default();
+                Ok(())
+            }
             TestEvent::Finished { test, result, .. } => self.add(test, result),
             TestEvent::Done { .. } => self.finish(),
         }
@@ -76,6 +81,7 @@ impl<'a> Junit<'a> {
             failures: 0,
             errors: 0,
             skipped: 0,
+            build: Vec::new(),
             start: Instant::now(),
         }
     }
@@ -132,6 +138,12 @@ impl<'a> Junit<'a> {
                 let first = why.lines().next().unwrap_or_default();
                 Some(("error", first, "cannot-run", Cow::Borrowed(why.as_str())))
             }
+            Verdict::NotBuilt => Some((
+                "error",
+                crate::suite::NOT_BUILT,
+                "build-failed",
+                Cow::Owned(self.build.join("\n")),
+            )),
         };
         match problem {
             Some(("failure", ..)) => self.failures += 1,

@@ -11,13 +11,15 @@ mod tap;
 
 use std::io::{self, Write};
 
+use super::build::BuildFailed;
 use super::{Report, Test, TestResult};
 use crate::cli::options::Format;
 
 /// What the runner tells its reporter.
 pub(crate) enum TestEvent<'a> {
-    /// Before any test runs.
-    Started { tests: usize },
+    /// Before any test runs; `build` when the build step failed (then
+    /// every test is `NotBuilt`).
+    Started { tests: usize, build: Option<&'a BuildFailed> },
     /// A test ended; the events come in the tests' sorted order, `number`
     /// counting from 1.
     Finished { number: usize, test: &'a Test, result: &'a TestResult },
