@@ -129,3 +129,14 @@ fn the_readme_says_how_to_install_on_every_platform() {
         assert!(readme.contains(needed), "README does not say {needed}");
     }
 }
+
+#[test]
+fn the_windows_release_needs_no_c_runtime_beside_it() {
+    // Without +crt-static an MSVC build needs VCRUNTIME140.dll, which a
+    // machine without the Visual C++ redistributable lacks: the README
+    // promises one tictac.exe with no DLL beside it.
+    let config = read(".cargo/config.toml");
+    let section = config.split("[target.x86_64-pc-windows-msvc]").nth(1).expect("the MSVC target");
+    let section = section.split("\n[").next().unwrap_or("");
+    assert!(section.contains("target-feature=+crt-static"), "{section}");
+}
