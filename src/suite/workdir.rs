@@ -60,7 +60,18 @@ pub(crate) fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<()> {
     fs::create_dir(to)?;
     let _writing = crate::platform::process::writing_programs();
     let (mut entries, mut bytes) = (0, 0);
-    for entry in walk(from, skip).flatten() {
+    for entry in walk(from, skip) {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A folder that could not be listed: the system out of files
+            // stops the copy (left out, the program would seem missing).
+            Err(e) => match e.io_error().and_then(io::Error::raw_os_error) {
+                Some(code) if files::is_exhaustion(&io::Error::from_raw_os_error(code)) => {
+                    return Err(io::Error::from_raw_os_error(code));
+                }
+                _ => continue,
+            },
+        };
         entries += 1;
         let Ok(inside) = entry.path().strip_prefix(from) else { continue };
         let at = to.join(inside);
