@@ -18,7 +18,7 @@ pub(crate) use options::{
 };
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::window::Window;
 
@@ -103,10 +103,47 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
     };
     for (option, words) in [("--program", program), ("--oracle", oracle)] {
         let Some(first) = words.and_then(|w| w.first()) else { continue };
-        if let Err(why) = crate::platform::command_line::locate(first) {
+        if let Err(mut why) = crate::platform::command_line::locate(first) {
+            let words = words.map(Vec::as_slice).unwrap_or_default();
+            let here = |p: &Path| Some(Path::new(".").join(p)).filter(|p| p.is_file());
+            if let Some(runs_it) = command_in_folder(words, here) {
+                why.push_str(&format!("; '{first}' is a file in this folder: {option} {runs_it}"));
+            }
             let error = UsageError::CannotRun(option, first.clone(), why);
             return Err(error.in_command(command.into()));
         }
     }
     Ok(invocation)
+}
+
+/// The command that runs a file named by a bare first word (`ttt`,
+/// `ttt.py`), which is looked for on PATH and not in the folder, when
+/// `found` finds it in a folder (its path there), in quotes as an option's value, and what it
+/// runs: `"./ttt" runs it` (`after chmod +x ttt` when it is not executable),
+/// `"python3 ttt.py"`, `"java -jar ttt.jar"`, the other words after it.
+/// None for a word with a folder in it, or no such file.
+pub(crate) fn command_in_folder(
+    words: &[String],
+    found: impl Fn(&Path) -> Option<PathBuf>,
+) -> Option<String> {
+    let (first, rest) = words.split_first()?;
+    if first.contains(['/', '\\']) {
+        return None;
+    }
+    let path = found(Path::new(first))?;
+    let here = format!(".{}{first}", std::path::MAIN_SEPARATOR);
+    let mut command: Vec<OsString> = match Path::new(first).extension().and_then(|e| e.to_str()) {
+        Some("py") => vec!["python3".into(), first.into()],
+        Some("jar") => vec!["java".into(), "-jar".into(), first.into()],
+        _ => vec![here.clone().into()],
+    };
+    command.extend(rest.iter().map(Into::into));
+    let shown = crate::platform::command_line::join(&command);
+    let ready = command[0] != *here
+        || crate::platform::command_line::locate(&path.to_string_lossy()).is_ok();
+    Some(if ready {
+        format!("\"{shown}\" runs it")
+    } else {
+        format!("\"{shown}\" runs it after chmod +x {first}")
+    })
 }

@@ -21,7 +21,15 @@ pub(crate) fn notes(
     let failures = || rows.iter().flat_map(|row| row.failures.iter());
     let none_started = failures().next().is_some()
         && failures().all(|f| f.as_ref().is_some_and(|f| f.kind == "could not start"));
-    if none_started {
+    let theirs = |p: &Path| students.iter().map(|(_, dir)| dir.join(p)).find(|p| p.is_file());
+    if none_started && let Some(runs_it) = crate::cli::command_in_folder(command, theirs) {
+        notes.push(format!(
+            "warning: no student's program could start with --command '{shown}': \
+             '{}' is a file in the students' folders, and a bare name is looked for on PATH: \
+             --command {runs_it} in each student's folder",
+            command[0]
+        ));
+    } else if none_started {
         notes.push(format!(
             "warning: no student's program could start with --command '{shown}': \
              check it (it runs inside each student's folder: a program there is `./ttt` on Unix)"
@@ -88,6 +96,17 @@ mod tests {
         let notes = |command: &str, rows: &[Row]| notes(&words(command), &students, &columns, rows);
         let typo = notes("./tt", std::slice::from_ref(&row));
         assert!(typo[0].starts_with("warning: no student's program could start"), "{typo:?}");
+        // A file of theirs named bare, looked for on PATH: what runs it.
+        let py = notes("ttt.py", std::slice::from_ref(&row));
+        assert!(py[0].ends_with("'ttt.py' is a file in the students' folders, and a bare name is looked for on PATH: --command \"python3 ttt.py\" runs it in each student's folder"), "{py:?}");
+        std::fs::write(dir.path().join("ttt"), "").expect("write");
+        let bare = notes("ttt -x", std::slice::from_ref(&row));
+        assert!(
+            bare[0].ends_with(
+                ": --command \"./ttt -x\" runs it after chmod +x ttt in each student's folder"
+            ),
+            "{bare:?}"
+        );
         row.failures[1] = None;
         assert_eq!(notes("python3 ttt.py", std::slice::from_ref(&row)), [""; 0]);
         assert_eq!(notes("python3 -m ttt", std::slice::from_ref(&row)), [""; 0], "its own");

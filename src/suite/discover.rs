@@ -112,7 +112,7 @@ pub(crate) fn default_root() -> Option<&'static str> {
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         let found = default_root().map(PathBuf::from);
-        vec![found.ok_or_else(|| SuiteError::NoTests(DEFAULT_ROOTS.join("/ and ") + "/"))?]
+        vec![found.ok_or_else(|| SuiteError::NoSuiteHere(DEFAULT_ROOTS.join("/ and ") + "/"))?]
     } else {
         paths.to_vec()
     };

@@ -46,6 +46,12 @@ pub enum SuiteError {
         "error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {0})"
     )]
     NoTests(String),
+    /// No PATH, and no default folder here: a student's first try, in a
+    /// folder of their own program.
+    #[error(
+        "error: no tests here (looked in {0}): to check your program on the course suite built into tictac, tictac test --course --program CMD (e.g. --program \"python3 ttt.py\"); to see it pass on tictac itself, tictac test --course; a suite of your own is a folder of NAME.txt with NAME.expected.txt beside each, named as PATH"
+    )]
+    NoSuiteHere(String),
     /// A path named on the command line that cannot be read.
     #[error(transparent)]
     File(#[from] FileError),

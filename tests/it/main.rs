@@ -28,6 +28,8 @@ mod board;
 #[cfg(unix)]
 mod differential;
 #[cfg(unix)]
+mod first_tries;
+#[cfg(unix)]
 mod fuzz_attacks;
 #[cfg(unix)]
 mod fuzz_session;

@@ -1,0 +1,100 @@
+//! What a student's first tries are answered with: the next step. `tictac
+//! test` with no suite here names `--course` and `--program`; a program
+//! named bare that is a file in the folder, not on PATH, gets the command
+//! that runs it (`./ttt`, `python3 ttt.py`, `java -jar ttt.jar`), in `test`,
+//! `fuzz` and, looking in the students' folders, `grade`.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::{BIN, run, temp_dir, text};
+
+fn in_dir(dir: &Path, args: &[&str]) -> Output {
+    run(Command::new(BIN).current_dir(dir).args(args), None)
+}
+
+#[test]
+fn test_with_no_suite_here_names_course_and_program() {
+    let home = temp_dir();
+    let o = in_dir(home.path(), &["test"]);
+    assert_eq!(o.status.code(), Some(2));
+    let said = text(&o);
+    assert!(
+        said.starts_with("error: no tests here (looked in acceptance/ and tests/acceptance/): "),
+        "{said}"
+    );
+    assert!(
+        said.contains("tictac test --course --program CMD (e.g. --program \"python3 ttt.py\")"),
+        "{said}"
+    );
+    assert!(said.contains("; to see it pass on tictac itself, tictac test --course;"), "{said}");
+}
+
+#[test]
+fn a_program_in_the_folder_but_not_on_path_gets_the_command_that_runs_it() {
+    let home = temp_dir();
+    let dir = home.path();
+    fs::write(dir.join("ttt.py"), "print()\n").expect("write");
+    fs::write(dir.join("ttt.jar"), "").expect("write");
+    fs::write(dir.join("ttt"), "#!/bin/sh\n").expect("write");
+    fs::write(dir.join("notx"), "#!/bin/sh\n").expect("write");
+    fs::set_permissions(dir.join("ttt"), fs::Permissions::from_mode(0o755)).expect("chmod");
+    for (command, runs_it) in [
+        ("ttt.py", "--program \"python3 ttt.py\" runs it"),
+        ("ttt.jar", "--program \"java -jar ttt.jar\" runs it"),
+        ("ttt", "--program \"./ttt\" runs it"),
+        ("notx -v", "--program \"./notx -v\" runs it after chmod +x notx"),
+    ] {
+        let first = command.split(' ').next().unwrap_or_default();
+        for args in [&["test", "--program", command][..], &["fuzz", "--program", command]] {
+            let o = in_dir(dir, args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+            let want = format!(
+                "Error: --program cannot run '{first}': not found on PATH; '{first}' is a file in this folder: {runs_it}\n"
+            );
+            assert!(text(&o).starts_with(&want), "{args:?}: {}", text(&o));
+        }
+    }
+    // Not in the folder: nothing more to say.
+    let o = in_dir(dir, &["test", "--program", "nosuch.py"]);
+    assert!(
+        text(&o).starts_with("Error: --program cannot run 'nosuch.py': not found on PATH\n"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn grade_looks_in_the_students_folders_for_what_command_names() {
+    let home = temp_dir();
+    let students: Vec<String> = ["ann", "bo"]
+        .iter()
+        .map(|name| {
+            let dir = home.path().join(name);
+            fs::create_dir(&dir).expect("mkdir");
+            fs::write(dir.join("ttt.py"), "print()\n").expect("write");
+            dir.to_string_lossy().into_owned()
+        })
+        .collect();
+    let out = home.path().join("grades");
+    let o = in_dir(
+        home.path(),
+        &[
+            "grade",
+            "--course",
+            "--command",
+            "ttt.py",
+            "--out",
+            &out.to_string_lossy(),
+            &students[0],
+            &students[1],
+        ],
+    );
+    let said = text(&o);
+    assert!(
+        said.contains("warning: no student's program could start with --command 'ttt.py': 'ttt.py' is a file in the students' folders, and a bare name is looked for on PATH: --command \"python3 ttt.py\" runs it in each student's folder"),
+        "{said}"
+    );
+}
