@@ -12,7 +12,8 @@
 //! `column` (syntax error columns one too far), `chars` (syntax error
 //! columns counted in characters, not bytes: Python's and Java's natural
 //! mistake), `tabs` (a tab counted to the next multiple of 8 columns, as an
-//! editor shows it), `hang` (play_again in play
+//! editor shows it), `unescape` (`\"` in a name printed as `"`, as a
+//! scanner that decodes escapes prints it), `hang` (play_again in play
 //! never returns), `crash-on-diagonal` (a win on the 3-5-7 line fails its
 //! own check: what was printed so far, 25 lines of a traceback on standard
 //! error, exit 3: a student's program as `tictac test` must explain it).
@@ -184,6 +185,9 @@ fn main() {
             0
         }
     };
+    if mistake == "unescape" {
+        out = String::from_utf8_lossy(&out).replace("\\\"", "\"").into_bytes();
+    }
     let _ = io::stdout().write_all(&out);
     std::process::exit(status);
 }

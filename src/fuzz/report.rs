@@ -75,6 +75,28 @@ impl Symptom {
     fn pair(&self) -> Option<LinePair<'_>> {
         self.line.as_ref().map(|l| (&l.expected, &l.got))
     }
+
+    /// How the differing line was changed, whatever the line around it:
+    /// the text expected and the text got between what the two lines share
+    /// at their start and at their end; only when that text holds a
+    /// character other than an ASCII letter, a digit or a space (a
+    /// backslash, a quote, a tab, `é`). A mistake in how text is read or
+    /// printed (`Jo\"e` printed `Jo"e`) shows so on whichever line prints
+    /// that text, under whichever behaviour; a change of plain words (`B`
+    /// for `A`, one message for another) is too common to mean one cause.
+    fn edit(&self) -> Option<(&[u8], &[u8])> {
+        let line = self.line.as_ref()?;
+        // A line's newline is no text of it (a line cut short is a crash's).
+        let (expected, got) = (line.expected.as_deref()?, line.got.as_deref()?);
+        let expected = expected.strip_suffix(b"\n").unwrap_or(expected);
+        let got = got.strip_suffix(b"\n").unwrap_or(got);
+        let start = expected.iter().zip(got).take_while(|(a, b)| a == b).count();
+        let (e, g) = (&expected[start..], &got[start..]);
+        let end = e.iter().rev().zip(g.iter().rev()).take_while(|(a, b)| a == b).count();
+        let edit = (&e[..e.len() - end], &g[..g.len() - end]);
+        let telling = |b: &u8| !(b.is_ascii_alphanumeric() || *b == b' ');
+        (edit.0.iter().chain(edit.1).any(telling)).then_some(edit)
+    }
 }
 
 /// The expected and the actual line (`None`: the output had ended).
@@ -111,6 +133,15 @@ impl Reports {
                 Some((k, "the same shrunk trace".to_string()))
             } else if symptom.pair().is_some() && r.symptom.pair() == symptom.pair() {
                 Some((k, "the same line of output differs the same way".to_string()))
+            } else if let Some((expected, got)) = symptom.edit()
+                && r.symptom.edit() == Some((expected, got))
+            {
+                let text = |b: &[u8]| {
+                    if b.is_empty() { "nothing".to_string() } else { format!("`{}`", shown(b)) }
+                };
+                let how =
+                    format!("the same text printed wrongly: {} as {}", text(expected), text(got));
+                Some((k, how))
             } else if symptom.crashed_short()
                 && r.symptom.crashed_short()
                 && (r.symptom.ended, r.symptom.wanted_status)
@@ -396,6 +427,46 @@ mod tests {
             text.contains(&format!("got:      \"{}\\xFF\"…", "a".repeat(LINE_SHOWN - 1))),
             "{text}"
         );
+    }
+
+    /// The escaped quote of `Jo\"e` printed as a bare quote: on the echo of
+    /// new_game, of a play, on the hint and the scores, under four
+    /// behaviours, one mistake.
+    #[test]
+    fn one_text_printed_wrongly_on_any_line_is_one_cause() {
+        let wrong = |line: &str| {
+            let wanted = format!("a\n{line}\n");
+            let got = wanted.replace("\\\"", "\"");
+            symptom(wanted.as_bytes(), got.as_bytes(), Some(0))
+        };
+        let mut reports = Reports::default();
+        let first = Kind::Behaviour(Behaviour::NewGameFirst);
+        reports.add((first, false), b"t1".to_vec(), wrong("->new_game(\"Jo\\\"e\",\"A\")"), None);
+        for (k, line) in [
+            "->play(\"Jo\\\"e\",1)",
+            "  ok: => Jo\\\"e plays next",
+            "  1: score for \"Jo\\\"e\" (as X)",
+            "play(Jo\\\"e, 10) does not conform to declaration play(player: NAME = STRING ; press: BUTTON = 1 .. 9)",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let trace = format!("t{}", k + 2);
+            let (at, how) = reports.same_cause(trace.as_bytes(), &wrong(line)).expect(line);
+            assert_eq!((at, how.as_str()), (0, "the same text printed wrongly: `\\` as nothing"));
+        }
+        // Plain words changed the same way on two lines: no cause told.
+        let plain = |wanted: &[u8], got: &[u8]| symptom(wanted, got, Some(0));
+        reports.add(
+            (first, false),
+            b"t9".to_vec(),
+            plain(b"  ok: => A plays\n", b"  ok: => B plays\n"),
+            None,
+        );
+        assert!(reports.same_cause(b"t10", &plain(b"  _A_ next\n", b"  _B_ next\n")).is_none());
+        // Another text, or the same text printed otherwise: another cause.
+        assert!(reports.same_cause(b"t11", &plain(b"Zo\xc3\xab\n", b"Zo?\n")).is_none());
+        assert!(reports.same_cause(b"t12", &plain(b"Jo\\\"e\n", b"Jo\\\\\"e\n")).is_none());
     }
 
     #[test]

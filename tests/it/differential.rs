@@ -167,6 +167,28 @@ fn columns_counted_in_characters_or_screen_columns_are_found_in_one_line() {
     }
 }
 
+/// A name's escaped quote printed bare (`Jo\"e` as `Jo"e`, a scanner that
+/// decodes escapes) shows under every behaviour that echoes a name: one
+/// mistake, one report, its other kinds listed under it.
+#[test]
+fn one_text_printed_wrongly_under_several_behaviours_is_one_report() {
+    let scratch = temp_dir();
+    let out = scratch.path().join("found");
+    let program = format!("{} unescape", mutant().display());
+    let args = ["--program", &program, "--runs", "300", "--seed", "2", "-j", "2"];
+    let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("\nFound 1 divergence:\n"), "{said}");
+    let also = said
+        .lines()
+        .filter(|l| l.starts_with("Also "))
+        .filter(|l| l.contains("(the same text printed wrongly: `\\` as nothing); not saved again"))
+        .count();
+    assert!(also >= 1, "{said}");
+    assert_eq!(found(&out).len(), 1, "{said}");
+}
+
 /// (Four runs, one job: five traces that hang would end the session before
 /// the hang is shrunk, tests/it/fuzz_session.rs.)
 #[test]
