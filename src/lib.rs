@@ -52,6 +52,15 @@ mod verify;
 pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
     // Before any file is written: past `ulimit -f` a write fails, it does not kill.
     platform::signals::survive_file_size_limit();
+    // Started to become a program as another user (`tictac grade` as root).
+    if let Some(code) = platform::process::started_as(&args) {
+        return std::process::ExitCode::from(code as u8);
+    }
+    // Run by a program under grading: the oracle answers nothing for it.
+    if platform::process::under_grading() {
+        eprintln!("{}", platform::process::REFUSAL);
+        return std::process::ExitCode::from(2);
+    }
     let status = app::main(args);
     // A fatal signal being handled ends the process, not this status.
     platform::signals::await_death_if_dying();

@@ -27,6 +27,7 @@ use super::{
 use crate::behaviour::Behaviour;
 use crate::bots::Strategy;
 use crate::game::Mark;
+use crate::platform::process::RunAs;
 
 /// The ETF tic-tac-toe oracle, byte for byte (the ETF modes -b, -w, -l,
 /// -i, -g are read by hand: `tictac -help` lists them).
@@ -85,6 +86,9 @@ struct TestArgs {
     )]
     build_timeout: Seconds,
 
+    /// Run the program as the user NAME (as root; default: you)
+    #[arg(long, value_name = "NAME", value_parser = Checked(values::user))]
+    user: Option<RunAs>,
     /// Save every actual output as DIR/NAME.actual.txt
     #[arg(long, value_name = "DIR")]
     log: Option<PathBuf>,
@@ -170,6 +174,9 @@ struct GradeArgs {
     /// Grade with the course suite built into tictac (then every folder named is a student)
     #[arg(long)]
     course: bool,
+    /// Run the programs as the user NAME (as root; default: nobody as root, else you)
+    #[arg(long, value_name = "NAME", value_parser = Checked(values::user))]
+    user: Option<RunAs>,
     /// SUITE (a folder of traces, unless --course), then one folder per student
     #[arg(value_name = "SUITE|SUBMISSION_DIR", required = true)]
     paths: Vec<PathBuf>,
@@ -368,6 +375,7 @@ impl TestArgs {
             dir: None,
             build: self.build.map(|w| w.0),
             build_timeout: self.build_timeout.0,
+            user: self.user,
         };
         if options.build.is_some() && options.program.is_none() {
             return Err(UsageError::BuildWithoutProgram);
@@ -419,6 +427,7 @@ impl GradeArgs {
             update: self.update,
             build: self.build.map(|w| w.0),
             build_timeout: self.build_timeout.0,
+            user: self.user,
         })
     }
 }

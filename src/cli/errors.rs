@@ -58,6 +58,8 @@ pub(crate) enum UsageError {
     /// The first word of `--program` or `--oracle` names nothing that runs.
     #[error("Error: {0} cannot run '{1}': {2}")]
     CannotRun(&'static str, String, String),
+    #[error("Error: {0} '{1}': {2}")]
+    User(String, String, String),
     #[error("Error: --port takes a port number from 0 to 65535, not '{0}'")]
     Port(String),
     #[error("Error: --bind takes an IP address such as 127.0.0.1 or 0.0.0.0, not '{0}'")]

@@ -112,6 +112,16 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
             let error = UsageError::CannotRun(option, first.clone(), why);
             return Err(error.in_command(command.into()));
         }
+        // As the user it runs as would find it (`--user`).
+        let user = match &invocation {
+            Invocation::Test(o) if option == "--program" => o.user.as_ref(),
+            _ => None,
+        };
+        if let Some(Err(why)) = user.map(|user| crate::platform::process::runnable_as(first, user))
+        {
+            let error = UsageError::CannotRun(option, first.clone(), why);
+            return Err(error.in_command(command.into()));
+        }
     }
     Ok(invocation)
 }

@@ -78,6 +78,9 @@ pub struct TestOptions {
     pub build: Option<Vec<String>>,
     /// How long the build may take.
     pub build_timeout: Duration,
+    /// The user `program` runs as (`--user`, or `tictac grade` as root);
+    /// without it, this process's.
+    pub user: Option<crate::platform::process::RunAs>,
 }
 
 /// How `tictac test` reports.
@@ -115,6 +118,7 @@ impl Default for TestOptions {
             build: None,
             build_timeout: DEFAULT_BUILD_TIMEOUT,
             dir: None,
+            user: None,
         }
     }
 }
@@ -140,6 +144,8 @@ pub(crate) struct GradeOptions {
     pub(crate) build_timeout: Duration,
     /// Regrade the students named into the gradebook `out` holds.
     pub(crate) update: bool,
+    /// The user programs run as (`--user`; as root, nobody without it).
+    pub(crate) user: Option<crate::platform::process::RunAs>,
 }
 
 /// What `tictac fuzz` was asked to do.

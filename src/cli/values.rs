@@ -14,6 +14,7 @@ use super::UsageError;
 use super::options::{MAX_JOBS, MAX_LINES};
 use crate::behaviour::Behaviour;
 use crate::platform::command_line;
+use crate::platform::process::{self, RunAs};
 
 /// The most seconds `--timeout` and `--time` take (about 31 years): any
 /// deadline counted from now can be computed.
@@ -217,6 +218,17 @@ pub(super) fn command(option: &str, text: &str) -> Result<Words, UsageError> {
         None => Err(UsageError::NoCommand(option.into(), text.into())),
         Some(_) => Ok(Words(words)),
     }
+}
+
+/// The user programs run as (`--user NAME`): one that exists and is not
+/// root; another than this process's only when this process is root.
+pub(super) fn user(option: &str, text: &str) -> Result<RunAs, UsageError> {
+    let refused = |why| UsageError::User(option.into(), text.into(), why);
+    let user = process::lookup(text).map_err(refused)?;
+    if !process::is_root() && user.uid != process::own_uid() {
+        return Err(refused("only root runs programs as another user".into()));
+    }
+    Ok(user)
 }
 
 /// Text as it is (a name that is not UTF-8 read lossily, as everywhere).

@@ -65,6 +65,7 @@ impl Launcher for Guarded<'_> {
             cap: limits.cap as u64,
             stop: self.stop,
             dir: None,
+            user: None,
         };
         let mut finished = match process::run(&spec) {
             Ok(finished) => finished,

@@ -7,6 +7,7 @@
 mod advice;
 mod book;
 mod digest;
+mod contain;
 mod files;
 mod folders;
 mod progress;
@@ -63,6 +64,18 @@ pub(crate) enum GradeError {
     Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]
     Write(String, io::Error),
+    #[error("error: --user: {0}")]
+    User(String),
+    #[error(
+        "error: {0}: grading as root runs every program as that user (install it where that user \
+         can run it, or name another user with --user NAME)"
+    )]
+    NotRunnable(String),
+    #[error(
+        "error: the temporary folder '{0}' is closed to the user {1}, whose programs run in copies \
+         made there: set TMPDIR to a folder every user can enter, such as /tmp"
+    )]
+    TempClosed(String, String),
     #[error(
         "error: every test in '{0}' is tictac's own (--bot, --seed, its messages): none for a student's program"
     )]
@@ -134,8 +147,22 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         None => None,
     };
     out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
+    // As root, the programs run as an unprivileged user, kept from the
+    // suite, the gradebook, the other students and tictac itself.
+    let user = contain::programs_user(options)?;
+    if let Some(user) = &user {
+        let suite = named.as_ref().map(|(path, _)| path.as_path());
+        for warning in contain::check(options, user, suite, &students)? {
+            eprintln!("{warning}");
+        }
+    }
     // Held until the gradebook is written: a second run on it is refused.
     let _claim = prepare_out(&options.out, options.update)?;
+    if user.is_some() {
+        crate::platform::files::make_private(&options.out)
+            .map_err(|e| GradeError::Write(shown(options.out.display()), e))?;
+        crate::platform::process::mark_grader();
+    }
     // The course suite is written into the gradebook once grading is done,
     // so that every command a report shows can be run again as it stands;
     // meanwhile the runs read it from the executable, so no program finds
@@ -170,7 +197,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         true => (update::rows_of(&options.out, &digest, &columns)?, Replace::Whole),
         false => (Vec::new(), Replace::Never),
     };
-    let graded = grade_class(options, &tests, &columns, &students, replace)?;
+    let graded = grade_class(options, &tests, &columns, &students, replace, user.as_ref())?;
     let regraded = graded.len();
     let rows = match options.update {
         true => update::merge(kept, graded),
@@ -233,14 +260,17 @@ fn course_tests(at: &Path) -> Result<Vec<Test>, GradeError> {
 
 /// Runs every (student, test) pair on one pool of `-j` threads, students in
 /// order: a student's last slow test never leaves a thread idle while the
-/// next student has tests to run. Each student's report and JUnit file are
-/// written as their results come in, in order.
+/// next student has tests to run. Programs run as another `user` are
+/// graded one student at a time instead (a pool each), so that no two
+/// students' programs, of one user, ever run at once. Each student's report
+/// and JUnit file are written as their results come in, in order.
 fn grade_class(
     options: &GradeOptions,
     tests: &[Test],
     columns: &[Column],
     students: &[(String, PathBuf)],
     replace: Replace,
+    user: Option<&crate::platform::process::RunAs>,
 ) -> Result<Vec<Row>, GradeError> {
     let each: Vec<Options> = students
         .iter()
@@ -249,6 +279,7 @@ fn grade_class(
             timeout: options.timeout,
             dir: Some(dir.to_path_buf()),
             course: options.suite.is_none(),
+            user: user.cloned(),
             ..Options::default()
         })
         .collect();
@@ -274,7 +305,18 @@ fn grade_class(
         progress: Progress::new(count, students.len(), io::stderr().is_terminal()),
     };
     let stop = AtomicBool::new(false);
-    let graded = pool::run(&jobs, &mut class, &|| false, &stop);
+    let graded = match user {
+        None => pool::run(&jobs, &mut class, &|| false, &stop),
+        Some(_) => (0..students.len()).try_for_each(|s| {
+            let first = s * tests.len();
+            let one = |k: usize, stop: &AtomicBool| run(first + k, stop);
+            let jobs = pool::Jobs { count: tests.len(), threads: options.jobs, run: &one };
+            let graded = pool::run(&jobs, &mut From { class: &mut class, first }, &|| false, &stop);
+            // Nothing of this student's outlives their grading.
+            crate::platform::process::stop_all();
+            graded
+        }),
+    };
     // Nothing a student's program started outlives the grading.
     crate::platform::process::stop_all();
     class.progress.finish();
@@ -382,6 +424,25 @@ impl pool::Results for Class<'_> {
         self.progress.student_done(name, report);
         self.rows.push(row);
         Ok(())
+    }
+}
+
+/// The class's results, for a pool over one student's tests from the
+/// `first` pair on.
+struct From<'c, 'a> {
+    class: &'c mut Class<'a>,
+    first: usize,
+}
+
+impl pool::Results for From<'_, '_> {
+    type Error = GradeError;
+
+    fn arrived(&mut self, k: usize, result: &TestResult) {
+        pool::Results::arrived(self.class, self.first + k, result);
+    }
+
+    fn in_order(&mut self, k: usize, result: TestResult, failed: bool) -> Result<(), GradeError> {
+        self.class.in_order(self.first + k, result, failed)
     }
 }
 

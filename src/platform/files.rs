@@ -38,7 +38,12 @@ mod system {
 
     /// A folder a program locked (`chmod 000`) is its owner's to open again.
     pub(super) fn open_up(path: &Path) {
-        let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o700));
+        let _ = make_private(path);
+    }
+
+    /// A folder its owner's alone (mode 700).
+    pub(crate) fn make_private(path: &Path) -> io::Result<()> {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o700))
     }
 
     /// Whether the system ran out of something (files, disk, memory,
@@ -160,6 +165,11 @@ mod system {
         make_removable(path);
     }
 
+    /// Folders keep the permissions they inherit on Windows.
+    pub(crate) fn make_private(_path: &Path) -> io::Result<()> {
+        Ok(())
+    }
+
     pub(crate) fn special_kind(_kind: FileType) -> Option<&'static str> {
         None
     }
@@ -228,7 +238,7 @@ pub(crate) fn remove_tree(path: &Path) {
 }
 
 pub(crate) use system::{
-    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_removable,
+    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_private, make_removable,
     open_without_waiting, permissions_for, special_kind, stdout_closed, symlink, widen_stdout_pipe,
     write_at_start,
 };

@@ -15,7 +15,7 @@ pub(crate) mod plan;
 pub(crate) mod points;
 pub(crate) mod pool;
 pub(crate) mod report;
-mod workdir;
+pub(crate) mod workdir;
 
 pub(crate) use diff::{Diff, Labels};
 pub(crate) use discover::escape_controls;
@@ -400,6 +400,19 @@ struct Ran {
     ran_in_place: Option<String>,
 }
 
+/// Said under a test whose program ran tictac under `tictac grade`.
+const RAN_TICTAC: &str = "note: the program ran tictac itself (by PATH, by its path or by /proc/PID/exe), \
+    which answers nothing for a program under grading: the test fails";
+
+/// Whether a tictac started by the program refused to answer for it, or
+/// the program tried this process's `/proc/PID/exe` (closed to it).
+fn ran_tictac(stderr: &[u8]) -> bool {
+    let exe = format!("/proc/{}/exe", std::process::id());
+    let holds = |needle: &[u8]| stderr.windows(needle.len()).any(|w| w == needle);
+    let refusal = platform::process::REFUSAL.as_bytes();
+    (!refusal.is_empty() && holds(refusal)) || holds(exe.as_bytes())
+}
+
 /// Runs one test: its actual output, its expected output, the verdict.
 pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
@@ -438,7 +451,8 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
-            let producer = Producer::Program { command: oracle, timeout, folder: Folder::Here };
+            let producer =
+                Producer::Program { command: oracle, timeout, folder: Folder::Here, user: None };
             match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
                 // Its exit status is part of its answer (`tictac -b` exits 1
                 // after a syntax error, 2 on a file it cannot read); a
@@ -486,7 +500,7 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         None => Folder::Here,
     };
     let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
-        Producer::Program { command, timeout, folder }
+        Producer::Program { command, timeout, folder, user: options.user.as_ref() }
     });
     let (mut actual, trouble, status) = match produce(producer, &test.trace, trace_text, cap, stop)
     {
@@ -499,6 +513,9 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             ran.command = Some(discover::escape_controls(&produced.command));
             ran.stderr = produced.stderr;
             ran.ran_in_place = produced.note;
+            if ran_tictac(&ran.stderr) {
+                ran.notes.push(RAN_TICTAC.into());
+            }
             let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
             (produced.output, produced.trouble, status)
         }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
 use crate::platform::command_line;
 use crate::platform::files as platform_files;
-use crate::platform::process::{self, Capture, Ending};
+use crate::platform::process::{self, Capture, Ending, RunAs};
 use crate::run::{Job, STDIN};
 
 pub(crate) use super::header::DIRECTIVE;
@@ -319,8 +319,14 @@ pub(crate) enum Producer<'a> {
     /// it runs longer than `timeout` (a long file named in the line).
     InProcess { timeout: Duration },
     /// An executable and its first arguments (e.g. `["python3", "ttt.py"]`),
-    /// stopped if it runs longer than `timeout`, run in `folder`.
-    Program { command: &'a [String], timeout: Duration, folder: Folder<'a> },
+    /// stopped if it runs longer than `timeout`, run in `folder`, as `user`
+    /// when given (else as this process).
+    Program {
+        command: &'a [String],
+        timeout: Duration,
+        folder: Folder<'a>,
+        user: Option<&'a RunAs>,
+    },
 }
 
 /// Where a program runs.
@@ -521,10 +527,11 @@ pub(crate) fn produce(
                 })
                 .map_err(Unrun::from)
         }
-        Producer::Program { command, timeout, folder } => {
+        Producer::Program { command, timeout, folder, user } => {
             let input = plan.typed.as_deref();
-            let spec = process::Spec { argv: &[], input, timeout, cap, stop, dir: None };
-            external(command, &plan, Trace { path: trace, text }, spec, folder)
+            let spec =
+                process::Spec { argv: &[], input, timeout, cap, stop, dir: None, user: None };
+            external(command, &plan, Trace { path: trace, text }, spec, (folder, user))
         }
     };
     produced.map(|p| Produced { wanted_status, ..p })
@@ -535,6 +542,9 @@ const OUT_FILE: &str = "out.txt";
 
 /// The scratch folder's copy of the folder a program runs in.
 const WORK: &str = "work";
+/// HOME and TMPDIR of a program run as another user, in its scratch folder.
+const HOME: &str = "home";
+const TMP: &str = "tmp";
 
 /// A trace as the suite holds it: where it is, and what it says.
 struct Trace<'a> {
@@ -547,7 +557,7 @@ fn external(
     plan: &Plan,
     trace: Trace,
     spec: process::Spec,
-    folder: Folder,
+    (folder, user): (Folder, Option<&RunAs>),
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = files::Scratch::new().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
@@ -575,7 +585,18 @@ fn external(
         .map(OsString::from)
         .chain(plan.argv_with_file(&private, &out_file, file.as_deref()))
         .collect();
-    let spec = process::Spec { argv: &argv, dir: dir.as_deref(), ..spec };
+    // Another user's: the scratch folder is its own, HOME and TMPDIR in it.
+    let (home, tmp) = (scratch.path().join(HOME), scratch.path().join(TMP));
+    if let Some(user) = user {
+        let given = std::fs::create_dir(&home)
+            .and_then(|()| std::fs::create_dir(&tmp))
+            .and_then(|()| process::give(scratch.path(), user));
+        given.map_err(|e| {
+            Unrun::io(format!("cannot give a scratch folder to {}", user.name()), &e)
+        })?;
+    }
+    let as_user = user.map(|user| process::AsUser { user, home: &home, tmp: &tmp });
+    let spec = process::Spec { argv: &argv, dir: dir.as_deref(), user: as_user, ..spec };
     // The command as a person reruns it: on the suite's own files.
     let shown: Vec<OsString> =
         program.iter().map(OsString::from).chain(plan.argv(trace.path, &out_file)).collect();
@@ -614,6 +635,12 @@ fn external(
     produced.output = match plan.writes_file() {
         false => finished.stdout,
         true => {
+            // Read as this process, maybe root: never through a link the
+            // program made (its run is over, nothing of it changes OUT now).
+            if user.is_some() && std::fs::symlink_metadata(&out_file).is_ok_and(|m| m.is_symlink())
+            {
+                return Err(Unrun::programs(format!("{exe} made OUT a symbolic link")));
+            }
             let file = match files::open_regular(&out_file) {
                 Ok(file) => file,
                 // A crash before OUT was written: the crash is the news.

@@ -298,3 +298,25 @@ pub fn saved(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// The example model program (examples/mutant.rs with no mistake) as a
+/// command of one word beside tictac, `-b TRACE` as a correct student's
+/// program: under `tictac grade` as root, tictac itself answers nothing
+/// for a program.
+#[cfg(unix)]
+pub fn model_program() -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let target = Path::new(BIN).parent().expect("target");
+    let mutant = target.join("examples").join("mutant");
+    assert!(mutant.exists(), "{} is built by cargo test", mutant.display());
+    let model = target.join("model.sh");
+    if !model.exists() {
+        // Written aside then renamed: tests running at once see it whole.
+        let aside = target.join(format!("model.sh.{}", std::process::id()));
+        std::fs::write(&aside, format!("#!/bin/sh\nexec '{}' none \"$@\"\n", path(&mutant)))
+            .expect("write");
+        std::fs::set_permissions(&aside, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::rename(&aside, &model).expect("rename");
+    }
+    path(&model)
+}

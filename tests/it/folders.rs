@@ -10,6 +10,13 @@ use std::process::{Command, Output};
 
 use crate::common::{BIN, path, run, script, temp_dir, text};
 
+/// A folder root's alone (mode 700).
+fn private_dir() -> tempfile::TempDir {
+    let dir = temp_dir();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).expect("chmod");
+    dir
+}
+
 /// A folder every user may enter, read and write (a class's, a grader's).
 fn open_dir() -> tempfile::TempDir {
     let dir = temp_dir();
@@ -57,11 +64,14 @@ fn suite(parent: &Path) -> PathBuf {
 
 /// A correct program that copies its input into its folder first, as a
 /// student does while debugging, and fails if a copy is there already (an
-/// earlier or a simultaneous run's: a scratch file shared).
+/// earlier or a simultaneous run's: a scratch file shared); it writes in
+/// HOME and TMPDIR too.
 fn copying_student(folder: &Path, model: &str) -> String {
     let body = format!(
         "if [ -e last_trace.txt ]; then echo 'last_trace.txt is there already' >&2; exit 9; fi\n\
-         cp \"$2\" last_trace.txt || exit 8\nexec '{model}' none \"$@\""
+         cp \"$2\" last_trace.txt || exit 8\n\
+         echo home > \"$HOME/h\" && echo tmp > \"${{TMPDIR:-/tmp}}/t.$$\" || exit 7\n\
+         exec '{model}' none \"$@\""
     );
     script(folder, "ttt", &body)
 }
@@ -74,7 +84,9 @@ fn is_root() -> bool {
 fn as_nobody(args: &[&str], cwd: &Path) -> Output {
     let mut command = Command::new("setpriv");
     command.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
-    run(command.args(args).current_dir(cwd).env_remove("TMPDIR"), None)
+    // HOME as nobody would have it: somewhere it may write.
+    let command = command.args(args).current_dir(cwd).env_remove("TMPDIR");
+    run(command.env("HOME", std::env::temp_dir()), None)
 }
 
 fn as_self(args: &[&str], cwd: &Path) -> Output {
@@ -145,5 +157,156 @@ fn a_class_of_programs_that_copy_their_input_scores_full_marks_whatever_j() {
             csv.contains("\nalice,3,3,") && csv.contains("\nbob,3,3,"),
             "as {who}: {csv}{reports:?}"
         );
+    }
+}
+
+/// Only root can run programs as another user: elsewhere these tests have
+/// nothing to check (and fail under CI, which must run them).
+fn root_or_skip() -> bool {
+    if !is_root() {
+        assert!(std::env::var_os("CI").is_none(), "these tests need root under CI");
+    }
+    is_root()
+}
+
+/// Three traces of the course suite, in a folder only root can read.
+fn course_traces(parent: &Path) -> PathBuf {
+    let suite = parent.join("suite");
+    let o = run(Command::new(BIN).args(["course-suite", &path(&suite)]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for entry in fs::read_dir(&suite).expect("suite").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !["01_", "03_", "10_"].iter().any(|p| name.starts_with(p)) {
+            fs::remove_file(entry.path()).expect("rm");
+        }
+    }
+    suite
+}
+
+#[test]
+fn as_root_programs_that_take_tictac_s_answers_score_0_and_an_honest_one_full_marks() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let model = model(home.path());
+    // tictac on PATH, where nobody finds it.
+    let bin = open_folder(home.path(), "bin");
+    std::os::unix::fs::symlink(BIN, bin.join("tictac")).expect("link");
+    let private = private_dir();
+    let suite = course_traces(private.path());
+    let class = open_folder(home.path(), "class");
+    let honest = open_folder(&class, "honest");
+    copying_student(&honest, &model);
+    for (name, body) in [
+        (
+            "suite_out",
+            "d=$(mktemp -d); /proc/$PPID/exe course-suite \"$d/s\"; \
+             cat \"$d/s/$(basename \"$2\" .txt).expected.txt\"",
+        ),
+        ("on_path", "exec tictac \"$@\""),
+        ("parent_exe", "exec /proc/$PPID/exe \"$@\""),
+    ] {
+        script(&open_folder(&class, name), "ttt", body);
+    }
+    let out = private.path().join("book");
+    let names = ["honest", "suite_out", "on_path", "parent_exe"].map(|n| path(&class.join(n)));
+    let path_var = format!("{}:{}", path(&bin), std::env::var("PATH").unwrap_or_default());
+    let o = run(
+        Command::new(BIN)
+            .env("PATH", path_var)
+            .args(["grade", &path(&suite), "--command", "./ttt", "-j", "2", "--out", &path(&out)])
+            .args(&names),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
+    for row in ["honest,3,3,3,", "suite_out,0,3,0,", "on_path,0,3,0,", "parent_exe,0,3,0,"] {
+        assert!(csv.contains(&format!("\n{row}")), "{row}: {csv}");
+    }
+    let report = fs::read_to_string(out.join("on_path.report.txt")).expect("report");
+    assert!(report.contains("note: the program ran tictac itself"), "{report}");
+    // The folder given to the programs' user was not the gradebook's.
+    let mode = fs::metadata(&out).expect("book").permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the gradebook is root's alone");
+}
+
+#[test]
+fn as_root_a_command_the_programs_user_cannot_run_is_refused_before_grading() {
+    if !root_or_skip() {
+        return;
+    }
+    // An interpreter under a folder only root may enter (a pyenv shim in /root).
+    let private = private_dir();
+    let shim = script(private.path(), "fakepy", "exec true");
+    let home = open_dir();
+    let suite = suite(home.path());
+    let student = open_folder(home.path(), "alice");
+    let out = path(&home.path().join("book"));
+    let path_var =
+        format!("{}:{}", path(private.path()), std::env::var("PATH").unwrap_or_default());
+    for command in [shim.as_str(), "fakepy"] {
+        let o = run(
+            Command::new(BIN).env("PATH", &path_var).args([
+                "grade",
+                &path(&suite),
+                "--command",
+                &format!("{command} ttt.py"),
+                "--out",
+                &out,
+                &path(&student),
+            ]),
+            None,
+        );
+        let err = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert!(err.contains(&shim) && err.contains("the user nobody cannot run"), "{err}");
+        assert!(!home.path().join("book").exists(), "nothing written");
+    }
+}
+
+#[test]
+fn as_root_a_suite_the_programs_user_could_read_is_warned_about() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let model = model(home.path());
+    let suite = suite(home.path());
+    let student = open_folder(home.path(), "alice");
+    copying_student(&student, &model);
+    let out = path(&temp_dir().path().join("book"));
+    let o = run(
+        Command::new(BIN)
+            .args(["grade", &path(&suite), "--command", "./ttt", "--out", &out])
+            .arg(&student),
+        None,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let warning = format!(
+        "warning: the user nobody can read the suite '{}', whose expected files are the answers: \
+         `chmod 700 '{}'`",
+        path(&suite),
+        path(&suite)
+    );
+    assert!(err.contains(&warning), "{err}");
+}
+
+#[test]
+fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
+    let home = open_dir();
+    let suite = suite(home.path());
+    let student = open_folder(home.path(), "alice");
+    script(&student, "who", "echo \"I am $(id -un)\" >&2; exit 3");
+    let me = String::from_utf8_lossy(&Command::new("id").arg("-un").output().expect("id").stdout)
+        .trim()
+        .to_string();
+    let o = as_self(&["test", &path(&suite), "--program", "./who", "-j", "1"], &student);
+    assert!(text(&o).contains(&format!("I am {me}")), "{}", text(&o));
+    if root_or_skip() {
+        let args = ["test", &path(&suite), "--program", "./who", "--user", "nobody"];
+        let o = as_self(&args, &student);
+        assert!(text(&o).contains("I am nobody"), "{}", text(&o));
     }
 }

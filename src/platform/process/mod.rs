@@ -28,6 +28,8 @@ mod tree;
 #[cfg(unix)]
 mod unix;
 #[cfg(unix)]
+mod user;
+#[cfg(unix)]
 use unix as system;
 #[cfg(windows)]
 mod windows;
@@ -37,6 +39,16 @@ use windows as system;
 pub(crate) use capture::Capture;
 pub(crate) use exception::Exception;
 pub(crate) use system::{exception_of, runnable, signal_of, stop_all};
+#[cfg(unix)]
+pub(crate) use user::{
+    REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
+    under_grading,
+};
+#[cfg(windows)]
+pub(crate) use windows::{
+    REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
+    under_grading,
+};
 
 use std::ffi::OsString;
 use std::process::ExitStatus;
@@ -95,6 +107,32 @@ pub(crate) struct Spec<'a> {
     /// The folder it runs in (a program named by a relative path is found
     /// there too); without it, this process's.
     pub(crate) dir: Option<&'a std::path::Path>,
+    /// The user it runs as, when not this process's (never on Windows).
+    #[cfg_attr(windows, allow(dead_code))]
+    pub(crate) user: Option<AsUser<'a>>,
+}
+
+/// A user programs run as (`tictac grade` as root): never root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunAs {
+    pub(crate) name: String,
+    pub(crate) uid: u32,
+    pub(crate) gid: u32,
+}
+
+impl RunAs {
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// A run as another user: who, and its HOME and TMPDIR (folders it owns).
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(windows, allow(dead_code))]
+pub(crate) struct AsUser<'a> {
+    pub(crate) user: &'a RunAs,
+    pub(crate) home: &'a std::path::Path,
+    pub(crate) tmp: &'a std::path::Path,
 }
 
 /// How a run ended.

@@ -84,16 +84,21 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
 /// process, same session). The program is checked first, as found from
 /// `dir`, so that one that cannot start says why, as without a folder.
 fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
+    check_in(argv, dir)?;
+    // `cd` would leave the runner's folder in OLDPWD, for the program to find.
+    let script = "cd -- \"$0\" || exit 127; unset OLDPWD; exec \"$@\"";
+    let head = ["/bin/sh", "-c", script].map(OsString::from);
+    Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
+}
+
+/// Whether `argv`'s program, as found from `dir`, can start; else why not.
+fn check_in(argv: &[OsString], dir: &Path) -> io::Result<()> {
     let program = Path::new(argv.first().ok_or(io::ErrorKind::InvalidInput)?);
     let found = match program.as_os_str().as_encoded_bytes().contains(&b'/') {
         true => dir.join(program),
         false => program.to_path_buf(),
     };
-    runnable_path(&found).map_err(|why| io::Error::new(io::ErrorKind::NotFound, why))?;
-    // `cd` would leave the runner's folder in OLDPWD, for the program to find.
-    let script = "cd -- \"$0\" || exit 127; unset OLDPWD; exec \"$@\"";
-    let head = ["/bin/sh", "-c", script].map(OsString::from);
-    Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
+    runnable_path(&found).map_err(|why| io::Error::new(io::ErrorKind::NotFound, why))
 }
 
 /// How long a program found ended past its deadline has for its output to
@@ -117,9 +122,15 @@ pub(crate) fn exception_of(_code: i32) -> Option<super::Exception> {
 pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
     let deadline = Instant::now().checked_add(spec.timeout);
     let in_dir;
-    let argv = match spec.dir {
-        None => spec.argv,
-        Some(dir) => {
+    let argv = match (spec.dir, spec.user) {
+        (dir, Some(run)) => {
+            let dir = dir.unwrap_or(Path::new("."));
+            check_in(spec.argv, dir)?;
+            in_dir = super::user::start_as(spec.argv, dir, run.user, run.home, run.tmp);
+            &in_dir
+        }
+        (None, None) => spec.argv,
+        (Some(dir), None) => {
             in_dir = in_folder(spec.argv, dir)?;
             &in_dir
         }
