@@ -6,8 +6,8 @@
 
 mod advice;
 mod book;
-mod digest;
 mod contain;
+mod digest;
 mod files;
 mod folders;
 mod progress;

@@ -27,8 +27,11 @@ impl Drop for Scratch {
 
 impl Scratch {
     /// A new scratch folder in the system's temporary folder.
+    /// Its owner's alone (tempfile leaves it as the umask says).
     pub(crate) fn new() -> io::Result<Scratch> {
-        Scratch::made(tempfile::tempdir)
+        let scratch = Scratch::made(tempfile::tempdir)?;
+        files::make_private(scratch.path())?;
+        Ok(scratch)
     }
 
     /// A new hidden scratch folder `.PREFIXxxxx` in `parent` (to be renamed
