@@ -87,9 +87,13 @@ fn blocked(path: &Path, user: &RunAs, want: u32) -> Option<PathBuf> {
     }
 }
 
+/// How deep `#!` lines are followed (the kernel follows a few, too).
+const INTERPRETERS: usize = 4;
+
 /// Why `user` cannot run the file at `path` (its folders, the file, then
-/// the interpreter its `#!` line names), if it cannot.
-fn cannot_run(path: &Path, user: &RunAs) -> Option<String> {
+/// the interpreter its `#!` line names, `depth` of them at most), if it
+/// cannot.
+fn cannot_run(path: &Path, user: &RunAs, depth: usize) -> Option<String> {
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     for (at, want) in [(path, 0), (canonical.as_path(), 1)] {
         if let Some(wall) = blocked(at, user, want) {
@@ -99,6 +103,7 @@ fn cannot_run(path: &Path, user: &RunAs) -> Option<String> {
             });
         }
     }
+    let depth = depth.checked_sub(1)?;
     let mut head = [0u8; 256];
     let read = std::fs::File::open(&canonical).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
     let line = head[..read].strip_prefix(b"#!")?.split(|&b| b == b'\n').next()?;
@@ -108,13 +113,13 @@ fn cannot_run(path: &Path, user: &RunAs) -> Option<String> {
     }
     let mut words = line.split(|b| b" \t\r".contains(b)).filter(|w| !w.is_empty());
     let interpreter = Path::new(OsStr::from_bytes(words.next()?));
-    if let Some(why) = cannot_run(interpreter, user) {
+    if let Some(why) = cannot_run(interpreter, user, depth) {
         return Some(why);
     }
     // `#!/usr/bin/env python3`: python3 as the user finds it.
     match (interpreter.file_name() == Some(OsStr::new("env")), words.next()) {
         (true, Some(name)) if !name.starts_with(b"-") => {
-            runnable_as(&OsStr::from_bytes(name).to_string_lossy(), user).err()
+            runnable_within(&OsStr::from_bytes(name).to_string_lossy(), user, depth).err()
         }
         _ => None,
     }
@@ -125,6 +130,10 @@ fn cannot_run(path: &Path, user: &RunAs) -> Option<String> {
 /// the path named. The error names the file found and why the user
 /// cannot run it.
 pub(crate) fn runnable_as(program: &str, user: &RunAs) -> Result<(), String> {
+    runnable_within(program, user, INTERPRETERS)
+}
+
+fn runnable_within(program: &str, user: &RunAs, depth: usize) -> Result<(), String> {
     let named = Path::new(program);
     let candidates: Vec<PathBuf> = match program.contains('/') {
         true => vec![named.to_path_buf()],
@@ -134,7 +143,7 @@ pub(crate) fn runnable_as(program: &str, user: &RunAs) -> Result<(), String> {
     };
     let mut refused = None;
     for candidate in candidates.iter().filter(|c| c.is_file()) {
-        match cannot_run(candidate, user) {
+        match cannot_run(candidate, user, depth) {
             None => return Ok(()),
             Some(why) => {
                 let found = match candidate == named {
@@ -264,4 +273,40 @@ pub(crate) fn started_as(args: &[OsString]) -> Option<i32> {
         io::ErrorKind::PermissionDenied => 126,
         _ => 127,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn write(path: &Path, text: &str, mode: u32) {
+        std::fs::write(path, text).expect("write");
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+
+    #[test]
+    fn a_folder_closed_to_the_user_is_named_and_a_loop_of_interpreters_ends() {
+        // Another user than this one, in no group of its files.
+        let other = RunAs { name: "other".into(), uid: own_uid() ^ 1, gid: u32::MAX - 7 };
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+            .expect("chmod");
+        let shim = dir.path().join("python3");
+        write(&shim, "#!/bin/sh\nexec true\n", 0o755);
+        let why = runnable_as(&shim.to_string_lossy(), &other).expect_err("closed");
+        assert!(why.contains(&format!("{} is closed to it", dir.path().display())), "{why}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        assert_eq!(runnable_as(&shim.to_string_lossy(), &other), Ok(()));
+        assert!(can_read(dir.path(), &other));
+        // Two scripts naming each other: checked a few deep, then let be.
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        write(&a, &format!("#!{}\n", b.display()), 0o755);
+        write(&b, &format!("#!{}\n", a.display()), 0o755);
+        assert_eq!(runnable_as(&a.to_string_lossy(), &other), Ok(()));
+        write(&a, "#!/bin/sh\n", 0o700);
+        let why = runnable_as(&a.to_string_lossy(), &other).expect_err("its own");
+        assert!(why.contains("may not be run by it"), "{why}");
+    }
 }
