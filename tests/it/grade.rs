@@ -1094,7 +1094,8 @@ fn a_build_step_runs_before_the_tests_and_a_failed_build_scores_zero() {
     let student = |name: &str, build: &str| {
         let dir = class.join(name);
         fs::create_dir_all(&dir).expect("mkdir");
-        fs::write(dir.join("ttt.src"), format!("#!/bin/sh\nexec '{BIN}' \"$@\"\n")).expect("src");
+        fs::write(dir.join("ttt.src"), format!("#!/bin/sh\nexec '{}' \"$@\"\n", model_program()))
+            .expect("src");
         script(&dir, "build.sh", build);
         path(&dir)
     };
