@@ -38,7 +38,8 @@ pub(crate) struct Row {
 
 /// The kinds of failure the table's notes count (a kind, its words): every
 /// one but a plain difference in output.
-const NOTED: [(&str, &str); 7] = [
+const NOTED: [(&str, &str); 8] = [
+    ("exit status differs", "exit status differs"),
     ("exited", "exited non-zero"),
     ("crashed", "crashed"),
     ("killed by a signal", "killed by a signal"),
@@ -57,9 +58,10 @@ pub(crate) struct Failed {
 }
 
 /// Every kind of failure, as `grades.json` names them (`Failed::of`).
-const KINDS: [&str; 10] = [
+const KINDS: [&str; 11] = [
     "build failed",
     "output differs",
+    "exit status differs",
     "exited",
     "crashed",
     "killed by a signal",
@@ -81,6 +83,7 @@ impl Failed {
         let kind = match verdict {
             Verdict::Pass | Verdict::Skipped(_) => return None,
             Verdict::Differs(_) => "output differs",
+            Verdict::StatusDiffers(_) => "exit status differs",
             Verdict::Broke(Trouble::Exited(_), _) => "exited",
             Verdict::Broke(Trouble::Exception(_), _) => "crashed",
             Verdict::Broke(Trouble::Signal(_), _) => "killed by a signal",
@@ -409,5 +412,19 @@ mod tests {
         assert_eq!(kind(Trouble::Exited(1)), "exited");
         assert_eq!(kind(Trouble::Signal(11)), "killed by a signal");
         assert_eq!(kind(Trouble::Exception(0xC000_0005_u32 as i32)), "crashed");
+    }
+
+    #[test]
+    fn a_wrong_exit_status_has_its_own_kind_and_note() {
+        let status = Verdict::StatusDiffers(crate::suite::Diff::default());
+        let failed = Failed::of(&status).expect("failed");
+        assert_eq!(
+            (failed.kind, failed.headline.as_str()),
+            ("exit status differs", "exit status differs")
+        );
+        assert_eq!(Failed::read("exit status differs", "x").map(|f| f.kind), Some(failed.kind));
+        let mut dee = row("dee", &[None, None]);
+        dee.failures[0] = Some(failed);
+        assert_eq!(dee.notes(), "exit status differs (1 test)");
     }
 }

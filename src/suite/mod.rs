@@ -92,8 +92,13 @@ pub(crate) enum Verdict {
     /// Not run: the trace tests what only tictac does (why), and a program
     /// is under test.
     Skipped(String),
-    /// Outputs differ: the rendered diff.
+    /// Outputs differ: the rendered diff. The program ended by itself with
+    /// status 0 or the status the test expects (`-- status: N`, else the
+    /// oracle's for that trace: `tictac -b` exits 1 after a syntax error).
     Differs(Diff),
+    /// The output is right, the exit status is not the one `-- status: N`
+    /// asks for (a normal exit: a crash is `Broke`): the diff says both.
+    StatusDiffers(Diff),
     /// The program's run went wrong (crashed, killed, timed out, could
     /// not start); the diff of what it printed, when it ended by itself and
     /// that differs, or, when it was stopped (timed out, printed too much),
@@ -110,12 +115,14 @@ pub(crate) enum Verdict {
 
 impl Verdict {
     /// What went wrong, in the words every report format uses to tell
-    /// failures apart: "output differs", "exited with status 1", "killed by
-    /// signal 9", "timed out after 10 s", "could not start: ...".
+    /// failures apart: "output differs", "exit status differs", "exited
+    /// with status 1", "killed by signal 9", "timed out after 10 s", "could
+    /// not start: ...".
     pub(crate) fn headline(&self) -> Option<String> {
         match self {
             Verdict::Pass | Verdict::Skipped(_) => None,
             Verdict::Differs(_) => Some("output differs".into()),
+            Verdict::StatusDiffers(_) => Some(STATUS_DIFFERS.into()),
             Verdict::Broke(trouble, _) => Some(trouble.to_string()),
             Verdict::NoExpected(_) => Some("no expected output".into()),
             Verdict::CannotRun(why) => Some(why.lines().next().unwrap_or_default().into()),
@@ -166,6 +173,7 @@ impl TestResult {
         };
         match &mut shown.verdict {
             Verdict::Differs(diff) | Verdict::Broke(_, Some(diff)) => hide(diff),
+            // It says only the statuses.
             _ => {}
         }
         shown
@@ -178,7 +186,7 @@ impl TestResult {
         let verdict = match &self.verdict {
             Verdict::Pass => 0,
             Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
-            Verdict::Differs(d) | Verdict::Broke(_, Some(d)) => diff(d),
+            Verdict::Differs(d) | Verdict::StatusDiffers(d) | Verdict::Broke(_, Some(d)) => diff(d),
             Verdict::Broke(_, None) | Verdict::NotBuilt => 0,
             Verdict::NoExpected(path) => path.as_os_str().len(),
         };
@@ -225,6 +233,9 @@ impl Report {
         Status::failed_if(!self.all_passed())
     }
 }
+
+/// The headline of a right output that ended with the wrong exit status.
+pub(crate) const STATUS_DIFFERS: &str = "exit status differs";
 
 /// What a test says when the build failed.
 pub(crate) const NOT_BUILT: &str = "not run: the build failed";
@@ -448,6 +459,8 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let trace_text = builtin(&test.trace);
     // The expected output first: its size sets the cap on the actual one.
     let mut labels = Labels::default();
+    // The oracle's exit status, its answer as much as its output.
+    let mut oracle_status = None;
     let mut expected = match &options.oracle {
         Some(oracle) => {
             labels = Labels { expected: "oracle", actual: "program" };
@@ -463,7 +476,10 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
                     ran.not_the_programs = true;
                     return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
                 }
-                Ok(produced) => Some(produced.output),
+                Ok(produced) => {
+                    oracle_status = produced.status;
+                    Some(produced.output)
+                }
                 Err(why) => {
                     ran.not_the_programs = true;
                     return Verdict::CannotRun(format!("oracle: {why}"));
@@ -555,16 +571,7 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         return Verdict::NoExpected(expected_path);
     };
     let diff = match diff::describe(expected, &mut actual, labels) {
-        Ok(None) => match (status, &trouble) {
-            (Some((wanted, got)), _) if got != Some(wanted) => {
-                Some(Diff::status(wanted, &ending(got, trouble.as_ref())))
-            }
-            // A crash is no pass, whatever it printed before, unless the
-            // trace's `-- status:` asks for exactly that end.
-            (None, Some(trouble)) if trouble.crashed() => Some(Diff::crashed(&crash(trouble))),
-            _ => None,
-        },
-        Ok(Some(diff)) => Some(diff),
+        Ok(diff) => diff,
         Err(e) => {
             // A program's OUT may be a trap (a link to a file that cannot be
             // read): its own doing.
@@ -572,13 +579,60 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             return Verdict::CannotRun(format!("comparing the outputs: {e}"));
         }
     };
-    // Without `-- status: N` only the output and a crash count: a program
-    // that printed the right answer and then exited 1 passes.
-    match (diff, trouble) {
-        (None, _) => Verdict::Pass,
-        (Some(diff), Some(trouble)) => Verdict::Broke(trouble, Some(diff)),
-        (Some(diff), None) => Verdict::Differs(diff),
+    let Some(diff) = diff else {
+        // The right output. Without `-- status: N` only a crash counts
+        // then: a program that printed the right answer and exited 1 passes.
+        return match (status, trouble) {
+            (Some((wanted, got)), trouble) if got != Some(wanted) => {
+                let diff = Diff::status(wanted, &ending(got, trouble.as_ref()));
+                match trouble {
+                    Some(trouble) if trouble.crashed() => Verdict::Broke(trouble, Some(diff)),
+                    _ => Verdict::StatusDiffers(diff),
+                }
+            }
+            // A crash is no pass, whatever it printed before, unless the
+            // trace's `-- status:` asks for exactly that end.
+            (None, Some(trouble)) if trouble.crashed() => {
+                let diff = Diff::crashed(&crash(&trouble));
+                Verdict::Broke(trouble, Some(diff))
+            }
+            _ => Verdict::Pass,
+        };
+    };
+    // A wrong output: a normal exit with the status the test expects is
+    // no news beside it (`tictac -b` exits 1 after a syntax error).
+    match trouble {
+        None => Verdict::Differs(diff),
+        Some(Trouble::Exited(code))
+            if expected_status(test, options, status, oracle_status, trace_text, stop)
+                == Some(code) =>
+        {
+            Verdict::Differs(diff)
+        }
+        Some(trouble) => Verdict::Broke(trouble, Some(diff)),
     }
+}
+
+/// The exit status a test expects of a program: its `-- status: N`, else
+/// the oracle's for that trace (`--oracle`'s, or tictac's own, run here:
+/// `tictac -b` exits 1 after a syntax or type error, 2 on a file it cannot
+/// read). None when tictac's own run could not say.
+fn expected_status(
+    test: &Test,
+    options: &Options,
+    status: Option<(i32, Option<i32>)>,
+    oracle_status: Option<i32>,
+    trace_text: Option<&[u8]>,
+    stop: Option<&AtomicBool>,
+) -> Option<i32> {
+    if let Some((wanted, _)) = status {
+        return Some(wanted);
+    }
+    if options.oracle.is_some() {
+        return oracle_status;
+    }
+    let ours = Producer::InProcess { timeout: options.timeout };
+    produce(ours, &test.trace, trace_text, MIN_CAP, stop).ok()?.status
 }
 
 /// What a failing test's trace and expected file are, when one is saved as

@@ -67,6 +67,43 @@ fn a_normal_exit_is_no_crash_in_any_format() {
     }
 }
 
+/// One rule for a failure's headline, in every format: the right output
+/// and the wrong status is `exit status differs`; a wrong output with the
+/// status the test expects (`-- status: N`, else the oracle's: `tictac -b`
+/// exits 1 after a syntax error) is `output differs`; with another status
+/// than 0, `exited with status N`.
+#[test]
+fn the_headline_names_what_differs_in_every_format() {
+    let dir = temp_dir();
+    let tools = temp_dir();
+    let right = script(tools.path(), "right.sh", "echo right");
+    let wrong1 = script(tools.path(), "wrong1.sh", "echo wrong; exit 1");
+    let wrong2 = script(tools.path(), "wrong2.sh", "echo wrong; exit 2");
+    let cases = [
+        ("-- status: 139\nundo\n", &right, "exit status differs", "status"),
+        // A syntax error: `tictac -b` exits 1 there.
+        ("undo(\n", &wrong1, "output differs", "diff"),
+        ("undo(\n", &wrong2, "exited with status 2", "exited"),
+        ("-- status: 2\nundo\n", &wrong2, "output differs", "diff"),
+        ("undo\n", &wrong1, "exited with status 1", "exited"),
+    ];
+    for (trace, program, headline, type_) in cases {
+        fs::write(dir.path().join("t.txt"), trace).expect("write");
+        fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+        for (format, line) in [
+            ("human", format!("\n     {headline}\n")),
+            ("tap", format!("\n# {headline}\n")),
+            ("junit", format!("<failure message=\"{headline}\" type=\"{type_}\">")),
+            ("gradescope", format!("\\n     {headline}\\n     command: ")),
+        ] {
+            let o = tictac(&["test", "--format", format, "--program", program, &path(dir.path())]);
+            let out = text(&o);
+            assert_eq!(o.status.code(), Some(1), "{trace:?} {format}: {out}");
+            assert!(out.contains(&line), "{trace:?} {format}: {out}");
+        }
+    }
+}
+
 /// An oracle that exits 1 after a syntax error, or 2 on a file it cannot
 /// read, answered: tictac agrees with itself as oracle and program, on the
 /// project's acceptance suite.

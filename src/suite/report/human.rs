@@ -42,7 +42,8 @@ impl Reporter for Human<'_> {
 }
 
 /// One test: `PASS name (1.2 ms)`, `SKIP name: why` or `FAIL ...`, then
-/// what failed (`exited with status 3`, `output differs`), the command line run,
+/// what failed (`exited with status 3`, `output differs`, `exit status
+/// differs`), the command line run,
 /// its notes, the end of its standard error and the diff or why, indented.
 pub(super) fn print_outcome(
     out: &mut dyn Write,
@@ -58,7 +59,7 @@ pub(super) fn print_outcome(
             let word = if color { "SKIP".yellow().to_string() } else { "SKIP".into() };
             return writeln!(out, "{word} {}: {why}", test.name);
         }
-        Verdict::Differs(diff) | Verdict::Broke(_, Some(diff)) => {
+        Verdict::Differs(diff) | Verdict::StatusDiffers(diff) | Verdict::Broke(_, Some(diff)) => {
             ("FAIL", Some(shown(diff, color)))
         }
         Verdict::Broke(_, None) => ("FAIL", None),
@@ -78,7 +79,7 @@ pub(super) fn print_outcome(
         (true, w) => w.red().bold().to_string(),
     };
     writeln!(out, "{word} {} ({ms:.1} ms)", test.name)?;
-    if let (Verdict::Differs(_) | Verdict::Broke(..), Some(headline)) =
+    if let (Verdict::Differs(_) | Verdict::StatusDiffers(_) | Verdict::Broke(..), Some(headline)) =
         (&outcome.verdict, outcome.verdict.headline())
     {
         writeln!(out, "     {headline}")?;

@@ -113,6 +113,9 @@ impl<'a> Junit<'a> {
             Verdict::Differs(diff) => {
                 Some(("failure", headline.as_str(), "diff", with_command(&diff.text)))
             }
+            Verdict::StatusDiffers(diff) => {
+                Some(("failure", headline.as_str(), "status", with_command(&diff.text)))
+            }
             Verdict::Broke(trouble, diff) => {
                 let (kind, type_) = match trouble {
                     Trouble::Exited(_) => ("failure", "exited"),
