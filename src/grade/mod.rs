@@ -26,7 +26,7 @@ use progress::Progress;
 
 use crate::cli::GradeOptions;
 use crate::status::{Status, Stopped};
-use crate::suite::build::{BuildFailed, build};
+use crate::suite::build::{Build, BuildFailed, build};
 use crate::suite::{
     self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
 };
@@ -272,18 +272,22 @@ fn grade_class(
     replace: Replace,
     user: Option<&crate::platform::process::RunAs>,
 ) -> Result<Vec<Row>, GradeError> {
+    // As another user, each student's build is a private copy their tests
+    // run in; the builds, held until grading is done, say why they failed.
+    let builds = build_all(options, students, user);
+    let built: Vec<Option<BuildFailed>> = builds.iter().map(|b| b.failed.clone()).collect();
     let each: Vec<Options> = students
         .iter()
-        .map(|(_, dir)| Options {
+        .zip(&builds)
+        .map(|((_, dir), build)| Options {
             program: Some(options.command.clone()),
             timeout: options.timeout,
-            dir: Some(dir.to_path_buf()),
+            dir: build.folder_or(Some(dir)),
             course: options.suite.is_none(),
             user: user.cloned(),
             ..Options::default()
         })
         .collect();
-    let built = build_all(options, students);
     let run = |k: usize, stop: &AtomicBool| {
         let (s, t) = (k / tests.len(), k % tests.len());
         match built[s] {
@@ -325,23 +329,30 @@ fn grade_class(
 }
 
 /// Runs `--build` in each student's folder, `-j` at once, as their
-/// programs run; per student, why it failed (None without `--build`).
-fn build_all(options: &GradeOptions, students: &[(String, PathBuf)]) -> Vec<Option<BuildFailed>> {
-    let Some(command) = &options.build else { return vec![None; students.len()] };
+/// programs run; as another `user`, one student at a time (their programs
+/// are one user: no build may reach another's), each in a private copy.
+fn build_all(
+    options: &GradeOptions,
+    students: &[(String, PathBuf)],
+    user: Option<&crate::platform::process::RunAs>,
+) -> Vec<Build> {
+    let none = || students.iter().map(|_| Build { failed: None, folder: None }).collect();
+    let Some(command) = &options.build else { return none() };
+    let jobs = if user.is_some() { 1 } else { options.jobs.clamp(1, students.len().max(1)) };
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let built = std::sync::Mutex::new(vec![None; students.len()]);
+    let built: std::sync::Mutex<Vec<Build>> = std::sync::Mutex::new(none());
     let work = || {
         loop {
             let s = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some((_, dir)) = students.get(s) else { break };
-            let failed = build(command, Some(dir), options.build_timeout);
-            built.lock().unwrap_or_else(|p| p.into_inner())[s] = failed;
+            let build = build(command, Some(dir), options.build_timeout, user);
+            built.lock().unwrap_or_else(|p| p.into_inner())[s] = build;
         }
     };
     // This thread builds too: a helper that cannot be started leaves it
     // the builds, never a student unbuilt.
     std::thread::scope(|scope| {
-        for _ in 1..options.jobs.clamp(1, students.len().max(1)) {
+        for _ in 1..jobs {
             if std::thread::Builder::new().name("build".into()).spawn_scoped(scope, work).is_err() {
                 break;
             }

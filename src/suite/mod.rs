@@ -302,11 +302,20 @@ pub(crate) fn run_watching(
     let quiet = options.quiet && options.format != Format::Tap;
     let mut reporter = report::for_format(options.format, quiet, color, heading, out, progress);
     // The build, run in the folder the program runs in, before any test.
-    let built = match &options.build {
-        Some(command) => build::build(command, options.dir.as_deref(), options.build_timeout),
-        None => None,
+    // As another user, in a private copy: the tests run in copies of it.
+    let built = options.build.as_ref().map(|command| {
+        build::build(command, options.dir.as_deref(), options.build_timeout, options.user.as_ref())
+    });
+    let in_built;
+    let options = match built.as_ref().and_then(|b| b.folder_or(None)) {
+        Some(folder) => {
+            in_built = Options { dir: Some(folder), ..options.clone() };
+            &in_built
+        }
+        None => options,
     };
-    let report = run_all(&tests, options, built.as_ref(), &mut *reporter, closed, &stop)?;
+    let failed = built.as_ref().and_then(|b| b.failed.as_ref());
+    let report = run_all(&tests, options, failed, &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
     Ok(report)

@@ -1191,3 +1191,46 @@ fn a_build_step_runs_before_the_tests_and_a_failed_build_scores_zero() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("--build builds the program --program runs, so it needs --program"));
 }
+
+/// As root, a student's build runs as the programs' user, in a private copy
+/// of their folder that their tests then run in: a build script cannot act
+/// as root (nor read what root keeps from the programs), and the student's
+/// folder is left as it was.
+#[test]
+fn as_root_a_build_runs_as_the_programs_user_in_a_copy_of_the_folder() {
+    if !rustix::process::getuid().is_root() {
+        assert!(std::env::var_os("CI").is_none(), "this test needs root under CI");
+        return;
+    }
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "undo\n").expect("write");
+    assert_eq!(tictac(&["test", "--bless", &path(&suite)]).status.code(), Some(0));
+    let alice = home.path().join("class").join("alice");
+    fs::create_dir_all(&alice).expect("mkdir");
+    fs::write(alice.join("ttt.src"), format!("#!/bin/sh\nexec '{}' \"$@\"\n", model_program()))
+        .expect("src");
+    script(
+        &alice,
+        "build.sh",
+        "if [ \"$(id -u)\" = 0 ]; then echo 'built as root' >&2; exit 3; fi\n\
+         cp ttt.src ttt && chmod +x ttt",
+    );
+    let out = home.path().join("grades");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--command",
+        "./ttt",
+        "--build",
+        "sh build.sh",
+        "--out",
+        &path(&out),
+        &path(&alice),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    assert!(table.lines().any(|l| l.starts_with("alice") && l.contains("1/1")), "{table}");
+    assert!(!alice.join("ttt").exists(), "the build ran in a copy");
+}

@@ -42,12 +42,12 @@ pub(crate) use system::{exception_of, runnable, signal_of, stop_all};
 #[cfg(unix)]
 pub(crate) use user::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
-    under_grading,
+    take_back, under_grading,
 };
 #[cfg(windows)]
 pub(crate) use windows::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
-    under_grading,
+    take_back, under_grading,
 };
 
 use std::ffi::OsString;

@@ -60,6 +60,14 @@ pub(crate) fn give(path: &Path, user: &RunAs) -> io::Result<()> {
     Ok(())
 }
 
+/// Gives `path` and all it holds back to this process's own user and
+/// group, from the user it was given to.
+pub(crate) fn take_back(path: &Path) -> io::Result<()> {
+    let own =
+        RunAs { name: String::new(), uid: own_uid(), gid: rustix::process::getgid().as_raw() };
+    give(path, &own)
+}
+
 /// The permission bits `user` gets on a file of this mode and owner (it
 /// has no supplementary groups): read 4, write 2, execute 1.
 fn bits(meta: &std::fs::Metadata, user: &RunAs) -> u32 {

@@ -321,6 +321,10 @@ pub(crate) fn give(_path: &Path, _user: &super::RunAs) -> io::Result<()> {
     Ok(())
 }
 
+pub(crate) fn take_back(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
 pub(crate) fn runnable_as(_program: &str, _user: &super::RunAs) -> Result<(), String> {
     Ok(())
 }
