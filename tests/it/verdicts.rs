@@ -140,8 +140,19 @@ fn a_run_that_ran_no_test_is_no_success() {
         // Under JUnit the report for people is on standard error.
         let people = String::from_utf8_lossy(if format == "junit" { &o.stderr } else { &o.stdout });
         assert_eq!(o.status.code(), Some(1), "{format}: {people}");
-        assert!(people.ends_with(said), "{format}: {people}");
+        assert!(people.contains(said), "{format}: {people}");
+        // And the document a harness or a CI reads says so as a failure.
+        let document = text(&o);
+        match format {
+            "tap" => assert!(document.ends_with("\nBail out! No test ran: every one was skipped, so nothing was checked.\n"), "{document}"),
+            "junit" => assert!(document.contains("errors=\"1\" skipped=\"1\"") && document.contains("<error message=\"No test ran: every one was skipped, so nothing was checked.\" type=\"no-test-ran\"/>"), "{document}"),
+            _ => {}
+        }
     }
+    let o = tictac(&["test", "--format", "gradescope", "--program", "false", &path(dir.path())]);
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("results.json");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(results["output"], "No test ran: every one was skipped, so nothing was checked.\n");
     // In-process the trace runs: a pass.
     let o = tictac(&["test", "--bless", &path(dir.path())]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

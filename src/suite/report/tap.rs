@@ -28,7 +28,13 @@ impl Reporter for Tap<'_> {
             TestEvent::Finished { number, test, result } => {
                 print_tap(self.out, number, test, result)?
             }
-            TestEvent::Done { report } => writeln!(self.out, "# {}", summary(report))?,
+            TestEvent::Done { report } => {
+                writeln!(self.out, "# {}", summary(report))?;
+                // A harness counts a bail-out as a failure; a plan of skips, as a pass.
+                if report.total == 0 {
+                    writeln!(self.out, "Bail out! {}", super::NO_TEST_RAN)?;
+                }
+            }
         }
         self.out.flush()
     }
