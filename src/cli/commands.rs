@@ -471,20 +471,28 @@ impl VerifyArgs {
 }
 
 /// The top-level help's list of commands: each as it is called (its name,
-/// its required options and its arguments), and what it does.
+/// its required options and its arguments), and what it does; `test` also
+/// as a student calls it, on the built-in course suite.
 pub(crate) fn summaries() -> Vec<(String, String)> {
-    Tictac::command()
-        .get_subcommands()
-        .map(|c| {
-            let mut usage = c.get_name().to_string();
-            for arg in c.get_arguments().filter(|a| a.is_required_set() || a.is_positional()) {
-                usage.push(' ');
-                usage.push_str(&call(arg));
-            }
-            (usage, c.get_about().map(ToString::to_string).unwrap_or_default())
-        })
-        .collect()
+    let mut list = Vec::new();
+    for c in Tictac::command().get_subcommands() {
+        let mut usage = c.get_name().to_string();
+        for arg in c.get_arguments().filter(|a| a.is_required_set() || a.is_positional()) {
+            usage.push(' ');
+            usage.push_str(&call(arg));
+        }
+        list.push((usage, c.get_about().map(ToString::to_string).unwrap_or_default()));
+        if c.get_name() == "test" {
+            list.push((STUDENT_TEST.to_string(), STUDENT_TEST_ABOUT.to_string()));
+        }
+    }
+    list
 }
+
+/// How a student checks their own program: the course suite against it.
+const STUDENT_TEST: &str = "test --course --program <CMD>";
+const STUDENT_TEST_ABOUT: &str =
+    "check your own program against the built-in course suite (quote a CMD with spaces)";
 
 /// How an argument is written in a usage line: `--program <CMD>`,
 /// `[PATH]...`, `<SHELL>`.
@@ -605,6 +613,7 @@ mod tests {
             usage,
             [
                 "test [PATH]...",
+                "test --course --program <CMD>",
                 "grade --command <CMD> <SUITE|SUBMISSION_DIR>...",
                 "fuzz --program <CMD>",
                 "verify",
@@ -614,6 +623,8 @@ mod tests {
             ]
         );
         assert!(list.iter().all(|(_, about)| !about.is_empty()));
+        // The student's line names options that `test` parses.
+        assert!(p(&["test", "--course", "--program", "python3 ttt.py"]).is_ok());
     }
 
     fn p(args: &[&str]) -> Result<Invocation, UsageError> {

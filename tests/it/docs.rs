@@ -458,3 +458,39 @@ fn the_docs_count_the_behaviours_as_the_catalogue_does() {
     }
     assert!(found >= 4, "the counts were found: {found}");
 }
+
+/// The reference's examples of where a boolean and a `-` go wrong are what
+/// tictac prints for them.
+#[test]
+fn the_reference_says_where_booleans_and_a_bad_minus_fail() {
+    let doc = read("docs/BEHAVIOUR.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let dir = temp_dir();
+    let run = |trace: &str| {
+        let file = dir.path().join("t.txt");
+        std::fs::write(&file, format!("{trace}\n")).unwrap();
+        text(&tictac(&["-b", &file.to_string_lossy()]))
+    };
+    assert!(doc.contains("So `play(\"a\", TRUE)` is a type error (§1.3)"), "the reference");
+    assert!(run("play(\"a\", TRUE)").starts_with("Type Error:"));
+    for (trace, error) in
+        [("TRUE", "(Line 1, Column 1)"), ("play(\"a\", -x)", "(Line 1, Column 11)")]
+    {
+        assert!(
+            doc.contains(&format!("`{trace}` is `parse error {error}`"))
+                || doc.contains(&format!("`{trace}` alone is `parse error {error}`")),
+            "{trace}"
+        );
+        assert!(run(trace).ends_with(&format!("parse error {error}\n")), "{trace}");
+    }
+}
+
+/// The fuzz page describes the shrunk trace as the report shows it: the
+/// file's lines, quotes and backslashes as written.
+#[test]
+fn the_fuzz_page_says_how_the_shrunk_trace_is_shown() {
+    let doc = read("docs/guide/fuzz.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!doc.contains("one command a line"));
+    assert!(doc.contains("the saved file's lines as they are, the first 50"));
+    assert!(doc.contains("backslashes `\\` as written"));
+    assert!(doc.contains("`\"` as `\\\"`, `\\` as `\\\\`"));
+}
