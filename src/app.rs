@@ -164,6 +164,7 @@ fn dispatch(
         }
         Invocation::Test(options) => Ok(test::run(&options, stdout, &stdout_closed)?),
         Invocation::Grade(options) => Ok(grade::run(&options, stdout)?),
+        Invocation::Autograder(options) => Ok(grade::write_autograder(&options, stdout)?),
         Invocation::Run { job, input, output, session } => {
             // The input is checked (opened) before the output is created.
             let input = open_input(&input).map_err(RunError::from)?;

@@ -21,7 +21,7 @@ use super::options::{
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
-    Format, FuzzOptions, GradeOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError,
+    AutograderOptions, Format, FuzzOptions, GradeOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError,
     VerifyOptions,
 };
 use crate::behaviour::Behaviour;
@@ -61,6 +61,9 @@ enum Command {
     /// Write the built-in course suite to DIR (new or empty), to publish or extend
     #[command(name = "course-suite")]
     CourseSuite(CourseSuiteArgs),
+    /// Write the zip of a Gradescope autograder that grades with this suite
+    #[command(args_override_self = true, allow_negative_numbers = true)]
+    Autograder(AutograderArgs),
 }
 
 #[derive(Args)]
@@ -180,6 +183,33 @@ struct GradeArgs {
     /// SUITE (a folder of traces, unless --course), then one folder per student
     #[arg(value_name = "SUITE|SUBMISSION_DIR", required = true)]
     paths: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+struct AutograderArgs {
+    /// Run CMD -b TRACE in the submission's folder (CMD split as a shell would)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    command: Words,
+    /// Run CMD once in the submission's folder before the tests (split as --command is)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    build: Option<Words>,
+    /// Stop a program still running after S seconds (its test fails)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
+    timeout: Seconds,
+    /// Write the autograder to FILE (a new file: an existing one is refused)
+    #[arg(long, value_name = "FILE.zip")]
+    out: PathBuf,
+    /// Grade with the course suite built into tictac
+    #[arg(long, conflicts_with = "suite")]
+    course: bool,
+    /// The folder of traces to grade with (unless --course)
+    #[arg(value_name = "SUITE", required_unless_present = "course")]
+    suite: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -353,6 +383,13 @@ impl Command {
             }),
             Command::Completions(a) => Invocation::Completions(a.shell),
             Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
+            Command::Autograder(a) => Invocation::Autograder(AutograderOptions {
+                suite: a.suite,
+                command: a.command.0,
+                build: a.build.map(|w| w.0),
+                timeout: a.timeout.0,
+                out: a.out,
+            }),
         })
     }
 }

@@ -14,7 +14,7 @@ pub(crate) use commands::{is_command, summaries, write_completions};
 pub(crate) use errors::UsageError;
 pub(crate) use etf::{Session, check_bots, check_window};
 pub(crate) use options::{
-    Format, FuzzOptions, GradeOptions, ServeOptions, TestOptions, VerifyOptions,
+    AutograderOptions, Format, FuzzOptions, GradeOptions, ServeOptions, TestOptions, VerifyOptions,
 };
 
 use std::ffi::OsString;
@@ -70,6 +70,8 @@ pub(crate) enum Invocation {
     CourseSuite(PathBuf),
     /// `-help`: the modes and the list of commands.
     Help,
+    /// `tictac autograder ...`: a Gradescope autograder's zip.
+    Autograder(AutograderOptions),
     /// `tictac CMD --help` (or `-h`): that command's help, as printed.
     CommandHelp(String),
     Version,

@@ -148,6 +148,20 @@ pub(crate) struct GradeOptions {
     pub(crate) user: Option<crate::platform::process::RunAs>,
 }
 
+/// What `tictac autograder` was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct AutograderOptions {
+    /// The folder of traces; `None` for the built-in course suite.
+    pub(crate) suite: Option<PathBuf>,
+    /// Run in the submission's folder as `CMD -b TRACE`.
+    pub(crate) command: Vec<String>,
+    /// Run once in the submission's folder before the tests.
+    pub(crate) build: Option<Vec<String>>,
+    pub(crate) timeout: Duration,
+    /// The zip to write (a new file).
+    pub(crate) out: PathBuf,
+}
+
 /// What `tictac fuzz` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FuzzOptions {

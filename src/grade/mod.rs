@@ -5,6 +5,7 @@
 //! the student, and a table on standard output.
 
 mod advice;
+mod autograder;
 mod book;
 mod contain;
 mod digest;
@@ -106,6 +107,8 @@ const RAN_OUT: &str = "The system ran out of it for longer than any program's ru
 
 /// The folder of the gradebook that holds the course suite under `--course`.
 const COURSE_SUITE: &str = "course-suite";
+
+pub(crate) use autograder::run as write_autograder;
 
 /// Grades every student, writes the gradebook, prints the table.
 pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status, GradeError> {
