@@ -21,8 +21,8 @@ use super::options::{
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
-    AutograderOptions, Format, FuzzOptions, GradeOptions, Invocation, PROGRAM, ServeOptions, TestOptions, UsageError,
-    VerifyOptions,
+    AutograderOptions, Format, FuzzOptions, GradeOptions, Invocation, PROGRAM, ServeOptions,
+    TestOptions, UsageError, VerifyOptions,
 };
 use crate::behaviour::Behaviour;
 use crate::bots::Strategy;

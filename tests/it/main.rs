@@ -53,6 +53,8 @@ mod verdicts;
 // Leftover processes are looked for in /proc, and programs escape with
 // setsid(1): both Linux's (and cgroups).
 #[cfg(target_os = "linux")]
+mod autograder;
+#[cfg(target_os = "linux")]
 mod containment;
 #[cfg(target_os = "linux")]
 mod folders;
