@@ -541,7 +541,10 @@ fn call(arg: &clap::Arg) -> String {
             let many = matches!(arg.get_action(), clap::ArgAction::Append);
             format!("<{value}>{}", if many { "..." } else { "" })
         }
-        None => format!("[{value}]..."),
+        None => {
+            let many = matches!(arg.get_action(), clap::ArgAction::Append);
+            format!("[{value}]{}", if many { "..." } else { "" })
+        }
     }
 }
 
@@ -656,7 +659,8 @@ mod tests {
                 "verify",
                 "serve",
                 "completions <SHELL>",
-                "course-suite <DIR>"
+                "course-suite <DIR>",
+                "autograder --command <CMD> --out <FILE.zip> [SUITE]"
             ]
         );
         assert!(list.iter().all(|(_, about)| !about.is_empty()));

@@ -21,7 +21,8 @@ fn commands_listed() -> Vec<String> {
 
 #[test]
 fn the_top_level_help_lists_every_command() {
-    let all = ["test", "grade", "fuzz", "verify", "serve", "completions", "course-suite"];
+    let all =
+        ["test", "grade", "fuzz", "verify", "serve", "completions", "course-suite", "autograder"];
     assert_eq!(commands_listed(), all);
     let help = text(&tictac(&["-help"]));
     assert!(help.contains("tictac fuzz --program <CMD>  "), "{help}");
