@@ -561,26 +561,30 @@ fn external(
 ) -> Result<Produced, Unrun> {
     let exe = program.first().ok_or("an empty program")?;
     let scratch = files::Scratch::new().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
-    // Held while it runs in a folder too large to copy: one run there at a time.
+    // Held while it runs in a folder not copied: one run there at a time.
     let mut in_place = None;
-    let (dir, note) = match folder {
-        Folder::Here => (None, None),
-        Folder::CopyOf(from) if workdir::fits(from, scratch.path()) => {
+    let (dir, note, words) = match folder {
+        Folder::Here => (None, None, program.to_vec()),
+        Folder::CopyOf(from) => {
             let work = scratch.path().join(WORK);
-            workdir::copy(from, &work, scratch.path()).map_err(|e| {
+            let place = workdir::place(from, &work, scratch.path()).map_err(|e| {
                 Unrun::io(format!("cannot copy {} for the program", from.display()), &e)
             })?;
-            (Some(work), None)
-        }
-        Folder::CopyOf(from) => {
-            in_place = Some(workdir::in_place());
-            (Some(from.to_path_buf()), Some(workdir::in_place_note(from)))
+            match place {
+                workdir::Place::Copy(work) => {
+                    (Some(work), None, workdir::command_in_copy(program, from))
+                }
+                workdir::Place::Itself(guard, note) => {
+                    in_place = Some(guard);
+                    (Some(from.to_path_buf()), Some(note), program.to_vec())
+                }
+            }
         }
     };
     let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
     let file = file_copy(scratch.path(), plan)?;
-    let argv: Vec<OsString> = program
+    let argv: Vec<OsString> = words
         .iter()
         .map(OsString::from)
         .chain(plan.argv_with_file(&private, &out_file, file.as_deref()))

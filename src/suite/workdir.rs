@@ -2,12 +2,18 @@
 //! (the student's under `tictac grade`, the one `tictac test` runs in)
 //! made for each run, so that runs going on at the same time never share
 //! the scratch files a program writes there (`cp "$2" last_trace.txt`),
-//! and no run finds what an earlier one left. A folder too large to copy
-//! for every run is run in as it is, one run at a time.
+//! and no run finds what an earlier one left. A copy is whole or not made:
+//! a folder too large to copy for every run, or holding what this user
+//! cannot read, is run in as it is, one run at a time.
+//!
+//! A path leaving the folder means in the copy what it means in the
+//! folder: a relative symbolic link whose target leaves it is copied as
+//! the absolute path it resolves to, and so is a word of the command that
+//! is a relative path leaving it (`../w/good.sh`, `sh ../ttt.py`).
 
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use walkdir::WalkDir;
@@ -20,23 +26,59 @@ pub(crate) const MAX_ENTRIES: usize = 2_000;
 /// The most bytes its files may hold together.
 pub(crate) const MAX_BYTES: u64 = 32 << 20;
 
-/// The folders measured so far, and whether each fits: measured once.
-static MEASURED: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
-
-/// Whether `folder` is small enough to copy for each run (`MAX_ENTRIES`,
-/// `MAX_BYTES`); `skip` (the scratch folder, when it lies inside it) is
-/// not counted. Reads at most `MAX_ENTRIES` entries, the first time.
-pub(crate) fn fits(folder: &Path, skip: &Path) -> bool {
-    let mut measured = MEASURED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(&(_, fits)) = measured.iter().find(|(f, _)| f == folder) {
-        return fits;
-    }
-    let fits = measure(folder, skip);
-    measured.push((folder.to_path_buf(), fits));
-    fits
+/// Why a folder is run in as it is rather than copied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Uncopied {
+    /// Past `MAX_ENTRIES` or `MAX_BYTES`.
+    TooLarge,
+    /// This path in it cannot be read by this user (an execute-only
+    /// program, a folder that cannot be listed).
+    Unreadable(PathBuf),
 }
 
-fn measure(folder: &Path, skip: &Path) -> bool {
+/// Where one run of a program happens.
+pub(crate) enum Place {
+    /// A whole private copy of the folder, at this path.
+    Copy(PathBuf),
+    /// The folder itself, held for this run alone; the note says why.
+    Itself(MutexGuard<'static, ()>, String),
+}
+
+/// The folders found not to copy so far, and why: tried once.
+static UNCOPIED: Mutex<Vec<(PathBuf, Uncopied)>> = Mutex::new(Vec::new());
+
+/// Where a run of a program in `folder` happens: a whole copy of it made
+/// at `to` (inside `scratch`, which is never counted nor copied), or the
+/// folder itself, one run at a time, when it cannot be copied whole. The
+/// system running out (of disk, of files) is an error.
+pub(crate) fn place(folder: &Path, to: &Path, scratch: &Path) -> io::Result<Place> {
+    let known = {
+        let uncopied = UNCOPIED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        uncopied.iter().find(|(f, _)| f == folder).map(|(_, why)| why.clone())
+    };
+    let why = match known {
+        Some(why) => why,
+        // Measured first: a large folder is found out without copying it.
+        None if !fits(folder, scratch) => remember(folder, Uncopied::TooLarge),
+        None => match copy(folder, to, scratch)? {
+            Ok(()) => return Ok(Place::Copy(to.to_path_buf())),
+            Err(why) => remember(folder, why),
+        },
+    };
+    Ok(Place::Itself(in_place(), in_place_note(folder, &why)))
+}
+
+/// Keeps in mind that `folder` is not to be copied, and why.
+fn remember(folder: &Path, why: Uncopied) -> Uncopied {
+    let mut uncopied = UNCOPIED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    uncopied.push((folder.to_path_buf(), why.clone()));
+    why
+}
+
+/// Whether `folder` is small enough to copy for each run (`MAX_ENTRIES`,
+/// `MAX_BYTES`) as it is now; `skip` is not counted. Reads at most
+/// `MAX_ENTRIES` entries.
+pub(crate) fn fits(folder: &Path, skip: &Path) -> bool {
     let (mut entries, mut bytes) = (0, 0);
     for entry in walk(folder, skip).flatten() {
         entries += 1;
@@ -50,64 +92,101 @@ fn measure(folder: &Path, skip: &Path) -> bool {
     true
 }
 
+/// The command's words as they run in a copy of `folder`: a word that is
+/// a relative path leaving the folder is made absolute against the folder.
+pub(crate) fn command_in_copy(program: &[String], folder: &Path) -> Vec<String> {
+    let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let word = |word: &String| match leaves(Path::new(""), Path::new(word)) {
+        true => folder.join(word).to_str().map_or_else(|| word.clone(), str::to_owned),
+        false => word.clone(),
+    };
+    program.iter().map(word).collect()
+}
+
+/// Whether `path`, relative, read in the folder `at` inside a folder,
+/// names something outside that folder (`..` past its top).
+fn leaves(at: &Path, path: &Path) -> bool {
+    if !path.is_relative() {
+        return false;
+    }
+    let mut depth = at.components().count();
+    for component in path.components() {
+        match component {
+            Component::ParentDir if depth == 0 => return true,
+            Component::ParentDir => depth -= 1,
+            Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Copies `from` into `to`, a new folder: folders, regular files (with
-/// their permission bits) and symbolic links as they are. FIFOs, sockets
-/// and devices are left out, and so is what cannot be read; the system
-/// running out (of disk, of files) is an error. At most `MAX_ENTRIES`
-/// entries and `MAX_BYTES` bytes are copied, whatever the folder grew to
-/// since `fits` said yes.
-pub(crate) fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<()> {
+/// their permission bits and modification times) and symbolic links (one
+/// leaving the folder by a relative path made absolute). FIFOs, sockets
+/// and devices are left out. A folder past the limits, or holding what
+/// cannot be read, is not copied (the reason is the inner error); the
+/// system running out (of disk, of files) is an error.
+fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<Result<(), Uncopied>> {
     fs::create_dir(to)?;
     let _writing = crate::platform::process::writing_programs();
+    let absolute = std::path::absolute(from)?;
     let (mut entries, mut bytes) = (0, 0);
     for entry in walk(from, skip) {
         let entry = match entry {
             Ok(entry) => entry,
-            // A folder that could not be listed: the system out of files
-            // stops the copy (left out, the program would seem missing).
-            Err(e) => match e.io_error().and_then(io::Error::raw_os_error) {
-                Some(code) if files::is_exhaustion(&io::Error::from_raw_os_error(code)) => {
-                    return Err(io::Error::from_raw_os_error(code));
-                }
-                _ => continue,
-            },
+            Err(e) => {
+                let path = e.path().unwrap_or(from).to_path_buf();
+                return match e.into_io_error() {
+                    Some(e) if files::is_exhaustion(&e) => Err(e),
+                    _ => Ok(Err(Uncopied::Unreadable(path))),
+                };
+            }
         };
         entries += 1;
+        if entries > MAX_ENTRIES {
+            return Ok(Err(Uncopied::TooLarge));
+        }
         let Ok(inside) = entry.path().strip_prefix(from) else { continue };
         let at = to.join(inside);
         let kind = entry.file_type();
         let copied = if kind.is_dir() {
             fs::create_dir(&at)
         } else if kind.is_file() {
-            let size = entry.metadata().map_or(0, |m| m.len());
-            bytes += size;
+            let metadata = entry.metadata().map_err(io::Error::from);
+            bytes += metadata.as_ref().map_or(0, fs::Metadata::len);
             if bytes > MAX_BYTES {
-                break;
+                return Ok(Err(Uncopied::TooLarge));
             }
-            fs::copy(entry.path(), &at).map(drop).or_else(|e| match e.kind() {
-                // Kept unreadable: a test may be about the program's message.
-                io::ErrorKind::PermissionDenied => unreadable_copy(&entry, &at),
-                _ => Err(e),
-            })
+            metadata.and_then(|metadata| copy_file(entry.path(), &at, &metadata))
         } else if kind.is_symlink() {
-            fs::read_link(entry.path()).and_then(|target| files::symlink(&target, &at))
+            fs::read_link(entry.path()).and_then(|target| {
+                let here = inside.parent().unwrap_or(Path::new(""));
+                match leaves(here, &target) {
+                    true => files::symlink(&absolute.join(here).join(&target), &at),
+                    false => files::symlink(&target, &at),
+                }
+            })
         } else {
             Ok(())
         };
         match copied {
             Err(e) if files::is_exhaustion(&e) => return Err(e),
-            _ if entries >= MAX_ENTRIES => break,
-            _ => {}
+            Err(_) => return Ok(Err(Uncopied::Unreadable(entry.path().to_path_buf()))),
+            Ok(()) => {}
         }
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
-/// An empty file with the permission bits of the one at `entry`, which
-/// could not be read.
-fn unreadable_copy(entry: &walkdir::DirEntry, at: &Path) -> io::Result<()> {
-    fs::File::create_new(at)?;
-    fs::set_permissions(at, entry.metadata()?.permissions())
+/// A copy of the regular file `from` at `to`, with its permission bits and
+/// modification time (a make-on-run wrapper finds nothing to rebuild).
+fn copy_file(from: &Path, to: &Path, metadata: &fs::Metadata) -> io::Result<()> {
+    let mut source = fs::File::open(from)?;
+    let mut copy = fs::File::create_new(to)?;
+    io::copy(&mut source, &mut copy)?;
+    copy.set_modified(metadata.modified()?)?;
+    copy.set_permissions(metadata.permissions())
 }
 
 /// Everything under `folder` but itself, links not followed, `skip` and
@@ -123,22 +202,30 @@ fn walk<'a>(
         .filter_entry(move |entry| entry.path() != skip)
 }
 
-/// Held while a program runs in a folder too large to copy: one run at a
-/// time there.
+/// Held while a program runs in a folder not copied: one run at a time
+/// there.
 static IN_PLACE: Mutex<()> = Mutex::new(());
 
 /// Waits for the folders run in as they are to be free.
-pub(crate) fn in_place() -> MutexGuard<'static, ()> {
+fn in_place() -> MutexGuard<'static, ()> {
     IN_PLACE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// What a failing test says when its program ran in `folder` itself.
-pub(crate) fn in_place_note(folder: &Path) -> String {
+fn in_place_note(folder: &Path, why: &Uncopied) -> String {
+    let because = match why {
+        Uncopied::TooLarge => format!(
+            "it holds more than {MAX_ENTRIES} files or {} MiB, too many to copy for each test",
+            MAX_BYTES >> 20
+        ),
+        Uncopied::Unreadable(path) => {
+            format!("{} cannot be read by this user, so it cannot be copied", path.display())
+        }
+    };
     format!(
-        "note: the program ran in {} itself, one test at a time: it holds more than {MAX_ENTRIES} \
-         files or {} MiB, too many to copy for each test (what one test leaves there, the next finds)",
-        folder.display(),
-        MAX_BYTES >> 20
+        "note: the program ran in {} itself, one test at a time: {because} (what one test \
+         leaves there, the next finds)",
+        folder.display()
     )
 }
 
@@ -147,24 +234,61 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_copy_holds_files_folders_and_links_and_leaves_the_original_alone() {
+    fn a_copy_holds_files_folders_links_and_times_and_leaves_the_original_alone() {
         let dir = tempfile::tempdir().expect("dir");
         let from = dir.path().join("alice");
         fs::create_dir_all(from.join("lib")).expect("mkdir");
         fs::write(from.join("ttt.py"), "print()").expect("write");
         fs::write(from.join("lib").join("m.py"), "x = 1").expect("write");
+        let then = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        fs::File::options()
+            .write(true)
+            .open(from.join("ttt.py"))
+            .expect("open")
+            .set_modified(then)
+            .expect("touch");
         let _ = files::symlink(Path::new("ttt.py"), &from.join("link.py"));
         let to = dir.path().join("copy");
-        assert!(measure(&from, &to));
-        copy(&from, &to, &to).expect("copy");
+        assert_eq!(copy(&from, &to, &to).expect("copy"), Ok(()));
         assert_eq!(fs::read(to.join("lib").join("m.py")).expect("read"), b"x = 1");
         assert_eq!(fs::read(to.join("link.py")).expect("read through the link"), b"print()");
+        let modified = fs::metadata(to.join("ttt.py")).and_then(|m| m.modified());
+        assert_eq!(modified.expect("mtime"), then, "the modification time is kept");
         fs::write(to.join("ttt.py"), "changed").expect("write");
         assert_eq!(fs::read(from.join("ttt.py")).expect("read"), b"print()");
     }
 
     #[test]
-    fn a_folder_past_the_limits_does_not_fit_and_its_copy_stops_at_them() {
+    fn a_path_leaving_the_folder_names_in_the_copy_what_it_names_in_the_folder() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (from, w) = (dir.path().join("f1"), dir.path().join("w"));
+        fs::create_dir_all(from.join("sub")).expect("mkdir");
+        fs::create_dir(&w).expect("mkdir");
+        fs::write(w.join("good.sh"), "good").expect("write");
+        if files::symlink(Path::new("../w/good.sh"), &from.join("prog")).is_err() {
+            return; // no symbolic links here (Windows without the right)
+        }
+        files::symlink(Path::new("../../w/good.sh"), &from.join("sub").join("prog")).expect("link");
+        files::symlink(Path::new("../prog"), &from.join("sub").join("up")).expect("link");
+        let to = dir.path().join("scratch").join("copy");
+        fs::create_dir(dir.path().join("scratch")).expect("mkdir");
+        assert_eq!(copy(&from, &to, &to).expect("copy"), Ok(()));
+        for link in ["prog", "sub/prog", "sub/up"] {
+            assert_eq!(fs::read(to.join(link)).expect(link), b"good", "{link}");
+        }
+        // A link inside the folder stays relative: it names the copy's file.
+        assert_eq!(fs::read_link(to.join("sub").join("up")).expect("link"), Path::new("../prog"));
+        let words = ["sh", "../w/good.sh", "./x", "a/../../b", "-v", ".."].map(String::from);
+        let absolute = std::path::absolute(&from).expect("absolute");
+        let at = |word: &str| absolute.join(word).to_str().expect("utf-8").to_owned();
+        assert_eq!(
+            command_in_copy(&words, &from),
+            ["sh", &at("../w/good.sh"), "./x", &at("a/../../b"), "-v", &at("..")]
+        );
+    }
+
+    #[test]
+    fn a_folder_past_the_limits_is_not_copied_and_run_in_as_it_is() {
         let dir = tempfile::tempdir().expect("dir");
         let from = dir.path().join("big");
         fs::create_dir(&from).expect("mkdir");
@@ -172,11 +296,19 @@ mod tests {
             fs::write(from.join(k.to_string()), "").expect("write");
         }
         let to = dir.path().join("copy");
-        assert!(!measure(&from, &to));
-        copy(&from, &to, &to).expect("copy");
-        assert_eq!(fs::read_dir(&to).expect("copy").count(), MAX_ENTRIES);
+        assert!(!fits(&from, &to));
+        assert_eq!(copy(&from, &to, &to).expect("copy"), Err(Uncopied::TooLarge));
+        let Place::Itself(guard, note) = place(&from, &dir.path().join("c2"), &to).expect("place")
+        else {
+            panic!("a copy past the limits")
+        };
+        drop(guard);
+        assert!(note.contains("too many to copy"), "{note}");
         // The scratch folder inside the folder is never counted nor copied.
         fs::remove_dir_all(&to).expect("rm");
-        assert!(measure(dir.path(), &from));
+        let to = from.join("scratch");
+        fs::create_dir(&to).expect("mkdir");
+        fs::remove_file(from.join("0")).expect("rm");
+        assert_eq!(copy(&from, &to.join("copy"), &to).expect("copy"), Ok(()));
     }
 }

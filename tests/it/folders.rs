@@ -310,3 +310,43 @@ fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
         assert!(text(&o).contains("I am nobody"), "{}", text(&o));
     }
 }
+
+#[test]
+fn a_program_named_by_a_path_leaving_its_folder_runs_as_it_does_by_hand() {
+    let home = open_dir();
+    let model = model(home.path());
+    let suite = suite(home.path());
+    let w = open_folder(home.path(), "w");
+    script(&w, "good.sh", &format!("exec '{model}' none \"$@\""));
+    let student = open_folder(home.path(), "f1");
+    std::os::unix::fs::symlink("../w/good.sh", student.join("prog")).expect("link");
+    for program in ["../w/good.sh", "sh ../w/good.sh", "./prog"] {
+        let o = as_self(&["test", &path(&suite), "--program", program, "-j", "2"], &student);
+        assert_eq!(o.status.code(), Some(0), "{program}: {}", text(&o));
+        assert!(text(&o).contains("3/3 passed"), "{program}: {}", text(&o));
+    }
+    // grade: a command leaving each student's folder (a grader's script).
+    let out = home.path().join("book");
+    let args = ["grade", &path(&suite), "--command", "sh ../w/good.sh", "--out", &path(&out)];
+    let o = as_self(&[&args[..], &[&path(&student)]].concat(), home.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
+    assert!(csv.contains("\nf1,3,3,"), "{csv}");
+}
+
+#[test]
+fn a_folder_this_user_cannot_read_whole_is_run_in_as_it_is_never_copied_in_part() {
+    let home = open_dir();
+    let model = model(home.path());
+    let suite = suite(home.path());
+    // Execute-only: the folder cannot be listed, the program not read.
+    let student = open_folder(home.path(), "alice");
+    fs::copy(&model, student.join("ttt")).expect("copy");
+    fs::set_permissions(student.join("ttt"), fs::Permissions::from_mode(0o711)).expect("chmod");
+    fs::set_permissions(&student, fs::Permissions::from_mode(0o711)).expect("chmod");
+    for (who, tictac) in graders() {
+        let o = tictac(&["test", &path(&suite), "--program", "./ttt none"], &student);
+        assert_eq!(o.status.code(), Some(0), "as {who}: {}", text(&o));
+        assert!(text(&o).contains("3/3 passed"), "as {who}: {}", text(&o));
+    }
+}
