@@ -111,21 +111,21 @@ pub(crate) fn build(
     };
     let (work, home, tmp) =
         (scratch.path().join(WORK), scratch.path().join(HOME), scratch.path().join(TMP));
-    if !workdir::fits(&here, scratch.path()) {
-        return not_started(format!(
-            "{} holds more than {} files or {} MiB, too many to copy for {} to build in",
-            here.display(),
-            workdir::MAX_ENTRIES,
-            workdir::MAX_BYTES >> 20,
-            user.name()
-        ));
+    // A whole copy, or no build: the user cannot build in the folder itself.
+    match workdir::place(&here, &work, scratch.path()) {
+        Ok(workdir::Place::Copy(_)) => {}
+        Ok(workdir::Place::Itself(_, note)) => {
+            return not_started(format!("{} cannot build in a copy: {note}", user.name()));
+        }
+        Err(e) => {
+            return not_started(format!("cannot copy {} for {}: {e}", here.display(), user.name()));
+        }
     }
-    let made = workdir::copy(&here, &work, scratch.path())
-        .and_then(|_| std::fs::create_dir(&home))
+    let made = std::fs::create_dir(&home)
         .and_then(|()| std::fs::create_dir(&tmp))
         .and_then(|()| process::give(scratch.path(), user));
     if let Err(e) = made {
-        return not_started(format!("cannot copy {} for {}: {e}", here.display(), user.name()));
+        return not_started(format!("cannot give {} its copy: {e}", user.name()));
     }
     let as_user = AsUser { user, home: &home, tmp: &tmp };
     let failed = run(command, Some(&work), timeout, Some(as_user));
