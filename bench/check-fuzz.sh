@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tictac fuzz, release build (run by .ci/run after `cargo build --release`):
 # 1. against the engine itself, nothing in 3 x 5,000 runs;
-# 2. its rate at least 75 % of a bare loop (examples/spawn_loop.rs: only
+# 2. its rate at least 70 % of a bare loop (examples/spawn_loop.rs: only
 #    Command::output(), no process core) that starts the same program on
 #    the same traces (kept by --save-traces) with the same -j, the fastest
 #    of three runs of each side, alternating (see docs/PERFORMANCE.md);
@@ -53,8 +53,8 @@ for round in 1 2 3; do
   if [ "$bare_best" -eq 0 ] || [ "$bare_ms" -lt "$bare_best" ]; then bare_best=$bare_ms; fi
 done
 ratio=$(( 100 * bare_best / fuzz_best ))
-echo "fastest of three: fuzz $(( 5000000 / fuzz_best )) runs/s, bare loop $(( 5000000 / bare_best )) runs/s: fuzz at $ratio % of the bare loop's rate (bound: 75 %, see docs/PERFORMANCE.md)"
-[ "$ratio" -ge 75 ]
+echo "fastest of three: fuzz $(( 5000000 / fuzz_best )) runs/s, bare loop $(( 5000000 / bare_best )) runs/s: fuzz at $ratio % of the bare loop's rate (bound: 70 %, see docs/PERFORMANCE.md)"
+[ "$ratio" -ge 70 ]
 
 echo "== shrinking a divergence in a long trace (about 200 commands)"
 cat > "$scratch/tie.sh" <<SCRIPT

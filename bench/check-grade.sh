@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # tictac grade, release build (run by .ci/run after `cargo build --release`):
 # a class of 30 students graded on the built-in course suite with -j 2 runs
-# at least 90 % of the rate of a bare loop that runs the same (student,
+# at least 65 % of the rate of a bare loop that runs the same (student,
 # trace) pairs with the same -j (issue 28):
 #
-#   xargs -P 2 sh -c 'cd STUDENT && ./ttt -b T | cmp -s - T.expected'
+#   xargs -P 2 sh -c 'cd STUDENT && ./ttt none -b T | cmp -s - T.expected'
 #
 # the fastest of five rounds of each side, alternating (as
 # bench/check-fuzz.sh: a shared machine only ever slows a run down; at a
@@ -17,23 +17,30 @@
 # The class: 30 folders, three of them with a space in their name, each
 # holding its own program `ttt`, graded with `--command ./ttt`, the form of
 # the guide's session (docs/guide/grade.md). An ETF course's submission is a compiled executable
-# in the student's folder, so `ttt` is the release binary itself, hard-linked
-# (copied where a link cannot be made) into each folder and started directly:
-# a wrapper script would add a shell's start to every run on both sides and
-# hide the grader's own cost in the ratio.
+# in the student's folder, so `ttt` is the release build of the model program
+# (examples/mutant.rs, run as `./ttt none`: a correct one), copied into each
+# folder and started directly: a wrapper script would add a shell's start to
+# every run on both sides and hide the grader's own cost in the ratio. Not
+# tictac itself: graded as root, a tictac below the grader refuses to answer,
+# and at 43 MiB it is past the size of a folder copied for each run.
 #
 # The suite: `tictac course-suite` written out, keeping only the traces run
 # as `-b IN` (no `-- run:` line, or `-- run: -b IN`), and both sides run that
 # folder: a trace run otherwise (`-w`, `-b IN OUT`, `-i`) is left out of both
 # rather than rebuilt as a shell command. Today every course trace is `-b IN`
 # (46 tests, 1,380 runs a side); the script says how many it left out.
+# The bound was 90 % until every run got a private copy of its student's
+# folder and, graded as root, runs as `nobody` one student at a time (issue
+# 33, items 6 and 7): 71 % measured on 2026-11-28; what that costs, and
+# getting it back, are in docs/PERFORMANCE.md.
 # Exits non-zero when the bound is not met or a result is wrong.
 #
 #   bench/check-grade.sh     (figures in docs/PERFORMANCE.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$PWD/target/release/tictac
-cargo build --release --quiet --bin tictac
+cargo build --release --quiet --bin tictac --example mutant
+model=$PWD/target/release/examples/mutant
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -67,7 +74,7 @@ for k in $(seq 1 30); do
     *) name=$(printf 'student%02d' "$k") ;;
   esac
   mkdir -p "$scratch/class/$name"
-  ln "$bin" "$scratch/class/$name/ttt" 2>/dev/null || cp "$bin" "$scratch/class/$name/ttt"
+  cp "$model" "$scratch/class/$name/ttt"
   students+=("$scratch/class/$name")
 done
 runs=$((30 * tests))
@@ -85,7 +92,7 @@ bare_best=0
 for round in 1 2 3 4 5; do
   out=$scratch/grades-$round
   start=$(ms)
-  "$bin" grade "$scratch/suite" "${students[@]}" --command ./ttt -j 2 --out "$out" >"$scratch/grade.log" 2>&1 ||
+  "$bin" grade "$scratch/suite" "${students[@]}" --command "./ttt none" -j 2 --out "$out" >"$scratch/grade.log" 2>&1 ||
     fail "tictac grade: $(cat "$scratch/grade.log")"
   grade_ms=$(($(ms) - start))
   # Every student, every test passed: a row of `NAME,T,T,T,1,...` each.
@@ -95,7 +102,7 @@ for round in 1 2 3 4 5; do
   grep -q "^Graded 30 students on $tests tests of " "$scratch/grade.log" || fail "tictac grade: $(cat "$scratch/grade.log")"
 
   start=$(ms)
-  xargs -0 -n 3 -P 2 sh -c 'cd "$1" && ./ttt -b "$2" | cmp -s - "$3"' sh <"$scratch/pairs" ||
+  xargs -0 -n 3 -P 2 sh -c 'cd "$1" && ./ttt none -b "$2" | cmp -s - "$3"' sh <"$scratch/pairs" ||
     fail "the bare loop: a run's output differs from its expected file"
   bare_ms=$(($(ms) - start))
   echo "round $round: grade $grade_ms ms, bare loop $bare_ms ms ($runs runs each)"
@@ -106,5 +113,5 @@ ratio=$((100 * bare_best / grade_best))
 secs() { awk -v m="$1" 'BEGIN { printf "%.2f", m / 1000 }'; }
 echo "a class of 30 on $tests tests ($left_out course traces left out: not -b IN), -j 2, fastest of five:" \
   "grade $(secs "$grade_best") s ($((runs * 1000 / grade_best)) runs/s), bare loop $(secs "$bare_best") s" \
-  "($((runs * 1000 / bare_best)) runs/s): grade at $ratio % of the bare loop's rate (bound: 90 %, see docs/PERFORMANCE.md)"
-[ "$ratio" -ge 90 ]
+  "($((runs * 1000 / bare_best)) runs/s): grade at $ratio % of the bare loop's rate (bound: 65 %, see docs/PERFORMANCE.md)"
+[ "$ratio" -ge 65 ]
