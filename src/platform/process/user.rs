@@ -21,7 +21,9 @@ const RUN_AS: &str = "\u{1}tictac-run-as";
 
 /// What the grading process is called while it runs programs as another
 /// user (its `comm`, 15 bytes at most): a tictac started below it refuses
-/// to answer for them.
+/// to answer for them (Linux only: elsewhere a process's ancestors are not
+/// read).
+#[cfg(target_os = "linux")]
 const GRADER: &str = "tictac-grader";
 
 /// The user named, as programs run as it; never root.
