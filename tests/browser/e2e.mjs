@@ -1,10 +1,14 @@
-// End-to-end test of `tictac serve` in a real Chromium, driven by
-// playwright-core. Run by bench/check-serve-browser.sh:
+// End-to-end test of the pages in a real Chromium, driven by playwright-core:
+// served by `tictac serve` (bench/check-serve-browser.sh, BASE_URL its
+// http://ADDR:PORT), or the static site opened from disk
+// (bench/check-site-browser.sh, BASE_URL file:///DIR of dist/site.sh DIR),
+// where every network host is unreachable and any request that is not for
+// one of the site's own files fails the test.
 //   node e2e.mjs BASE_URL OUT_DIR TICTAC_BINARY
 // Screenshots and downloads go to OUT_DIR (under target/), never the repository.
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import assert from "node:assert/strict";
@@ -19,19 +23,45 @@ if (!base || !out || !tictac) {
 }
 mkdirSync(join(out, "downloads"), { recursive: true });
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+// The static site, opened from disk: its two pages are files.
+const site = base.startsWith("file:");
+const at = site ? { game: base + "/index.html", oracle: base + "/oracle.html" }
+  : { game: base + "/", oracle: base + "/oracle" };
 
 /** What `tictac ARGS... FILE` prints for a trace. */
 function commandLine(trace, ...args) {
   const file = join(out, "trace.txt");
   writeFileSync(file, trace);
+  return commandLineOn(file, ...args).output;
+}
+
+/** What `tictac ARGS... FILE` prints for a file, and its exit status. */
+function commandLineOn(file, ...args) {
   try {
-    return execFileSync(tictac, [...args, file], { encoding: "utf8" });
+    return { output: execFileSync(tictac, [...args, file], { encoding: "utf8" }), status: 0 };
   } catch (e) {
-    return e.stdout;
+    return { output: e.stdout, status: e.status };
   }
 }
 
-const browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
+/** What `tictac -b FILE OUT` writes to OUT (chunks of 100 lines), and its exit status. */
+function chunksOn(file) {
+  const written = join(out, "chunks.out");
+  rmSync(written, { force: true });
+  let ran;
+  try {
+    execFileSync(tictac, ["-b", file, written]);
+    ran = 0;
+  } catch (e) {
+    ran = e.status;
+  }
+  return { output: readFileSync(written, "utf8"), status: ran };
+}
+
+// From disk, every host name resolves to nothing: a page that reached for
+// the network would fail here (and is reported below even before that).
+const args = ["--no-sandbox", ...(site ? ["--host-resolver-rules=MAP * ~NOTFOUND"] : [])];
+const browser = await chromium.launch({ executablePath, args });
 const problems = [];
 let passed = 0;
 
@@ -43,6 +73,13 @@ async function page(viewport = { width: 1100, height: 900 }) {
   // Any script error or CSP violation fails the test.
   p.on("pageerror", (e) => problems.push("page error: " + e.message));
   p.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
+  // Everything a page loads is its own: the server's, or the site's files.
+  p.on("request", (r) => {
+    const own = r.url().startsWith(base + "/");
+    if (!own && !r.url().startsWith("blob:") && !r.url().startsWith("data:") && r.url() !== "about:blank") {
+      problems.push("a request elsewhere: " + r.url());
+    }
+  });
   return p;
 }
 
@@ -130,7 +167,7 @@ async function newGame(p, first, second) {
 /** A page of its own on the game, against `opponent` ("" for a person) as `side`. */
 async function freshGame(opponent = "", side = "X") {
   const p = await page();
-  await p.goto(base + "/");
+  await p.goto(at.game);
   await waitBanner(p, "start new game");
   await p.selectOption("#opponent", opponent);
   await p.selectOption("#side", side);
@@ -143,7 +180,13 @@ const focused = (p) => p.evaluate(() => {
 });
 
 const game = await page();
-await game.goto(base + "/");
+await game.goto(at.game);
+
+await step("the pages show the version they were built from", async () => {
+  const version = execFileSync(tictac, ["-version"], { encoding: "utf8" }).trim();
+  await game.waitForFunction(() => document.getElementById("version").textContent !== "");
+  assert.equal("tictac " + await game.locator("#version").textContent(), version);
+});
 
 await step("the game page opens on the initial state", async () => {
   await waitBanner(game, "start new game");
@@ -347,7 +390,7 @@ await step("playing O against the computer, Undo cannot take back its opening al
 
 await step("a round too long to draw says so, and Undo still works", async () => {
   const p = await page();
-  await p.goto(base + "/");
+  await p.goto(at.game);
   const trace = 'new_game("Ann","Bob")\n' + 'play("Bob",1)\n'.repeat(1001);
   await p.evaluate((t) => sessionStorage.setItem("tictac.game", JSON.stringify({ trace: t, bots: {} })), trace);
   await p.reload();
@@ -360,7 +403,7 @@ await step("a round too long to draw says so, and Undo still works", async () =>
 
 await step("the transcript boxes are no live regions; their labels are allowed", async () => {
   const p = await page();
-  await p.goto(base + "/oracle#trace=" + encodeURIComponent('new_game("Ann","Bob")\n'));
+  await p.goto(at.oracle + "#trace=" + encodeURIComponent('new_game("Ann","Bob")\n'));
   await p.waitForFunction(() => document.getElementById("output").textContent !== "");
   const live = await p.evaluate(() => ["output", "diff"].map((id) => document.getElementById(id))
     .filter((e) => e.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')).map((e) => e.id));
@@ -401,7 +444,7 @@ await step("names of only spaces are refused by the dialog", async () => {
 
 await step("both pages fit a phone-sized screen; nothing is cut off", async () => {
   const phone = await page({ width: 375, height: 740 });
-  await phone.goto(base + "/");
+  await phone.goto(at.game);
   await waitBanner(phone, "start new game");
   const width = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 375, `the page is ${width} px wide on a 375 px screen`);
@@ -417,14 +460,14 @@ await step("both pages fit a phone-sized screen; nothing is cut off", async () =
   assert.equal(await cut("lines"), false, "the game-over status line is cut off");
   await phone.screenshot({ path: join(out, "game-phone.png"), fullPage: true });
   await audit(phone, "the game won, on a phone");
-  await phone.goto(base + "/oracle#trace=" + encodeURIComponent('new_game("A very long name indeed, longer than a phone","Bob")\n'));
+  await phone.goto(at.oracle + "#trace=" + encodeURIComponent('new_game("A very long name indeed, longer than a phone","Bob")\n'));
   await phone.waitForFunction(() => document.getElementById("output").textContent !== "");
   const oracleWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(oracleWidth <= 375, `the playground is ${oracleWidth} px wide on a 375 px screen`);
   await phone.screenshot({ path: join(out, "oracle-phone.png"), fullPage: true });
   const error = 'new_game("Ann","Bob")\nplay("Ann", 5) play("Bob", 10) play("Carol", 11)\n';
   await phone.goto("about:blank");
-  await phone.goto(base + "/oracle#trace=" + encodeURIComponent(error));
+  await phone.goto(at.oracle + "#trace=" + encodeURIComponent(error));
   await phone.waitForFunction(() => document.getElementById("status").textContent.includes("exit status 1"));
   assert.equal(await phone.locator("#output").textContent(), commandLine(error, "-b"));
   assert.equal(await cut("output"), false, "the type error's long lines are cut off");
@@ -436,7 +479,7 @@ const oracle = await page();
 const sample = 'new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\nplay("Bob", 10)\n';
 
 await step("the playground runs a trace and shows what tictac -b prints", async () => {
-  await oracle.goto(base + "/oracle");
+  await oracle.goto(at.oracle);
   await audit(oracle, "the playground at the start");
   await oracle.fill("#trace", 'new_game("Ann","Bob")\nplay("Ann",5) play("Bob",5)\nundo\n');
   await oracle.click("#run");
@@ -526,6 +569,75 @@ await step("past its bound of edits the diff says it gives up, and where the fir
   assert.equal(await oracle.locator("#diff").textContent(),
     "(no diff shown: more than 2,000 lines would be added or removed, past what this page compares; " +
     "the first difference is on line 4)");
+});
+
+await step("the computer players (tla, elm, perfect) answer as tictac -b --bot does", async () => {
+  for (const strategy of ["tla", "elm", "perfect"]) {
+    const p = await freshGame(strategy);
+    await newGame(p, "Ann", "Hal");
+    await waitBanner(p, "x's turn");
+    for (const [k, marks] of [[1, 2], [3, 4]]) {
+      if (await p.locator(`.cell[data-cell="${k}"]`).textContent() !== "") continue;
+      await cell(p, k).click();
+      await waitMarks(p, marks);
+    }
+    // The person's commands alone, run with the same bot on the command line.
+    const [saved] = await Promise.all([p.waitForEvent("download"), p.click("#download-trace")]);
+    const trace = readFileSync(await saved.path(), "utf8");
+    const person = trace.split("\n").filter((l) => !l.startsWith('play("Hal"')).join("\n");
+    const [expected] = await Promise.all([p.waitForEvent("download"), p.click("#download-expected")]);
+    assert.equal(readFileSync(await expected.path(), "utf8"), commandLine(person, "-b", "--bot", `Hal=${strategy}`),
+      strategy);
+    await p.close();
+  }
+});
+
+await step("the playground matches tictac -b on the whole course suite, each file run byte for byte", async () => {
+  const course = process.env.COURSE || "acceptance/course";
+  const traces = readdirSync(course).filter((f) => f.endsWith(".txt") && !f.endsWith(".expected.txt")).sort();
+  assert.ok(traces.length >= 40, `${traces.length} traces in ${course}`);
+  const p = await page();
+  await p.goto(at.oracle);
+  for (const mode of ["b", "chunks"]) {
+    await p.selectOption("#mode", mode);
+    for (const name of traces) {
+      const file = join(course, name);
+      const want = mode === "b" ? commandLineOn(file, "-b") : chunksOn(file);
+      await p.evaluate(() => { document.getElementById("status").textContent = ""; });
+      await p.setInputFiles("#trace-file", file);
+      await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+      assert.equal(await p.locator("#output").textContent(), want.output, `${mode} ${name}`);
+      assert.equal(await p.locator("#status").textContent(),
+        want.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)", `${mode} ${name}`);
+    }
+  }
+  await p.close();
+});
+
+await step("a trace file keeps its CR LF and bytes that are not UTF-8; the download is the bytes printed", async () => {
+  const p = await page();
+  await p.goto(at.oracle);
+  const bytes = Buffer.concat([Buffer.from('new_game("A'), Buffer.from([0xff]), Buffer.from('n","Bob")\r\nplay("Ann",5)\r\n')]);
+  const file = join(out, "bytes.txt");
+  writeFileSync(file, bytes);
+  const want = execFileSync(tictac, ["-b", file]);
+  await p.setInputFiles("#trace-file", file);
+  if (!site) {
+    // The server's API takes text: it says so, and where to run the file.
+    await p.waitForFunction(() => !document.getElementById("problem").hidden);
+    assert.match(await p.locator("#problem").textContent(), /not UTF-8 text/);
+    await p.close();
+    return;
+  }
+  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  assert.match(await p.locator("#trace-source").textContent(), /^Running the file bytes\.txt \(39 bytes\)/);
+  assert.equal(await p.locator("#output").textContent(), new TextDecoder().decode(want));
+  const [download] = await Promise.all([p.waitForEvent("download"), p.click("#download-output")]);
+  assert.ok(readFileSync(await download.path()).equals(want), "the download is what tictac -b printed");
+  // Edited, the trace runs as text again.
+  await p.fill("#trace", 'new_game("Ann","Bob")\r\n');
+  assert.ok(await p.locator("#trace-source").isHidden());
+  await p.close();
 });
 
 await browser.close();

@@ -503,19 +503,32 @@ fn a_port_in_use_and_bad_options_exit_2() {
 #[test]
 fn the_pages_and_their_assets_are_served_from_the_binary() {
     let server = Server::start(&[]);
-    for (page, script) in [("/", "/assets/game.js"), ("/oracle", "/assets/oracle.js")] {
+    let pages = [
+        ("/", "assets/game.js"),
+        ("/index.html", "assets/game.js"),
+        ("/oracle", "assets/oracle.js"),
+        ("/oracle.html", "assets/oracle.js"),
+    ];
+    for (page, script) in pages {
         let (status, html, headers) = server.get(page);
         assert_eq!(status, 200);
         assert_eq!(
             headers.get("content-type").map(|v| v.as_bytes()),
             Some(&b"text/html; charset=utf-8"[..])
         );
-        assert!(html.contains(&format!("<script src=\"{script}\" defer></script>")), "{page}");
-        // Nothing inline (the CSP forbids it) and nothing from elsewhere.
+        // The engine's backend, then the page's script: the static site's
+        // pages are these, with its own assets/engine.js (dist/site.sh).
+        let scripts = format!(
+            "<script src=\"assets/common.js\" defer></script>\n<script src=\"assets/engine.js\" defer></script>\n<script src=\"{script}\" defer></script>"
+        );
+        assert!(html.contains(&scripts), "{page}");
+        // Nothing inline (the CSP forbids it) and nothing from elsewhere;
+        // links relative, so that the pages work from disk as the static site.
         assert!(
             !html.contains("<script>") && !html.contains("style=") && !html.contains("onclick")
         );
-        for asset in html.split("\"/assets/").skip(1).filter_map(|s| s.split('"').next()) {
+        assert!(!html.contains("href=\"/") && !html.contains("src=\"/"), "{page}");
+        for asset in html.split("\"assets/").skip(1).filter_map(|s| s.split('"').next()) {
             let (status, body, headers) = server.get(&format!("/assets/{asset}"));
             assert_eq!(status, 200, "{asset}");
             // (An SVG names its XML namespace with a URL; it fetches nothing.)
@@ -529,6 +542,9 @@ fn the_pages_and_their_assets_are_served_from_the_binary() {
             );
         }
     }
+    let engine = server.get("/assets/engine.js").1;
+    let version = format!("version: \"{}\",", env!("CARGO_PKG_VERSION"));
+    assert!(engine.contains(&version) && !engine.contains("@VERSION@"), "{engine}");
     assert_eq!(server.get("/assets/nothing.js").0, 404);
 }
 

@@ -6,31 +6,36 @@ const tictac = {
    * The engine, the only way the pages reach it (docs/ARCHITECTURE.md).
    * `call` is "run" (a trace in a mode: the output and exit status, as the
    * command line prints them) or "state" (a game after its trace, to draw).
-   * `request` and the reply are the JSON of `POST /api/CALL` (docs/guide/serve.md).
-   * Answers `{ reply }`, or `{ error }` in words for the page. Under
-   * `tictac serve` the server answers; a static site can answer from
-   * WebAssembly with the same JSON, and no page changes.
+   * `request` and the reply are the JSON of `POST /api/CALL` (docs/guide/serve.md);
+   * `request.trace` may also be a file's bytes (a Uint8Array), run byte for byte.
+   * Answers `{ reply }`, or `{ error }` in words for the page. The backend
+   * is `assets/engine.js`: under `tictac serve` the server's API, in the
+   * static site (dist/site.sh) the engine compiled to WebAssembly.
    */
   async engine(call, request) {
-    let response;
+    if (!tictac.backend) return { error: "the page's engine (assets/engine.js) did not load" };
     try {
-      response = await fetch("/api/" + call, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(request),
-      });
+      return await tictac.backend.call(call, request);
     } catch (e) {
-      return { error: "the server cannot be reached (" + e.message + ")" };
+      return { error: "the engine failed: " + e.message };
     }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (e) { /* not JSON: said below */ }
-    if (response.status === 200 && data) return { reply: data };
-    return { error: (data && data.error) || "the server answered " + response.status };
   },
 
-  /** Offers `text` as a download called `name`. */
+  /**
+   * The backend: `{ version, call(call, request) }`, `version` a string or
+   * a Promise of one; set once, by assets/engine.js.
+   */
+  backend: null,
+
+  /** Installs the backend and shows the version it was built from. */
+  useBackend(backend) {
+    tictac.backend = backend;
+    Promise.resolve(backend.version).then((version) => {
+      document.getElementById("version").textContent = version;
+    }, () => { /* the engine's own error says why, at its first call */ });
+  },
+
+  /** Offers `text` (a string, or bytes saved as they are) as a download called `name`. */
   download(name, text) {
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
     const link = document.createElement("a");

@@ -32,8 +32,15 @@
   /** A window bound: a number when it reads as one, else the text (the server says why). */
   const bound = (text) => (/^\s*[+-]?\d+\s*$/.test(text) ? Number(text) : text.trim());
 
+  /**
+   * A trace file chosen or dropped, `{ name, bytes }`: run as it is (a text
+   * box would turn CR LF into LF and cannot hold bytes that are not UTF-8),
+   * until the trace is edited.
+   */
+  let traceFile = null;
+
   function request() {
-    const body = { trace: $("trace").value };
+    const body = { trace: traceFile ? traceFile.bytes : $("trace").value };
     switch ($("mode").value) {
       case "chunks":
         body.mode = "chunks";
@@ -51,14 +58,20 @@
   }
 
   let actual = null;
+  let actualBytes = null;
   let stamp = tictac.stamp();
 
   async function run() {
-    writeAddress();
+    // The address holds text; a file's bytes are not put there.
+    if (!traceFile) writeAddress();
     $("run").disabled = true;
     const { reply, error } = await tictac.engine("run", request());
     $("run").disabled = false;
     actual = reply ? reply.output : null;
+    // The output's bytes, where the engine gives them (the static site's
+    // WebAssembly): Download saves them as printed, bytes that are not
+    // UTF-8 included; the page shows them as text.
+    actualBytes = reply && reply.outputBytes ? reply.outputBytes : null;
     stamp = tictac.stamp();
     $("problem").textContent = error || "";
     $("problem").hidden = !error;
@@ -186,6 +199,40 @@
     file.text().then((text) => { $("expected").value = text; compare(); });
   }
   $("expected-file").addEventListener("change", (e) => loadExpected(e.target.files[0]));
+
+  // --- A trace from a file, chosen or dropped: its bytes run as they are.
+
+  async function loadTrace(file) {
+    if (!file) return;
+    if (file.size > 16 << 20) {
+      $("problem").textContent = "that trace file is over 16 MiB; run it with tictac -b";
+      $("problem").hidden = false;
+      return;
+    }
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    $("trace").value = new TextDecoder().decode(bytes);
+    traceFile = { name: file.name, bytes };
+    $("trace-source").textContent = `Running the file ${file.name} (${bytes.length.toLocaleString("en")} ` +
+      "bytes) as it is, byte for byte; editing the trace runs the text instead.";
+    $("trace-source").hidden = false;
+    run();
+  }
+
+  function traceEdited() {
+    traceFile = null;
+    $("trace-source").hidden = true;
+    $("trace-file").value = "";
+  }
+
+  $("trace-file").addEventListener("change", (e) => loadTrace(e.target.files[0]));
+  $("trace").addEventListener("dragover", (e) => e.preventDefault());
+  $("trace").addEventListener("drop", (e) => {
+    if (e.dataTransfer.files.length) {
+      e.preventDefault();
+      loadTrace(e.dataTransfer.files[0]);
+    }
+  });
+  $("trace").addEventListener("input", traceEdited);
   const drop = $("expected");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("dropping"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("dropping"));
@@ -205,7 +252,8 @@
       $("copied").textContent = "The browser did not allow copying (" + e.message + ").";
     }
   });
-  $("download-output").addEventListener("click", () => tictac.download(`transcript-${stamp}.txt`, actual));
+  $("download-output").addEventListener("click",
+    () => tictac.download(`transcript-${stamp}.txt`, actualBytes || actual));
 
   $("run").addEventListener("click", run);
   $("mode").addEventListener("change", () => { showBounds(); writeAddress(); });
@@ -214,7 +262,10 @@
   document.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
   });
-  window.addEventListener("hashchange", readAddress);
+  window.addEventListener("hashchange", () => {
+    traceEdited();
+    readAddress();
+  });
 
   readAddress();
   if (location.hash) run();

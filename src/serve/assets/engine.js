@@ -1,0 +1,40 @@
+"use strict";
+// The engine behind `tictac serve`'s pages: the server's JSON API
+// (docs/guide/serve.md). The static site (dist/site.sh) puts the engine
+// compiled to WebAssembly in this file's place; the pages do not change.
+// The server writes its version into `version` (src/serve/pages.rs).
+
+tictac.useBackend({
+  version: "@VERSION@",
+
+  async call(call, request) {
+    let body = request;
+    if (request.trace instanceof Uint8Array) {
+      // The API takes text: a file's bytes go as the text they spell, CR LF kept.
+      let trace;
+      try {
+        trace = new TextDecoder("utf-8", { fatal: true }).decode(request.trace);
+      } catch (e) {
+        return { error: "the file is not UTF-8 text, which the server's API takes: run it with " +
+          "tictac -b on the command line, or in the static site (dist/site.sh)" };
+      }
+      body = { ...request, trace };
+    }
+    let response;
+    try {
+      response = await fetch("/api/" + call, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (e) {
+      return { error: "the server cannot be reached (" + e.message + ")" };
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) { /* not JSON: said below */ }
+    if (response.status === 200 && data) return { reply: data };
+    return { error: (data && data.error) || "the server answered " + response.status };
+  },
+});
