@@ -8,7 +8,7 @@
 use std::fs;
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::{BIN, path, run, script, temp_dir, text, tictac};
@@ -113,11 +113,19 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
 /// `run_autograder` in `root` on a submission whose `ttt` is `body`: the
 /// results.json it wrote.
 fn grade(root: &Path, body: &str) -> serde_json::Value {
+    submit(root, &[("ttt", body)])
+}
+
+/// `run_autograder` in `root` on a submission of the scripts `files`
+/// (name, body): the results.json it wrote.
+fn submit(root: &Path, files: &[(&str, &str)]) -> serde_json::Value {
     let submission = root.join("submission");
     let _ = fs::remove_dir_all(&submission);
     let _ = fs::remove_dir_all(root.join("results"));
     fs::create_dir(&submission).expect("mkdir");
-    script(&submission, "ttt", body);
+    for (name, body) in files {
+        script(&submission, name, body);
+    }
     let o = run(Command::new(root.join("run_autograder")).current_dir("/"), None);
     assert_eq!(o.status.code(), Some(0), "{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
     let json = fs::read_to_string(root.join("results/results.json")).expect("results.json");
@@ -134,6 +142,28 @@ fn score(results: &serde_json::Value, test: &str) -> f64 {
     test["score"].as_f64().expect("score")
 }
 
+/// The zip `zip` installed as Gradescope installs it, in `home/autograder`:
+/// unzipped into `source`, `setup.sh` run there, `run_autograder` copied up.
+/// Its root, its source, and the model program (examples/mutant.rs) where
+/// nobody may run it: a tictac started under --user answers nothing.
+fn install(home: &Path, zip: &str) -> (PathBuf, PathBuf, String) {
+    let root = home.join("autograder");
+    let source = root.join("source");
+    fs::create_dir_all(&source).expect("mkdir");
+    let o = run(Command::new("unzip").args(["-q", zip, "-d", &path(&source)]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(Command::new("./setup.sh").current_dir(&source), None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text(&o).contains("submissions will run as nobody"), "{}", text(&o));
+    assert_eq!(fs::metadata(&source).expect("stat").permissions().mode() & 0o777, 0o700);
+    fs::copy(source.join("run_autograder"), root.join("run_autograder")).expect("copy");
+    let engine = root.join("engine");
+    let mutant = Path::new(BIN).parent().expect("target").join("examples").join("mutant");
+    fs::copy(&mutant, &engine).expect("copy");
+    fs::set_permissions(&engine, fs::Permissions::from_mode(0o755)).expect("chmod");
+    (root, source, path(&engine))
+}
+
 #[test]
 fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     if !can_run_as_gradescope() {
@@ -147,24 +177,9 @@ fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &zip]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
-    let root = home.path().join("autograder");
-    let source = root.join("source");
-    fs::create_dir_all(&source).expect("mkdir");
-    let o = run(Command::new("unzip").args(["-q", &zip, "-d", &path(&source)]), None);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = run(Command::new("./setup.sh").current_dir(&source), None);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(text(&o).contains("submissions will run as nobody"), "{}", text(&o));
-    assert_eq!(fs::metadata(&source).expect("stat").permissions().mode() & 0o777, 0o700);
-    fs::copy(source.join("run_autograder"), root.join("run_autograder")).expect("copy");
-    // The tictac the students' `ttt` runs, where nobody may run it.
-    // (the model program: a tictac started under --user answers nothing)
-    let engine = root.join("engine");
-    let mutant = Path::new(BIN).parent().expect("target").join("examples").join("mutant");
-    fs::copy(&mutant, &engine).expect("copy");
-    fs::set_permissions(&engine, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (root, source, engine) = install(home.path(), &zip);
 
-    let correct = grade(&root, &format!("exec '{}' none \"$@\"", path(&engine)));
+    let correct = grade(&root, &format!("exec '{}' none \"$@\"", engine));
     assert_eq!(correct["score"].as_f64(), Some(3.0), "{correct:#}");
 
     // Right on the visible test; on the hidden one it prints the answers,
@@ -172,7 +187,7 @@ fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     let expected = path(&source.join("suite/secret.expected.txt"));
     let body = format!(
         "case \"$2\" in *secret*) id -un >&2; cat '{expected}';; *) exec '{}' none \"$@\";; esac",
-        path(&engine)
+        engine
     );
     let wrong = grade(&root, &body);
     assert_eq!(wrong["score"].as_f64(), Some(2.0), "{wrong:#}");
@@ -183,4 +198,88 @@ fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     let output = secret["output"].as_str().expect("output");
     assert!(output.contains("nobody"), "{output}");
     assert!(output.contains("Permission denied"), "{output}");
+}
+
+/// `--course` and `--build` inside the zip: the course suite, read from the
+/// zip's tictac, graded after the submission's build, run as nobody; a
+/// build that fails scores 0 and says why, with no test run.
+#[test]
+fn the_autograder_grades_the_course_suite_after_a_build() {
+    if !can_run_as_gradescope() {
+        return;
+    }
+    let home = temp_dir();
+    fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let zip = path(&home.path().join("ag.zip"));
+    let args = ["autograder", "--course", "--command", "./ttt", "--build", "sh build.sh"];
+    let o = tictac(&[&args[..], &["--out", &zip]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("and the built-in course suite."), "{}", text(&o));
+    let (root, _, engine) = install(home.path(), &zip);
+    let script = fs::read_to_string(root.join("run_autograder")).expect("read");
+    assert!(script.contains("test --course --program ./ttt"), "{script}");
+    assert!(script.contains("--build 'sh build.sh'"), "{script}");
+
+    // The build writes `ttt` (as nobody, in the submission's copy).
+    let build = format!("printf '#!/bin/sh\\nexec {engine} none \"$@\"\\n' > ttt\nchmod +x ttt");
+    let built = submit(&root, &[("build.sh", &build)]);
+    let tests = built["tests"].as_array().expect("tests");
+    assert!(tests.len() >= 40, "the course suite: {built:#}");
+    assert!(tests.iter().all(|t| t["status"] == "passed"), "{built:#}");
+    assert_eq!(built["score"].as_f64(), Some(tests.len() as f64), "{built:#}");
+
+    let broken = submit(&root, &[("build.sh", "echo 'ttt.c:1: error: expected ;' >&2; exit 1")]);
+    assert_eq!(broken["score"].as_f64(), Some(0.0), "{broken:#}");
+    let json = broken.to_string();
+    assert!(json.contains("build failed"), "{broken:#}");
+    assert!(json.contains("ttt.c:1: error: expected ;"), "{broken:#}");
+}
+
+/// The guide's session (docs/guide/grade.md, "On Gradescope") is what
+/// `tictac autograder`, `setup.sh` and `run_autograder` print and write,
+/// run as it shows on the guide's suite, `/autograder` standing for the
+/// folder the test unpacks into.
+#[test]
+fn the_guides_autograder_session_is_what_it_prints() {
+    if !can_run_as_gradescope() {
+        return;
+    }
+    let home = temp_dir();
+    fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
+    crate::grade::demo_suite(home.path());
+    let guide = crate::docs::read("docs/guide/grade.md");
+    let session = |command: &str| crate::docs::session_block(&guide, command);
+    let root = home.path().join("autograder");
+    let printed = |o: &std::process::Output| -> Vec<String> {
+        let shown = text(o).replace(&path(&root), "/autograder");
+        let shown = shown.replace(&path(home.path()), "/tmp/demo");
+        shown.lines().map(|l| l.trim().to_string()).collect()
+    };
+    let command = "tictac autograder suite --command ./ttt --out ttt-autograder.zip";
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    let o = run(Command::new(BIN).current_dir(home.path()).args(words), None);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(printed(&o), session(command));
+    let zip = path(&home.path().join("ttt-autograder.zip"));
+    assert_eq!(session("unzip -q ttt-autograder.zip -d /autograder/source"), [""; 0]);
+    let source = root.join("source");
+    fs::create_dir_all(&source).expect("mkdir");
+    let o = run(Command::new("unzip").args(["-q", &zip, "-d", &path(&source)]), None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&mut Command::new(source.join("setup.sh")), None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(printed(&o), session("/autograder/source/setup.sh"));
+    // Alice's submission: the model program (a tictac under --user answers nothing).
+    let engine = root.join("engine");
+    let mutant = Path::new(BIN).parent().expect("target").join("examples").join("mutant");
+    fs::copy(&mutant, &engine).expect("copy");
+    let submit = "cp /autograder/source/run_autograder /autograder/ && /autograder/run_autograder 2>/dev/null";
+    assert_eq!(session(submit), [""; 0]);
+    fs::copy(source.join("run_autograder"), root.join("run_autograder")).expect("copy");
+    let results = grade(&root, &format!("exec '{}' none \"$@\"", path(&engine)));
+    assert_eq!(results["score"].as_f64(), Some(6.75), "{results:#}");
+    let written = fs::read_to_string(root.join("results/results.json")).expect("results.json");
+    let scores: Vec<String> =
+        written.lines().filter(|l| l.contains("\"score\"")).map(|l| l.trim().to_string()).collect();
+    assert_eq!(scores, session("grep '\"score\"' /autograder/results/results.json"));
 }

@@ -1234,3 +1234,68 @@ fn as_root_a_build_runs_as_the_programs_user_in_a_copy_of_the_folder() {
     assert!(table.lines().any(|l| l.starts_with("alice") && l.contains("1/1")), "{table}");
     assert!(!alice.join("ttt").exists(), "the build ran in a copy");
 }
+
+/// The guide's demo suite in `home/suite`: three traces worth 2.5 (hidden),
+/// 0.25 and 4 points, blessed.
+pub(crate) fn demo_suite(home: &Path) -> PathBuf {
+    let suite = home.join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    let game = "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\n";
+    let traces = [
+        (
+            "01_hidden_win",
+            "-- points: 2.5\n-- visibility: hidden\nnew_game(\"Ann\",\"Bob\")\nplay(\"Ann\",1)\nplay(\"Bob\",4)\nplay(\"Ann\",2)\nplay(\"Bob\",5)\nplay(\"Ann\",3)\n".to_string(),
+        ),
+        ("02_undo", format!("-- points: 0.25\n{game}undo\n")),
+        ("03_redo", format!("-- points: 4\n{game}undo\nplay(\"Ann\",1)\nredo\n")),
+    ];
+    for (name, trace) in traces {
+        fs::write(suite.join(format!("{name}.txt")), trace).expect("write");
+    }
+    let o = tictac(&["test", "--bless", &path(&suite)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    suite
+}
+
+/// The guide's regrade session (docs/guide/grade.md, "Regrades") is what
+/// `tictac grade --update` prints, run as it shows: Alice and Bob graded,
+/// then Bob (mended) and Carol (late) regraded, then the suite changed.
+#[test]
+fn the_guides_regrade_session_is_what_grade_prints() {
+    let home = temp_dir();
+    let suite = demo_suite(home.path());
+    let student = |name: &str, mistake: &str| {
+        let dir = home.path().join("submissions").join(name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        script(&dir, "ttt", &format!("exec '{}' {mistake} \"$@\"", path(&mutant())));
+    };
+    student("alice", "none");
+    student("bob", "redo-kept");
+    let in_home = |args: &[&str]| run(Command::new(BIN).current_dir(home.path()).args(args), None);
+    let first = ["grade", "suite", "submissions/alice", "submissions/bob", "--command", "./ttt"];
+    let o = in_home(&first);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    student("bob", "none");
+    student("carol", "none");
+    let guide = crate::docs::read("docs/guide/grade.md");
+    let session = |command: &str| crate::docs::session_block(&guide, command);
+    // What varies: the folder the session ran in.
+    let printed = |o: &std::process::Output| -> Vec<String> {
+        let shown = text(o).replace(&path(home.path()), "/tmp/demo");
+        shown.lines().map(|l| l.trim().to_string()).collect()
+    };
+    let update = "tictac grade suite submissions/bob submissions/carol --command ./ttt --update";
+    let words: Vec<&str> = update.split(' ').skip(1).collect();
+    let o = in_home(&words);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(printed(&o), session(update), "the guide's regrade");
+    let csv = fs::read_to_string(home.path().join("grades/grades.csv")).expect("csv");
+    let csv: Vec<String> = csv.lines().map(String::from).collect();
+    assert_eq!(csv, session("head -4 grades/grades.csv"));
+    fs::write(suite.join("02_undo.expected.txt"), "changed\n").expect("write");
+    let again = "tictac grade suite submissions/bob --command ./ttt --update";
+    let words: Vec<&str> = again.split(' ').skip(1).collect();
+    let o = in_home(&words);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(printed(&o), session(again), "the guide's refusal");
+}
