@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -394,6 +394,20 @@ impl Command {
     }
 }
 
+/// The hint under a PATH after a one-word `--program` (`--program python3
+/// ttt.py`, the quotes left off): quote the whole command.
+fn unquoted(program: Option<&[String]>, path: &Path) -> String {
+    match program {
+        Some([word]) => {
+            let command = shell_words::join([word.as_str(), &path.display().to_string()]);
+            format!(
+                "; if it belongs to the program's command, quote the whole command: --program \"{command}\""
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 impl TestArgs {
     fn options(self) -> Result<TestOptions, UsageError> {
         let options = TestOptions {
@@ -417,13 +431,21 @@ impl TestArgs {
         if options.build.is_some() && options.program.is_none() {
             return Err(UsageError::BuildWithoutProgram);
         }
+        let unquoted = |path: &Path| unquoted(options.program.as_deref(), path);
         if options.course {
             if let Some(path) = options.paths.first() {
-                return Err(UsageError::CourseWithPath(path.display().to_string()));
+                return Err(UsageError::CourseWithPath(path.display().to_string(), unquoted(path)));
             }
             if options.bless {
                 return Err(UsageError::CourseWith("--bless"));
             }
+        }
+        if let Some(path) = options.paths.iter().find(|p| {
+            options.program.as_ref().is_some_and(|words| words.len() == 1)
+                && p.extension().is_none_or(|e| e != "txt")
+                && !p.is_dir()
+        }) {
+            return Err(UsageError::NotATrace(path.display().to_string(), unquoted(path)));
         }
         if options.bless && options.oracle.is_some() {
             return Err(UsageError::BlessWithOracle);
@@ -768,6 +790,17 @@ mod tests {
         assert_eq!(
             error(&["test", "--course", "acceptance"]),
             "Error: --course runs the built-in course suite, so it takes no PATH (not 'acceptance')"
+        );
+        // The quotes left off a program's command (finding S7).
+        assert_eq!(
+            error(&["test", "--course", "--program", "python3", "ttt.py"]),
+            "Error: --course runs the built-in course suite, so it takes no PATH (not 'ttt.py'); \
+             if it belongs to the program's command, quote the whole command: --program \"python3 ttt.py\""
+        );
+        assert_eq!(
+            error(&["test", "--program", "python3", "ttt.py"]),
+            "Error: 'ttt.py' is not a trace; \
+             if it belongs to the program's command, quote the whole command: --program \"python3 ttt.py\""
         );
         assert_eq!(
             error(&["test", "--course", "--bless"]),

@@ -88,8 +88,13 @@ pub(crate) enum UsageError {
         "Error: grade needs the suite and at least one student's folder (with --course, the folders alone)"
     )]
     NoSubmissions,
-    #[error("Error: --course runs the built-in course suite, so it takes no PATH (not '{0}')")]
-    CourseWithPath(String),
+    /// The PATH, and the hint when it may be the program's own argument.
+    #[error("Error: --course runs the built-in course suite, so it takes no PATH (not '{0}'){1}")]
+    CourseWithPath(String, String),
+    /// A file named as a PATH that is no trace, after a one-word program:
+    /// the program's own argument, its command left unquoted.
+    #[error("Error: '{0}' is not a trace{1}")]
+    NotATrace(String, String),
     #[error("Error: --course runs the built-in course suite, which {0} cannot change")]
     CourseWith(&'static str),
     #[error("Error: verify needs both --strategy and --as to check one strategy")]

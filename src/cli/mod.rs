@@ -110,6 +110,8 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
             let here = |p: &Path| Some(Path::new(".").join(p)).filter(|p| p.is_file());
             if let Some(runs_it) = command_in_folder(words, here) {
                 why.push_str(&format!("; '{first}' is a file in this folder: {option} {runs_it}"));
+            } else if let Some(fix) = not_executable(words) {
+                why.push_str(&format!(": {fix}"));
             }
             let error = UsageError::CannotRun(option, first.clone(), why);
             return Err(error.in_command(command.into()));
@@ -144,10 +146,9 @@ pub(crate) fn command_in_folder(
     }
     let path = found(Path::new(first))?;
     let here = format!(".{}{first}", std::path::MAIN_SEPARATOR);
-    let mut command: Vec<OsString> = match Path::new(first).extension().and_then(|e| e.to_str()) {
-        Some("py") => vec!["python3".into(), first.into()],
-        Some("jar") => vec!["java".into(), "-jar".into(), first.into()],
-        _ => vec![here.clone().into()],
+    let mut command: Vec<OsString> = match interpreter(first) {
+        Some(words) => words.iter().map(Into::into).chain([first.into()]).collect(),
+        None => vec![here.clone().into()],
     };
     command.extend(rest.iter().map(Into::into));
     let shown = crate::platform::command_line::join(&command);
@@ -158,4 +159,34 @@ pub(crate) fn command_in_folder(
     } else {
         format!("\"{shown}\" runs it after chmod +x {first}")
     })
+}
+
+/// What runs a program file by its name's extension (`python3 ttt.py`,
+/// `java -jar ttt.jar`), before the file's name.
+fn interpreter(file: &str) -> Option<&'static [&'static str]> {
+    match Path::new(file).extension().and_then(|e| e.to_str()) {
+        Some("py") => Some(&["python3"]),
+        Some("jar") => Some(&["java", "-jar"]),
+        _ => None,
+    }
+}
+
+/// How to run a program named by its path (`./ttt.py`) that is a file
+/// without the execute permission: `chmod +x` it, or name what runs it
+/// (`"python3 ./ttt.py"`). None for anything else (finding S8).
+fn not_executable(words: &[String]) -> Option<String> {
+    let (first, rest) = words.split_first()?;
+    // Only Unix has an execute permission to give.
+    if std::env::consts::FAMILY != "unix" || !first.contains('/') || !Path::new(first).is_file() {
+        return None;
+    }
+    let join = |words: Vec<&str>| {
+        let words: Vec<OsString> = words.into_iter().map(Into::into).collect();
+        crate::platform::command_line::join(&words)
+    };
+    let chmod = format!("chmod +x {} makes it one", join(vec![first]));
+    let Some(runs) = interpreter(first) else { return Some(chmod) };
+    let command =
+        runs.iter().copied().chain([first.as_str()]).chain(rest.iter().map(String::as_str));
+    Some(format!("{chmod}, or name what runs it: \"{}\"", join(command.collect())))
 }

@@ -87,7 +87,7 @@ pub(crate) enum GradeError {
         "error: grading stopped at {student}'s test {test}, on trouble that is not the program's: {why}\n\
          No grades were written. {advice}"
     )]
-    NotTheProgram { student: String, test: String, why: String, advice: &'static str },
+    NotTheProgram { student: String, test: String, why: String, advice: String },
 }
 
 impl Stopped for GradeError {
@@ -98,12 +98,6 @@ impl Stopped for GradeError {
         }
     }
 }
-
-/// What to do when the system ran out while grading (the test was tried
-/// again while another program's run could have held what ran out).
-const RAN_OUT: &str = "The system ran out of it for longer than any program's run lasts: \
-    free it (disk space in the temporary folder: up to 17 MiB for each of the -j runs; \
-    open files: `ulimit -n`; processes: `ulimit -u`), or grade with a smaller -j, into a new --out.";
 
 /// The folder of the gradebook that holds the course suite under `--course`.
 const COURSE_SUITE: &str = "course-suite";
@@ -412,8 +406,8 @@ impl pool::Results for Class<'_> {
                 test: self.tests[t].name.clone(),
                 why: result.verdict.headline().unwrap_or_default(),
                 advice: match result.ran_out {
-                    true => RAN_OUT,
-                    false => "Mend the suite, then grade again into a new --out.",
+                    true => format!("{} Grade again into a new --out.", suite::ran_out_advice()),
+                    false => "Mend the suite, then grade again into a new --out.".into(),
                 },
             });
         }

@@ -114,7 +114,8 @@ pub(crate) fn build(
     // A whole copy, or no build: the user cannot build in the folder itself.
     match workdir::place(&here, &work, scratch.path()) {
         Ok(workdir::Place::Copy(_)) => {}
-        Ok(workdir::Place::Itself(_, note)) => {
+        Ok(workdir::Place::Itself(_, why)) => {
+            let note = workdir::note(&here, &why);
             return not_started(format!("{} cannot build in a copy: {note}", user.name()));
         }
         Err(e) => {

@@ -25,7 +25,7 @@ pub(crate) use report::{Heading, Reporter, TestEvent};
 
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -71,8 +71,27 @@ pub enum SuiteError {
     /// suite had earned by then (`Failed` once a failure was known).
     #[error(transparent)]
     Closed(#[from] Closed),
+    /// A test could not run for want of what the machine gives (disk in
+    /// the temporary folder, files, processes), for longer than any
+    /// program's run lasts: not the program's failure.
+    #[error("error: test {test} could not run, and not for its program's doing: {why}\n{advice}")]
+    RanOut { test: String, why: String, advice: String },
     #[error("error: writing the output failed: {0}")]
     Write(#[from] io::Error),
+}
+
+/// What to do when the system ran out for a test: what each run takes of
+/// the temporary folder (the copy of the folder the program runs in, and
+/// its output past what is held in memory), named.
+pub(crate) fn ran_out_advice() -> String {
+    let each = (workdir::MAX_BYTES + MIN_CAP + (1 << 20)) >> 20;
+    format!(
+        "The system ran out of it for longer than any program's run lasts: free it (disk space \
+         in the temporary folder {}: up to {each} MiB for each of the -j runs, the copy of the \
+         program's folder and its output; open files: `ulimit -n`; processes: `ulimit -u`), \
+         or run with a smaller -j.",
+        std::env::temp_dir().display()
+    )
 }
 
 impl Stopped for SuiteError {
@@ -104,8 +123,9 @@ pub(crate) enum Verdict {
     /// that differs, or, when it was stopped (timed out, printed too much),
     /// of what it printed until then (`diff::partial`).
     Broke(Trouble, Option<Diff>),
-    /// No expected output and no `--bless`.
-    NoExpected(PathBuf),
+    /// No expected output and no `--bless`: which file is missing, and how
+    /// to make it (`missing`).
+    NoExpected(String),
     /// The program or the oracle could not run.
     CannotRun(String),
     /// Not run: the build step (`--build`) failed, which the reports say
@@ -188,7 +208,7 @@ impl TestResult {
             Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
             Verdict::Differs(d) | Verdict::StatusDiffers(d) | Verdict::Broke(_, Some(d)) => diff(d),
             Verdict::Broke(_, None) | Verdict::NotBuilt => 0,
-            Verdict::NoExpected(path) => path.as_os_str().len(),
+            Verdict::NoExpected(why) => why.len(),
         };
         let texts = |lines: &[String]| lines.iter().map(|l| 24 + l.len()).sum::<usize>();
         std::mem::size_of::<TestResult>()
@@ -294,6 +314,7 @@ pub(crate) fn run_watching(
     }
     if let Some(dir) = &options.log {
         fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
+        workdir::leave_out(dir);
     }
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
@@ -360,6 +381,14 @@ impl pool::Results for Tally<'_> {
         result: TestResult,
         failed_so_far: bool,
     ) -> Result<(), SuiteError> {
+        // The machine's trouble, not the program's: no verdict (finding 10).
+        if result.ran_out {
+            return Err(SuiteError::RanOut {
+                test: self.tests[k].name.clone(),
+                why: result.verdict.headline().unwrap_or_default(),
+                advice: ran_out_advice(),
+            });
+        }
         self.report.count(&result.verdict);
         let finished = TestEvent::Finished { number: k + 1, test: &self.tests[k], result: &result };
         self.reporter
@@ -563,21 +592,24 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         trouble => trouble,
     };
     if options.bless {
-        // A crashed program's output is no answer to record.
-        if let Some(trouble) = trouble {
+        // A crash's output is no answer to record; an exit status is part
+        // of one, as an oracle's is (`tictac -b` exits 1 after a syntax
+        // error).
+        if let Some(trouble) = trouble.as_ref().filter(|t| !matches!(t, Trouble::Exited(_))) {
             return Verdict::CannotRun(format!("{trouble}: nothing blessed"));
         }
         let program = options.program.as_ref().map(|words| words.join(" "));
         return match bless::bless(&expected_path, &mut actual, program.as_deref()) {
             Ok(note) => {
                 ran.notes.push(note);
+                ran.notes.extend(program.and_then(|p| blessed_warning(&p, &actual, trouble)));
                 Verdict::Pass
             }
             Err(why) => Verdict::CannotRun(why),
         };
     }
     let Some(expected) = expected.as_mut() else {
-        return Verdict::NoExpected(expected_path);
+        return Verdict::NoExpected(missing(test, options));
     };
     let diff = match diff::describe(expected, &mut actual, labels) {
         Ok(diff) => diff,
@@ -620,6 +652,49 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
         }
         Some(trouble) => Verdict::Broke(trouble, Some(diff)),
     }
+}
+
+/// What a test blessed from `--program`'s output says besides what it
+/// wrote: the status the program exited with, kept as its answer, and a
+/// warning when it printed nothing (every `-b` run of the oracle prints
+/// the initial state; a window may print nothing).
+fn blessed_warning(program: &str, actual: &Capture, trouble: Option<Trouble>) -> Option<String> {
+    let exited = match trouble {
+        Some(Trouble::Exited(code)) => format!(", exiting with status {code}"),
+        _ => String::new(),
+    };
+    if actual.len() == 0 {
+        return Some(format!(
+            "warning: {program} printed nothing{exited}: the expected file is empty; \
+             check that this is the answer (a -b run prints at least the initial state)"
+        ));
+    }
+    (!exited.is_empty()).then(|| {
+        format!(
+            "note: {program} printed this{exited}: an exit status is part of an answer, \
+             as under --oracle"
+        )
+    })
+}
+
+/// A missing expected file, and how to make it. Under `--program` the
+/// hint is never `--bless` alone, which would record the student's own
+/// output as the answer their program is then checked against.
+fn missing(test: &Test, options: &Options) -> String {
+    let expected = test.expected_path();
+    if options.program.is_none() {
+        return format!("{} is missing (run with --bless to create it)", expected.display());
+    }
+    let folder = match test.trace.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+        _ => ".".into(),
+    };
+    format!(
+        "{} is missing (tictac's answer makes it: tictac test {} --bless, without --program, \
+         which would take your program's own output as the answer)",
+        expected.display(),
+        shell_words::quote(&folder)
+    )
 }
 
 /// The exit status a test expects of a program: its `-- status: N`, else
@@ -706,8 +781,21 @@ fn show_stderr(stderr: &[u8]) -> Vec<String> {
     if left_out > 0 {
         shown.push(format!("... {left_out} lines before these"));
     }
-    shown.extend(lines[left_out..].iter().map(|line| diff::visible(line)));
+    shown.extend(lines[left_out..].iter().map(|line| stderr_line(line)));
     shown
+}
+
+/// A line of standard error is shown up to this many bytes.
+const STDERR_LINE: usize = 400;
+
+/// One line of standard error as shown: cut past `STDERR_LINE` bytes (at
+/// a character's start), saying how much was left out.
+fn stderr_line(line: &[u8]) -> String {
+    if line.len() <= STDERR_LINE {
+        return diff::visible(line);
+    }
+    let cut = (0..=STDERR_LINE).rev().find(|&k| line[k] & 0b1100_0000 != 0b1000_0000).unwrap_or(0);
+    format!("{} ... ({} more bytes on this line)", diff::visible(&line[..cut]), line.len() - cut)
 }
 
 /// Saves the actual output as `DIR/NAME.actual.txt`, and what the program
@@ -757,4 +845,23 @@ fn log_folders(dir: &Path, path: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long line of standard error is cut, saying how much was (finding
+    /// 11: 5 MB on one line were shown whole).
+    #[test]
+    fn a_long_standard_error_line_is_cut_saying_how_much() {
+        let mut stderr = "é".repeat(300).into_bytes();
+        stderr.extend_from_slice(b"\nshort\n");
+        let shown = show_stderr(&stderr);
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert_eq!(shown[0], format!("{} ... (200 more bytes on this line)", "é".repeat(200)));
+        assert_eq!(shown[1], "short");
+        let exact = vec![b'x'; STDERR_LINE];
+        assert_eq!(show_stderr(&exact), [String::from_utf8(exact).expect("ascii")]);
+    }
 }

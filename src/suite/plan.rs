@@ -574,9 +574,19 @@ fn external(
                 workdir::Place::Copy(work) => {
                     (Some(work), None, workdir::command_in_copy(program, from))
                 }
-                workdir::Place::Itself(guard, note) => {
+                // As another user, never in a folder that user does not own
+                // (one grown past the limits, a build's output taken back).
+                workdir::Place::Itself(_, why) if user.is_some() => {
+                    let name = user.map(RunAs::name).unwrap_or_default();
+                    return Err(Unrun::programs(format!(
+                        "not run: {} cannot be copied for {name} to run the program in ({why}); \
+                         a program run as {name} never runs in a folder it does not own",
+                        from.display()
+                    )));
+                }
+                workdir::Place::Itself(guard, why) => {
                     in_place = Some(guard);
-                    (Some(from.to_path_buf()), Some(note), program.to_vec())
+                    (Some(from.to_path_buf()), Some(workdir::note(from, &why)), program.to_vec())
                 }
             }
         }

@@ -40,12 +40,24 @@ pub(crate) enum Uncopied {
 pub(crate) enum Place {
     /// A whole private copy of the folder, at this path.
     Copy(PathBuf),
-    /// The folder itself, held for this run alone; the note says why.
-    Itself(MutexGuard<'static, ()>, String),
+    /// The folder itself, held for this run alone, and why (`note`).
+    Itself(MutexGuard<'static, ()>, Uncopied),
 }
 
 /// The folders found not to copy so far, and why: tried once.
 static UNCOPIED: Mutex<Vec<(PathBuf, Uncopied)>> = Mutex::new(Vec::new());
+
+/// What tictac itself writes while programs run (`--log DIR`), left out
+/// of every copy and of its measure: logs growing in the folder a program
+/// runs in would otherwise make it too large to copy (finding 2).
+static OURS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Leaves `path`, a folder tictac writes in while programs run, out of
+/// every copy from now on.
+pub(crate) fn leave_out(path: &Path) {
+    let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    OURS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(path);
+}
 
 /// Where a run of a program in `folder` happens: a whole copy of it made
 /// at `to` (inside `scratch`, which is never counted nor copied), or the
@@ -65,7 +77,7 @@ pub(crate) fn place(folder: &Path, to: &Path, scratch: &Path) -> io::Result<Plac
             Err(why) => remember(folder, why),
         },
     };
-    Ok(Place::Itself(in_place(), in_place_note(folder, &why)))
+    Ok(Place::Itself(in_place(), why))
 }
 
 /// Keeps in mind that `folder` is not to be copied, and why.
@@ -195,11 +207,21 @@ fn walk<'a>(
     folder: &Path,
     skip: &'a Path,
 ) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> + 'a {
+    let ours = OURS.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+    // A folder of tictac's own, by its real path (a folder of its name
+    // only is looked up).
+    let is_ours = move |entry: &walkdir::DirEntry| {
+        entry.file_type().is_dir()
+            && ours.iter().any(|o| {
+                o.file_name() == Some(entry.file_name())
+                    && fs::canonicalize(entry.path()).is_ok_and(|real| real == *o)
+            })
+    };
     WalkDir::new(folder)
         .follow_links(false)
         .min_depth(1)
         .into_iter()
-        .filter_entry(move |entry| entry.path() != skip)
+        .filter_entry(move |entry| entry.path() != skip && !is_ours(entry))
 }
 
 /// Held while a program runs in a folder not copied: one run at a time
@@ -211,17 +233,25 @@ fn in_place() -> MutexGuard<'static, ()> {
     IN_PLACE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// What a failing test says when its program ran in `folder` itself.
-fn in_place_note(folder: &Path, why: &Uncopied) -> String {
-    let because = match why {
-        Uncopied::TooLarge => format!(
-            "it holds more than {MAX_ENTRIES} files or {} MiB, too many to copy for each test",
-            MAX_BYTES >> 20
-        ),
-        Uncopied::Unreadable(path) => {
-            format!("{} cannot be read by this user, so it cannot be copied", path.display())
+impl std::fmt::Display for Uncopied {
+    /// Why a folder is not copied: "it holds more than ...".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uncopied::TooLarge => write!(
+                f,
+                "it holds more than {MAX_ENTRIES} files or {} MiB, too many to copy for each test",
+                MAX_BYTES >> 20
+            ),
+            Uncopied::Unreadable(path) => {
+                write!(f, "{} cannot be read by this user, so it cannot be copied", path.display())
+            }
         }
-    };
+    }
+}
+
+/// What a failing test says when its program ran in `folder` itself.
+pub(crate) fn note(folder: &Path, why: &Uncopied) -> String {
+    let because = why;
     format!(
         "note: the program ran in {} itself, one test at a time: {because} (what one test \
          leaves there, the next finds)",
@@ -298,12 +328,12 @@ mod tests {
         let to = dir.path().join("copy");
         assert!(!fits(&from, &to));
         assert_eq!(copy(&from, &to, &to).expect("copy"), Err(Uncopied::TooLarge));
-        let Place::Itself(guard, note) = place(&from, &dir.path().join("c2"), &to).expect("place")
+        let Place::Itself(guard, why) = place(&from, &dir.path().join("c2"), &to).expect("place")
         else {
             panic!("a copy past the limits")
         };
         drop(guard);
-        assert!(note.contains("too many to copy"), "{note}");
+        assert!(note(&from, &why).contains("too many to copy"), "{why}");
         // The scratch folder inside the folder is never counted nor copied.
         fs::remove_dir_all(&to).expect("rm");
         let to = from.join("scratch");

@@ -52,7 +52,9 @@ pub(crate) fn run(
 /// folder found with no PATH given; none for the paths named. The course
 /// suite run on tictac itself says so even under `--quiet`, lest a student
 /// take its pass for their own; so does the course suite run for want of a
-/// folder here.
+/// folder here, and the course suite run on a program, whose failures'
+/// commands name traces that are gone after the run: the line says how to
+/// have them.
 fn heading(options: &Options) -> Option<Heading> {
     // The course suite's traces are in a scratch folder, gone after the run.
     const RERUN: &str =
@@ -61,7 +63,9 @@ fn heading(options: &Options) -> Option<Heading> {
     let (suite, then, warns) = match (options.course, options.program.is_some()) {
         // Coverage reads the traces and runs nothing: no program to add.
         (true, _) if options.coverage => (course, String::new(), false),
-        (true, true) => (course, RERUN.into(), false),
+        // Kept under --quiet: a failure's command names a trace in the
+        // scratch folder, gone after the run (finding S5).
+        (true, true) => (course, RERUN.into(), true),
         (true, false) => (
             course,
             " on tictac itself, not on your program: to check yours, add --program CMD".into(),

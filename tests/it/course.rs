@@ -102,6 +102,15 @@ fn columns_counted_in_characters_or_with_tab_stops_fail_the_course_suite() {
             .map(|l| l.split(' ').next().unwrap_or_default())
             .collect();
         assert_eq!(failed, [fails], "{mistake}: {out}");
+        // A failure's command names a trace in a scratch folder, gone after
+        // the run: the line saying how to have it stays under -q (S5).
+        assert!(
+            out.starts_with("Running the built-in course suite (")
+                && out.lines().next().unwrap_or_default().ends_with(
+                    "`tictac course-suite DIR` writes it out, to rerun a failure's command on it."
+                ),
+            "{out}"
+        );
     }
 }
 

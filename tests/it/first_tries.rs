@@ -98,3 +98,35 @@ fn grade_looks_in_the_students_folders_for_what_command_names() {
         "{said}"
     );
 }
+
+/// A program named by its path that is not executable gets how to run it:
+/// `chmod +x`, or its interpreter named (finding S8).
+#[test]
+fn a_program_file_without_the_execute_permission_gets_chmod_or_its_interpreter() {
+    let home = temp_dir();
+    let dir = home.path();
+    fs::write(dir.join("ttt.py"), "print()\n").expect("write");
+    fs::write(dir.join("ttt"), "#!/bin/sh\n").expect("write");
+    for file in ["ttt.py", "ttt"] {
+        fs::set_permissions(dir.join(file), fs::Permissions::from_mode(0o644)).expect("chmod");
+    }
+    let o = in_dir(dir, &["test", "--course", "--program", "./ttt.py"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot run './ttt.py': not an executable file: chmod +x ./ttt.py \
+             makes it one, or name what runs it: \"python3 ./ttt.py\"\n"
+        ),
+        "{}",
+        text(&o)
+    );
+    let o = in_dir(dir, &["test", "--course", "--program", "./ttt"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot run './ttt': not an executable file: chmod +x ./ttt makes it one\n"
+        ),
+        "{}",
+        text(&o)
+    );
+}

@@ -350,3 +350,67 @@ fn a_folder_this_user_cannot_read_whole_is_run_in_as_it_is_never_copied_in_part(
         assert!(text(&o).contains("3/3 passed"), "as {who}: {}", text(&o));
     }
 }
+
+/// `--log` inside the folder the program runs in never makes that folder
+/// too large to copy: tictac leaves its own logs out of every copy, so
+/// each test runs in a copy however the logs grow (finding 2). The folder
+/// holds 1,998 entries: with the logs counted, the third test's copy would
+/// pass the limit of 2,000 and it would run in the folder itself, which
+/// the program tells (it fails there).
+#[test]
+fn logs_written_in_the_programs_folder_are_left_out_of_its_copies() {
+    let home = open_dir();
+    let model = model(home.path());
+    let suite = suite(home.path());
+    let folder = open_folder(home.path(), "work");
+    for k in 0..1_997 {
+        fs::write(folder.join(format!("f{k}")), "").expect("write");
+    }
+    let body = format!(
+        "if [ \"$PWD\" = '{}' ]; then echo 'ran in the folder itself' >&2; exit 9; fi\nexec '{model}' none \"$@\"",
+        path(&folder)
+    );
+    script(&folder, "ttt", &body);
+    let o = as_self(
+        &["test", &path(&suite), "--program", "./ttt", "--log", "logs", "-j", "1"],
+        &folder,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("3/3 passed"), "{}", text(&o));
+    assert_eq!(fs::read_dir(folder.join("logs")).expect("logs").count(), 3, "a log per test");
+}
+
+/// Graded as root, a folder that cannot be copied for the programs' user
+/// (here: a build that made it past the limits) is never run in as it is,
+/// root's: each test fails saying why.
+#[test]
+fn as_root_a_built_folder_past_the_copy_limits_is_never_run_in_as_it_is() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let model = model(home.path());
+    let suite = suite(home.path());
+    let student = open_folder(&open_folder(home.path(), "class"), "alice");
+    let build = format!(
+        "i=0; while [ $i -le 2000 ]; do : > f$i; i=$((i+1)); done\n\
+         printf '#!/bin/sh\\nexec {model} none \"$@\"\\n' > ttt && chmod +x ttt"
+    );
+    fs::write(student.join("build.sh"), build).expect("write");
+    let out = home.path().join("grades");
+    let args = ["grade", &path(&suite), &path(&student), "--command", "./ttt"];
+    let o = as_self(
+        &[&args[..], &["--build", "sh build.sh", "--out", &path(&out)]].concat(),
+        home.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report = fs::read_to_string(out.join("alice.report.txt")).expect("report");
+    assert!(
+        report.contains(
+            "cannot be copied for nobody to run the program in (it holds more than 2000 files"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("a program run as nobody never runs in a folder it does not own"));
+    assert!(report.contains("Test Results: 0/3 passed."), "{report}");
+}

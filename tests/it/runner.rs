@@ -123,7 +123,10 @@ fn a_program_that_cannot_start_is_one_error_before_any_test() {
         ("/no/such/program".to_string(), "'/no/such/program': no such file"),
         ("no-such-program-on-path".to_string(), "'no-such-program-on-path': not found on PATH"),
         ("'no such/program' -x".to_string(), "'no such/program': no such file"),
-        (path(&plain), &format!("'{}': not an executable file", path(&plain))),
+        (
+            path(&plain),
+            &format!("'{0}': not an executable file: chmod +x {0} makes it one", path(&plain)),
+        ),
     ];
     for (program, why) in cases {
         for option in ["--program", "--oracle"] {
@@ -393,21 +396,65 @@ fn a_hash_in_a_name_is_escaped_in_tap() {
     assert!(text(&o).contains("\nnot ok 1 - x \\# TODO later\n"), "{}", text(&o));
 }
 
-/// `--bless --program` records no output of a program that crashed or
-/// failed: nothing is written and the test says why.
+/// `--bless --program` records no output of a program that crashed; a
+/// program that exited with another status than 0 answered, as an oracle
+/// under `--oracle` does (`tictac -b` exits 1 after a syntax error), and
+/// is blessed, saying so; one that printed nothing is blessed with a
+/// warning (finding 9).
 #[test]
-fn bless_records_nothing_from_a_program_that_crashed() {
+fn bless_records_an_exit_status_as_an_answer_and_nothing_from_a_crash() {
     let dir = temp_dir();
     fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
     let crash = script(dir.path(), "crash.sh", "echo partial; kill -SEGV $$");
-    let failing = script(dir.path(), "failing.sh", "echo partial; exit 3");
     let trace = path(&dir.path().join("t.txt"));
-    for (program, how) in [(crash, "killed by signal 11"), (failing, "exited with status 3")] {
-        let o = tictac(&["test", "--bless", "--program", &program, &trace]);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-        assert!(text(&o).contains(&format!("{how}: nothing blessed")), "{}", text(&o));
-        assert!(!dir.path().join("t.expected.txt").exists(), "nothing written");
-    }
+    let expected = dir.path().join("t.expected.txt");
+    let o = tictac(&["test", "--bless", "--program", &crash, &trace]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("killed by signal 11: nothing blessed"), "{}", text(&o));
+    assert!(!expected.exists(), "nothing written");
+
+    let failing = script(dir.path(), "failing.sh", "echo answer; exit 1");
+    let o = tictac(&["test", "--bless", "--program", &failing, &trace]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("from the output of"), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "note: {failing} printed this, exiting with status 1: an exit status is part of an answer"
+        )),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(fs::read_to_string(&expected).expect("blessed"), "answer\n");
+
+    let silent = script(dir.path(), "silent.sh", "exit 0");
+    let o = tictac(&["test", "--bless", "--program", &silent, &trace]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o)
+            .contains(&format!("warning: {silent} printed nothing: the expected file is empty")),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(fs::read_to_string(&expected).expect("blessed"), "");
+}
+
+/// A missing expected file under `--program` names the way to make it
+/// with tictac's answer, never `--bless` alone, which would record the
+/// student's own output (finding S3).
+#[test]
+fn a_missing_expected_file_under_a_program_names_tictacs_answer() {
+    let dir = suite();
+    fs::write(dir.path().join("c.txt"), "redo\n").expect("write");
+    let model = crate::common::model_program();
+    let o = tictac(&["test", &path(dir.path()), "--program", &model]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let folder = shell_words::quote(&path(dir.path())).into_owned();
+    let hint = format!(
+        "c.expected.txt is missing (tictac's answer makes it: tictac test {folder} --bless, \
+         without --program, which would take your program's own output as the answer)"
+    );
+    assert!(text(&o).contains(&hint), "{}", text(&o));
+    assert!(!text(&o).contains("run with --bless"), "{}", text(&o));
 }
 
 #[test]

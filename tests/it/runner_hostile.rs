@@ -438,3 +438,47 @@ fn a_runner_stopped_past_the_deadline_still_reads_a_program_that_ended() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("PASS a"), "{}", text(&o));
 }
+
+/// A temporary folder too full to copy the program's folder into is the
+/// machine's trouble, not the program's: `tictac test` stops with exit 2,
+/// naming the folder and what a run takes of it, as `grade` does, rather
+/// than fail every test as the student's (finding 10). Run as root in a
+/// private mount namespace, on a 256 KiB tmpfs as TMPDIR.
+#[test]
+fn a_full_temporary_folder_stops_the_run_with_exit_2_naming_it() {
+    if !rustix::process::getuid().is_root() {
+        assert!(std::env::var_os("CI").is_none(), "CI runs this as root, to mount a tmpfs");
+        eprintln!("skipped: mounting a tmpfs needs root");
+        return;
+    }
+    let home = temp_dir();
+    let dir = suite();
+    let work = home.path().join("work");
+    let tmp = home.path().join("tmp");
+    fs::create_dir(&work).expect("mkdir");
+    fs::create_dir(&tmp).expect("mkdir");
+    fs::write(work.join("data.bin"), vec![0u8; 1 << 20]).expect("write");
+    let shell = format!(
+        "mount -t tmpfs -o size=256k tmpfs '{}' && TMPDIR='{}' exec '{BIN}' test '{}' \
+         --program '{BIN}' --timeout 0.5",
+        path(&tmp),
+        path(&tmp),
+        path(dir.path())
+    );
+    let o =
+        run(Command::new("unshare").args(["--mount", "sh", "-c", &shell]).current_dir(&work), None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with(
+            "error: test a could not run, and not for its program's doing: cannot copy "
+        ),
+        "{said}"
+    );
+    assert!(said.contains("No space left on device"), "{said}");
+    assert!(
+        said.contains(&format!("disk space in the temporary folder {}: up to 49 MiB", path(&tmp))),
+        "{said}"
+    );
+    assert!(!said.contains("FAIL"), "no test failed as the program's: {said}");
+}

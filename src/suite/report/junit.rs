@@ -133,14 +133,11 @@ impl<'a> Junit<'a> {
                 let body = diff.as_ref().map_or("", |d| d.text.as_str());
                 Some((kind, headline.as_str(), type_, with_command(body)))
             }
-            Verdict::NoExpected(path) => Some((
+            Verdict::NoExpected(why) => Some((
                 "failure",
                 "no expected output",
                 "no-expected-output",
-                Cow::Owned(format!(
-                    "{} is missing (run with --bless to create it)",
-                    path.display()
-                )),
+                Cow::Borrowed(why.as_str()),
             )),
             Verdict::CannotRun(why) => {
                 let first = why.lines().next().unwrap_or_default();
