@@ -1,42 +1,21 @@
 //! `tictac`: a byte-exact re-creation of the York University ETF tic-tac-toe
-//! oracle. Data flows one way: trace text → parsed events (`lang`) →
-//! validated commands (`command`) → operations on the model (`history`,
-//! `game`, driven by `engine`) → the printed view (`game::view`).
-//!
-//! ```
-//! use tictac::engine::Engine;
-//! use tictac::game::view::render;
-//!
-//! let mut engine = Engine::new();
-//! for command in tictac::lang::check(b"new_game(\"Ann\",\"Bob\") play(\"Ann\", 5) undo redo")
-//!     .expect("a valid trace")
-//! {
-//!     engine.run(&command);
-//! }
-//! let view = render(engine.game());
-//! assert!(view.starts_with(b"  ok: => Bob plays next\n  ___\n  _X_\n  ___\n"));
-//! ```
+//! oracle. The pure core (the trace language, the game, its history, the
+//! engine, the view) is the `tictac-core` crate; this crate holds the seams
+//! to the system, the run pipeline and the front ends above it.
 
-// The public API is what the integration tests, the benches, the examples
-// and `main` use (docs/ARCHITECTURE.md, "Public API"); everything else is
-// `pub(crate)`, so the compiler finds what is dead.
-pub mod behaviour;
-pub mod bots;
-pub mod command;
-pub mod engine;
-pub mod game;
-pub mod lang;
+// The core's modules, named here as in the core, so that `crate::lang` and
+// the others read the same on both sides.
+pub use tictac_core::{behaviour, bots, command, engine, game, lang};
+use tictac_core::{history, window};
 
 // Below the front ends: the seams to the system, the run pipeline, a suite
 // of traces, what a run earned.
 mod app;
 mod cli;
-mod history;
 mod platform;
 mod run;
 mod status;
 mod suite;
-mod window;
 
 // The front ends, one a command (docs/ARCHITECTURE.md, "Where each command
 // lives"); none imports another.
@@ -52,6 +31,9 @@ mod verify;
 pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
     // Before any file is written: past `ulimit -f` a write fails, it does not kill.
     platform::signals::survive_file_size_limit();
+    // What the trace language keeps (type errors) goes to a temporary file
+    // past a bound, as everything a run keeps does.
+    tictac_core::store::keep_on(platform::spool::store);
     // Started to become a program as another user (`tictac grade` as root).
     if let Some(code) = platform::process::started_as(&args) {
         return std::process::ExitCode::from(code as u8);

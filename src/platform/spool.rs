@@ -7,8 +7,10 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
 
-/// Bytes kept in memory before the spool moves to a temporary file.
-pub(crate) const MEMORY_BOUND: usize = 1024 * 1024;
+/// The core's record helpers and bound: one definition for both crates.
+pub(crate) use tictac_core::store::{
+    MEMORY_BOUND, read_byte, read_varint, truncated, write_varint,
+};
 
 /// Buffer size for the temporary file, both ways.
 const FILE_BUFFER: usize = 64 * 1024;
@@ -175,6 +177,23 @@ impl Write for Spool {
     }
 }
 
+/// The trace language keeps its type errors (and, for now, long tokens and
+/// blanks) on spools: `tictac::main` makes this the core's store.
+impl tictac_core::store::Store for Spool {
+    fn len(&self) -> u64 {
+        Spool::len(self)
+    }
+
+    fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>> {
+        Ok(Box::new(Spool::reader(*self)?))
+    }
+}
+
+/// A store for the core: a spool that moves to a temporary file past `bound`.
+pub(crate) fn store(bound: usize) -> Box<dyn tictac_core::store::Store> {
+    Box::new(Spool::with_bound(bound))
+}
+
 /// Reads a spool back.
 pub(crate) enum SpoolReader {
     Memory(Cursor<Vec<u8>>),
@@ -229,50 +248,6 @@ pub(crate) fn is_full(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::FileTooLarge
     )
-}
-
-/// Writes `n` in 7-bit groups, low first (LEB128).
-pub(crate) fn write_varint(out: &mut impl Write, mut n: u64) -> io::Result<()> {
-    let mut bytes = [0u8; 10];
-    let mut k = 0;
-    loop {
-        let low = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            bytes[k] = low;
-            return out.write_all(&bytes[..=k]);
-        }
-        bytes[k] = low | 0x80;
-        k += 1;
-    }
-}
-
-/// Reads what `write_varint` wrote.
-pub(crate) fn read_varint(input: &mut impl BufRead) -> io::Result<u64> {
-    let mut n = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = read_byte(input)?.ok_or_else(truncated)?;
-        n |= u64::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            return Ok(n);
-        }
-    }
-    Err(truncated())
-}
-
-/// The next byte, or `None` at the end.
-#[inline]
-pub(crate) fn read_byte(input: &mut impl BufRead) -> io::Result<Option<u8>> {
-    let b = input.fill_buf()?.first().copied();
-    if b.is_some() {
-        input.consume(1);
-    }
-    Ok(b)
-}
-
-/// A spool that ends in the middle of a record: only a failed write does that.
-pub(crate) fn truncated() -> io::Error {
-    io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
 }
 
 #[cfg(test)]
@@ -368,17 +343,5 @@ mod tests {
             spool.reader().expect("reader").read_to_end(&mut back).expect("read");
             assert!(back == expected, "bound {bound}");
         }
-    }
-
-    #[test]
-    fn varints_round_trip() {
-        let values = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
-        let mut bytes = Vec::new();
-        values.iter().for_each(|&v| write_varint(&mut bytes, v).expect("vec"));
-        let mut input = &bytes[..];
-        for v in values {
-            assert_eq!(read_varint(&mut input).expect("read"), v);
-        }
-        assert!(read_varint(&mut &[0x80u8][..]).is_err());
     }
 }

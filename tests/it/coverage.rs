@@ -1,5 +1,5 @@
 //! The project's own acceptance suite reaches every behaviour of the
-//! catalogue (`src/behaviour.rs`): as `tictac test --coverage` counts them
+//! catalogue (`crates/tictac-core/src/behaviour.rs`): as `tictac test --coverage` counts them
 //! (the mode behaviours included), and, for the behaviours a `-b` run can
 //! show, by the course suite alone (`acceptance/course/`, plain `-b IN`
 //! traces) through the engine, which notes what each command showed.

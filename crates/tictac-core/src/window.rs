@@ -5,7 +5,7 @@
 /// The end of a window: a line number (relative to the end when <= 0) or
 /// `_`, past the last line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum WindowEnd {
+pub enum WindowEnd {
     Line(i32),
     Unbounded,
 }
@@ -13,17 +13,17 @@ pub(crate) enum WindowEnd {
 /// `[start, end)` as given, before it is resolved against the trace length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Window {
-    pub(crate) start: i32,
-    pub(crate) end: WindowEnd,
+    pub start: i32,
+    pub end: WindowEnd,
 }
 
 impl Window {
     /// The last line alone, with the state before it (`-l`).
-    pub(crate) const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
+    pub const LAST: Window = Window { start: -1, end: WindowEnd::Line(0) };
 
     /// The bounds counted against `k` lines (a bound <= 0 from the end, `_`
     /// as `k + 1`), before they are brought into the trace.
-    pub(crate) fn counted(self, k: usize) -> (i64, i64) {
+    pub fn counted(self, k: usize) -> (i64, i64) {
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let past_last = k.saturating_add(1);
         let counted =
@@ -37,7 +37,7 @@ impl Window {
 
     /// The lines to show, `first..end` (1-based), for a trace of `k` kept
     /// lines; `None` when nothing at all is printed.
-    pub(crate) fn resolve(self, k: usize) -> Option<(usize, usize)> {
+    pub fn resolve(self, k: usize) -> Option<(usize, usize)> {
         let (start, end) = self.counted(k);
         let k = i64::try_from(k).unwrap_or(i64::MAX);
         let past_last = k.saturating_add(1);
@@ -54,7 +54,7 @@ impl Window {
     /// A window counted from the start (`M` > 0, `N` > 0 or `_`): what each
     /// line shows does not depend on how many lines follow. Its first line
     /// and its end (`None` for `_`); `None` for any other window.
-    pub(crate) fn counted_from_start(self) -> Option<(usize, Option<usize>)> {
+    pub fn counted_from_start(self) -> Option<(usize, Option<usize>)> {
         let first = usize::try_from(self.start).ok().filter(|&m| m > 0)?;
         match self.end {
             WindowEnd::Unbounded => Some((first, None)),
@@ -66,7 +66,7 @@ impl Window {
     /// For a window counted from the start, the lines that decide the
     /// output: up to its end (and at least one, to tell an empty trace).
     /// `None`: every line.
-    pub(crate) fn lines_needed(self) -> Option<usize> {
+    pub fn lines_needed(self) -> Option<usize> {
         match self.counted_from_start()? {
             (_, Some(end)) => Some(end.saturating_sub(1).max(1)),
             (_, None) => None,

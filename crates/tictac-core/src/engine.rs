@@ -43,7 +43,7 @@ impl Engine {
     }
 
     /// The behaviour the last command showed (`initial-state` before any).
-    pub(crate) fn last(&self) -> Behaviour {
+    pub fn last(&self) -> Behaviour {
         self.last
     }
 
@@ -59,7 +59,7 @@ impl Engine {
 
     /// `run`, where the game keeps a name of a `new_game` that is one of
     /// `shared` by sharing it (a long name read from a tape is held once).
-    pub(crate) fn run_sharing(&mut self, command: &Command, shared: &[Name]) {
+    pub fn run_sharing(&mut self, command: &Command, shared: &[Name]) {
         let before = self.game.state;
         let walked = match *command {
             Command::Undo => self.walk(History::undo),

@@ -25,7 +25,7 @@ impl Mark {
     }
 
     /// The letter printed on the board.
-    pub(crate) fn letter(self) -> u8 {
+    pub fn letter(self) -> u8 {
         match self {
             Mark::X => b'X',
             Mark::O => b'O',
@@ -39,7 +39,7 @@ pub struct Cell(u8);
 
 impl Cell {
     /// All nine cells in ascending order.
-    pub(crate) const ALL: [Cell; 9] =
+    pub const ALL: [Cell; 9] =
         [Cell(1), Cell(2), Cell(3), Cell(4), Cell(5), Cell(6), Cell(7), Cell(8), Cell(9)];
 
     /// The cell with this number, if it is in 1..=9.
@@ -47,7 +47,7 @@ impl Cell {
         (1..=9).contains(&number).then_some(Cell(number))
     }
 
-    pub(crate) fn number(self) -> u8 {
+    pub fn number(self) -> u8 {
         self.0
     }
 
@@ -105,7 +105,7 @@ impl Board {
         self.cells[cell.slot()] = Some(mark);
     }
 
-    pub(crate) fn clear(&mut self, cell: Cell) {
+    pub fn clear(&mut self, cell: Cell) {
         self.cells[cell.slot()] = None;
     }
 
@@ -114,7 +114,7 @@ impl Board {
     }
 
     /// The cells still free, in ascending order.
-    pub(crate) fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+    pub fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
         Cell::ALL.into_iter().filter(|&c| self.get(c).is_none())
     }
 

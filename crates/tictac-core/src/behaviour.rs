@@ -9,7 +9,7 @@
 mod classify;
 
 pub use classify::{kept_lines, of_rejected};
-pub(crate) use classify::{of_command, of_rejection};
+pub use classify::{of_command, of_rejection};
 
 /// Declares the behaviours, in catalogue order, with their ids and texts.
 macro_rules! catalogue {
@@ -33,7 +33,7 @@ macro_rules! catalogue {
             }
 
             /// What it is, in one line.
-            pub(crate) fn description(self) -> &'static str {
+            pub fn description(self) -> &'static str {
                 match self {
                     $(Behaviour::$variant => $what,)*
                 }
@@ -165,7 +165,7 @@ impl Behaviour {
 
     /// Where the ETF oracle itself does something else on purpose (SPEC:
     /// it crashes on wrong arities); left out when fuzzing against it.
-    pub(crate) fn departs_from_etf(self) -> bool {
+    pub fn departs_from_etf(self) -> bool {
         matches!(self, Behaviour::TypeArity | Behaviour::TypeArgumentsOnBare)
     }
 
@@ -192,7 +192,7 @@ const _: () = assert!(Behaviour::ALL.len() <= 128);
 pub struct Coverage(u128);
 
 impl Coverage {
-    pub(crate) fn insert(&mut self, b: Behaviour) {
+    pub fn insert(&mut self, b: Behaviour) {
         self.0 |= b.bit();
     }
 
@@ -204,11 +204,11 @@ impl Coverage {
         Coverage(self.0 | other.0)
     }
 
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.0.count_ones() as usize
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.0 == 0
     }
 
@@ -218,26 +218,26 @@ impl Coverage {
     }
 
     /// The raw bits, e.g. to share between threads in an atomic.
-    pub(crate) fn bits(self) -> u128 {
+    pub fn bits(self) -> u128 {
         self.0
     }
 
-    pub(crate) fn from_bits(bits: u128) -> Coverage {
+    pub fn from_bits(bits: u128) -> Coverage {
         Coverage(bits & Coverage::all().0)
     }
 
     /// The behaviours a `-b IN` run can show.
-    pub(crate) fn batch() -> Coverage {
+    pub fn batch() -> Coverage {
         Behaviour::ALL.iter().copied().filter(|b| b.in_batch()).collect()
     }
 
     /// The behaviours in both sets.
-    pub(crate) fn intersection(self, other: Coverage) -> Coverage {
+    pub fn intersection(self, other: Coverage) -> Coverage {
         Coverage(self.0 & other.0)
     }
 
     /// The behaviours in this set and not in `other`.
-    pub(crate) fn difference(self, other: Coverage) -> Coverage {
+    pub fn difference(self, other: Coverage) -> Coverage {
         Coverage(self.0 & !other.0)
     }
 

@@ -22,10 +22,10 @@ fn end(board: &Board) -> Option<End> {
 
 /// Counts by result: X won, O won, drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Results {
-    pub(crate) x: u64,
-    pub(crate) o: u64,
-    pub(crate) drawn: u64,
+pub struct Results {
+    pub x: u64,
+    pub o: u64,
+    pub drawn: u64,
 }
 
 impl Results {
@@ -37,23 +37,23 @@ impl Results {
         }
     }
 
-    pub(crate) fn total(&self) -> u64 {
+    pub fn total(&self) -> u64 {
         self.x + self.o + self.drawn
     }
 }
 
 /// The facts of tic-tac-toe from the empty board with X first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct GameFacts {
+pub struct GameFacts {
     /// Every complete game (sequence of moves), by result.
-    pub(crate) games: Results,
+    pub games: Results,
     /// Distinct boards that occur, the empty one included.
-    pub(crate) positions: u64,
+    pub positions: u64,
     /// Distinct boards on which a game ends, by result.
-    pub(crate) terminal: Results,
+    pub terminal: Results,
 }
 
-pub(crate) fn game_facts() -> GameFacts {
+pub fn game_facts() -> GameFacts {
     let mut seen = vec![false; Board::CODES];
     let mut facts =
         GameFacts { games: Results::default(), positions: 0, terminal: Results::default() };
@@ -83,17 +83,17 @@ pub(crate) fn game_facts() -> GameFacts {
 
 /// How a strategy fared: games explored, and their results for it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
-    pub(crate) games: u64,
-    pub(crate) wins: u64,
-    pub(crate) draws: u64,
-    pub(crate) losses: u64,
+pub struct Tally {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
 }
 
 /// A strategy playing `mark` (X moves first) against every opponent move,
 /// with every choice it allows; also the first lost game met, opponent moves
 /// and choices tried in ascending cell order, as its moves from the start.
-pub(crate) fn check(strategy: Strategy, mark: Mark) -> (Tally, Option<Vec<Cell>>) {
+pub fn check(strategy: Strategy, mark: Mark) -> (Tally, Option<Vec<Cell>>) {
     struct Search {
         strategy: Strategy,
         mark: Mark,

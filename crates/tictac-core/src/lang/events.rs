@@ -43,8 +43,8 @@ pub(crate) enum Typed<'a> {
 }
 
 /// One declared event.
-pub(crate) struct Spec {
-    pub(crate) name: &'static str,
+pub struct Spec {
+    pub name: &'static str,
     /// None: the event is written bare (`undo`), never with parentheses.
     pub(crate) params: &'static [Param],
     /// The command, from arguments already of the declared types.
@@ -56,7 +56,7 @@ const fn param(name: &'static str, kind: Type, example: &'static str) -> Param {
 }
 
 /// The events, in the order `man`, completion and help list them.
-pub(crate) const EVENTS: [Spec; 5] = [
+pub const EVENTS: [Spec; 5] = [
     Spec {
         name: "new_game",
         params: &[
@@ -91,7 +91,7 @@ pub(crate) fn find(name: &[u8]) -> Option<&'static Spec> {
 impl Spec {
     /// The declaration as type errors print it:
     /// `play(player: NAME = STRING ; press: BUTTON = 1 .. 9)`, or `undo`.
-    pub(crate) fn declaration(&self) -> String {
+    pub fn declaration(&self) -> String {
         self.with_params("(", " ; ", ")")
     }
 
@@ -116,7 +116,7 @@ impl Spec {
     }
 
     /// What completion inserts: the name, with `(` when it takes arguments.
-    pub(crate) fn word(&self) -> String {
+    pub fn word(&self) -> String {
         let open = if self.params.is_empty() { "" } else { "(" };
         format!("{}{open}", self.name)
     }
@@ -148,12 +148,12 @@ impl Spec {
 }
 
 /// The `man` text: every declared event, one parameter a line.
-pub(crate) fn man() -> String {
+pub fn man() -> String {
     EVENTS.iter().map(Spec::man).collect()
 }
 
 /// The help line's list of events.
-pub(crate) fn examples() -> String {
+pub fn examples() -> String {
     EVENTS.iter().map(Spec::example).collect::<Vec<_>>().join("   ")
 }
 

@@ -8,7 +8,7 @@ mod operation;
 mod ops;
 
 pub(crate) use operation::Operation;
-pub(crate) use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
+pub use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
 
 use crate::game::Game;
 
@@ -55,7 +55,7 @@ impl History {
     }
 
     /// The operations of the round: done before the cursor, undone after it.
-    pub(crate) fn entries(&self) -> &[Op] {
+    pub fn entries(&self) -> &[Op] {
         &self.ops
     }
 

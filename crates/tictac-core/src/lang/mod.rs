@@ -4,7 +4,7 @@
 pub(crate) mod ast;
 mod blanks;
 pub(crate) mod error;
-pub(crate) mod events;
+pub mod events;
 pub(crate) mod fold;
 mod held;
 pub mod parser;
@@ -17,9 +17,9 @@ pub(crate) use error::SyntaxKind;
 pub use error::TraceError;
 pub use stream::{EventStream, Locator};
 pub(crate) use stream::{Found, Stop};
-pub(crate) use tokens::{Unwritable, writable};
+pub use tokens::{Unwritable, writable};
 pub use validate::Checker;
-pub(crate) use validate::{Rejection, command};
+pub use validate::{Rejection, command};
 
 use std::io;
 
@@ -55,7 +55,7 @@ pub enum Failure {
 /// a window line) as they are read, in constant memory, handing each
 /// command to `keep` as long as nothing is wrong (once something is,
 /// nothing will run). Reading stops at a parse error.
-pub(crate) fn validate<S: LineSource>(
+pub fn validate<S: LineSource>(
     lines: S,
     keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
@@ -64,7 +64,7 @@ pub(crate) fn validate<S: LineSource>(
 
 /// `validate` reading through `buf`, a buffer that the caller keeps from
 /// one text to the next (window lines: nothing allocated per line).
-pub(crate) fn validate_reusing<S: LineSource>(
+pub fn validate_reusing<S: LineSource>(
     lines: S,
     buf: &mut Vec<u8>,
     keep: impl FnMut(&Command) -> io::Result<()>,
@@ -105,7 +105,7 @@ fn validate_in<S: LineSource>(
 
 /// The first name in these commands that a trace file cannot hold as it
 /// stands (see `writable`), and why.
-pub(crate) fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
+pub fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
     commands.iter().flat_map(Command::names).find_map(|n| writable(n).err().map(|why| (n, why)))
 }
 

@@ -194,7 +194,7 @@ pub(crate) fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
 /// Why a string value cannot be written between quotes in a trace file so
 /// that it reads back as the same value wherever it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Unwritable {
+pub enum Unwritable {
     /// A `"` with no backslash before it would close the string early.
     Quote,
     /// A final backslash escapes the closing quote, so the string would run
@@ -207,7 +207,7 @@ pub(crate) enum Unwritable {
 
 impl Unwritable {
     /// The rule broken, for a person.
-    pub(crate) fn rule(self) -> &'static str {
+    pub fn rule(self) -> &'static str {
         match self {
             Unwritable::Quote => "a \" in a name needs a backslash before it",
             Unwritable::TrailingBackslash => "a name may not end with a backslash",
@@ -216,7 +216,7 @@ impl Unwritable {
     }
 
     /// What would happen in a trace file.
-    pub(crate) fn because(self) -> &'static str {
+    pub fn because(self) -> &'static str {
         match self {
             Unwritable::Quote => "it would end the string",
             Unwritable::TrailingBackslash => "it would escape the closing quote",
@@ -227,7 +227,7 @@ impl Unwritable {
 
 /// Whether `"value"` reads back as `value` in a trace file, whatever
 /// follows it: every `"` in it escaped, no final backslash, no line break.
-pub(crate) fn writable(value: &[u8]) -> Result<(), Unwritable> {
+pub fn writable(value: &[u8]) -> Result<(), Unwritable> {
     if value.contains(&b'\n') {
         return Err(Unwritable::LineBreak);
     }

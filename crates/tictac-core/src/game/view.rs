@@ -82,7 +82,7 @@ pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> 
 
 /// The banner of the click-driven seeds (`x's turn`, `cat got it`): who
 /// is to move, or how the round ended. The boards (`-g`, the web page) show it.
-pub(crate) fn banner(game: &Game) -> &'static str {
+pub fn banner(game: &Game) -> &'static str {
     let board = &game.state.board;
     match game.state.phase {
         Phase::NoGame => "start new game",

@@ -63,18 +63,18 @@ impl Default for State {
 /// A player's name as raw bytes (a trace may hold any bytes), shared: a
 /// long name read from a tape is held once, by the tape's reader and the
 /// game together (see `Game::new_game_sharing`).
-pub(crate) type Name = std::sync::Arc<Vec<u8>>;
+pub type Name = std::sync::Arc<Vec<u8>>;
 
 /// The one model of a run: the players' names and the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
     /// Indexed by `Mark::index`.
-    pub(crate) names: [Name; 2],
+    pub names: [Name; 2],
     pub state: State,
 }
 
 impl Game {
-    pub(crate) fn name(&self, mark: Mark) -> &[u8] {
+    pub fn name(&self, mark: Mark) -> &[u8] {
         &self.names[mark.index()]
     }
 

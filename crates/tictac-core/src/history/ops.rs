@@ -12,7 +12,7 @@ use crate::game::{Cell, Game, Mark, Message, Name};
 /// An executed command as the history keeps it; it undoes and redoes itself,
 /// restoring exactly the state it found when it last ran (SPEC §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
+pub enum Op {
     /// A mark was placed.
     Move { mark: Mark, cell: Cell, found: Message },
     /// The command failed: only the message changed, from `found` to `shown`.
@@ -73,7 +73,7 @@ const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, change: Chang
 /// `new_game(player1, player2)`. The names are borrowed for the run only:
 /// a new game that starts is never undone, and one that fails keeps its
 /// messages, not its names.
-pub(crate) struct NewGameOp<'a> {
+pub struct NewGameOp<'a> {
     names: [&'a [u8]; 2],
     /// Names the game may share rather than copy (see `Game::new_game_sharing`).
     shared: &'a [Name],
@@ -105,7 +105,7 @@ impl Operation for NewGameOp<'_> {
 
 /// `play(player, press)`, the player found by name as the command comes in
 /// (the names do not change within a round).
-pub(crate) struct PlayOp {
+pub struct PlayOp {
     player: Option<Mark>,
     cell: Cell,
     ran: Ran,
@@ -135,7 +135,7 @@ impl Operation for PlayOp {
 }
 
 /// `play_again`.
-pub(crate) struct PlayAgainOp {
+pub struct PlayAgainOp {
     ran: Ran,
 }
 

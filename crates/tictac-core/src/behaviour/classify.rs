@@ -16,12 +16,7 @@ use crate::lang::{SyntaxKind, TraceError};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
 /// the model after it, `walked` whether an undo or redo moved the cursor.
-pub(crate) fn of_command(
-    command: &Command,
-    before: &State,
-    game: &Game,
-    walked: bool,
-) -> Behaviour {
+pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) -> Behaviour {
     use Behaviour as B;
     let after = &game.state;
     match *command {
@@ -134,7 +129,7 @@ pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
 /// shows, as a set: `of_rejected`, reading the unit as a stream, so a unit
 /// of any size costs constant memory beyond its text. `kept` is the unit's
 /// kept lines, each with its newline.
-pub(crate) fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
+pub fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
     match rejection {
         Rejection::Syntax(e) => {
             of_rejected(kept, &TraceError::Syntax(e.clone())).into_iter().collect()

@@ -9,7 +9,7 @@ use std::io::{self, BufRead};
 use super::blanks::{Blanks, Replay};
 
 /// Whether a line (without its newline) is kept.
-pub(crate) fn is_kept(line: &[u8]) -> bool {
+pub fn is_kept(line: &[u8]) -> bool {
     let start = line.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\r'));
     start.is_some_and(|k| !line[k..].starts_with(b"--"))
 }
@@ -55,7 +55,7 @@ fn replay_held(
 /// once its start tells whether it is kept (see `KeptLines::settle_pending`),
 /// so a long line (or an endless one: `/dev/zero`) is never held whole, and
 /// `next_piece` hands on parts of at most this many bytes.
-pub(crate) const LONG_LINE: usize = 64 * 1024;
+pub const LONG_LINE: usize = 64 * 1024;
 
 /// A byte that cannot tell whether its line is kept.
 fn is_blank(b: u8) -> bool {
@@ -117,7 +117,7 @@ impl<S: LineSource + ?Sized> LineSource for &mut S {
 }
 
 /// The next `left` kept lines of a reader: a chunk, or one window line.
-pub(crate) struct Lines<'k, R> {
+pub struct Lines<'k, R> {
     lines: &'k mut KeptLines<R>,
     left: usize,
     /// Kept lines begun so far.
@@ -127,23 +127,23 @@ pub(crate) struct Lines<'k, R> {
 }
 
 impl<'k, R: BufRead> Lines<'k, R> {
-    pub(crate) fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
+    pub fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
         Lines { lines, left, begun: 0, in_part: false }
     }
 
     /// How many kept lines the source held (fewer than asked at the end).
-    pub(crate) fn begun(&self) -> usize {
+    pub fn begun(&self) -> usize {
         self.begun
     }
 
     /// Whether these lines have all been read to their end.
-    pub(crate) fn is_done(&self) -> bool {
+    pub fn is_done(&self) -> bool {
         self.left == 0
     }
 
     /// Reads past what is left of these lines (after a parse error), in
     /// constant memory, however long they are.
-    pub(crate) fn skip_rest(&mut self) -> io::Result<()> {
+    pub fn skip_rest(&mut self) -> io::Result<()> {
         let mut scratch = Vec::new();
         loop {
             scratch.clear();
@@ -207,7 +207,7 @@ pub struct KeptLines<R> {
 
 impl<R: BufRead> KeptLines<R> {
     /// The reader the lines come from.
-    pub(crate) fn reader(&self) -> &R {
+    pub fn reader(&self) -> &R {
         &self.reader
     }
 

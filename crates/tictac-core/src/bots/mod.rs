@@ -3,7 +3,7 @@
 //! them all; a bot picks one).
 
 mod autopilot;
-pub(crate) mod explore;
+pub mod explore;
 mod perfect;
 
 pub use autopilot::{Autopilot, Bot};
@@ -63,7 +63,7 @@ impl Strategy {
     pub const ALL: [Strategy; 4] =
         [Strategy::Tla, Strategy::Elm, Strategy::Perfect, Strategy::Random];
 
-    pub(crate) fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Strategy::Tla => "tla",
             Strategy::Elm => "elm",
@@ -72,7 +72,7 @@ impl Strategy {
         }
     }
 
-    pub(crate) fn from_name(name: &str) -> Option<Strategy> {
+    pub fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
 

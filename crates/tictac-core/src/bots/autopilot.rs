@@ -43,7 +43,7 @@ impl Autopilot {
 
     /// Does what the bots do after `last` ran, handing each command to
     /// `step` (which runs and shows it).
-    pub(crate) fn follow<E>(
+    pub fn follow<E>(
         &mut self,
         engine: &mut Engine,
         last: &Command,

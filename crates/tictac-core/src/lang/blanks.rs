@@ -7,15 +7,20 @@
 
 use std::io::{self, BufRead};
 
-use crate::platform::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
+use crate::store::{self, MEMORY_BOUND, Store, read_byte, read_varint, truncated, write_varint};
 
 /// The blanks held so far.
-#[derive(Default)]
 pub(crate) struct Blanks {
     /// Finished runs: the byte, then the count.
-    runs: Spool,
+    runs: Box<dyn Store>,
     /// The run being extended.
     last: Option<(u8, u64)>,
+}
+
+impl Default for Blanks {
+    fn default() -> Self {
+        Blanks { runs: store::make(MEMORY_BOUND), last: None }
+    }
 }
 
 impl Blanks {
@@ -27,7 +32,7 @@ impl Blanks {
                 Some((b, count)) if *b == run[0] => *count += n,
                 last => {
                     if let Some((b, count)) = last.replace((run[0], n)) {
-                        write_run(&mut self.runs, b, count)?;
+                        write_run(&mut *self.runs, b, count)?;
                     }
                 }
             }
@@ -38,20 +43,20 @@ impl Blanks {
     /// Hands the blanks back, then `tail`.
     pub(crate) fn replay(mut self, tail: Vec<u8>) -> io::Result<Replay> {
         if let Some((b, count)) = self.last.take() {
-            write_run(&mut self.runs, b, count)?;
+            write_run(&mut *self.runs, b, count)?;
         }
         Ok(Replay { runs: self.runs.reader()?, run: (b' ', 0), tail })
     }
 }
 
-fn write_run(runs: &mut Spool, b: u8, count: u64) -> io::Result<()> {
+fn write_run(runs: &mut dyn Store, b: u8, count: u64) -> io::Result<()> {
     io::Write::write_all(runs, &[b])?;
     write_varint(runs, count)
 }
 
 /// Held blanks and the bytes after them, handed back in pieces.
 pub(crate) struct Replay {
-    runs: SpoolReader,
+    runs: Box<dyn BufRead + Send>,
     /// The run being handed back: its byte and how many are left.
     run: (u8, u64),
     tail: Vec<u8>,

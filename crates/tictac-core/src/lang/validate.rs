@@ -11,11 +11,11 @@ use super::fold::Piece;
 use super::held::Held;
 use crate::command::Cell;
 use crate::command::Command;
-use crate::platform::spool::Spool;
+use crate::store::{self, MEMORY_BOUND, Store};
 use smallvec::SmallVec;
 
 /// The command a type-correct event stands for, or `None`.
-pub(crate) fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
+pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
     let spec = events::find(event.name)?;
     let args = match (&event.args, spec.params.len()) {
         (None, 0) => &[][..],
@@ -45,13 +45,12 @@ fn is_button(event: &[u8], k: usize) -> bool {
 /// their lines go on a spool (memory up to a bound, then a temporary file),
 /// so a trace with millions of them costs constant memory. Nothing here
 /// copies a long token into memory while the stream holds it (see `held`).
-#[derive(Default)]
 pub struct Checker {
     /// The last unknown identifier or invalid number met: a later one
     /// replaces it, as in the ETF parser.
     soft: Option<Soft>,
     /// Each type error's line, with its newline.
-    type_errors: Spool,
+    type_errors: Box<dyn Store>,
     /// The spool could not be written (a full disk): reported by `finish`.
     spool_error: Option<io::Error>,
     /// A long event read in pieces (see `fold`).
@@ -171,12 +170,12 @@ impl Owned {
 pub enum Rejection {
     Syntax(SyntaxError),
     /// The lines of the type errors, each with its newline.
-    Type(Spool),
+    Type(Box<dyn Store>),
 }
 
 impl Rejection {
     /// Writes the message byte for byte, with its final newline.
-    pub(crate) fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
+    pub fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
         match self {
             Rejection::Syntax(e) => e.write_to(w),
             Rejection::Type(lines) => {
@@ -215,6 +214,17 @@ impl Rejection {
 /// Type errors that could not be read back, said as one.
 pub(crate) fn lost(e: io::Error) -> TraceError {
     TraceError::Type(vec![format!("(the type errors could not be kept: {e})").into_bytes()])
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        Checker {
+            soft: None,
+            type_errors: store::make(MEMORY_BOUND),
+            spool_error: None,
+            folding: None,
+        }
+    }
 }
 
 impl Checker {
@@ -426,14 +436,14 @@ impl Checker {
     }
 
     /// Prints a list element, after a separator when it is not the first.
-    fn print_item(&mut self, print: impl FnOnce(&mut Spool) -> io::Result<()>) {
+    fn print_item(&mut self, print: impl FnOnce(&mut dyn Store) -> io::Result<()>) {
         let Some(f) = &mut self.folding else { return };
         if f.declaration.is_none() {
             return;
         }
         let separated = f.started.last_mut().is_some_and(|s| std::mem::replace(s, true));
         let written = if separated { self.type_errors.write_all(b", ") } else { Ok(()) };
-        let written = written.and_then(|()| print(&mut self.type_errors));
+        let written = written.and_then(|()| print(&mut *self.type_errors));
         self.note(written);
     }
 
@@ -473,7 +483,7 @@ impl Checker {
     /// A checker whose type errors never leave memory (for texts that are
     /// in memory already).
     pub(crate) fn in_memory() -> Self {
-        Checker { type_errors: Spool::with_bound(usize::MAX), ..Checker::default() }
+        Checker { type_errors: store::make(usize::MAX), ..Checker::default() }
     }
 
     /// Whether no event checked so far had anything wrong.

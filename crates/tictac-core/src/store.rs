@@ -1,0 +1,127 @@
+//! Where the trace language keeps bytes until its verdict (type error
+//! lines, a long token, a long run of blanks): a `Store`. The core has no
+//! files, so a store is memory unless the program gives, once at its
+//! start, a maker of stores that move to a temporary file past a bound
+//! (`keep_on`: the `tictac` binary gives its spool). Without one (the
+//! engine in WebAssembly, a test) everything stays in memory.
+
+use std::io::{self, BufRead, Write};
+use std::sync::OnceLock;
+
+/// Bytes a store keeps in memory before it moves to a file, unless told
+/// otherwise.
+pub const MEMORY_BOUND: usize = 1024 * 1024;
+
+/// Bytes written, to be read back once, from the start.
+pub trait Store: Write + Send {
+    /// How many bytes were written.
+    fn len(&self) -> u64;
+
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Everything written, from the start.
+    fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>>;
+}
+
+impl Store for Vec<u8> {
+    fn len(&self) -> u64 {
+        Vec::len(self) as u64
+    }
+
+    fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>> {
+        Ok(Box::new(io::Cursor::new(*self)))
+    }
+}
+
+/// Makes a store that keeps at most `bound` bytes in memory.
+pub type Maker = fn(bound: usize) -> Box<dyn Store>;
+
+static MAKER: OnceLock<Maker> = OnceLock::new();
+
+/// Stores are made by `make` from now on; false if a maker was given
+/// already (the first one stays).
+pub fn keep_on(make: Maker) -> bool {
+    MAKER.set(make).is_ok()
+}
+
+/// A store keeping at most `bound` bytes in memory (`usize::MAX`: all of
+/// them, whatever maker was given).
+pub fn make(bound: usize) -> Box<dyn Store> {
+    match MAKER.get() {
+        Some(make) if bound != usize::MAX => make(bound),
+        _ => Box::new(Vec::new()),
+    }
+}
+
+/// Writes `n` in 7-bit groups, low first (LEB128).
+pub fn write_varint(out: &mut (impl Write + ?Sized), mut n: u64) -> io::Result<()> {
+    let mut bytes = [0u8; 10];
+    let mut k = 0;
+    loop {
+        let low = (n & 0x7f) as u8;
+        n >>= 7;
+        if n == 0 {
+            bytes[k] = low;
+            return out.write_all(&bytes[..=k]);
+        }
+        bytes[k] = low | 0x80;
+        k += 1;
+    }
+}
+
+/// Reads what `write_varint` wrote.
+pub fn read_varint(input: &mut (impl BufRead + ?Sized)) -> io::Result<u64> {
+    let mut n = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = read_byte(input)?.ok_or_else(truncated)?;
+        n |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Ok(n);
+        }
+    }
+    Err(truncated())
+}
+
+/// The next byte, or `None` at the end.
+#[inline]
+pub fn read_byte(input: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
+    let b = input.fill_buf()?.first().copied();
+    if b.is_some() {
+        input.consume(1);
+    }
+    Ok(b)
+}
+
+/// A store that ends in the middle of a record: only a failed write does that.
+pub fn truncated() -> io::Error {
+    io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip() {
+        let values = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
+        let mut bytes = Vec::new();
+        values.iter().for_each(|&v| write_varint(&mut bytes, v).expect("vec"));
+        let mut input = &bytes[..];
+        for v in values {
+            assert_eq!(read_varint(&mut input).expect("read"), v);
+        }
+        assert!(read_varint(&mut &[0x80u8][..]).is_err());
+    }
+
+    #[test]
+    fn without_a_maker_a_store_is_memory_and_reads_back_what_was_written() {
+        let mut store = make(0);
+        store.write_all(b"type error\n").expect("memory");
+        assert_eq!(store.len(), 11);
+        let mut back = String::new();
+        io::Read::read_to_string(&mut store.reader().expect("memory"), &mut back).expect("read");
+        assert_eq!(back, "type error\n");
+    }
+}
