@@ -127,8 +127,11 @@ mkdir "$work/suite"
 cp "$trace" "$work/suite/t.txt"
 cp "${trace%.txt}.expected.txt" "$work/suite/t.expected.txt"
 printf '@echo off\r\n:loop\r\ngoto loop\r\n' >"$work/hang.bat"
-printf '@echo off\r\n:loop\r\necho x>>"%%~dp0alive.txt"\r\ngoto loop\r\n' >"$work/child.bat"
-printf '@echo off\r\nstart /b cmd /c "%%~dp0child.bat"\r\n:wait\r\nif not exist "%%~dp0alive.txt" goto wait\r\n"%%~dp0tictac.exe" %%*\r\n' >"$work/spawner.bat"
+# The child writes to $work by its absolute (wine) path: the run happens in
+# a private copy of the folder, which %~dp0 names and which goes with the run.
+alive='Z:'$(printf '%s' "$work/alive.txt" | tr / '\\')
+printf '@echo off\r\n:loop\r\necho x>>"%s"\r\ngoto loop\r\n' "$alive" >"$work/child.bat"
+printf '@echo off\r\nstart /b cmd /c "%%~dp0child.bat"\r\n:wait\r\nif not exist "%s" goto wait\r\n"%%~dp0tictac.exe" %%*\r\n' "$alive" >"$work/spawner.bat"
 began=$(date +%s)
 set +e
 (cd "$work" && timeout 60 "$wine" tictac.exe test --timeout 2 --program hang.bat suite) >"$work/hang.report" 2>&1
