@@ -7,12 +7,13 @@
 // the others read the same on both sides.
 pub use tictac_core::{behaviour, bots, command, engine, game, lang};
 use tictac_core::{history, window};
+// The seams to the system, a crate of their own: the only platform `cfg`s.
+use tictac_platform as platform;
 
 // Below the front ends: the seams to the system, the run pipeline, a suite
 // of traces, what a run earned.
 mod app;
 mod cli;
-mod platform;
 mod run;
 mod status;
 mod suite;

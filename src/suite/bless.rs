@@ -130,35 +130,39 @@ fn replace(
 mod tests {
     use super::*;
 
+    /// A capture of bytes in memory.
+    fn captured(bytes: Vec<u8>) -> Capture {
+        Capture::of_bytes(&bytes).expect("a spool in memory")
+    }
+
     #[test]
     fn blessing_replaces_whole_files_and_refuses_links() {
         let dir = tempfile::tempdir().expect("temp dir");
         let expected = dir.path().join("a.expected.txt");
         let shown = expected.display();
-        let note = bless(&expected, &mut Capture::of(b"one\n".to_vec()), None).expect("blessed");
+        let note = bless(&expected, &mut captured(b"one\n".to_vec()), None).expect("blessed");
         assert_eq!(note, format!("created {shown} (1 line)"));
-        let note = bless(&expected, &mut Capture::of(b"one\n".to_vec()), None).expect("blessed");
+        let note = bless(&expected, &mut captured(b"one\n".to_vec()), None).expect("blessed");
         assert_eq!(note, format!("unchanged {shown}"));
         let two = b"two\nthree\nfour".to_vec();
-        let note = bless(&expected, &mut Capture::of(two), Some("./o")).expect("blessed");
+        let note = bless(&expected, &mut captured(two), Some("./o")).expect("blessed");
         assert_eq!(
             note,
             format!("updated {shown} from the output of ./o: 4 lines differ (1 removed, 3 added)")
         );
         assert_eq!(fs::read(&expected).expect("read"), b"two\nthree\nfour");
-        let note = bless(&expected, &mut Capture::of(b"two\nthree\nfour".to_vec()), Some("./o"));
+        let note = bless(&expected, &mut captured(b"two\nthree\nfour".to_vec()), Some("./o"));
         assert_eq!(note, Ok(format!("unchanged {shown}: already the output of ./o")));
         // Only `\n` ends a line: `a\rb` is one line, not two.
-        let note = bless(&expected, &mut Capture::of(b"a\rb\n".to_vec()), None).expect("blessed");
+        let note = bless(&expected, &mut captured(b"a\rb\n".to_vec()), None).expect("blessed");
         assert_eq!(note, format!("updated {shown}: 4 lines differ (3 removed, 1 added)"));
-        let note =
-            bless(&expected, &mut Capture::of(b"a\rb\nc\n".to_vec()), None).expect("blessed");
+        let note = bless(&expected, &mut captured(b"a\rb\nc\n".to_vec()), None).expect("blessed");
         assert_eq!(note, format!("updated {shown}: 1 line differs (0 removed, 1 added)"));
         let target = dir.path().join("elsewhere");
         fs::write(&target, "keep").expect("write");
         let link = dir.path().join("b.expected.txt");
         std::os::unix::fs::symlink(&target, &link).expect("symlink");
-        let e = bless(&link, &mut Capture::of(b"x\n".to_vec()), None).expect_err("a link");
+        let e = bless(&link, &mut captured(b"x\n".to_vec()), None).expect_err("a link");
         assert!(e.contains("is a symbolic link"), "{e}");
         assert_eq!(fs::read(&target).expect("read"), b"keep");
         let leftovers = fs::read_dir(dir.path()).expect("list").count();

@@ -86,7 +86,7 @@ pub(crate) fn partial(
     labels: Labels,
 ) -> io::Result<Diff> {
     let mut diff = Diff::default();
-    if actual.len() == 0 {
+    if actual.is_empty() {
         diff.line("it printed nothing before it was stopped".into());
         return Ok(diff);
     }
@@ -444,6 +444,11 @@ pub(crate) fn visible(line: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// A capture of bytes in memory.
+    fn captured(bytes: Vec<u8>) -> Capture {
+        Capture::of_bytes(&bytes).expect("a spool in memory")
+    }
+
     #[test]
     fn invisible_differences_are_shown() {
         assert_eq!(visible(b"  ok:  x \t\r\n"), "  ok:  x →␍");
@@ -520,15 +525,14 @@ mod tests {
     fn a_diff_past_its_deadline_is_not_used() {
         let past = Instant::now() - Duration::from_millis(1);
         assert_eq!(bounded(b"a\n", b"b\n", Labels::default(), past), None);
-        let mut e = Capture::of(b"1\n2\n".to_vec());
-        let mut a = Capture::of(b"1\n3\n".to_vec());
+        let mut e = captured(b"1\n2\n".to_vec());
+        let mut a = captured(b"1\n3\n".to_vec());
         let d = describe(&mut e, &mut a, Labels { expected: "oracle", actual: "program" })
             .expect("read");
         assert!(d.expect("differs").text.starts_with("--- oracle\n+++ program\n@@ -1,2 +1,2 @@\n"));
-        let mut same = Capture::of(b"1\n".to_vec());
+        let mut same = captured(b"1\n".to_vec());
         assert_eq!(
-            describe(&mut same, &mut Capture::of(b"1\n".to_vec()), Labels::default())
-                .expect("read"),
+            describe(&mut same, &mut captured(b"1\n".to_vec()), Labels::default()).expect("read"),
             None
         );
     }
@@ -536,7 +540,7 @@ mod tests {
     #[test]
     fn a_stopped_program_s_output_is_shown_as_a_part() {
         let partial = |expected: &[u8], actual: &[u8]| {
-            let (mut e, mut a) = (Capture::of(expected.to_vec()), Capture::of(actual.to_vec()));
+            let (mut e, mut a) = (captured(expected.to_vec()), captured(actual.to_vec()));
             partial(&mut e, &mut a, Labels::default()).expect("read")
         };
         let d = partial(b"1\nabc\n3\n", b"1\nabd\n");

@@ -663,7 +663,7 @@ fn blessed_warning(program: &str, actual: &Capture, trouble: Option<Trouble>) ->
         Some(Trouble::Exited(code)) => format!(", exiting with status {code}"),
         _ => String::new(),
     };
-    if actual.len() == 0 {
+    if actual.is_empty() {
         return Some(format!(
             "warning: {program} printed nothing{exited}: the expected file is empty; \
              check that this is the answer (a -b run prints at least the initial state)"

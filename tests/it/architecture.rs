@@ -7,12 +7,11 @@ use std::path::{Path, PathBuf};
 
 /// A layer (a folder or a file under src/) and the top-level modules it may
 /// name besides itself. The core's layers (`tictac-core`: the language, the
-/// game, the history, the engine, behaviours, bots, windows) are a crate of
-/// their own, which the compiler keeps from naming anything here; `crate::`
-/// names them through `lib.rs`'s re-exports.
-const LAYERS: [(&str, &[&str]); 5] = [
-    // The seams to the system: processes, signals, the spool.
-    ("platform", &[]),
+/// game, the history, the engine, behaviours, bots, windows) and the seams to
+/// the system (`tictac-platform`: processes, signals, files, the spool) are
+/// crates of their own, which the compiler keeps from naming anything here;
+/// `crate::` names them through `lib.rs`.
+const LAYERS: [(&str, &[&str]); 4] = [
     ("status.rs", &[]),
     // What to run, as plain data: never a front end (a command is split,
     // and its program found, as the platform's shell would).

@@ -27,7 +27,7 @@ const RUN_AS: &str = "\u{1}tictac-run-as";
 const GRADER: &str = "tictac-grader";
 
 /// The user named, as programs run as it; never root.
-pub(crate) fn lookup(name: &str) -> Result<RunAs, String> {
+pub fn lookup(name: &str) -> Result<RunAs, String> {
     let user = match nix::unistd::User::from_name(name) {
         Ok(Some(user)) => user,
         Ok(None) => return Err(format!("there is no user '{name}' on this system")),
@@ -40,18 +40,18 @@ pub(crate) fn lookup(name: &str) -> Result<RunAs, String> {
 }
 
 /// Whether this process may run programs as another user.
-pub(crate) fn is_root() -> bool {
+pub fn is_root() -> bool {
     rustix::process::geteuid().is_root()
 }
 
 /// This process's own user id.
-pub(crate) fn own_uid() -> u32 {
+pub fn own_uid() -> u32 {
     rustix::process::getuid().as_raw()
 }
 
 /// Gives `path` and all it holds to `user` (links themselves, not what
 /// they point to).
-pub(crate) fn give(path: &Path, user: &RunAs) -> io::Result<()> {
+pub fn give(path: &Path, user: &RunAs) -> io::Result<()> {
     let owner = Some(rustix::fs::Uid::from_raw(user.uid));
     let group = Some(rustix::fs::Gid::from_raw(user.gid));
     for entry in walkdir::WalkDir::new(path).follow_links(false) {
@@ -64,7 +64,7 @@ pub(crate) fn give(path: &Path, user: &RunAs) -> io::Result<()> {
 
 /// Gives `path` and all it holds back to this process's own user and
 /// group, from the user it was given to.
-pub(crate) fn take_back(path: &Path) -> io::Result<()> {
+pub fn take_back(path: &Path) -> io::Result<()> {
     let own =
         RunAs { name: String::new(), uid: own_uid(), gid: rustix::process::getgid().as_raw() };
     give(path, &own)
@@ -139,7 +139,7 @@ fn cannot_run(path: &Path, user: &RunAs, depth: usize) -> Option<String> {
 /// folders it may not enter passed over, as `execvp` passes them), or at
 /// the path named. The error names the file found and why the user
 /// cannot run it.
-pub(crate) fn runnable_as(program: &str, user: &RunAs) -> Result<(), String> {
+pub fn runnable_as(program: &str, user: &RunAs) -> Result<(), String> {
     runnable_within(program, user, INTERPRETERS)
 }
 
@@ -175,13 +175,13 @@ fn runnable_within(program: &str, user: &RunAs, depth: usize) -> Result<(), Stri
 }
 
 /// Whether `user` could read what `folder` holds (enter it and list it).
-pub(crate) fn can_read(folder: &Path, user: &RunAs) -> bool {
+pub fn can_read(folder: &Path, user: &RunAs) -> bool {
     blocked(folder, user, 5).is_none()
 }
 
 /// Names this process so that a tictac started below it knows it is run
 /// by a program under grading (Linux; elsewhere nothing is known).
-pub(crate) fn mark_grader() {
+pub fn mark_grader() {
     #[cfg(target_os = "linux")]
     {
         let name = std::ffi::CString::new(GRADER).unwrap_or_default();
@@ -193,7 +193,7 @@ pub(crate) fn mark_grader() {
 /// this process's ancestors: a program under grading started tictac (by
 /// PATH, by its path, by `/proc/PID/exe`, or a copy of it), and tictac
 /// answers nothing for it.
-pub(crate) fn under_grading() -> bool {
+pub fn under_grading() -> bool {
     #[cfg(target_os = "linux")]
     {
         let mut pid = std::process::id();
@@ -222,12 +222,12 @@ pub(crate) fn under_grading() -> bool {
 
 /// What a tictac started under grading says, on standard error; the
 /// runner finds it there and notes it under the test.
-pub(crate) const REFUSAL: &str =
+pub const REFUSAL: &str =
     "tictac: a program under grading ran tictac itself, which answers nothing for it";
 
 /// The arguments that start `argv` in `dir` as `user`, with `home` and
 /// `tmp` as its HOME and TMPDIR, through this executable.
-pub(crate) fn start_as(
+pub fn start_as(
     argv: &[OsString],
     dir: &Path,
     user: &RunAs,
@@ -255,7 +255,7 @@ pub(crate) fn start_as(
 
 /// When this process was started by `start_as`: becomes the program (or
 /// says why it cannot, exit 127). None otherwise.
-pub(crate) fn started_as(args: &[OsString]) -> Option<i32> {
+pub fn started_as(args: &[OsString]) -> Option<i32> {
     if args.get(1).map(OsString::as_os_str) != Some(OsStr::new(RUN_AS)) {
         return None;
     }

@@ -30,27 +30,23 @@ const EXTRA_FLAGS: i32 = 0x400 | 0x4000;
 /// A started program, not yet reaped until `wait` or `try_wait` says how
 /// it ended (its pid cannot be reused before: signalling it is safe).
 #[derive(Debug)]
-pub(crate) struct Child {
+pub struct Child {
     pid: Pid,
     ended: Option<ExitStatus>,
 }
 
 /// This end of a program's pipes; each `None` once closed.
-pub(crate) struct Pipes {
+pub struct Pipes {
     /// Its standard input, when there is text to type.
-    pub(crate) stdin: Option<File>,
-    pub(crate) stdout: Option<File>,
-    pub(crate) stderr: Option<File>,
+    pub stdin: Option<File>,
+    pub stdout: Option<File>,
+    pub stderr: Option<File>,
 }
 
 /// Starts `argv` (looked up in `PATH` when it names no folder) with this
 /// process's environment plus `extra`, in a session of its own, every
 /// signal at its default and none blocked.
-pub(crate) fn spawn(
-    argv: &[OsString],
-    extra: (&str, &str),
-    typed: bool,
-) -> io::Result<(Child, Pipes)> {
+pub fn spawn(argv: &[OsString], extra: (&str, &str), typed: bool) -> io::Result<(Child, Pipes)> {
     let args = argv.iter().map(|a| c_string(a.as_bytes())).collect::<io::Result<Vec<_>>>()?;
     let program = args.first().ok_or(io::ErrorKind::InvalidInput)?;
     let mut env = Vec::new();
@@ -111,17 +107,17 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 impl Child {
-    pub(crate) fn id(&self) -> u32 {
+    pub fn id(&self) -> u32 {
         self.pid.as_raw_nonzero().get() as u32
     }
 
     /// How it ended, if it has (and then it is reaped).
-    pub(crate) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+    pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
         self.reap(WaitOptions::NOHANG)
     }
 
     /// Waits for its end and reaps it.
-    pub(crate) fn wait(&mut self) -> io::Result<ExitStatus> {
+    pub fn wait(&mut self) -> io::Result<ExitStatus> {
         self.reap(WaitOptions::empty())?.ok_or_else(|| io::ErrorKind::Other.into())
     }
 
@@ -143,7 +139,7 @@ impl Child {
     }
 
     /// Kills it, unless it is reaped already (its pid may be another's).
-    pub(crate) fn kill(&mut self) {
+    pub fn kill(&mut self) {
         if self.ended.is_none() {
             let _ = rustix::process::kill_process(self.pid, Signal::KILL);
         }

@@ -16,12 +16,12 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 use super::spawn::Pipes;
 use super::{Capture, Ending, Finished, Spec, TICK, guard, keep_tail, spawn};
 
-pub(crate) use super::guard::stop_all;
+pub use super::guard::stop_all;
 
 /// Whether `program` can be started: an executable file, looked for on
 /// PATH when it names no folder, whose `#!` line (if any) names an
 /// interpreter that exists; else why not.
-pub(crate) fn runnable(program: &str) -> Result<(), String> {
+pub fn runnable(program: &str) -> Result<(), String> {
     runnable_path(Path::new(program))
 }
 
@@ -106,20 +106,20 @@ fn check_in(argv: &[OsString], dir: &Path) -> io::Result<()> {
 const DRAIN: Duration = Duration::from_secs(1);
 
 /// The signal that ended a program, if one did.
-pub(crate) fn signal_of(status: ExitStatus) -> Option<i32> {
+pub fn signal_of(status: ExitStatus) -> Option<i32> {
     status.signal()
 }
 
 /// None: an exit code here is a program's own (0 to 255); a crash is a
 /// signal.
-pub(crate) fn exception_of(_code: i32) -> Option<super::Exception> {
+pub fn exception_of(_code: i32) -> Option<super::Exception> {
     None
 }
 
 /// Runs the program to its end (or the deadline, the cap, a stop); an error
 /// only when it could not be started or watched. When this returns, its
 /// process group and every tagged descendant have been stopped.
-pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
+pub fn run(spec: &Spec) -> io::Result<Finished> {
     let deadline = Instant::now().checked_add(spec.timeout);
     let in_dir;
     let argv = match (spec.dir, spec.user) {

@@ -7,12 +7,12 @@
 //! background, setting them would stop this process); on Windows the
 //! console's line input, echo and Ctrl-C processing are turned back on.
 
-use crate::platform::signals::{self, Registration};
+use crate::signals::{self, Registration};
 
 /// Takes the terminal's modes as they are now, and puts them back if a
 /// fatal signal arrives while the returned registration lives (then the
 /// process dies of the signal). `None` when standard input is no terminal.
-pub(crate) fn put_back_on_fatal_signal() -> Option<Registration> {
+pub fn put_back_on_fatal_signal() -> Option<Registration> {
     let modes = system::Modes::now()?;
     Some(signals::on_fatal_signal(move || modes.put_back()))
 }

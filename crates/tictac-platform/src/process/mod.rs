@@ -36,16 +36,16 @@ mod windows;
 #[cfg(windows)]
 use windows as system;
 
-pub(crate) use capture::Capture;
-pub(crate) use exception::Exception;
-pub(crate) use system::{exception_of, runnable, signal_of, stop_all};
+pub use capture::Capture;
+pub use exception::Exception;
+pub use system::{exception_of, runnable, signal_of, stop_all};
 #[cfg(unix)]
-pub(crate) use user::{
+pub use user::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
     take_back, under_grading,
 };
 #[cfg(windows)]
-pub(crate) use windows::{
+pub use windows::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
     take_back, under_grading,
 };
@@ -64,7 +64,7 @@ use std::time::Duration;
 static STARTS: RwLock<()> = RwLock::new(());
 
 /// Held while writing files a program may start.
-pub(crate) fn writing_programs() -> RwLockReadGuard<'static, ()> {
+pub fn writing_programs() -> RwLockReadGuard<'static, ()> {
     STARTS.read().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -76,7 +76,7 @@ fn starting() -> std::sync::RwLockWriteGuard<'static, ()> {
 
 /// Bytes of standard error kept, the last ones (where a crash says why);
 /// the rest is read and dropped.
-pub(crate) const STDERR_KEPT: usize = 64 * 1024;
+pub const STDERR_KEPT: usize = 64 * 1024;
 
 /// The longest wait between looks at the child, the clock and the stop flag.
 const TICK: Duration = Duration::from_millis(20);
@@ -86,42 +86,42 @@ const TICK: Duration = Duration::from_millis(20);
 /// it started runs. Never returns once a fatal signal is being handled: the
 /// signal's cleanups stopped the program, and what is left of its run is no
 /// result to report.
-pub(crate) fn run(spec: &Spec) -> std::io::Result<Finished> {
+pub fn run(spec: &Spec) -> std::io::Result<Finished> {
     let finished = system::run(spec);
-    crate::platform::signals::await_death_if_dying();
+    crate::signals::await_death_if_dying();
     finished
 }
 
 /// One run of a program.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Spec<'a> {
+pub struct Spec<'a> {
     /// The program, then its arguments.
-    pub(crate) argv: &'a [OsString],
+    pub argv: &'a [OsString],
     /// Typed into its standard input (then closed); without it, /dev/null.
-    pub(crate) input: Option<&'a [u8]>,
-    pub(crate) timeout: Duration,
+    pub input: Option<&'a [u8]>,
+    pub timeout: Duration,
     /// Bytes of standard output kept; past them the program is stopped.
-    pub(crate) cap: u64,
+    pub cap: u64,
     /// Raised by the caller to stop the program at once.
-    pub(crate) stop: Option<&'a AtomicBool>,
+    pub stop: Option<&'a AtomicBool>,
     /// The folder it runs in (a program named by a relative path is found
     /// there too); without it, this process's.
-    pub(crate) dir: Option<&'a std::path::Path>,
+    pub dir: Option<&'a std::path::Path>,
     /// The user it runs as, when not this process's (never on Windows).
     #[cfg_attr(windows, allow(dead_code))]
-    pub(crate) user: Option<AsUser<'a>>,
+    pub user: Option<AsUser<'a>>,
 }
 
 /// A user programs run as (`tictac grade` as root): never root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunAs {
-    pub(crate) name: String,
-    pub(crate) uid: u32,
-    pub(crate) gid: u32,
+    pub name: String,
+    pub uid: u32,
+    pub gid: u32,
 }
 
 impl RunAs {
-    pub(crate) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         &self.name
     }
 }
@@ -129,15 +129,15 @@ impl RunAs {
 /// A run as another user: who, and its HOME and TMPDIR (folders it owns).
 #[derive(Clone, Copy, Debug)]
 #[cfg_attr(windows, allow(dead_code))]
-pub(crate) struct AsUser<'a> {
-    pub(crate) user: &'a RunAs,
-    pub(crate) home: &'a std::path::Path,
-    pub(crate) tmp: &'a std::path::Path,
+pub struct AsUser<'a> {
+    pub user: &'a RunAs,
+    pub home: &'a std::path::Path,
+    pub tmp: &'a std::path::Path,
 }
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
+pub enum Ending {
     /// It exited and its output is complete.
     Exited(ExitStatus),
     /// Still running, or its output still open, at the deadline.
@@ -150,10 +150,10 @@ pub(crate) enum Ending {
 
 /// What a run left: how it ended, its output, the end of its errors.
 #[derive(Debug)]
-pub(crate) struct Finished {
-    pub(crate) ending: Ending,
-    pub(crate) stdout: Capture,
-    pub(crate) stderr: Vec<u8>,
+pub struct Finished {
+    pub ending: Ending,
+    pub stdout: Capture,
+    pub stderr: Vec<u8>,
 }
 
 /// Appends `more` to `kept`, keeping only the last `STDERR_KEPT` bytes.

@@ -5,9 +5,9 @@
 //! terminal's modes put back on a fatal signal (`terminal`). The
 //! platform's `cfg`s live here (and in the terminal crates).
 
-pub(crate) mod command_line;
-pub(crate) mod files;
-pub(crate) mod process;
-pub(crate) mod signals;
-pub(crate) mod spool;
-pub(crate) mod terminal;
+pub mod command_line;
+pub mod files;
+pub mod process;
+pub mod signals;
+pub mod spool;
+pub mod terminal;

@@ -23,7 +23,7 @@
 //! Without a subreaper or `/proc` (other systems), a run's process group is
 //! killed and, on Linux, all of `/proc` is searched for its tag.
 //! SIGINT, SIGTERM, SIGHUP and the other fatal signals stop every run first,
-//! then end this process as the signal would have (`crate::platform::signals`).
+//! then end this process as the signal would have (`crate::signals`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -41,7 +41,7 @@ use super::terminal;
 use super::tree::{self, freeze_and_kill};
 
 /// The environment variable that tags a run's processes.
-pub(crate) const TAG_VAR: &str = "TICTAC_RUN_TAG";
+pub const TAG_VAR: &str = "TICTAC_RUN_TAG";
 
 /// Rounds of the `/proc` search for tagged processes (a fork flood makes new
 /// ones while the old are stopped); each round stops all it finds.
@@ -86,7 +86,7 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
 });
 static SETUP: Once = Once::new();
 static NEXT_TAG: AtomicU64 = AtomicU64::new(0);
-static ON_SIGNAL: OnceLock<crate::platform::signals::Registration> = OnceLock::new();
+static ON_SIGNAL: OnceLock<crate::signals::Registration> = OnceLock::new();
 /// This process is a child subreaper and can list its children: a run's
 /// leftovers are then found in its own tree.
 static WALKABLE: AtomicBool = AtomicBool::new(false);
@@ -110,9 +110,9 @@ fn cgroups() -> Option<&'static Cgroups> {
 
 /// A child started in a session of its own, with its tag; stop it with
 /// `finish`.
-pub(crate) struct Started {
-    pub(crate) child: Child,
-    pub(crate) tag: String,
+pub struct Started {
+    pub child: Child,
+    pub tag: String,
     slot: Option<Slot>,
     /// What it left was stopped after it exited (`stop_descendants`).
     swept: bool,
@@ -122,7 +122,7 @@ pub(crate) struct Started {
 /// tagged, in a cgroup of its own where there are cgroups, and registered
 /// so that a signal to this process stops it; with a pipe to type into
 /// when `typed`.
-pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
+pub fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
     SETUP.call_once(setup);
     let tag = format!("{}.{}", std::process::id(), NEXT_TAG.fetch_add(1, Ordering::Relaxed));
     // Counted while it starts (outside the lock, so that starts run in
@@ -173,7 +173,7 @@ pub(crate) fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipe
 
 /// Stops the run's session, cgroup and every descendant, reaps the child,
 /// and forgets it. Safe to call whether or not the child has exited.
-pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
+pub fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     let pid = started.child.id() as i32;
     // A child not yet reaped keeps its pid: killing it cannot hit another.
     started.child.kill();
@@ -200,7 +200,7 @@ pub(crate) fn finish(started: &mut Started) -> io::Result<ExitStatus> {
 
 /// Stops everything a child that has exited (and been reaped) left behind,
 /// so nothing holds its pipes open.
-pub(crate) fn stop_descendants(started: &mut Started) {
+pub fn stop_descendants(started: &mut Started) {
     sweep(started);
     started.swept = true;
 }
@@ -316,7 +316,7 @@ fn reaped(pid: i32) -> bool {
 /// it adopted as a subreaper (the suite ended, or was interrupted), and
 /// removes the cgroups. Only for the end of a process whose children all
 /// came through `spawn`.
-pub(crate) fn stop_all() {
+pub fn stop_all() {
     let mut registry = registry();
     // Starts under way finish first (briefly), so that none is missed.
     let until = Instant::now() + EMPTY_LIMIT;
@@ -356,7 +356,7 @@ static SUSPENDED_AT: Mutex<Option<Instant>> = Mutex::new(None);
 /// accounted for included: after `fg` the runs' threads go on at once,
 /// before `resume_runs` (on the signal thread) has added the stop, and must
 /// not take it for their programs' time.
-pub(crate) fn time_suspended() -> Duration {
+pub fn time_suspended() -> Duration {
     let at = SUSPENDED_AT.lock().unwrap_or_else(|p| p.into_inner());
     let ongoing = at.map_or(Duration::ZERO, |at| at.elapsed());
     Duration::from_micros(SUSPENDED_MICROS.load(Ordering::SeqCst)) + ongoing
@@ -411,11 +411,11 @@ fn setup() {
     let _ = CGROUPS.set(Cgroups::probe());
     // Kept for the life of the process: any run may be interrupted; after
     // a signal, nothing more is started.
-    let _ = ON_SIGNAL.set(crate::platform::signals::on_fatal_signal(|| {
+    let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(|| {
         registry().closed = true;
         stop_all();
     }));
-    crate::platform::signals::on_suspend(suspend_runs, resume_runs);
+    crate::signals::on_suspend(suspend_runs, resume_runs);
 }
 
 /// Makes this process non-dumpable (Linux): a program of the same user can

@@ -8,9 +8,9 @@ use std::fmt;
 
 /// An NTSTATUS error code a program ended with, and its name when known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Exception {
-    pub(crate) code: u32,
-    pub(crate) name: Option<&'static str>,
+pub struct Exception {
+    pub code: u32,
+    pub name: Option<&'static str>,
 }
 
 /// The codes students' programs end with most, in words.
@@ -30,7 +30,7 @@ const NAMES: [(u32, &str); 11] = [
 
 /// The exception an exit code stands for: an NTSTATUS whose severity is
 /// "error" (its top two bits set); None for an ordinary exit code.
-pub(crate) fn of_code(code: i32) -> Option<Exception> {
+pub fn of_code(code: i32) -> Option<Exception> {
     // Windows' exit codes are DWORDs: the same bits, whatever their sign.
     let code = code as u32;
     (code >= 0xC000_0000).then(|| Exception {

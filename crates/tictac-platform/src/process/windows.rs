@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
 
 use super::{Capture, Ending, Finished, Spec, TICK, keep_tail};
-use crate::platform::signals::{self, Registration};
+use crate::signals::{self, Registration};
 
 /// How long the readers may take to see the end of their pipes once the
 /// job is killed (a timed out or stopped run keeps what they read by then).
@@ -64,19 +64,19 @@ enum Event {
 }
 
 /// Windows reports no signals: a program killed ends with an exit code.
-pub(crate) fn signal_of(_status: ExitStatus) -> Option<i32> {
+pub fn signal_of(_status: ExitStatus) -> Option<i32> {
     None
 }
 
 /// The exception a program that crashed ended with: its exit code is the
 /// NTSTATUS (0xC0000005 for an access violation).
-pub(crate) fn exception_of(code: i32) -> Option<super::Exception> {
+pub fn exception_of(code: i32) -> Option<super::Exception> {
     super::exception::of_code(code)
 }
 
 /// Whether `exe` names a program that can be started (see the module's
 /// doc), or why not.
-pub(crate) fn runnable(exe: &str) -> Result<(), String> {
+pub fn runnable(exe: &str) -> Result<(), String> {
     match locate(OsStr::new(exe), Path::new(".")) {
         Some(_) => Ok(()),
         None if Path::new(exe).components().count() > 1 => Err("no such program".into()),
@@ -85,7 +85,7 @@ pub(crate) fn runnable(exe: &str) -> Result<(), String> {
 }
 
 /// Kills every run's job (the runner is stopping).
-pub(crate) fn stop_all() {
+pub fn stop_all() {
     let registry = lock(&REGISTRY);
     for child in registry.running.values() {
         let _ = lock(child).start_kill();
@@ -103,7 +103,7 @@ fn setup() {
 /// Runs the program to its end (or the deadline, the cap, a stop); an error
 /// only when it could not be started or watched. When this returns, its job
 /// has been killed: nothing it started is left.
-pub(crate) fn run(spec: &Spec) -> io::Result<Finished> {
+pub fn run(spec: &Spec) -> io::Result<Finished> {
     SETUP.call_once(setup);
     let deadline = Instant::now().checked_add(spec.timeout);
     let (name, args) = spec.argv.split_first().ok_or(io::ErrorKind::InvalidInput)?;
@@ -303,42 +303,42 @@ fn locate(name: &OsStr, current: &Path) -> Option<PathBuf> {
 // Programs run as the user who runs tictac: there is no other user to be.
 
 /// What a tictac started under grading says (never on Windows).
-pub(crate) const REFUSAL: &str = "";
+pub const REFUSAL: &str = "";
 
-pub(crate) fn lookup(_name: &str) -> Result<super::RunAs, String> {
+pub fn lookup(_name: &str) -> Result<super::RunAs, String> {
     Err("--user is for Unix systems: programs run as you on Windows".into())
 }
 
-pub(crate) fn is_root() -> bool {
+pub fn is_root() -> bool {
     false
 }
 
-pub(crate) fn own_uid() -> u32 {
+pub fn own_uid() -> u32 {
     0
 }
 
-pub(crate) fn give(_path: &Path, _user: &super::RunAs) -> io::Result<()> {
+pub fn give(_path: &Path, _user: &super::RunAs) -> io::Result<()> {
     Ok(())
 }
 
-pub(crate) fn take_back(_path: &Path) -> io::Result<()> {
+pub fn take_back(_path: &Path) -> io::Result<()> {
     Ok(())
 }
 
-pub(crate) fn runnable_as(_program: &str, _user: &super::RunAs) -> Result<(), String> {
+pub fn runnable_as(_program: &str, _user: &super::RunAs) -> Result<(), String> {
     Ok(())
 }
 
-pub(crate) fn can_read(_folder: &Path, _user: &super::RunAs) -> bool {
+pub fn can_read(_folder: &Path, _user: &super::RunAs) -> bool {
     false
 }
 
-pub(crate) fn mark_grader() {}
+pub fn mark_grader() {}
 
-pub(crate) fn under_grading() -> bool {
+pub fn under_grading() -> bool {
     false
 }
 
-pub(crate) fn started_as(_args: &[OsString]) -> Option<i32> {
+pub fn started_as(_args: &[OsString]) -> Option<i32> {
     None
 }

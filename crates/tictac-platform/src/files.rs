@@ -13,26 +13,26 @@ mod system {
     use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 
     /// The identity of the file at `path` (device and inode).
-    pub(crate) type FileId = (u64, u64);
+    pub type FileId = (u64, u64);
 
-    pub(crate) fn id(path: &Path) -> Option<FileId> {
+    pub fn id(path: &Path) -> Option<FileId> {
         fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
     }
 
-    pub(crate) fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    pub fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
         // O_NONBLOCK: opening a FIFO never waits for the other side.
         options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)
     }
 
-    pub(crate) fn blocking_again(file: &File) {
+    pub fn blocking_again(file: &File) {
         let _ = rustix::io::ioctl_fionbio(file, false);
     }
 
     /// A read-only file is removed with its folder here.
-    pub(crate) fn make_removable(_path: &Path) {}
+    pub fn make_removable(_path: &Path) {}
 
     /// A symbolic link at `at` to `target`.
-    pub(crate) fn symlink(target: &Path, at: &Path) -> io::Result<()> {
+    pub fn symlink(target: &Path, at: &Path) -> io::Result<()> {
         std::os::unix::fs::symlink(target, at)
     }
 
@@ -42,24 +42,24 @@ mod system {
     }
 
     /// A folder its owner's alone (mode 700).
-    pub(crate) fn make_private(path: &Path) -> io::Result<()> {
+    pub fn make_private(path: &Path) -> io::Result<()> {
         fs::set_permissions(path, fs::Permissions::from_mode(0o700))
     }
 
     /// Whether the system ran out of something (files, disk, memory,
     /// processes), not what was asked for being wrong.
-    pub(crate) fn is_exhaustion(e: &io::Error) -> bool {
+    pub fn is_exhaustion(e: &io::Error) -> bool {
         use rustix::io::Errno;
         let out =
             [Errno::MFILE, Errno::NFILE, Errno::NOSPC, Errno::NOMEM, Errno::AGAIN, Errno::DQUOT];
         out.iter().any(|errno| e.raw_os_error() == Some(errno.raw_os_error()))
     }
 
-    pub(crate) fn is_loop(e: &io::Error) -> bool {
+    pub fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
     }
 
-    pub(crate) fn special_kind(kind: FileType) -> Option<&'static str> {
+    pub fn special_kind(kind: FileType) -> Option<&'static str> {
         if kind.is_fifo() {
             Some("a FIFO")
         } else if kind.is_char_device() || kind.is_block_device() {
@@ -71,16 +71,16 @@ mod system {
         }
     }
 
-    pub(crate) fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
+    pub fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
         let mode = existing.map_or(0o644, |m| m.permissions().mode() & 0o7777);
         Some(fs::Permissions::from_mode(mode))
     }
 
-    pub(crate) fn write_at_start(file: &File, bytes: &[u8]) -> io::Result<()> {
+    pub fn write_at_start(file: &File, bytes: &[u8]) -> io::Result<()> {
         file.write_all_at(bytes, 0)
     }
 
-    pub(crate) fn is_stdin(path: &Path) -> bool {
+    pub fn is_stdin(path: &Path) -> bool {
         let same = |a: &rustix::fs::Stat, b: &rustix::fs::Stat| {
             (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
         };
@@ -90,14 +90,14 @@ mod system {
         }
     }
 
-    pub(crate) fn widen_stdout_pipe() {
+    pub fn widen_stdout_pipe() {
         #[cfg(target_os = "linux")]
         {
             let _ = rustix::pipe::fcntl_setpipe_size(io::stdout(), 1 << 20);
         }
     }
 
-    pub(crate) fn stdout_closed() -> bool {
+    pub fn stdout_closed() -> bool {
         use rustix::event::{PollFd, PollFlags, Timespec};
         let stdout = io::stdout();
         let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
@@ -117,22 +117,22 @@ mod system {
 
     /// The identity of the file at `path`: its full name, links resolved
     /// (std gives no stable file index on Windows).
-    pub(crate) type FileId = std::path::PathBuf;
+    pub type FileId = std::path::PathBuf;
 
-    pub(crate) fn id(path: &Path) -> Option<FileId> {
+    pub fn id(path: &Path) -> Option<FileId> {
         fs::canonicalize(path).ok()
     }
 
     /// Windows has no FIFOs in the file system: a plain open.
-    pub(crate) fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    pub fn open_without_waiting(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
         options.open(path)
     }
 
-    pub(crate) fn blocking_again(_file: &File) {}
+    pub fn blocking_again(_file: &File) {}
 
     /// Whether the system ran out of something (handles, disk, memory),
     /// not what was asked for being wrong.
-    pub(crate) fn is_exhaustion(e: &io::Error) -> bool {
+    pub fn is_exhaustion(e: &io::Error) -> bool {
         // ERROR_TOO_MANY_OPEN_FILES, _NOT_ENOUGH_MEMORY, _OUTOFMEMORY,
         // _HANDLE_DISK_FULL, _DISK_FULL, _NO_SYSTEM_RESOURCES.
         const OUT: [i32; 6] = [4, 8, 14, 39, 112, 1450];
@@ -141,7 +141,7 @@ mod system {
 
     /// A read-only file cannot be deleted on Windows: writable again, so
     /// that its scratch folder goes with it.
-    pub(crate) fn make_removable(path: &Path) {
+    pub fn make_removable(path: &Path) {
         if let Ok(metadata) = fs::metadata(path) {
             let mut permissions = metadata.permissions();
             #[allow(clippy::permissions_set_readonly_false)]
@@ -152,11 +152,11 @@ mod system {
 
     /// A symbolic link at `at` to `target` (a file's kind of link: a
     /// folder's fails to open, as a link needing privileges fails to be made).
-    pub(crate) fn symlink(target: &Path, at: &Path) -> io::Result<()> {
+    pub fn symlink(target: &Path, at: &Path) -> io::Result<()> {
         std::os::windows::fs::symlink_file(target, at)
     }
 
-    pub(crate) fn is_loop(e: &io::Error) -> bool {
+    pub fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
     }
 
@@ -166,20 +166,20 @@ mod system {
     }
 
     /// Folders keep the permissions they inherit on Windows.
-    pub(crate) fn make_private(_path: &Path) -> io::Result<()> {
+    pub fn make_private(_path: &Path) -> io::Result<()> {
         Ok(())
     }
 
-    pub(crate) fn special_kind(_kind: FileType) -> Option<&'static str> {
+    pub fn special_kind(_kind: FileType) -> Option<&'static str> {
         None
     }
 
     /// A replaced file keeps its read-only flag; a new one gets the default.
-    pub(crate) fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
+    pub fn permissions_for(existing: Option<&Metadata>) -> Option<fs::Permissions> {
         existing.map(Metadata::permissions)
     }
 
-    pub(crate) fn write_at_start(file: &File, mut bytes: &[u8]) -> io::Result<()> {
+    pub fn write_at_start(file: &File, mut bytes: &[u8]) -> io::Result<()> {
         let mut at = 0;
         while !bytes.is_empty() {
             match file.seek_write(bytes, at) {
@@ -197,16 +197,16 @@ mod system {
 
     /// `CONIN$` is the console's input; a named file is never taken for
     /// standard input (std cannot compare the two without `unsafe`).
-    pub(crate) fn is_stdin(path: &Path) -> bool {
+    pub fn is_stdin(path: &Path) -> bool {
         path.as_os_str().eq_ignore_ascii_case("CONIN$")
     }
 
     /// A pipe's size is set by its maker on Windows.
-    pub(crate) fn widen_stdout_pipe() {}
+    pub fn widen_stdout_pipe() {}
 
     /// Not known in advance on Windows: a write to a closed pipe fails,
     /// and that failure ends the run quietly.
-    pub(crate) fn stdout_closed() -> bool {
+    pub fn stdout_closed() -> bool {
         false
     }
 }
@@ -215,7 +215,7 @@ mod system {
 /// may leave a folder there that cannot be listed or entered (`chmod 000`
 /// as a user other than root), which plain removal cannot empty. Each
 /// round opens up what could not be read, then tries again.
-pub(crate) fn remove_tree(path: &Path) {
+pub fn remove_tree(path: &Path) {
     const ROUNDS: usize = 8;
     for _ in 0..ROUNDS {
         match fs::remove_dir_all(path) {
@@ -237,7 +237,7 @@ pub(crate) fn remove_tree(path: &Path) {
     }
 }
 
-pub(crate) use system::{
+pub use system::{
     FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_private, make_removable,
     open_without_waiting, permissions_for, special_kind, stdout_closed, symlink, widen_stdout_pipe,
     write_at_start,

@@ -5,11 +5,11 @@
 use std::fs::File;
 use std::io::{self, Read, Write};
 
-use crate::platform::spool::Spool;
+use crate::spool::Spool;
 
 /// A capped, spooled capture of one output.
 #[derive(Debug)]
-pub(crate) struct Capture {
+pub struct Capture {
     kept: Spool,
     cap: u64,
     overflowed: bool,
@@ -17,45 +17,43 @@ pub(crate) struct Capture {
 
 impl Capture {
     /// An empty capture that keeps at most `cap` bytes.
-    pub(crate) fn new(cap: u64) -> Capture {
+    pub fn new(cap: u64) -> Capture {
         Capture { kept: Spool::default(), cap, overflowed: false }
-    }
-
-    /// A capture of bytes already in memory (no cap beyond their length).
-    #[cfg(test)]
-    pub(crate) fn of(bytes: Vec<u8>) -> Capture {
-        Capture::of_bytes(&bytes).expect("a spool in memory")
     }
 
     /// A capture of `bytes` (no cap beyond their length): past the spool's
     /// memory bound they go to a temporary file, which may fail.
-    pub(crate) fn of_bytes(bytes: &[u8]) -> io::Result<Capture> {
+    pub fn of_bytes(bytes: &[u8]) -> io::Result<Capture> {
         let mut c = Capture::new(bytes.len() as u64);
         c.kept.write_all(bytes)?;
         Ok(c)
     }
 
     /// A capture of a whole regular file, read from its start when needed.
-    pub(crate) fn of_file(file: File) -> io::Result<Capture> {
+    pub fn of_file(file: File) -> io::Result<Capture> {
         let kept = Spool::of_file(file)?;
         Ok(Capture { cap: kept.len(), kept, overflowed: false })
     }
 
-    pub(crate) fn len(&self) -> u64 {
+    pub fn len(&self) -> u64 {
         self.kept.len()
     }
 
-    pub(crate) fn cap(&self) -> u64 {
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn cap(&self) -> u64 {
         self.cap
     }
 
     /// Whether more than the cap was offered (only the cap is kept).
-    pub(crate) fn overflowed(&self) -> bool {
+    pub fn overflowed(&self) -> bool {
         self.overflowed
     }
 
     /// Appends what fits under the cap; false once something did not fit.
-    pub(crate) fn push(&mut self, bytes: &[u8]) -> io::Result<bool> {
+    pub fn push(&mut self, bytes: &[u8]) -> io::Result<bool> {
         let room = usize::try_from(self.cap - self.len()).unwrap_or(usize::MAX);
         let (kept, fits) = if bytes.len() > room { (&bytes[..room], false) } else { (bytes, true) };
         self.kept.write_all(kept)?;
@@ -64,12 +62,12 @@ impl Capture {
     }
 
     /// Reads the capture from its start.
-    pub(crate) fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
+    pub fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
         self.kept.read_back()
     }
 
     /// The whole capture in memory, if it is at most `limit` bytes.
-    pub(crate) fn bytes_up_to(&mut self, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    pub fn bytes_up_to(&mut self, limit: u64) -> io::Result<Option<Vec<u8>>> {
         if self.len() > limit {
             return Ok(None);
         }
@@ -97,7 +95,7 @@ impl Write for Capture {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::platform::spool::MEMORY_BOUND as IN_MEMORY;
+    use crate::spool::MEMORY_BOUND as IN_MEMORY;
 
     fn all(c: &mut Capture) -> Vec<u8> {
         let mut v = Vec::new();

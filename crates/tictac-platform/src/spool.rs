@@ -8,9 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
 
 /// The core's record helpers and bound: one definition for both crates.
-pub(crate) use tictac_core::store::{
-    MEMORY_BOUND, read_byte, read_varint, truncated, write_varint,
-};
+pub use tictac_core::store::{MEMORY_BOUND, read_byte, read_varint, truncated, write_varint};
 
 /// Buffer size for the temporary file, both ways.
 const FILE_BUFFER: usize = 64 * 1024;
@@ -34,29 +32,29 @@ impl Default for Spool {
 
 impl Spool {
     /// A spool that moves to a file past `bound` bytes (tests use small ones).
-    pub(crate) fn with_bound(bound: usize) -> Self {
+    pub fn with_bound(bound: usize) -> Self {
         Spool { memory: Vec::new(), file: None, in_file: 0, bound }
     }
 
     /// A spool holding a whole file already written (a regular file,
     /// read from its start, never written).
-    pub(crate) fn of_file(file: File) -> io::Result<Self> {
+    pub fn of_file(file: File) -> io::Result<Self> {
         let in_file = file.metadata()?.len();
         Ok(Spool { memory: Vec::new(), file: Some(file), in_file, bound: MEMORY_BOUND })
     }
 
     /// How many bytes were written.
-    pub(crate) fn len(&self) -> u64 {
+    pub fn len(&self) -> u64 {
         self.in_file + self.memory.len() as u64
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether the spool has moved to a temporary file.
     #[cfg(test)]
-    pub(crate) fn on_disk(&self) -> bool {
+    pub fn on_disk(&self) -> bool {
         self.file.is_some()
     }
 
@@ -64,7 +62,7 @@ impl Spool {
     /// can take back what turned out not to be wanted (a window line found
     /// wrong after its first commands). Cheap while those bytes are still
     /// in memory, which is nearly always.
-    pub(crate) fn truncate(&mut self, len: u64) -> io::Result<()> {
+    pub fn truncate(&mut self, len: u64) -> io::Result<()> {
         if len >= self.len() {
             return Ok(());
         }
@@ -82,7 +80,7 @@ impl Spool {
     }
 
     /// Everything written, from the start.
-    pub(crate) fn reader(mut self) -> io::Result<SpoolReader> {
+    pub fn reader(mut self) -> io::Result<SpoolReader> {
         match self.file.take() {
             None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
             Some(mut file) => {
@@ -95,7 +93,7 @@ impl Spool {
 
     /// Everything written, on the temporary file (made now if need be), at
     /// its start: for a reader that keeps no buffer of its own.
-    pub(crate) fn into_file(mut self) -> io::Result<File> {
+    pub fn into_file(mut self) -> io::Result<File> {
         self.move_to_file()?;
         let mut file = self.file.take().ok_or_else(truncated)?;
         file.seek(SeekFrom::Start(0))?;
@@ -121,7 +119,7 @@ impl Spool {
 
     /// Everything written so far, from the start, leaving the spool as it
     /// is (it can be read again).
-    pub(crate) fn read_back(&mut self) -> io::Result<Box<dyn Read + '_>> {
+    pub fn read_back(&mut self) -> io::Result<Box<dyn Read + '_>> {
         match &mut self.file {
             None => Ok(Box::new(self.memory.as_slice())),
             Some(file) => {
@@ -190,12 +188,12 @@ impl tictac_core::store::Store for Spool {
 }
 
 /// A store for the core: a spool that moves to a temporary file past `bound`.
-pub(crate) fn store(bound: usize) -> Box<dyn tictac_core::store::Store> {
+pub fn store(bound: usize) -> Box<dyn tictac_core::store::Store> {
     Box::new(Spool::with_bound(bound))
 }
 
 /// Reads a spool back.
-pub(crate) enum SpoolReader {
+pub enum SpoolReader {
     Memory(Cursor<Vec<u8>>),
     File(BufReader<File>),
 }
@@ -231,19 +229,19 @@ impl BufRead for SpoolReader {
 /// Windows) has free for this user, and the unit its space is given in;
 /// `None` when it cannot be measured (the folder does not exist).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FreeSpace {
-    pub(crate) bytes: u64,
-    pub(crate) block: u64,
+pub struct FreeSpace {
+    pub bytes: u64,
+    pub block: u64,
 }
 
-pub(crate) fn free_space() -> Option<FreeSpace> {
+pub fn free_space() -> Option<FreeSpace> {
     let stats = fs4::statvfs(std::env::temp_dir()).ok()?;
     Some(FreeSpace { bytes: stats.available_space(), block: stats.allocation_granularity() })
 }
 
 /// Whether a spool's write failed because its file system (or the user's
 /// quota, or the file size limit) is full: nothing the request did wrong.
-pub(crate) fn is_full(e: &io::Error) -> bool {
+pub fn is_full(e: &io::Error) -> bool {
     matches!(
         e.kind(),
         io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::FileTooLarge

@@ -27,7 +27,7 @@ const FATAL: [i32; 10] =
 /// (SIGXFSZ's default action) and leaving a hidden temporary file. Caught,
 /// not ignored: a program this process starts gets the default back when
 /// it is executed. Left as it is when ignored at start.
-pub(crate) fn survive_file_size_limit() {
+pub fn survive_file_size_limit() {
     if !is_set(ignored_at_start(), SIGXFSZ) {
         let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
     }
@@ -60,7 +60,7 @@ pub(super) fn install() {
 /// once it is continued, on a thread of its own. Called once (the process
 /// seam's set-up): each call would add a thread;
 /// SIGTSTP ignored at start stays ignored.
-pub(crate) fn on_suspend(pause: fn(), resume: fn()) {
+pub fn on_suspend(pause: fn(), resume: fn()) {
     if is_set(ignored_at_start(), SIGTSTP) {
         return;
     }
@@ -76,7 +76,7 @@ pub(crate) fn on_suspend(pause: fn(), resume: fn()) {
 }
 
 /// Waits for what stops `tictac serve`: Ctrl-C (SIGINT) or SIGTERM.
-pub(crate) async fn server_stop() {
+pub async fn server_stop() {
     use tokio::signal::unix::{SignalKind, signal};
     let interrupt = tokio::signal::ctrl_c();
     match signal(SignalKind::terminate()) {

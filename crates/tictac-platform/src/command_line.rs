@@ -5,7 +5,7 @@
 //! are tested on any machine; `split` picks this system's, here only.
 
 /// `text` as this system's shell splits it into words, or why it cannot.
-pub(crate) fn split(text: &str) -> Result<Vec<String>, String> {
+pub fn split(text: &str) -> Result<Vec<String>, String> {
     #[cfg(windows)]
     {
         Ok(split_windows(text))
@@ -20,7 +20,7 @@ pub(crate) fn split(text: &str) -> Result<Vec<String>, String> {
 /// quote is an error. Nothing is expanded (`$HOME`, `*`).
 // Compiled everywhere so its tests run everywhere; used on Unix.
 #[cfg_attr(windows, allow(dead_code))]
-pub(crate) fn split_posix(text: &str) -> Result<Vec<String>, String> {
+pub fn split_posix(text: &str) -> Result<Vec<String>, String> {
     shell_words::split(text).map_err(|_| {
         "a quote is not closed: quote as a POSIX shell does, \
          e.g. \"python3 'my folder/ttt.py'\""
@@ -36,7 +36,7 @@ pub(crate) fn split_posix(text: &str) -> Result<Vec<String>, String> {
 /// backslashes are themselves. Any text splits (an open quote runs to the end).
 // Compiled everywhere so its tests run everywhere; used on Windows.
 #[cfg_attr(not(windows), allow(dead_code))]
-pub(crate) fn split_windows(text: &str) -> Vec<String> {
+pub fn split_windows(text: &str) -> Vec<String> {
     let is_blank = |c: char| c == ' ' || c == '\t';
     let mut words = Vec::new();
     let mut chars = text.trim_start_matches(is_blank).chars().peekable();
@@ -93,7 +93,7 @@ pub(crate) fn split_windows(text: &str) -> Vec<String> {
 
 /// `words` as one command line this system's shell would split back into
 /// them (a word that is not UTF-8 is shown lossily), for messages.
-pub(crate) fn join(words: &[std::ffi::OsString]) -> String {
+pub fn join(words: &[std::ffi::OsString]) -> String {
     let words = words.iter().map(|w| w.to_string_lossy());
     #[cfg(windows)]
     let quote = quote_windows;
@@ -128,7 +128,7 @@ fn quote_windows(word: &str) -> String {
 
 /// Whether `program` (the first word of a command) can be started, else
 /// why not: found as this system finds programs (`process::runnable`).
-pub(crate) fn locate(program: &str) -> Result<(), String> {
+pub fn locate(program: &str) -> Result<(), String> {
     super::process::runnable(program)
 }
 

@@ -29,13 +29,13 @@ mod windows;
 use windows as system;
 
 use system::{SIGINT, SIGTERM};
-pub(crate) use system::{server_stop, survive_file_size_limit};
+pub use system::{server_stop, survive_file_size_limit};
 /// Ctrl-Z: what stops the runs before this process stops, and resumes them
 /// after (Windows has no such signal).
 #[cfg(unix)]
-pub(crate) use unix::on_suspend;
+pub use unix::on_suspend;
 
-pub(crate) type Cleanup = Box<dyn FnMut() + Send>;
+pub type Cleanup = Box<dyn FnMut() + Send>;
 
 struct Cleanups {
     next: u64,
@@ -52,11 +52,11 @@ fn cleanups() -> MutexGuard<'static, Cleanups> {
 
 /// A cleanup waiting for a fatal signal; dropping it withdraws it.
 #[must_use = "the cleanup is withdrawn when this is dropped"]
-pub(crate) struct Registration(u64);
+pub struct Registration(u64);
 
 /// Runs `action` if a fatal signal arrives while the returned registration
 /// lives, then dies of that signal.
-pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registration {
+pub fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registration {
     INSTALL.call_once(system::install);
     let mut c = cleanups();
     let id = c.next;
@@ -69,7 +69,7 @@ pub(crate) fn on_fatal_signal(action: impl FnMut() + Send + 'static) -> Registra
 /// signal arriving meanwhile is handled after both, so whatever `make`
 /// created is always cleaned up (never left behind by a signal that came
 /// between its creation and its registration).
-pub(crate) fn register_with<T, E>(
+pub fn register_with<T, E>(
     make: impl FnOnce() -> Result<(T, Cleanup), E>,
 ) -> Result<(T, Registration), E> {
     INSTALL.call_once(system::install);
@@ -85,7 +85,7 @@ impl Registration {
     /// Runs `step` and withdraws the cleanup as one: a signal arriving
     /// meanwhile is handled after both, so it never finds the step half done
     /// (a file moved into place, then removed by its cleanup).
-    pub(crate) fn retire_after<T>(self, step: impl FnOnce() -> T) -> T {
+    pub fn retire_after<T>(self, step: impl FnOnce() -> T) -> T {
         let mut c = cleanups();
         let result = step();
         c.actions.remove(&self.0);
@@ -108,10 +108,10 @@ static STOP_ASKED: AtomicBool = AtomicBool::new(false);
 /// ending the process: the holder stops on its own and says what it had
 /// done. A second one ends the process as usual (cleanups, then the signal).
 #[must_use = "signals end the process again once this is dropped"]
-pub(crate) struct StopRequest(());
+pub struct StopRequest(());
 
 /// Starts taking SIGINT and SIGTERM as requests to stop.
-pub(crate) fn stop_request() -> StopRequest {
+pub fn stop_request() -> StopRequest {
     INSTALL.call_once(system::install);
     STOP_SIGNAL.store(0, Ordering::SeqCst);
     STOP_ASKED.store(false, Ordering::SeqCst);
@@ -121,12 +121,12 @@ pub(crate) fn stop_request() -> StopRequest {
 
 impl StopRequest {
     /// Raised when a signal asked to stop (for code that polls a flag).
-    pub(crate) fn flag(&self) -> &'static AtomicBool {
+    pub fn flag(&self) -> &'static AtomicBool {
         &STOP_ASKED
     }
 
     /// The signal that asked to stop, if one did.
-    pub(crate) fn signal(&self) -> Option<&'static str> {
+    pub fn signal(&self) -> Option<&'static str> {
         match STOP_SIGNAL.load(Ordering::SeqCst) {
             SIGINT => Some("SIGINT"),
             SIGTERM => Some("SIGTERM"),
@@ -160,7 +160,7 @@ static DYING: AtomicBool = AtomicBool::new(false);
 /// it, and never returns: nothing done after the signal's cleanups began
 /// (a run's result, when they stopped its program; the process's exit with
 /// a status of its own) may be reported or happen. Otherwise returns at once.
-pub(crate) fn await_death_if_dying() {
+pub fn await_death_if_dying() {
     while DYING.load(Ordering::SeqCst) {
         std::thread::park();
     }

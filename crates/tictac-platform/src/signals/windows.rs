@@ -21,7 +21,7 @@ pub(super) const SIGHUP: i32 = 1;
 const CONTROL_C_EXIT: u32 = 0xC000_013A;
 
 /// No file size limit raises a signal on Windows: nothing to do.
-pub(crate) fn survive_file_size_limit() {}
+pub fn survive_file_size_limit() {}
 
 /// Takes the console's control events from now on. Without a console (or
 /// should the handler be refused) the system's default stays: the process
@@ -36,7 +36,7 @@ pub(super) fn install() {
 
 /// Waits for what stops `tictac serve`: Ctrl-C, Ctrl-Break or closing the
 /// console (each as good as SIGINT or SIGTERM on Unix).
-pub(crate) async fn server_stop() {
+pub async fn server_stop() {
     use tokio::signal::windows::{ctrl_break, ctrl_close};
     let interrupt = tokio::signal::ctrl_c();
     match (ctrl_break(), ctrl_close()) {
