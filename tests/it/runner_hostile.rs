@@ -416,24 +416,66 @@ fn hard_linked_traces_are_tests_of_their_own() {
 
 /// The runner stopped by SIGSTOP (which it cannot catch, unlike Ctrl-Z)
 /// past a program's deadline, while the program ended on time: resumed, it
-/// reads the program's output and passes it (it reported a timeout).
+/// reads the program's output and passes it (it reported a timeout). Each
+/// step waits for the one before it, not for a guessed time, so that a
+/// loaded machine only makes it slower: the program is told to run once
+/// the runner is stopped, and the runner is resumed once the program has
+/// exited (a zombie the stopped runner cannot reap, or gone) and its
+/// deadline has passed.
 #[test]
 fn a_runner_stopped_past_the_deadline_still_reads_a_program_that_ended() {
     let dir = suite();
-    let slow = crate::common::script(dir.path(), "slow", "sleep 1; exec \"$TICTAC\" \"$@\"");
+    let marks = temp_dir();
+    let [started, go] = ["started", "go"].map(|m| marks.path().join(m));
+    // The program says its pid, then waits for `go` (at most 60 s, so that
+    // a failed test leaves nothing running) and becomes tictac.
+    let body = format!(
+        "echo $$ > '{started}.new' && mv '{started}.new' '{started}'\n\
+         n=0\nwhile [ ! -e '{go}' ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done\n\
+         exec \"$TICTAC\" \"$@\"",
+        started = path(&started),
+        go = path(&go),
+    );
+    let program = crate::common::script(marks.path(), "program", &body);
+    let timeout = Duration::from_secs(2);
     let child = Command::new(BIN)
-        .args(["test", "--program", &slow, "--timeout", "2", "-j", "1", "--filter", "a"])
+        .args(["test", "--program", &program, "--timeout", "2", "-j", "1", "--filter", "a"])
         .arg(path(dir.path()))
         .env("TICTAC", BIN)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("start");
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
-    std::thread::sleep(Duration::from_millis(300));
-    rustix::process::kill_process(pid, rustix::process::Signal::STOP).expect("stop");
-    std::thread::sleep(Duration::from_millis(3000));
-    rustix::process::kill_process(pid, rustix::process::Signal::CONT).expect("continue");
+    let runner = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    // Resumes the runner however the test ends, so that it finishes.
+    struct Resume(rustix::process::Pid);
+    impl Drop for Resume {
+        fn drop(&mut self) {
+            let _ = rustix::process::kill_process(self.0, rustix::process::Signal::CONT);
+        }
+    }
+    let wait_until = |what: &str, done: &dyn Fn() -> bool| {
+        let began = Instant::now();
+        while !done() {
+            assert!(began.elapsed() < Duration::from_secs(60), "{what} never came");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    wait_until("the program's start", &|| started.exists());
+    let spawned = Instant::now(); // the deadline counts from before this
+    let program_pid = fs::read_to_string(&started).expect("pid").trim().to_string();
+    rustix::process::kill_process(runner, rustix::process::Signal::STOP).expect("stop");
+    let resume = Resume(runner);
+    fs::write(&go, "").expect("go");
+    let exited = || match fs::read_to_string(format!("/proc/{program_pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        }
+    };
+    wait_until("the program's end", &exited);
+    std::thread::sleep((timeout + Duration::from_millis(500)).saturating_sub(spawned.elapsed()));
+    drop(resume);
     let o = child.wait_with_output().expect("wait");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("PASS a"), "{}", text(&o));
