@@ -22,10 +22,11 @@ use std::sync::atomic::AtomicBool;
 
 use book::{Column, Recorder, Row};
 use files::{Replace, Shared, write_whole};
-use folders::{REPORT, holds_the_program, out_apart, prepare_out, students};
+use folders::{Claim, REPORT, holds_the_program, out_apart, prepare_out, students};
 use progress::Progress;
 
 use crate::cli::GradeOptions;
+use crate::platform::process::RunAs;
 use crate::status::{Status, Stopped};
 use crate::suite::build::{Build, BuildFailed, build};
 use crate::suite::{
@@ -104,43 +105,54 @@ const COURSE_SUITE: &str = "course-suite";
 
 pub(crate) use autograder::run as write_autograder;
 
-/// Grades every student, writes the gradebook, prints the table.
+/// Grades every student, writes the gradebook, prints the table: plan
+/// (every check, before anything runs), grade, write.
 pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status, GradeError> {
+    // The claim is held until the gradebook is written: a second run on it
+    // is refused.
+    let (mut plan, _claim) = plan(options)?;
+    let graded = grade_class(
+        options,
+        &plan.tests,
+        &plan.columns,
+        &plan.students,
+        plan.replace,
+        plan.user.as_ref(),
+    )?;
+    let regraded = graded.len();
+    let rows = match options.update {
+        true => update::merge(std::mem::take(&mut plan.kept), graded),
+        false => graded,
+    };
+    write(options, &plan, &rows, regraded, out)?;
+    Ok(Status::Ran)
+}
+
+/// What grading does, found before any program runs: the students, the
+/// suite and its tests, the user programs run as, and under `--update` the
+/// rows kept from the gradebook.
+struct Plan {
+    students: Vec<(String, PathBuf)>,
+    /// The suite's folder (the gradebook's `course-suite` under `--course`).
+    suite_path: PathBuf,
+    tests: Vec<Test>,
+    columns: Vec<Column>,
+    /// The suite's identity, kept in grades.json.
+    digest: String,
+    user: Option<RunAs>,
+    /// Under `--update`, the other students' rows.
+    kept: Vec<Row>,
+    replace: Replace,
+}
+
+/// Every check made before anything runs or is written, then the gradebook
+/// claimed for this run.
+fn plan(options: &GradeOptions) -> Result<(Plan, Claim), GradeError> {
     let students = students(&options.submissions)?;
     // The traces by absolute path: the programs run in other folders. A
     // suite named is read before anything is written.
     let named = match &options.suite {
-        Some(path) => {
-            let path = absolute(path).map_err(|e| suite_error(path, e))?;
-            // A student's files would be taken for tests (worth what they say).
-            if let Some((_, dir)) = students.iter().find(|(_, dir)| dir.starts_with(&path)) {
-                let why =
-                    format!("is inside the suite '{}': its files would be tests", path.display());
-                return Err(GradeError::Submission(shown(dir.display()), why));
-            }
-            // Their program runs there: it could read or change the answers.
-            if let Some((name, _)) = students.iter().find(|(_, dir)| path.starts_with(dir)) {
-                return Err(GradeError::SuiteInAStudent(shown(path.display()), shown(name)));
-            }
-            // `--course` forgotten: the first student's folder would be the suite.
-            // Under --build the program is made, the sources are there.
-            let built = options.build.iter().map(|b| holds_the_program(&path, b, &students));
-            let held = std::iter::once(holds_the_program(&path, &options.command, &students));
-            if let Some(program) = held.chain(built).flatten().next() {
-                return Err(GradeError::LooksLikeAStudent(shown(path.display()), shown(program)));
-            }
-            let tests = suite::discover(std::slice::from_ref(&path)).map_err(|e| match e {
-                SuiteError::NoTests(_) => GradeError::NoTests(shown(path.display())),
-                e => e.into(),
-            })?;
-            // A directive or points mistyped would stop grading midway, or
-            // grade wrongly: refused before anything runs.
-            for test in &tests {
-                plan::check(&test.trace)
-                    .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
-            }
-            Some((path, tests))
-        }
+        Some(path) => Some(named_suite(options, path, &students)?),
         None => None,
     };
     out_apart(&options.out, named.as_ref().map(|(path, _)| path.as_path()), &students)?;
@@ -153,8 +165,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
             eprintln!("{warning}");
         }
     }
-    // Held until the gradebook is written: a second run on it is refused.
-    let _claim = prepare_out(&options.out, options.update)?;
+    let claim = prepare_out(&options.out, options.update)?;
     if user.is_some() {
         crate::platform::files::make_private(&options.out)
             .map_err(|e| GradeError::Write(shown(options.out.display()), e))?;
@@ -164,7 +175,6 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
     // so that every command a report shows can be run again as it stands;
     // meanwhile the runs read it from the executable, so no program finds
     // its answers there, nor changes them for the students after it.
-    let course_at = options.out.join(COURSE_SUITE);
     let (suite_path, mut tests) = match named {
         Some(named) => named,
         None => {
@@ -194,33 +204,80 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         true => (update::rows_of(&options.out, &digest, &columns)?, Replace::Whole),
         false => (Vec::new(), Replace::Never),
     };
-    let graded = grade_class(options, &tests, &columns, &students, replace, user.as_ref())?;
-    let regraded = graded.len();
-    let rows = match options.update {
-        true => update::merge(kept, graded),
-        false => graded,
-    };
+    let plan = Plan { students, suite_path, tests, columns, digest, user, kept, replace };
+    Ok((plan, claim))
+}
+
+/// The suite named, by its absolute path, and its tests, checked against
+/// the students' folders and for directives that would grade wrongly.
+fn named_suite(
+    options: &GradeOptions,
+    path: &Path,
+    students: &[(String, PathBuf)],
+) -> Result<(PathBuf, Vec<Test>), GradeError> {
+    let path = absolute(path).map_err(|e| suite_error(path, e))?;
+    // A student's files would be taken for tests (worth what they say).
+    if let Some((_, dir)) = students.iter().find(|(_, dir)| dir.starts_with(&path)) {
+        let why = format!("is inside the suite '{}': its files would be tests", path.display());
+        return Err(GradeError::Submission(shown(dir.display()), why));
+    }
+    // Their program runs there: it could read or change the answers.
+    if let Some((name, _)) = students.iter().find(|(_, dir)| path.starts_with(dir)) {
+        return Err(GradeError::SuiteInAStudent(shown(path.display()), shown(name)));
+    }
+    // `--course` forgotten: the first student's folder would be the suite.
+    // Under --build the program is made, the sources are there.
+    let built = options.build.iter().map(|b| holds_the_program(&path, b, students));
+    let held = std::iter::once(holds_the_program(&path, &options.command, students));
+    if let Some(program) = held.chain(built).flatten().next() {
+        return Err(GradeError::LooksLikeAStudent(shown(path.display()), shown(program)));
+    }
+    let tests = suite::discover(std::slice::from_ref(&path)).map_err(|e| match e {
+        SuiteError::NoTests(_) => GradeError::NoTests(shown(path.display())),
+        e => e.into(),
+    })?;
+    // A directive or points mistyped would stop grading midway, or grade
+    // wrongly: refused before anything runs.
+    for test in &tests {
+        plan::check(&test.trace)
+            .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
+    }
+    Ok((path, tests))
+}
+
+/// The gradebook's files (the course suite under `--course`, grades.csv,
+/// grades.json, tests.csv), each whole, then the table, what `advice`
+/// finds amiss, and the closing line.
+fn write(
+    options: &GradeOptions,
+    plan: &Plan,
+    rows: &[Row],
+    regraded: usize,
+    out: &mut dyn Write,
+) -> Result<(), GradeError> {
+    let Plan { columns, replace, .. } = plan;
+    let course_at = options.out.join(COURSE_SUITE);
     if options.suite.is_none() && !course_at.exists() {
         course::write_out(&course_at)?;
     }
     let mut csv = Vec::new();
-    book::write_csv(&mut csv, &columns, &rows).map_err(SuiteError::Write)?;
-    write_whole(&options.out.join("grades.csv"), &csv, replace)?;
-    let mut json = serde_json::to_vec_pretty(&book::json(&digest, &columns, &rows))
+    book::write_csv(&mut csv, columns, rows).map_err(SuiteError::Write)?;
+    write_whole(&options.out.join("grades.csv"), &csv, *replace)?;
+    let mut json = serde_json::to_vec_pretty(&book::json(&plan.digest, columns, rows))
         .map_err(|e| SuiteError::Write(e.into()))?;
     json.push(b'\n');
-    write_whole(&options.out.join(update::GRADES_JSON), &json, replace)?;
+    write_whole(&options.out.join(update::GRADES_JSON), &json, *replace)?;
     let mut tests_csv = Vec::new();
-    book::write_tests_csv(&mut tests_csv, &columns, &rows).map_err(SuiteError::Write)?;
-    write_whole(&options.out.join("tests.csv"), &tests_csv, replace)?;
-    book::write_table(out, &columns, &rows).map_err(SuiteError::Write)?;
-    for note in advice::notes(&options.command, &students, &columns, &rows) {
+    book::write_tests_csv(&mut tests_csv, columns, rows).map_err(SuiteError::Write)?;
+    write_whole(&options.out.join("tests.csv"), &tests_csv, *replace)?;
+    book::write_table(out, columns, rows).map_err(SuiteError::Write)?;
+    for note in advice::notes(&options.command, &plan.students, columns, rows) {
         writeln!(out, "{note}").map_err(SuiteError::Write)?;
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let (of, suite) = match options.suite {
         None => ("the course suite".to_string(), ", and the course suite"),
-        Some(_) => (format!("'{}'", shown(suite_path.display())), ""),
+        Some(_) => (format!("'{}'", shown(plan.suite_path.display())), ""),
     };
     match options.update {
         false => writeln!(
@@ -240,7 +297,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         ),
     }
     .map_err(SuiteError::Write)?;
-    Ok(Status::Ran)
+    Ok(())
 }
 
 /// The course suite's tests, named by where the gradebook will hold them
@@ -267,7 +324,7 @@ fn grade_class(
     columns: &[Column],
     students: &[(String, PathBuf)],
     replace: Replace,
-    user: Option<&crate::platform::process::RunAs>,
+    user: Option<&RunAs>,
 ) -> Result<Vec<Row>, GradeError> {
     // As another user, each student's build is a private copy their tests
     // run in; the builds, held until grading is done, say why they failed.
@@ -331,7 +388,7 @@ fn grade_class(
 fn build_all(
     options: &GradeOptions,
     students: &[(String, PathBuf)],
-    user: Option<&crate::platform::process::RunAs>,
+    user: Option<&RunAs>,
 ) -> Vec<Build> {
     let none = || students.iter().map(|_| Build { failed: None, folder: None }).collect();
     let Some(command) = &options.build else { return none() };

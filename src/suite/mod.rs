@@ -465,17 +465,17 @@ fn ran_tictac(stderr: &[u8]) -> bool {
 /// Runs one test: its actual output, its expected output, the verdict.
 pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
-    let mut ran = Ran::default();
-    let verdict = verdict(test, options, stop, &mut ran);
+    let Judged { verdict, ran } = verdict(test, options, stop);
     let failed = verdict.failed();
-    ran.notes.extend(ran.ran_in_place.filter(|_| failed));
+    let mut notes = ran.notes;
     if failed {
-        ran.notes.extend(encodings(test, options));
+        notes.extend(ran.ran_in_place);
+        notes.extend(encodings(test, options));
     }
     TestResult {
         elapsed: start.elapsed(),
         command: ran.command.filter(|_| failed),
-        notes: ran.notes,
+        notes,
         stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
         not_the_programs: failed
             && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
@@ -484,70 +484,143 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
     }
 }
 
-fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut Ran) -> Verdict {
+/// A test's verdict, and what its run left beside it.
+struct Judged {
+    verdict: Verdict,
+    ran: Ran,
+}
+
+impl Judged {
+    /// A verdict reached with no run to tell of.
+    fn of(verdict: Verdict) -> Judged {
+        Judged { verdict, ran: Ran::default() }
+    }
+
+    /// Not run through: the program's doing, or not (the oracle's, the
+    /// suite's, the system's).
+    fn unrun(unrun: plan::Unrun) -> Judged {
+        let ran = Ran {
+            not_the_programs: unrun.blame != plan::Blame::Program,
+            ran_out: unrun.blame == plan::Blame::RanOut,
+            ..Ran::default()
+        };
+        Judged { verdict: Verdict::CannotRun(unrun.why), ran }
+    }
+}
+
+/// The expected output, before the program runs: an oracle's answer, the
+/// course suite's file, or the suite's (none when missing).
+struct Expected {
+    output: Option<Capture>,
+    labels: Labels,
+    /// The oracle's exit status, its answer as much as its output.
+    oracle_status: Option<i32>,
+}
+
+/// What the program printed, how it ended, and what else its run left.
+struct Actual {
+    output: Capture,
+    trouble: Option<Trouble>,
+    /// The status `-- status: N` wants, and the one it ended with.
+    status: Option<(i32, Option<i32>)>,
+    ran: Ran,
+}
+
+/// Runs one test and judges it: the expected output, the program's, then
+/// the two compared (or the actual one blessed).
+fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> Judged {
     if options.program.is_some()
         && let Some(why) = plan::tictac_only(&test.trace)
     {
-        return Verdict::Skipped(why);
+        return Judged::of(Verdict::Skipped(why));
     }
-    let timeout = options.timeout;
-    let expected_path = test.expected_path();
-    // The course suite's files as the executable holds them (`course`).
-    let builtin = |path: &Path| options.course.then(|| course::file(path.file_name()?)).flatten();
-    let trace_text = builtin(&test.trace);
-    // The expected output first: its size sets the cap on the actual one.
-    let mut labels = Labels::default();
-    // The oracle's exit status, its answer as much as its output.
-    let mut oracle_status = None;
-    let mut expected = match &options.oracle {
-        Some(oracle) => {
-            labels = Labels { expected: "oracle", actual: "program" };
-            let producer =
-                Producer::Program { command: oracle, timeout, folder: Folder::Here, user: None };
-            match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
-                // Its exit status is part of its answer (`tictac -b` exits 1
-                // after a syntax error, 2 on a file it cannot read); a
-                // crash, a hang or a flood is no answer.
-                Ok(Produced { trouble: Some(trouble), command, .. })
-                    if !matches!(trouble, Trouble::Exited(_)) =>
-                {
-                    ran.not_the_programs = true;
-                    return Verdict::CannotRun(format!("oracle {trouble}: {command}"));
-                }
-                Ok(produced) => {
-                    oracle_status = produced.status;
-                    Some(produced.output)
-                }
-                Err(why) => {
-                    ran.not_the_programs = true;
-                    return Verdict::CannotRun(format!("oracle: {why}"));
-                }
-            }
-        }
-        // Each is a few hundred bytes: held in memory.
-        None if trace_text.is_some() => {
-            builtin(&expected_path).and_then(|b| Capture::of_bytes(b).ok())
-        }
-        None => match fs::symlink_metadata(&expected_path) {
-            Err(_) => None,
-            Ok(_) => match files::open_checked(&expected_path).and_then(|f| {
-                Capture::of_file(f).map_err(|e| files::Unreadable {
-                    why: format!("cannot read {}: {e}", expected_path.display()),
-                    ran_out: platform::files::is_exhaustion(&e),
-                })
-            }) {
-                Ok(capture) => Some(capture),
-                Err(unreadable) if !options.bless => {
-                    ran.not_the_programs = true;
-                    ran.ran_out = unreadable.ran_out;
-                    return Verdict::CannotRun(unreadable.why);
-                }
-                Err(_) => None,
-            },
-        },
+    // The course suite's trace as the executable holds it (`course`).
+    let trace_text = options.course.then(|| course::file(test.trace.file_name()?)).flatten();
+    let expected = match expected(test, options, trace_text, stop) {
+        Ok(expected) => expected,
+        Err(unrun) => return Judged::unrun(unrun),
     };
-    let cap = expected.as_ref().map_or(0, Capture::len).saturating_add(1 << 20).max(MIN_CAP);
-    // Each run in a copy of the student's folder, or of this one.
+    // The expected output's size sets the cap on the actual one.
+    let cap = expected.output.as_ref().map_or(0, Capture::len);
+    let cap = cap.saturating_add(1 << 20).max(MIN_CAP);
+    let mut actual = match actual(test, options, trace_text, cap, stop) {
+        Ok(actual) => actual,
+        Err(unrun) => return Judged::unrun(unrun),
+    };
+    if let Some(dir) = &options.log {
+        let logged = log(dir, test, &mut actual.output, &actual.ran.stderr);
+        actual.ran.notes.extend(logged);
+    }
+    judge(test, options, expected, actual, trace_text, stop)
+}
+
+/// The expected output: `--oracle`'s answer, the course suite's file, or
+/// the suite's; not the program's fault when it cannot be had.
+fn expected(
+    test: &Test,
+    options: &Options,
+    trace_text: Option<&[u8]>,
+    stop: Option<&AtomicBool>,
+) -> Result<Expected, plan::Unrun> {
+    let expected_path = test.expected_path();
+    let read = |output| Expected { output, labels: Labels::default(), oracle_status: None };
+    let Some(oracle) = &options.oracle else {
+        if trace_text.is_some() {
+            // Each is a few hundred bytes: held in memory.
+            let builtin = expected_path.file_name().and_then(course::file);
+            return Ok(read(builtin.and_then(|b| Capture::of_bytes(b).ok())));
+        }
+        if fs::symlink_metadata(&expected_path).is_err() {
+            return Ok(read(None));
+        }
+        let opened = files::open_checked(&expected_path).and_then(|f| {
+            Capture::of_file(f).map_err(|e| files::Unreadable {
+                why: format!("cannot read {}: {e}", expected_path.display()),
+                ran_out: platform::files::is_exhaustion(&e),
+            })
+        });
+        return match opened {
+            Ok(capture) => Ok(read(Some(capture))),
+            // --bless writes it anew.
+            Err(_) if options.bless => Ok(read(None)),
+            Err(unreadable) => Err(unreadable.into()),
+        };
+    };
+    let producer = Producer::Program {
+        command: oracle,
+        timeout: options.timeout,
+        folder: Folder::Here,
+        user: None,
+    };
+    match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
+        // Its exit status is part of its answer (`tictac -b` exits 1 after
+        // a syntax error, 2 on a file it cannot read); a crash, a hang or a
+        // flood is no answer.
+        Ok(Produced { trouble: Some(trouble), command, .. })
+            if !matches!(trouble, Trouble::Exited(_)) =>
+        {
+            Err(format!("oracle {trouble}: {command}").into())
+        }
+        Ok(produced) => Ok(Expected {
+            output: Some(produced.output),
+            labels: Labels { expected: "oracle", actual: "program" },
+            oracle_status: produced.status,
+        }),
+        // Whatever the trouble, not the program's.
+        Err(why) => Err(format!("oracle: {why}").into()),
+    }
+}
+
+/// The program's run (tictac's own, in-process, without `--program`),
+/// each in a copy of its folder: the student's, or the one tictac runs in.
+fn actual(
+    test: &Test,
+    options: &Options,
+    trace_text: Option<&[u8]>,
+    cap: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<Actual, plan::Unrun> {
+    let timeout = options.timeout;
     let here = std::env::current_dir().ok();
     let folder = match options.dir.as_deref().or(here.as_deref()) {
         Some(dir) => Folder::CopyOf(dir),
@@ -556,27 +629,34 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
     let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
         Producer::Program { command, timeout, folder, user: options.user.as_ref() }
     });
-    let (mut actual, trouble, status) = match produce(producer, &test.trace, trace_text, cap, stop)
-    {
-        Err(unrun) => {
-            ran.not_the_programs = unrun.blame != plan::Blame::Program;
-            ran.ran_out = unrun.blame == plan::Blame::RanOut;
-            return Verdict::CannotRun(unrun.why);
-        }
-        Ok(produced) => {
-            ran.command = Some(discover::escape_controls(&produced.command));
-            ran.stderr = produced.stderr;
-            ran.ran_in_place = produced.note;
-            if ran_tictac(&ran.stderr) {
-                ran.notes.push(RAN_TICTAC.into());
-            }
-            let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
-            (produced.output, produced.trouble, status)
-        }
+    let produced = produce(producer, &test.trace, trace_text, cap, stop)?;
+    let notes = match ran_tictac(&produced.stderr) {
+        true => vec![RAN_TICTAC.to_string()],
+        false => Vec::new(),
     };
-    if let Some(dir) = &options.log {
-        ran.notes.extend(log(dir, test, &mut actual, &ran.stderr));
-    }
+    let ran = Ran {
+        command: Some(discover::escape_controls(&produced.command)),
+        notes,
+        stderr: produced.stderr,
+        ran_in_place: produced.note,
+        ..Ran::default()
+    };
+    let status = produced.wanted_status.map(|wanted| (wanted, produced.status));
+    Ok(Actual { output: produced.output, trouble: produced.trouble, status, ran })
+}
+
+/// The verdict on the program's output and ending against the expected
+/// output, or, under `--bless`, the output blessed.
+fn judge(
+    test: &Test,
+    options: &Options,
+    expected: Expected,
+    actual: Actual,
+    trace_text: Option<&[u8]>,
+    stop: Option<&AtomicBool>,
+) -> Judged {
+    let Expected { output: mut expected, labels, oracle_status } = expected;
+    let Actual { output: mut actual, trouble, status, mut ran } = actual;
     let trouble = match trouble {
         // A run that never started printed nothing to compare; one that was
         // stopped, the start of its output: shown, headed as only a part.
@@ -587,29 +667,17 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
                 }
                 _ => None,
             };
-            return Verdict::Broke(trouble, partial);
+            return Judged { verdict: Verdict::Broke(trouble, partial), ran };
         }
         trouble => trouble,
     };
     if options.bless {
-        // A crash's output is no answer to record; an exit status is part
-        // of one, as an oracle's is (`tictac -b` exits 1 after a syntax
-        // error).
-        if let Some(trouble) = trouble.as_ref().filter(|t| !matches!(t, Trouble::Exited(_))) {
-            return Verdict::CannotRun(format!("{trouble}: nothing blessed"));
-        }
-        let program = options.program.as_ref().map(|words| words.join(" "));
-        return match bless::bless(&expected_path, &mut actual, program.as_deref()) {
-            Ok(note) => {
-                ran.notes.push(note);
-                ran.notes.extend(program.and_then(|p| blessed_warning(&p, &actual, trouble)));
-                Verdict::Pass
-            }
-            Err(why) => Verdict::CannotRun(why),
-        };
+        let (verdict, notes) = blessed(test, options, &mut actual, trouble);
+        ran.notes.extend(notes);
+        return Judged { verdict, ran };
     }
     let Some(expected) = expected.as_mut() else {
-        return Verdict::NoExpected(missing(test, options));
+        return Judged { verdict: Verdict::NoExpected(missing(test, options)), ran };
     };
     let diff = match diff::describe(expected, &mut actual, labels) {
         Ok(diff) => diff,
@@ -617,39 +685,78 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>, ran: &mut 
             // A program's OUT may be a trap (a link to a file that cannot be
             // read): its own doing.
             ran.not_the_programs = options.program.is_none();
-            return Verdict::CannotRun(format!("comparing the outputs: {e}"));
+            return Judged {
+                verdict: Verdict::CannotRun(format!("comparing the outputs: {e}")),
+                ran,
+            };
         }
     };
-    let Some(diff) = diff else {
-        // The right output. Without `-- status: N` only a crash counts
-        // then: a program that printed the right answer and exited 1 passes.
-        return match (status, trouble) {
-            (Some((wanted, got)), trouble) if got != Some(wanted) => {
-                let diff = Diff::status(wanted, &ending(got, trouble.as_ref()));
-                match trouble {
-                    Some(trouble) if trouble.crashed() => Verdict::Broke(trouble, Some(diff)),
-                    _ => Verdict::StatusDiffers(diff),
-                }
-            }
-            // A crash is no pass, whatever it printed before, unless the
-            // trace's `-- status:` asks for exactly that end.
-            (None, Some(trouble)) if trouble.crashed() => {
-                let diff = Diff::crashed(&crash(&trouble));
-                Verdict::Broke(trouble, Some(diff))
-            }
-            _ => Verdict::Pass,
-        };
+    let verdict = match diff {
+        None => right_output(status, trouble),
+        Some(diff) => {
+            let expects =
+                || expected_status(test, options, status, oracle_status, trace_text, stop);
+            wrong_output(diff, trouble, expects)
+        }
     };
-    // A wrong output: a normal exit with the status the test expects is
-    // no news beside it (`tictac -b` exits 1 after a syntax error).
+    Judged { verdict, ran }
+}
+
+/// `--bless`: the actual output written as the expected file, and what the
+/// test says of it. A crash's output is no answer to record; an exit
+/// status is part of one, as an oracle's is (`tictac -b` exits 1 after a
+/// syntax error).
+fn blessed(
+    test: &Test,
+    options: &Options,
+    actual: &mut Capture,
+    trouble: Option<Trouble>,
+) -> (Verdict, Vec<String>) {
+    if let Some(trouble) = trouble.as_ref().filter(|t| !matches!(t, Trouble::Exited(_))) {
+        return (Verdict::CannotRun(format!("{trouble}: nothing blessed")), Vec::new());
+    }
+    let program = options.program.as_ref().map(|words| words.join(" "));
+    match bless::bless(&test.expected_path(), actual, program.as_deref()) {
+        Ok(note) => {
+            let warning = program.and_then(|p| blessed_warning(&p, actual, trouble));
+            (Verdict::Pass, std::iter::once(note).chain(warning).collect())
+        }
+        Err(why) => (Verdict::CannotRun(why), Vec::new()),
+    }
+}
+
+/// The right output. Without `-- status: N` only a crash counts then: a
+/// program that printed the right answer and exited 1 passes.
+fn right_output(status: Option<(i32, Option<i32>)>, trouble: Option<Trouble>) -> Verdict {
+    match (status, trouble) {
+        (Some((wanted, got)), trouble) if got != Some(wanted) => {
+            let diff = Diff::status(wanted, &ending(got, trouble.as_ref()));
+            match trouble {
+                Some(trouble) if trouble.crashed() => Verdict::Broke(trouble, Some(diff)),
+                _ => Verdict::StatusDiffers(diff),
+            }
+        }
+        // A crash is no pass, whatever it printed before, unless the
+        // trace's `-- status:` asks for exactly that end.
+        (None, Some(trouble)) if trouble.crashed() => {
+            let diff = Diff::crashed(&crash(&trouble));
+            Verdict::Broke(trouble, Some(diff))
+        }
+        _ => Verdict::Pass,
+    }
+}
+
+/// A wrong output: a normal exit with the status the test expects (asked
+/// of `expects` only then) is no news beside it (`tictac -b` exits 1 after
+/// a syntax error).
+fn wrong_output(
+    diff: Diff,
+    trouble: Option<Trouble>,
+    expects: impl Fn() -> Option<i32>,
+) -> Verdict {
     match trouble {
         None => Verdict::Differs(diff),
-        Some(Trouble::Exited(code))
-            if expected_status(test, options, status, oracle_status, trace_text, stop)
-                == Some(code) =>
-        {
-            Verdict::Differs(diff)
-        }
+        Some(Trouble::Exited(code)) if expects() == Some(code) => Verdict::Differs(diff),
         Some(trouble) => Verdict::Broke(trouble, Some(diff)),
     }
 }
