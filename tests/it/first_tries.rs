@@ -130,3 +130,43 @@ fn a_program_file_without_the_execute_permission_gets_chmod_or_its_interpreter()
         text(&o)
     );
 }
+
+/// A program started from the wrong folder fails every test the same way:
+/// one line says so, with what it printed on standard error, before the
+/// failures (finding S2); a suite where one test ends otherwise says nothing
+/// of the kind.
+#[test]
+fn every_test_failing_the_same_way_is_said_once_before_the_failures() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    for (name, trace) in [("a", "undo\n"), ("b", "redo\n"), ("c", "new_game(\"a\",\"b\")\n")] {
+        fs::write(suite.join(format!("{name}.txt")), trace).expect("write");
+    }
+    let o = in_dir(home.path(), &["test", "--bless", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // No ttt.sh here: sh says so on every test.
+    let o = in_dir(home.path(), &["test", "suite", "--program", "sh ttt.sh", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(
+            "The program failed the same way on all 3 tests: exited with status 2, its standard error ending: "
+        ),
+        "{out}"
+    );
+    assert!(first.contains("ttt.sh"), "{out}");
+    assert_eq!(out.matches("\nFAIL ").count(), 3, "the failures follow: {out}");
+
+    // One test ends otherwise: each failure as it comes, no such line.
+    fs::write(
+        home.path().join("ttt.sh"),
+        "case \"$2\" in *a.txt) exit 0;; esac; echo oops >&2; exit 2\n",
+    )
+    .expect("write");
+    let o = in_dir(home.path(), &["test", "suite", "--program", "sh ttt.sh", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(!text(&o).contains("the same way"), "{}", text(&o));
+    assert!(text(&o).starts_with("FAIL a "), "{}", text(&o));
+}

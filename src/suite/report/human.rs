@@ -9,10 +9,98 @@ use super::{BuildFailed, Heading, Reporter, TestEvent, summary};
 use crate::suite::{Diff, Test, TestResult, Verdict};
 
 pub(crate) struct Human<'a> {
-    pub(crate) out: Box<dyn Write + 'a>,
-    pub(crate) color: bool,
-    pub(crate) quiet: bool,
-    pub(crate) heading: Option<Heading>,
+    out: Box<dyn Write + 'a>,
+    color: bool,
+    quiet: bool,
+    heading: Option<Heading>,
+    /// The failures held back while every test so far failed the same way.
+    same: Same,
+}
+
+impl<'a> Human<'a> {
+    pub(crate) fn new(
+        out: Box<dyn Write + 'a>,
+        color: bool,
+        quiet: bool,
+        heading: Option<Heading>,
+    ) -> Human<'a> {
+        Human { out, color, quiet, heading, same: Same::Holding(Vec::new()) }
+    }
+}
+
+/// Failures the same from the first test on (the same headline, the same
+/// standard error: a program started from the wrong folder, an interpreter
+/// missing) are held back, to be said once, in one line before their
+/// diffs: `The program failed the same way on all 46 tests: ...`.
+enum Same {
+    Holding(Vec<(Test, TestResult)>),
+    /// A test ended otherwise, or too much was held: each as it comes.
+    Broken,
+}
+
+/// Held back at most this many failures, or this many bytes of them.
+const HOLD: usize = 1_000;
+const HOLD_BYTES: usize = 16 << 20;
+
+/// Whether two failures are the same: their run went wrong (not only their
+/// output) alike, and their standard error ends alike (and is not empty).
+fn alike(a: &TestResult, b: &TestResult) -> bool {
+    let went_wrong =
+        |r: &TestResult| matches!(r.verdict, Verdict::Broke(..) | Verdict::CannotRun(_));
+    went_wrong(a)
+        && went_wrong(b)
+        && !a.stderr.is_empty()
+        && a.verdict.headline() == b.verdict.headline()
+        && a.stderr == b.stderr
+}
+
+impl Human<'_> {
+    /// The failures held, after the line saying they failed the same way
+    /// (of `all` of them, or the first ones) when they are more than one.
+    fn release(&mut self, all: bool) -> io::Result<()> {
+        let Same::Holding(held) = std::mem::replace(&mut self.same, Same::Broken) else {
+            return Ok(());
+        };
+        if let Some((_, first)) = held.first().filter(|_| held.len() > 1) {
+            let which = if all { "all" } else { "the first" };
+            let last = first.stderr.last().map(String::as_str).unwrap_or_default();
+            writeln!(
+                self.out,
+                "The program failed the same way on {which} {} tests: {}, its standard error ending: {last}",
+                held.len(),
+                first.verdict.headline().unwrap_or_default()
+            )?;
+        }
+        for (test, result) in &held {
+            print_outcome(&mut *self.out, test, result, self.color)?;
+        }
+        Ok(())
+    }
+
+    /// Holds a failure like those held so far; false when it is not one.
+    fn hold(&mut self, test: &Test, result: &TestResult) -> bool {
+        let Same::Holding(held) = &mut self.same else { return false };
+        let like = match held.first() {
+            None => alike(result, result),
+            Some((_, first)) => alike(first, result),
+        };
+        if !like {
+            return false;
+        }
+        held.push((test.clone(), result.clone()));
+        true
+    }
+
+    /// Whether the failures held are past what is held back.
+    fn holds_too_much(&self) -> bool {
+        match &self.same {
+            Same::Holding(held) => {
+                held.len() >= HOLD
+                    || held.iter().map(|(_, r)| r.weight()).sum::<usize>() > HOLD_BYTES
+            }
+            Same::Broken => false,
+        }
+    }
 }
 
 impl Reporter for Human<'_> {
@@ -30,12 +118,22 @@ impl Reporter for Human<'_> {
                 }
             }
             TestEvent::Finished { test, result, .. } => {
+                if self.hold(test, result) {
+                    if self.holds_too_much() {
+                        self.release(false)?;
+                    }
+                    return self.out.flush();
+                }
+                self.release(false)?;
                 if self.quiet && !result.verdict.failed() {
                     return Ok(());
                 }
                 print_outcome(&mut *self.out, test, result, self.color)?;
             }
-            TestEvent::Done { report } => writeln!(self.out, "{}", summary(report))?,
+            TestEvent::Done { report } => {
+                self.release(true)?;
+                writeln!(self.out, "{}", summary(report))?
+            }
         }
         self.out.flush()
     }

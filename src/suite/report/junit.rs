@@ -300,8 +300,7 @@ mod tests {
     fn a_suite_is_one_document_with_its_counts() {
         let mut out = Vec::new();
         let mut people = io::sink();
-        let people =
-            Human { out: Box::new(&mut people), color: false, quiet: false, heading: None };
+        let people = Human::new(Box::new(&mut people), false, false, None);
         let mut junit = Junit::new(Box::new(&mut out), people);
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };

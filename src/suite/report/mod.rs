@@ -64,15 +64,15 @@ pub(crate) fn for_format<'a>(
 ) -> Box<dyn Reporter + 'a> {
     let heading = heading.cloned();
     match format {
-        Format::Human => Box::new(human::Human { out: Box::new(out), color, quiet, heading }),
+        Format::Human => Box::new(human::Human::new(Box::new(out), color, quiet, heading)),
         // A comment after the plan: the document stays TAP.
         Format::Tap => Box::new(tap::Tap { out, heading }),
         Format::Junit => {
-            let people = human::Human { out: Box::new(people), color, quiet, heading };
+            let people = human::Human::new(Box::new(people), color, quiet, heading);
             Box::new(junit::Junit::new(Box::new(out), people))
         }
         Format::Gradescope => {
-            let people = human::Human { out: Box::new(people), color, quiet, heading };
+            let people = human::Human::new(Box::new(people), color, quiet, heading);
             Box::new(gradescope::Gradescope::new(out, people))
         }
     }
@@ -86,7 +86,7 @@ pub(crate) fn junit_named<'a>(
     xml: Box<dyn Write + 'a>,
     people: Box<dyn Write + 'a>,
 ) -> Box<dyn Reporter + 'a> {
-    let people = human::Human { out: people, color: false, quiet: false, heading: None };
+    let people = human::Human::new(people, false, false, None);
     Box::new(junit::Junit::new(xml, people).named(name))
 }
 
