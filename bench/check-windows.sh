@@ -171,14 +171,16 @@ echo "spawner.bat: passed, and its child was killed with the run's Job Object"
 
 # grade: each student's ttt.bat is found in, and runs inside, the student's
 # folder, as cmd.exe there finds it (a bare name and .\ttt.bat alike), not
-# the ttt.bat of the folder tictac runs in; ann's runs tictac.exe by a path
-# that only leads to it from her folder; bob's (a name with a space) prints
-# something else.
+# the ttt.bat of the folder tictac runs in; ann's runs her own copy of
+# tictac.exe, ann.exe, by a bare name found only in her folder (each run is
+# in a private copy of it, so a `..` path inside her script would lead
+# nowhere); bob's (a name with a space) prints something else.
 mkdir -p "$work/class/ann" "$work/class/bob jones"
-printf '@echo off\r\n"..\\..\\tictac.exe" %%*\r\n' >"$work/class/ann/ttt.bat"
+cp "$work/tictac.exe" "$work/class/ann/ann.exe"
+printf '@echo off\r\nann.exe %%*\r\n' >"$work/class/ann/ttt.bat"
 printf '@echo off\r\necho not a game\r\n' >"$work/class/bob jones/ttt.bat"
 printf '@echo off\r\necho the runner folder, not a student\r\n' >"$work/ttt.bat"
-printf 'student,passed,total,points,t\nann,1,1,1,1\nbob jones,0,1,0,0\n' >"$work/grades.want"
+printf 'student,passed,total,points,max_points,t\nann,1,1,1,1,1\nbob jones,0,1,0,1,0\n' >"$work/grades.want"
 for command in 'ttt.bat' '.\ttt.bat'; do
   rm -rf "$work/grades"
   (cd "$work" && timeout 60 "$wine" tictac.exe grade suite class/ann "class/bob jones" --command "$command" --out grades) \
