@@ -14,18 +14,18 @@ use tictac_platform as platform;
 // of traces, what a run earned.
 mod app;
 mod cli;
-mod run;
-mod status;
-mod suite;
+pub mod run;
+pub mod status;
+pub mod suite;
 
 // The front ends, one a command (docs/ARCHITECTURE.md, "Where each command
 // lives"); none imports another.
-mod board;
+pub mod board;
 mod fuzz;
 mod grade;
 mod serve;
 mod shell;
-mod test;
+pub mod test;
 mod verify;
 
 /// Arguments in, one front end run, exit status out (see `app::main`).
@@ -48,21 +48,4 @@ pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
     // A fatal signal being handled ends the process, not this status.
     platform::signals::await_death_if_dying();
     status
-}
-
-/// The parts of the front ends that the integration tests drive below the
-/// command line.
-pub mod testing {
-    pub use crate::board::model::Action;
-    pub use crate::board::view::areas;
-    pub use crate::run::protocol::{LineProtocol, Reply};
-    pub use crate::run::{Driver, Job, Sink, run_job};
-    pub use crate::shell::Recorder;
-    pub use crate::status::Status;
-
-    /// The test runner (`tictac test`): the suite, and its coverage.
-    pub mod suite {
-        pub use crate::suite::{Options, Report, discover, run};
-        pub use crate::test::coverage::reached;
-    }
 }

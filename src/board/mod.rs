@@ -1,8 +1,8 @@
 //! `tictac -g`: the game on a full-screen terminal board, by mouse and
 //! keyboard, driving the same engine as every other mode.
 
-pub(crate) mod model;
-pub(crate) mod view;
+pub mod model;
+pub mod view;
 
 use std::io::{self, IsTerminal, Stdout};
 use std::sync::Arc;

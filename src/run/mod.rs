@@ -10,7 +10,7 @@ pub(crate) mod encoding;
 pub(crate) mod input;
 mod input_file;
 mod output_file;
-pub(crate) mod protocol;
+pub mod protocol;
 pub(crate) mod record;
 mod sink;
 pub(crate) mod tape;
@@ -26,6 +26,7 @@ pub(crate) use encoding::Encoding;
 pub(crate) use input::Input;
 pub(crate) use input_file::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use output_file::{OutputError, OutputFile};
+pub use record::Recorder;
 pub use sink::Sink;
 
 use crate::bots::Autopilot;

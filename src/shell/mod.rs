@@ -23,9 +23,9 @@ use rustyline::{
 use crate::cli::Session;
 use crate::game::Mark;
 use crate::lang::events::{self, EVENTS};
+use crate::run::Recorder;
 use crate::run::protocol::run_plain;
 use crate::run::protocol::{LineProtocol, PROMPT, Reply};
-pub use crate::run::record::Recorder;
 use crate::run::{RunError, describe};
 use crate::status::Status;
 

@@ -1,7 +1,7 @@
 //! `tictac test`: runs a suite of acceptance traces (`suite`) and reports
 //! it, or with `--coverage` says which behaviours the traces reach.
 
-pub(crate) mod coverage;
+pub mod coverage;
 
 use std::io::{self, IsTerminal, Write};
 

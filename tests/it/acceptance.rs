@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::{BIN, path, text, tictac};
-use tictac::testing::suite::{self as runner, Options};
+use tictac::suite::{self as runner, Options};
 
 fn acceptance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance")

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use crate::common::{BIN, Tmux, path, temp_dir, tmux_available};
 use ratatui::layout::Rect;
 use tempfile::TempDir;
-use tictac::testing::Action;
-use tictac::testing::areas;
+use tictac::board::model::Action;
+use tictac::board::view::areas;
 
 /// A left click at a 0-based cell of the screen, as the terminal sends it
 /// with mouse reporting on (SGR encoding, 1-based).

@@ -151,8 +151,8 @@ fn what_coverage_says_a_test_shows_is_what_it_prints() {
         text.lines().filter(|l| l.contains(": score for ") && l.ends_with("(as O)")).count()
     };
     let mut checked = 0;
-    for test in tictac::testing::suite::discover(&[dir]).expect("tests") {
-        let reached = tictac::testing::suite::reached(&test).expect("measured");
+    for test in tictac::suite::discover(&[dir]).expect("tests") {
+        let reached = tictac::test::coverage::reached(&test).expect("measured");
         let has = |id: &str| reached.contains(Behaviour::from_id(id).expect(id));
         let expected = fs::read_to_string(test.expected_path()).expect("expected");
         let name = &test.name;

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
 use tictac::lang::{self, EventStream, TraceError};
-use tictac::testing::LineProtocol;
+use tictac::run::protocol::LineProtocol;
 
 /// Pieces of traces: tokens, their near misses, and raw bytes.
 fn piece() -> impl Strategy<Value = Vec<u8>> {

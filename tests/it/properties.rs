@@ -10,7 +10,7 @@ use tictac::engine::Engine;
 use tictac::game::rules::Change;
 use tictac::game::view::render;
 use tictac::game::{Cell, Game, Mark, Message, Phase};
-use tictac::testing::{Driver, Sink};
+use tictac::run::{Driver, Sink};
 
 /// A command with owned names, as generated.
 #[derive(Clone, Debug)]

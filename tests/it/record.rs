@@ -10,9 +10,9 @@ use crate::common::{BIN, path, proptest_config, temp_dir, text, tictac, tictac_w
 use proptest::prelude::*;
 use tictac::bots::{Autopilot, Bot, Strategy as BotStrategy};
 use tictac::game::view::render;
-use tictac::testing::Recorder;
-use tictac::testing::{Job, Status, run_job};
-use tictac::testing::{LineProtocol, Reply};
+use tictac::run::protocol::{LineProtocol, Reply};
+use tictac::run::{Job, Recorder, run_job};
+use tictac::status::Status;
 
 #[test]
 fn an_existing_file_is_never_recorded_into() {
