@@ -42,16 +42,17 @@ enum Same {
 const HOLD: usize = 1_000;
 const HOLD_BYTES: usize = 16 << 20;
 
-/// Whether two failures are the same: their run went wrong (not only their
-/// output) alike, and their standard error ends alike (and is not empty).
+/// Whether a failure may be one of a kind: its run went wrong (not only
+/// its output), and it said something on standard error.
+fn telling(result: &TestResult) -> bool {
+    matches!(result.verdict, Verdict::Broke(..) | Verdict::CannotRun(_))
+        && !result.stderr.is_empty()
+}
+
+/// Whether two failures are the same: both telling, with the same headline
+/// and the same end of standard error.
 fn alike(a: &TestResult, b: &TestResult) -> bool {
-    let went_wrong =
-        |r: &TestResult| matches!(r.verdict, Verdict::Broke(..) | Verdict::CannotRun(_));
-    went_wrong(a)
-        && went_wrong(b)
-        && !a.stderr.is_empty()
-        && a.verdict.headline() == b.verdict.headline()
-        && a.stderr == b.stderr
+    telling(a) && telling(b) && a.verdict.headline() == b.verdict.headline() && a.stderr == b.stderr
 }
 
 impl Human<'_> {
@@ -81,7 +82,7 @@ impl Human<'_> {
     fn hold(&mut self, test: &Test, result: &TestResult) -> bool {
         let Same::Holding(held) = &mut self.same else { return false };
         let like = match held.first() {
-            None => alike(result, result),
+            None => telling(result),
             Some((_, first)) => alike(first, result),
         };
         if !like {
