@@ -61,7 +61,7 @@ fn failed_by_all(columns: &[Column], rows: &[Row]) -> Option<String> {
     (!names.is_empty()).then(|| {
         format!(
             "note: no student passed {}: check the test before the students (its expected \
-             output; a file its `-- run:` line names is read where tictac runs)",
+             output; a file its `-- run:` line names is read beside the trace)",
             first_names(&names)
         )
     })

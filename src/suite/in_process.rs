@@ -9,12 +9,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::plan::{DIRECTIVE, Directive, Plan, Source};
+use super::plan::{DIRECTIVE, Directive, Plan, Source, beside};
 use crate::platform::process::Capture;
 use crate::run::input::Buffered;
 use crate::run::protocol::{self, LineProtocol};
 use crate::run::record::Recorder;
-use crate::run::{Input, RunError, describe, open_input, run_input};
+use crate::run::{FileError, Input, RunError, describe, open_input, run_input};
 use crate::status::Status;
 
 /// When an in-process run must stop: its deadline, and the flag that
@@ -108,9 +108,16 @@ pub(super) fn run(
                     let typed = plan.typed.as_deref().unwrap_or_default();
                     Ok(Input::new(name.display().to_string(), Box::new(typed)).never_waits())
                 }
+                // Read beside the trace, named as written.
                 Source::File(path) => {
-                    refuse_special(path)?;
-                    open_input(path)
+                    let read = beside(trace, path);
+                    refuse_special(&read)?;
+                    let shown = || path.display().to_string();
+                    match open_input(&read) {
+                        Ok(opened) => Ok(Input::new(shown(), Box::new(opened))),
+                        Err(FileError::Missing(_)) => Err(FileError::Missing(shown())),
+                        Err(FileError::Unreadable(_)) => Err(FileError::Unreadable(shown())),
+                    }
                 }
             };
             let ran = opened.map_err(RunError::from).and_then(|input| {

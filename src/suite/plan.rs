@@ -257,12 +257,25 @@ impl Plan {
         argv
     }
 
-    /// The other file the line names as the run's input, if it does.
+    /// The other file the line names as the run's input, as written, if
+    /// it does (read `beside` the trace).
     fn file(&self) -> Option<&Path> {
         match &self.directive {
             Directive::Run { input: Source::File(file), .. } => Some(file),
             _ => None,
         }
+    }
+}
+
+/// Where the file a `-- run:` line names is read: a relative name in the
+/// trace's own folder, the suite's, wherever tictac runs (`tictac grade`
+/// and the autograder run it in other folders, a student's among them,
+/// whose own `in.txt`, or link named so, is never the suite's); an
+/// absolute name as written.
+pub(crate) fn beside(trace: &Path, named: &Path) -> PathBuf {
+    match trace.parent() {
+        Some(folder) if named.is_relative() => folder.join(named),
+        _ => named.to_path_buf(),
     }
 }
 
@@ -593,7 +606,7 @@ fn external(
     };
     let out_file = scratch.path().join(OUT_FILE);
     let private = private_copy(scratch.path(), &trace)?;
-    let file = file_copy(scratch.path(), plan)?;
+    let file = file_copy(scratch.path(), plan, trace.path)?;
     let argv: Vec<OsString> = words
         .iter()
         .map(OsString::from)
@@ -701,16 +714,18 @@ fn private_copy(scratch: &Path, trace: &Trace) -> Result<PathBuf, Unrun> {
 /// The program's own copy of the other file a `-- run:` line names as its
 /// input, in the scratch folder's `input` folder under its own
 /// name (which may be the trace's): handed the suite's file, a program
-/// could change it for the students after it. The name is read where
-/// tictac runs, as the engine reads it, whatever folder the program runs
-/// in (`tictac grade` runs it in the student's). None when that is no
+/// could change it for the students after it. A relative name is read
+/// `beside` the trace, as the engine reads it, whatever folder the program
+/// runs in (`tictac grade` runs it in the student's). None when that is no
 /// regular file it can read: a missing file, a folder or a file it may not
 /// read is handed over as named, so that a trace can test the program's
 /// message for it.
-fn file_copy(scratch: &Path, plan: &Plan) -> Result<Option<PathBuf>, Unrun> {
-    let Some(named) = plan.file().filter(|f| files::open_regular(f).is_ok()) else {
+fn file_copy(scratch: &Path, plan: &Plan, trace: &Path) -> Result<Option<PathBuf>, Unrun> {
+    let Some(named) = plan.file().map(|f| beside(trace, f)) else { return Ok(None) };
+    if files::open_regular(&named).is_err() {
         return Ok(None);
-    };
+    }
+    let named = named.as_path();
     // A link to the runner's standard input: never read (in-process runs
     // refuse it the same way).
     if platform_files::is_stdin(named) {
@@ -795,6 +810,15 @@ mod tests {
         let plan = Plan::of(b"-- run: --bot Hal=elm -b ../d/in.txt\n");
         assert_eq!(plan.file(), Some(Path::new("../d/in.txt")));
         assert_eq!(plan.file_at, Some(3));
+    }
+
+    #[test]
+    fn a_relative_file_is_read_beside_the_trace_an_absolute_one_as_written() {
+        let at = |trace: &str, named: &str| beside(Path::new(trace), Path::new(named));
+        assert_eq!(at("suite/t.txt", "game.in"), Path::new("suite/game.in"));
+        assert_eq!(at("/s/u/t.txt", "../d/in.txt"), Path::new("/s/u/../d/in.txt"));
+        assert_eq!(at("t.txt", "game.in"), Path::new("game.in"));
+        assert_eq!(at("suite/t.txt", "/data/in.txt"), Path::new("/data/in.txt"));
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
 use crate::run::{CHUNK_LINES, Driver, FileError, Job, open_input};
 use crate::suite::in_process::refuse_special;
-use crate::suite::plan::{Directive, MAX_TYPED, Plan, Source};
+use crate::suite::plan::{Directive, MAX_TYPED, Plan, Source, beside};
 use crate::suite::{Options, SuiteError, Test, discover, files};
 use crate::window::{Window, WindowEnd};
 
@@ -138,7 +138,7 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
             let input_text = match input {
                 // `-` reads the trace itself.
                 Source::Trace | Source::Stdin(_) => text,
-                Source::File(input) => match read_input(input)? {
+                Source::File(input) => match read_input(&beside(&test.trace, input))? {
                     Ok(text) => text,
                     Err(b) => {
                         seen.insert(b);

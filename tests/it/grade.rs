@@ -469,39 +469,40 @@ fn a_file_named_in_a_run_line_is_the_program_s_own_read_only_copy() {
 }
 
 #[test]
-fn a_relative_file_in_a_run_line_is_found_where_tictac_runs_not_in_the_student_s_folder() {
-    // As `tictac test . --program P` run in the suite reads it: the suite's
-    // in.dat, whatever the student's folder holds.
+fn a_relative_file_in_a_run_line_is_the_suite_s_beside_the_trace_wherever_tictac_runs() {
+    // `-- run: -b in.dat` reads the suite's in.dat, beside the trace,
+    // whatever folder grading starts in and whatever the student's folder
+    // holds: a student's own in.dat, or a link named so to a file only
+    // the grader may read, is never taken for it.
     let home = temp_dir();
     let suite = home.path().join("s13");
     fs::create_dir(&suite).expect("mkdir");
     fs::write(suite.join("in.dat"), "new_game(\"a\",\"b\")\nplay(\"a\",5)\n").expect("write");
     fs::write(suite.join("t.txt"), "-- run: -b in.dat\n").expect("write");
-    let blessed = run(Command::new(BIN).current_dir(&suite).args(["test", "--bless", "."]), None);
+    let blessed = run(Command::new(BIN).args(["test", "--bless", &path(&suite)]), None);
     assert_eq!(blessed.status.code(), Some(0), "{}", text(&blessed));
-    let (plain, own) = (home.path().join("plain"), home.path().join("own"));
-    for folder in [&plain, &own] {
+    let (plain, own, link) =
+        (home.path().join("plain"), home.path().join("own"), home.path().join("link"));
+    for folder in [&plain, &own, &link] {
         fs::create_dir(folder).expect("mkdir");
         script(folder, "ttt", "exec \"$TICTAC\" \"$@\"");
     }
     fs::write(own.join("in.dat"), "undo\n").expect("write");
-    let csv = grade_in(&suite, ".", &[&plain, &own], &home.path().join("g"));
-    assert_eq!(csv, "student,passed,total,points,max_points,t\nplain,1,1,1,1,1\nown,1,1,1,1,1\n");
-    // Graded from another folder, in.dat is missing there: every student
-    // fails the test, and the note under the table points at the test.
-    let mut command = Command::new(BIN);
-    command.current_dir(home.path()).env("TICTAC", model_program());
-    command.args([
-        "grade",
-        &path(&suite),
-        "--command",
-        "./ttt",
-        "--out",
-        &path(&home.path().join("g2")),
-    ]);
-    let o = run(command.args([&plain, &own]), None);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("note: no student passed t: check the test"), "{}", text(&o));
+    let secret = home.path().join("secret.txt");
+    fs::write(&secret, "SECRET-LINE\n").expect("write");
+    std::os::unix::fs::symlink(&secret, link.join("in.dat")).expect("symlink");
+    let want = "student,passed,total,points,max_points,t\nplain,1,1,1,1,1\nown,1,1,1,1,1\nlink,1,1,1,1,1\n";
+    // Beside the suite, from another folder, and from a student's own
+    // folder (as Gradescope's run_autograder does): the same grades.
+    for (k, cwd) in [&suite, home.path(), &link].into_iter().enumerate() {
+        let out = home.path().join(format!("g{k}"));
+        let csv = grade_in(cwd, &path(&suite), &[&plain, &own, &link], &out);
+        assert_eq!(csv, want, "graded in {}", cwd.display());
+        for report in fs::read_dir(&out).expect("out").map(|e| e.expect("entry").path()) {
+            let read = fs::read(&report).unwrap_or_default();
+            assert!(!String::from_utf8_lossy(&read).contains("SECRET"), "{}", report.display());
+        }
+    }
 }
 
 #[test]
