@@ -66,7 +66,38 @@ enum Command {
     Autograder(AutograderArgs),
 }
 
+/// `-j`/`--jobs`, one definition for every command that runs programs side
+/// by side (the help's noun is the command's own: `mut_arg`).
 #[derive(Args)]
+struct Jobs {
+    #[arg(
+        short,
+        long,
+        value_name = "N",
+        help = format!("Run N tests at once (at most {MAX_JOBS})"),
+        value_parser = Checked(values::jobs),
+        default_value_t = default_jobs()
+    )]
+    jobs: usize,
+}
+
+/// `--timeout`, one definition for every command that runs programs (its
+/// help says what a late one means there: `mut_arg`). `tictac serve`'s is
+/// another option: a request's, with a default of its own.
+#[derive(Args)]
+struct Timeout {
+    /// Stop a program still running after S seconds (its test fails)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_TIMEOUT)
+    )]
+    timeout: Seconds,
+}
+
+#[derive(Args)]
+#[command(mut_arg("timeout", |a| a.help("Stop a program or oracle still running after S seconds (its test fails)")))]
 struct TestArgs {
     /// Write each expected file from the actual output (not with --oracle)
     #[arg(long)]
@@ -95,23 +126,10 @@ struct TestArgs {
     /// Save every actual output as DIR/NAME.actual.txt
     #[arg(long, value_name = "DIR")]
     log: Option<PathBuf>,
-    #[arg(
-        short,
-        long,
-        value_name = "N",
-        help = format!("Run N tests at once (at most {MAX_JOBS})"),
-        value_parser = Checked(values::jobs),
-        default_value_t = default_jobs()
-    )]
-    jobs: usize,
-    /// Stop a program or oracle still running after S seconds (its test fails)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_TIMEOUT)
-    )]
-    timeout: Seconds,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    timeout: Timeout,
     /// Print only failures and the last line
     #[arg(short, long)]
     quiet: bool,
@@ -151,23 +169,10 @@ struct GradeArgs {
     )]
     build_timeout: Seconds,
 
-    #[arg(
-        short,
-        long,
-        value_name = "N",
-        help = format!("Run N tests at once (at most {MAX_JOBS})"),
-        value_parser = Checked(values::jobs),
-        default_value_t = default_jobs()
-    )]
-    jobs: usize,
-    /// Stop a program still running after S seconds (its test fails)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_TIMEOUT)
-    )]
-    timeout: Seconds,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    timeout: Timeout,
     /// Write grades.csv and each student's reports to DIR (new, or empty)
     #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_GRADE_OUT))]
     out: PathBuf,
@@ -193,14 +198,8 @@ struct AutograderArgs {
     /// Run CMD once in the submission's folder before the tests (split as --command is)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     build: Option<Words>,
-    /// Stop a program still running after S seconds (its test fails)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_TIMEOUT)
-    )]
-    timeout: Seconds,
+    #[command(flatten)]
+    timeout: Timeout,
     /// Write the autograder to FILE (a new file: an existing one is refused)
     #[arg(long, value_name = "FILE.zip")]
     out: PathBuf,
@@ -213,6 +212,10 @@ struct AutograderArgs {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("jobs", |a| a.help(format!("Run N programs at once (at most {MAX_JOBS})"))),
+    mut_arg("timeout", |a| a.help("A run still going after S seconds is a hang"))
+)]
 struct FuzzArgs {
     /// The program to test, run as CMD -b TRACE (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
@@ -243,23 +246,10 @@ struct FuzzArgs {
     /// Save each divergence, shrunk, as a test in DIR
     #[arg(long, value_name = "DIR", default_value_os_t = PathBuf::from(DEFAULT_FUZZ_OUT))]
     out: PathBuf,
-    #[arg(
-        short,
-        long,
-        value_name = "N",
-        help = format!("Run N programs at once (at most {MAX_JOBS})"),
-        value_parser = Checked(values::jobs),
-        default_value_t = default_jobs()
-    )]
-    jobs: usize,
-    /// A run still going after S seconds is a hang
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_TIMEOUT)
-    )]
-    timeout: Seconds,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    timeout: Timeout,
     #[arg(
         long,
         value_name = "L",
@@ -387,7 +377,7 @@ impl Command {
                 suite: a.suite,
                 command: a.command.0,
                 build: a.build.map(|w| w.0),
-                timeout: a.timeout.0,
+                timeout: a.timeout.timeout.0,
                 out: a.out,
             }),
         })
@@ -415,8 +405,8 @@ impl TestArgs {
             program: self.program.map(|w| w.0),
             oracle: self.oracle.map(|w| w.0),
             log: self.log,
-            jobs: self.jobs,
-            timeout: self.timeout.0,
+            jobs: self.jobs.jobs,
+            timeout: self.timeout.timeout.0,
             quiet: self.quiet,
             format: self.format,
             filter: self.filter,
@@ -480,8 +470,8 @@ impl GradeArgs {
             suite,
             submissions,
             command: self.command.0,
-            jobs: self.jobs,
-            timeout: self.timeout.0,
+            jobs: self.jobs.jobs,
+            timeout: self.timeout.timeout.0,
             out: self.out,
             update: self.update,
             build: self.build.map(|w| w.0),
@@ -505,8 +495,8 @@ impl FuzzArgs {
             time,
             seed: self.seed,
             out: self.out,
-            jobs: self.jobs,
-            timeout: self.timeout.0,
+            jobs: self.jobs.jobs,
+            timeout: self.timeout.timeout.0,
             max_lines: self.max_lines,
             exclude: self.exclude,
             check_status: self.check_status,
@@ -705,6 +695,46 @@ mod tests {
     /// The first line of what `said` prints.
     fn error(args: &[&str]) -> String {
         said(args).lines().next().unwrap_or_default().to_string()
+    }
+
+    /// `--jobs` and `--timeout` are one definition: every command that runs
+    /// programs reads them alike, with the same default and the same checks.
+    #[test]
+    fn the_shared_options_read_alike_in_every_command() {
+        use std::time::Duration;
+        let limits = |args: &[&str]| match p(args) {
+            Ok(Invocation::Test(o)) => (Some(o.jobs), o.timeout),
+            Ok(Invocation::Grade(o)) => (Some(o.jobs), o.timeout),
+            Ok(Invocation::Fuzz(o)) => (Some(o.jobs), o.timeout),
+            Ok(Invocation::Autograder(o)) => (None, o.timeout),
+            other => panic!("{args:?}: {other:?}"),
+        };
+        let commands: [&[&str]; 4] = [
+            &["test"],
+            &["grade", "--command", "x", "s", "a"],
+            &["fuzz", "--program", "x"],
+            &["autograder", "--command", "x", "--out", "a.zip", "s"],
+        ];
+        for command in commands {
+            let with = |extra: &[&'static str]| [command, extra].concat();
+            let (jobs, timeout) = limits(command);
+            assert_eq!(
+                (jobs.unwrap_or(default_jobs()), timeout),
+                (default_jobs(), DEFAULT_TIMEOUT)
+            );
+            assert_eq!(limits(&with(&["--timeout", "0.5"])).1, Duration::from_millis(500));
+            assert_eq!(
+                error(&with(&["--timeout", "0"])),
+                "Error: --timeout takes a positive number of seconds, not '0'"
+            );
+            if jobs.is_some() {
+                assert_eq!(limits(&with(&["-j", "3"])).0, Some(3));
+                assert_eq!(
+                    error(&with(&["--jobs", "0"])),
+                    "Error: --jobs takes a positive whole number, not '0'"
+                );
+            }
+        }
     }
 
     #[test]
