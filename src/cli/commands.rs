@@ -353,8 +353,28 @@ pub(super) fn parse(args: &[OsString]) -> Result<Invocation, UsageError> {
         Err(e) if e.kind() == ErrorKind::DisplayHelp => {
             Ok(Invocation::CommandHelp(e.render().to_string()))
         }
-        Err(e) => Err(UsageError::from_clap(&e, name)),
+        Err(e) => {
+            let mut error = UsageError::from_clap(&e, name);
+            if let UsageError::InCommand { error: inner, tip, .. } = &mut error
+                && let UsageError::UnexpectedArgument(word, _) = inner.as_ref()
+                && let Some(command) = unquoted_command(args, word)
+            {
+                *tip = Some(format!("tip: quote the whole command: {command}"));
+            }
+            Err(error)
+        }
     }
+}
+
+/// The command `word` belongs to when it comes right after a one-word
+/// `--program` or `--oracle` (`--program python3 ttt.py`, the quotes left
+/// off): that option's value and `word`, joined as a shell reads them.
+fn unquoted_command(args: &[OsString], word: &str) -> Option<String> {
+    let at = args.iter().position(|a| a.to_str() == Some(word))?;
+    let option = args.get(at.checked_sub(2)?)?.to_str()?;
+    let value = args[at - 1].to_str()?;
+    let program = matches!(option, "--program" | "--oracle") && !value.contains(' ');
+    program.then(|| format!("{option} \"{}\"", shell_words::join([value, word])))
 }
 
 impl Command {
@@ -979,6 +999,13 @@ mod tests {
         assert_eq!(error(&["serve", "--port"]), "Error: the option '--port' needs a value");
         assert_eq!(error(&["serve", "-x"]), "Error: unknown option '-x' for the 'serve' mode");
         assert_eq!(error(&["serve", "x"]), "Error: unexpected argument 'x' for the 'serve' mode");
+        // The quotes left off a program's command (finding S7).
+        assert_eq!(
+            said(&["fuzz", "--program", "python3", "ttt.py"]),
+            "Error: unexpected argument 'ttt.py' for the 'fuzz' mode\n\
+             Run 'tictac fuzz --help' to see more details\n\
+             tip: quote the whole command: --program \"python3 ttt.py\""
+        );
         assert_eq!(
             error(&["serve", "--timeout", "0"]),
             "Error: --timeout takes a positive number of seconds, not '0'"
