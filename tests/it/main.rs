@@ -20,6 +20,7 @@ mod hostile;
 mod properties;
 mod record;
 mod serve;
+mod site;
 mod workflows;
 
 // Programs written as shell scripts, signals, FIFOs, a terminal in tmux.

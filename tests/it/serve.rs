@@ -704,3 +704,70 @@ fn bound_to_every_interface_any_name_is_answered() {
     assert_eq!(ask(&at, "GET", "tictac.lab.example", None), (200, "ok".to_string()));
     assert_eq!(ask(&at, "POST", &at, Some("https://elsewhere.example")).0, 200);
 }
+
+/// The static site's engine (crates/tictac-web, the pages' WebAssembly)
+/// takes the API's requests, the trace given apart, and answers as the
+/// server does: the same output and status, the same state, and what it
+/// refuses in the same words (serde's position within the JSON aside: the
+/// site's JSON has no trace in it).
+#[test]
+fn the_static_sites_engine_answers_as_the_server_does() {
+    use tictac_web::api::{Call, answer};
+    let server = Server::start(&[]);
+    let game = "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)\nplay(\"Ann\",9)\nundo\n";
+    let won = "new_game(\"Ann\",\"Bob\") play(\"Ann\",1) play(\"Bob\",4) play(\"Ann\",2) play(\"Bob\",5) play(\"Ann\",3)";
+    let requests = [
+        (Call::Run, json!({"trace": game, "mode": "b"})),
+        (Call::Run, json!({"trace": game, "mode": "chunks", "bots": {"Hal": "perfect"}})),
+        (Call::Run, json!({"trace": game, "mode": "window", "start": -1, "end": 0})),
+        (Call::Run, json!({"trace": game, "mode": "window", "start": 2, "end": "_"})),
+        (Call::Run, json!({"trace": "play(", "mode": "b"})),
+        (Call::Run, json!({"trace": game, "bots": {"Hal": "random"}, "seed": 7})),
+        (Call::State, json!({"trace": game, "bots": {"Hal": "tla"}})),
+        (Call::State, json!({"trace": game, "bots": {"Hal": "elm"}})),
+        (Call::State, json!({"trace": game, "bots": {"Hal": "random"}, "seed": 3})),
+        (Call::State, json!({"trace": won})),
+        (Call::State, json!({"trace": "new_game(\"Hal\",\"Eve\")", "bots": {"Hal": "perfect", "Eve": "perfect"}})),
+        (Call::State, json!({"trace": "play(\"Ann\",10)"})),
+        (Call::State, json!({"trace": ""})),
+        // Refused, each in its words.
+        (Call::Run, json!({"trace": "", "mode": "w"})),
+        (Call::Run, json!({"trace": "", "x": 1})),
+        (Call::Run, json!({"trace": "", "start": 1})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 1})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 1, "end": "x"})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 1.5, "end": 2})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 3, "end": 2})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 0, "end": 2})),
+        (Call::Run, json!({"trace": "", "mode": "window", "start": 1, "end": 2, "bots": {"H": "elm"}})),
+        (Call::Run, json!({"trace": "", "bots": {"Hal": "genius"}})),
+        (Call::Run, json!({"trace": "", "seed": 3})),
+        (Call::State, json!({"trace": "", "bots": {"1x": "elm", "Bob": "genius"}})),
+        (Call::State, json!({"trace": "", "bots": {"1x": "elm"}})),
+        (Call::State, json!({"trace": "", "bots": {" Hal": "elm"}})),
+        (Call::State, json!({"trace": "", "bots": []})),
+    ];
+    let positionless = |e: &str| e.split(" at line ").next().unwrap_or(e).to_string();
+    for (call, request) in requests {
+        let path = if call == Call::Run { "/api/run" } else { "/api/state" };
+        let (status, served) = server.post_json(path, &request);
+        let trace = request["trace"].as_str().expect("a trace").to_string();
+        let mut rest = request.clone();
+        rest.as_object_mut().expect("an object").remove("trace");
+        let got = answer(call, rest.to_string().as_bytes(), trace.as_bytes());
+        let reply: Value = serde_json::from_slice(&got.json).expect("JSON");
+        if status != 200 {
+            assert!(!got.ok, "{request}: the server refused it ({served}), the site ran it");
+            let (want, said) = (served["error"].as_str(), reply["error"].as_str());
+            assert_eq!(said.map(positionless), want.map(positionless), "{request}");
+            continue;
+        }
+        assert!(got.ok, "{request}: the site refused it: {reply}");
+        if call == Call::Run {
+            let output = String::from_utf8(got.output).expect("UTF-8");
+            assert_eq!(json!({"output": output, "status": reply["status"]}), served, "{request}");
+        } else {
+            assert_eq!(reply, served, "{request}");
+        }
+    }
+}

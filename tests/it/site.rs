@@ -1,0 +1,164 @@
+//! The static site's engine (`crates/tictac-web`, compiled to WebAssembly
+//! by dist/site.sh) against the command line: its in-memory modes print what
+//! `tictac -b IN`, `-b IN OUT`, `-w M N IN` and `-l IN` print, byte for
+//! byte, with the same exit status, on every acceptance trace and on traces
+//! made to reach what they do not (several chunks, CR LF, bytes that are
+//! not UTF-8, parse errors mid-line). Its API answers as the server's do:
+//! tests/it/serve.rs (`the_static_sites_engine_answers_as_the_server_does`).
+//! The browser test (bench/check-site-browser.sh) runs the built module.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tictac_core::bots::Autopilot;
+use tictac_core::window::{Window, WindowEnd};
+use tictac_web::modes::{self, Mode};
+
+use crate::common::{temp_dir, tictac};
+
+/// The windows tried on every trace: `-l`, from the start, the middle,
+/// one line, from the end, empty.
+const WINDOWS: [(i32, Option<i32>); 8] = [
+    (-1, Some(0)),
+    (1, None),
+    (2, Some(4)),
+    (3, Some(3)),
+    (-2, Some(0)),
+    (-3, Some(-1)),
+    (0, Some(0)),
+    (1, Some(1)),
+];
+
+/// The engine's output and status for `trace` in `mode`.
+fn web(trace: &[u8], mode: Mode) -> (Vec<u8>, u8) {
+    let mut out = Vec::new();
+    let status = modes::run(trace, mode, Autopilot::default(), &mut out).expect("in memory");
+    (out, status)
+}
+
+/// What the command line prints for the trace file `path` in `mode`, and its status.
+fn command_line(path: &Path, mode: Mode, scratch: &Path) -> (Vec<u8>, u8) {
+    let file = path.to_str().expect("a UTF-8 path");
+    let (start, end);
+    let output = match mode {
+        Mode::Whole => tictac(&["-b", file]),
+        Mode::Chunks => {
+            let out = scratch.join("chunks.out");
+            let _ = fs::remove_file(&out);
+            let ran = tictac(&["-b", file, out.to_str().expect("UTF-8")]);
+            let status = ran.status.code().expect("exited") as u8;
+            return (fs::read(&out).expect("OUT written"), status);
+        }
+        Mode::Window(w) => {
+            start = w.start.to_string();
+            end = match w.end {
+                WindowEnd::Line(n) => n.to_string(),
+                WindowEnd::Unbounded => "_".to_string(),
+            };
+            tictac(&["-w", &start, &end, file])
+        }
+    };
+    (output.stdout, output.status.code().expect("exited") as u8)
+}
+
+fn modes() -> Vec<Mode> {
+    let windows = WINDOWS.map(|(start, end)| {
+        Mode::Window(Window { start, end: end.map_or(WindowEnd::Unbounded, WindowEnd::Line) })
+    });
+    [Mode::Whole, Mode::Chunks].into_iter().chain(windows).collect()
+}
+
+fn traces_in(dir: &Path) -> Vec<PathBuf> {
+    let mut traces: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("a folder of traces")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.ends_with(".txt") && !name.ends_with(".expected.txt")
+        })
+        .collect();
+    traces.sort();
+    traces
+}
+
+/// Traces the acceptance suites leave out: several chunks with an error in
+/// the second, CR LF, a name that is not UTF-8, a parse error mid-line
+/// (windows), type errors, comments, `?` and blank lines.
+fn made_traces(dir: &Path) -> Vec<PathBuf> {
+    let mut long = String::from("new_game(\"Ann\",\"Bob\")\n");
+    for k in 0..260 {
+        long.push_str(match k % 4 {
+            0 => "play(\"Ann\",5)\n",
+            1 => "-- a comment\n",
+            2 => "undo ?\n",
+            _ => "\n",
+        });
+        if k == 150 {
+            long.push_str("play(\"Ann\",10)\n");
+        }
+    }
+    let made: [(&str, &[u8]); 5] = [
+        ("chunks.txt", long.as_bytes()),
+        ("crlf.txt", b"new_game(\"Ann\",\"Bob\")\r\nplay(\"Ann\",5)\r\n\r\nundo\r\nredo\r\n"),
+        ("bytes.txt", b"new_game(\"A\xffn\",\"Bob\")\nplay(\"A\xffn\",1)\nplay(\"Bob\",\xff)\n"),
+        (
+            "midline.txt",
+            b"new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",1) play( undo\nplay(\"Bob\",2)\n?\nredo\n",
+        ),
+        ("types.txt", b"new_game(\"Ann\",\"Bob\") play(\"Ann\",\"x\")\nplay(1,2)\nundo\n"),
+    ];
+    made.iter()
+        .map(|(name, bytes)| {
+            let path = dir.join(name);
+            fs::write(&path, bytes).expect("written");
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn the_sites_engine_prints_what_the_command_line_prints_in_every_mode() {
+    let scratch = temp_dir();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("acceptance");
+    let mut traces = traces_in(&root.join("course"));
+    traces.extend(traces_in(&root.join("tictac")));
+    traces.extend(made_traces(scratch.path()));
+    assert!(traces.len() >= 80, "{} traces", traces.len());
+    for path in &traces {
+        let trace = fs::read(path).expect("a trace");
+        for mode in modes() {
+            let want = command_line(path, mode, scratch.path());
+            let got = web(&trace, mode);
+            assert!(
+                got == want,
+                "{} in {mode:?}: the site's engine printed (status {})\n{}\nthe command line (status {})\n{}",
+                path.display(),
+                got.1,
+                String::from_utf8_lossy(&got.0),
+                want.1,
+                String::from_utf8_lossy(&want.0)
+            );
+        }
+    }
+}
+
+#[test]
+fn bots_answer_in_the_sites_engine_as_with_bot() {
+    let scratch = temp_dir();
+    let trace = scratch.path().join("bots.txt");
+    fs::write(&trace, "new_game(\"Ann\",\"Hal\")\nplay(\"Ann\",1)\nplay(\"Ann\",9)\nundo\nredo\n")
+        .expect("written");
+    let file = trace.to_str().expect("UTF-8");
+    for strategy in ["tla", "elm", "perfect", "random"] {
+        let bot = format!("Hal={strategy}");
+        let want = tictac(&["-b", file, "--bot", &bot, "--seed", "7"]);
+        let bots = vec![tictac_core::bots::Bot {
+            name: b"Hal".to_vec(),
+            strategy: tictac_core::bots::Strategy::from_name(strategy).expect("a strategy"),
+        }];
+        let mut out = Vec::new();
+        let trace = fs::read(&trace).expect("read");
+        modes::run(&trace, Mode::Whole, Autopilot::new(bots, Some(7)), &mut out).expect("ran");
+        assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&want.stdout), "{strategy}");
+    }
+}
