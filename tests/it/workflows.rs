@@ -1,7 +1,8 @@
 //! The GitHub workflows cannot run here, so what they promise is read from
 //! them, parsed as YAML: the release builds every target the install scripts
-//! and the README name, on a pushed tag, and attaches the installers; CI runs
-//! `cargo test --locked` on Linux, macOS and Windows.
+//! and the README name, on a pushed tag, and attaches the installers and the
+//! static site, which it publishes to GitHub Pages; CI runs `cargo test
+//! --locked` on Linux, macOS and Windows.
 
 use std::path::Path;
 use yaml_rust2::{Yaml, YamlLoader};
@@ -71,7 +72,7 @@ fn the_release_builds_every_target_on_a_pushed_tag() {
 fn the_release_attaches_both_install_scripts_for_its_own_download_folder() {
     let release = workflow("release.yml");
     let job = &release["jobs"]["release"];
-    assert_eq!(job["needs"].as_str(), Some("build"));
+    assert_eq!(strings(&job["needs"]), ["build", "site"]);
     let script = runs(job).join("\n");
     for (source, attached) in
         [("dist/install.sh", "tictac-installer.sh"), ("dist/install.ps1", "tictac-installer.ps1")]
@@ -139,4 +140,35 @@ fn the_windows_release_needs_no_c_runtime_beside_it() {
     let section = config.split("[target.x86_64-pc-windows-msvc]").nth(1).expect("the MSVC target");
     let section = section.split("\n[").next().unwrap_or("");
     assert!(section.contains("target-feature=+crt-static"), "{section}");
+}
+
+#[test]
+fn the_release_attaches_the_static_site_and_publishes_it_to_pages() {
+    let release = workflow("release.yml");
+    let site = &release["jobs"]["site"];
+    let script = runs(site).join("\n");
+    assert!(script.contains("bash dist/site.sh "), "{script}");
+    assert!(script.contains("tictac-site.zip"), "{script}");
+    let uses = |job: &Yaml| -> Vec<String> {
+        job["steps"].as_vec().expect("steps").iter().filter_map(|s| s["uses"].as_str()).map(String::from).collect()
+    };
+    assert!(uses(site).iter().any(|u| u.starts_with("dtolnay/rust-toolchain")));
+    assert_eq!(
+        site["steps"].as_vec().expect("steps").iter().find_map(|s| s["with"]["targets"].as_str()),
+        Some("wasm32-unknown-unknown")
+    );
+    assert!(uses(site).iter().any(|u| u.starts_with("actions/upload-pages-artifact")));
+    let pages = &release["jobs"]["pages"];
+    assert_eq!(pages["needs"].as_str(), Some("site"));
+    assert_eq!(pages["permissions"]["pages"].as_str(), Some("write"));
+    assert!(uses(pages).iter().any(|u| u.starts_with("actions/deploy-pages")));
+    // The release job attaches everything the jobs it needs left in target/distrib.
+    let attached = runs(&release["jobs"]["release"]).join("\n");
+    assert!(attached.contains("target/distrib/*"), "{attached}");
+    // And the README's first screen says where to find it, in words (no placeholder URL).
+    let readme = read("README.md");
+    let first_screen: String = readme.lines().take(30).collect::<Vec<_>>().join(" ");
+    for said in ["tictac-site.zip", "repository's GitHub Pages", "bash dist/site.sh DIR", "no install"] {
+        assert!(first_screen.contains(said), "the README's first screen does not say {said}");
+    }
 }
