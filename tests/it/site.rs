@@ -159,6 +159,10 @@ fn bots_answer_in_the_sites_engine_as_with_bot() {
         let mut out = Vec::new();
         let trace = fs::read(&trace).expect("read");
         modes::run(&trace, Mode::Whole, Autopilot::new(bots, Some(7)), &mut out).expect("ran");
-        assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&want.stdout), "{strategy}");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want.stdout),
+            "{strategy}"
+        );
     }
 }

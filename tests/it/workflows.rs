@@ -150,7 +150,13 @@ fn the_release_attaches_the_static_site_and_publishes_it_to_pages() {
     assert!(script.contains("bash dist/site.sh "), "{script}");
     assert!(script.contains("tictac-site.zip"), "{script}");
     let uses = |job: &Yaml| -> Vec<String> {
-        job["steps"].as_vec().expect("steps").iter().filter_map(|s| s["uses"].as_str()).map(String::from).collect()
+        job["steps"]
+            .as_vec()
+            .expect("steps")
+            .iter()
+            .filter_map(|s| s["uses"].as_str())
+            .map(String::from)
+            .collect()
     };
     assert!(uses(site).iter().any(|u| u.starts_with("dtolnay/rust-toolchain")));
     assert_eq!(
@@ -168,7 +174,9 @@ fn the_release_attaches_the_static_site_and_publishes_it_to_pages() {
     // And the README's first screen says where to find it, in words (no placeholder URL).
     let readme = read("README.md");
     let first_screen: String = readme.lines().take(30).collect::<Vec<_>>().join(" ");
-    for said in ["tictac-site.zip", "repository's GitHub Pages", "bash dist/site.sh DIR", "no install"] {
+    for said in
+        ["tictac-site.zip", "repository's GitHub Pages", "bash dist/site.sh DIR", "no install"]
+    {
         assert!(first_screen.contains(said), "the README's first screen does not say {said}");
     }
 }

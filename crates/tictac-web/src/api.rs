@@ -188,10 +188,12 @@ fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     let request: StateRequest = parse(request)?;
     let autopilot = autopilot(&request.bots, request.seed)?;
-    let answered = state::after(trace, autopilot, Capped::new(limit)).map_err(|e| failed(e, limit))?;
+    let answered =
+        state::after(trace, autopilot, Capped::new(limit)).map_err(|e| failed(e, limit))?;
     let json = match answered {
         Ok(state) => {
-            let large = [("trace", state.trace.as_str()), ("transcript", state.transcript.as_str())];
+            let large =
+                [("trace", state.trace.as_str()), ("transcript", state.transcript.as_str())];
             json_with(&state, &large)
         }
         Err(rejected) => json_with(&rejected, &[("error", rejected.error.as_str())]),
@@ -339,7 +341,10 @@ mod tests {
             let answer = answer_within(call, b"{}", trace.as_bytes(), limit);
             assert!(!answer.ok && answer.output.is_empty());
             let json = String::from_utf8_lossy(&answer.json).into_owned();
-            assert!(json.contains("over 1 MiB") && json.contains("run the trace with tictac -b"), "{json}");
+            assert!(
+                json.contains("over 1 MiB") && json.contains("run the trace with tictac -b"),
+                "{json}"
+            );
         }
         assert!(answer_within(Call::Run, b"{}", trace.as_bytes(), 4 << 20).ok);
     }

@@ -96,11 +96,13 @@ mod tests {
         assert!(output.ends_with(b"->undo\n  ok:  => start new game\n  ___\n  ___\n  ___\n  0: score for \"\" (as X)\n  0: score for \"\" (as O)\n"));
         let (refused, json, _) = call(0, br#"{"mode":"w"}"#, b"");
         assert_eq!(refused, 1);
-        assert!(String::from_utf8_lossy(&json).starts_with(r#"{"error":"invalid request: unknown variant `w`"#));
+        assert!(
+            String::from_utf8_lossy(&json)
+                .starts_with(r#"{"error":"invalid request: unknown variant `w`"#)
+        );
         let (refused, json, _) = call(2, b"{}", b"");
         assert_eq!(json, format!(r#"{{"version":"{}"}}"#, env!("CARGO_PKG_VERSION")).into_bytes());
         assert_eq!(refused, 0);
         assert_eq!(call(7, b"{}", b"").0, 1, "no such call");
     }
-
 }

@@ -36,7 +36,12 @@ pub enum Mode {
 /// when a syntax or type error was printed). A trace in memory cannot fail
 /// to be read or kept; `out` may refuse to grow (`api`'s bound), and the
 /// run stops at its error.
-pub fn run<W: Write>(trace: &[u8], mode: Mode, autopilot: Autopilot, out: &mut W) -> io::Result<u8> {
+pub fn run<W: Write>(
+    trace: &[u8],
+    mode: Mode,
+    autopilot: Autopilot,
+    out: &mut W,
+) -> io::Result<u8> {
     let mut driver = Driver { engine: Engine::new(), autopilot };
     let failed = match mode {
         Mode::Whole => whole(trace, &mut driver, out)?,
@@ -70,7 +75,11 @@ impl Driver {
 }
 
 /// A transcript step: `->` and the command's echo, then the state after it.
-pub(crate) fn show_step<W: Write>(command: &Command, engine: &Engine, out: &mut W) -> io::Result<()> {
+pub(crate) fn show_step<W: Write>(
+    command: &Command,
+    engine: &Engine,
+    out: &mut W,
+) -> io::Result<()> {
     out.write_all(b"->")?;
     command.write_echo(out)?;
     out.write_all(b"\n")?;
