@@ -5,8 +5,8 @@
 
 // The core's modules, named here as in the core, so that `crate::lang` and
 // the others read the same on both sides.
+use tictac_core::window;
 pub use tictac_core::{behaviour, bots, command, engine, game, lang};
-use tictac_core::{history, window};
 // The seams to the system, a crate of their own: the only platform `cfg`s.
 use tictac_platform as platform;
 

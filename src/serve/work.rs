@@ -1,6 +1,8 @@
 //! What a request runs, on plain data: a trace in a mode (`/api/run`,
 //! through the same `run_input` as the command line) or a game's state
-//! after a trace (`/api/state`). Nothing here knows of HTTP.
+//! after a trace (`/api/state`). Nothing here knows of HTTP. What the
+//! state holds, and how the game is drawn into it, is the static site's
+//! (`tictac_web::state`): one definition for both.
 
 use std::time::{Duration, Instant};
 
@@ -8,10 +10,11 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use super::limits::Capped;
+use tictac_web::state::{GameState, Rejected, history, text, view};
+
 use crate::bots::Autopilot;
-use crate::game::view::{banner, message_text, render, write_state};
-use crate::game::{Cell, Game, Mark, Phase};
-use crate::history::{History, Op};
+use crate::game::Phase;
+use crate::game::view::write_state;
 use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::run::tape::{Entry, Tape};
@@ -54,89 +57,6 @@ pub(crate) fn run(
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
     Ok(RunReply { output: text(out.bytes), status: outcome.code() })
-}
-
-/// `/api/state` of a trace that does not validate: the message `-b` prints.
-#[derive(Debug, Serialize)]
-pub(crate) struct Rejected {
-    /// Sent after the other fields (see `reply`).
-    #[serde(skip)]
-    pub(crate) error: String,
-    pub(crate) status: u8,
-}
-
-/// `/api/state`: the game after the trace, for a page to draw.
-#[derive(Debug, Serialize)]
-pub(crate) struct GameState {
-    /// 0: the trace ran (a rejected trace answers `Rejected`).
-    pub(crate) status: u8,
-    /// `start new game`, `x's turn`, `o's turn`, `x won`, `o won`, `cat got it`.
-    pub(crate) banner: &'static str,
-    /// `none` (no game yet), `play` or `over`.
-    pub(crate) phase: &'static str,
-    /// Cells 1 to 9: `X`, `O` or empty.
-    pub(crate) cells: [&'static str; 9],
-    /// The status line as the transcript prints it (`  ok: => Bob plays next`).
-    pub(crate) status_line: String,
-    /// The two score lines, as the transcript prints them.
-    pub(crate) score_lines: [String; 2],
-    /// X's player, then O's.
-    pub(crate) players: [Player; 2],
-    /// Who plays next, in play.
-    pub(crate) next: Option<String>,
-    pub(crate) can_undo: bool,
-    pub(crate) can_redo: bool,
-    /// The round's history as the ETF design keeps it: its entries, done
-    /// before `cursor` and undone after it; null past `HISTORY_SHOWN`.
-    pub(crate) history: Option<Vec<HistoryEntry>>,
-    pub(crate) cursor: usize,
-    /// The cells of the winner's lines of three, in order (none before a win).
-    pub(crate) winning: Vec<u8>,
-    /// The trace sent, with the bots' answers appended (one command a line).
-    /// Sent after the other fields, as `transcript` is (see `reply`).
-    #[serde(skip)]
-    pub(crate) trace: String,
-    /// What `tictac -b` prints for that trace.
-    #[serde(skip)]
-    pub(crate) transcript: String,
-}
-
-/// Entries of a round's history sent at most: only refused commands make
-/// more than nine, and a crafted trace could make a reply of megabytes.
-const HISTORY_SHOWN: usize = 1_000;
-
-/// An entry of the history: a move, or a command the game refused (its message).
-#[derive(Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub(crate) enum HistoryEntry {
-    Move { mark: &'static str, cell: u8 },
-    Refused { refused: &'static str },
-}
-
-fn history(history: &History) -> Option<Vec<HistoryEntry>> {
-    let entries = history.entries();
-    (entries.len() <= HISTORY_SHOWN).then(|| {
-        entries
-            .iter()
-            .map(|op| match *op {
-                Op::Move { mark, cell, .. } => {
-                    HistoryEntry::Move { mark: letter(mark), cell: cell.number() }
-                }
-                Op::Failed { shown, .. } => HistoryEntry::Refused { refused: message_text(shown) },
-            })
-            .collect()
-    })
-}
-
-fn letter(mark: Mark) -> &'static str {
-    if mark == Mark::X { "X" } else { "O" }
-}
-
-#[derive(Debug, Serialize)]
-pub(crate) struct Player {
-    pub(crate) name: String,
-    pub(crate) mark: &'static str,
-    pub(crate) score: u64,
 }
 
 /// The state after `trace`. The trace is the game's whole record, bots'
@@ -214,61 +134,11 @@ pub(crate) fn state(
     }))
 }
 
-/// What the page draws of the game itself.
-fn view(game: &Game) -> GameState {
-    let s = &game.state;
-    let lines = text(render(game));
-    let mut lines = lines.lines().map(String::from);
-    let mut line = || lines.next().unwrap_or_default();
-    let status_line = line();
-    let (_, _, _) = (line(), line(), line());
-    let score_lines = [line(), line()];
-    let player = |mark: Mark| Player {
-        name: text(game.name(mark).to_vec()),
-        mark: letter(mark),
-        score: s.scores[mark.index()],
-    };
-    let mut winning: Vec<u8> =
-        [Mark::X, Mark::O].into_iter().flat_map(|m| s.board.lines_of(m)).flatten().collect();
-    winning.sort_unstable();
-    winning.dedup();
-    GameState {
-        status: 0,
-        banner: banner(game),
-        phase: match s.phase {
-            Phase::NoGame => "none",
-            Phase::InPlay => "play",
-            Phase::Over => "over",
-        },
-        cells: Cell::ALL.map(|c| match s.board.get(c) {
-            Some(Mark::X) => "X",
-            Some(Mark::O) => "O",
-            None => "",
-        }),
-        status_line,
-        score_lines,
-        players: [player(Mark::X), player(Mark::O)],
-        next: (s.phase == Phase::InPlay).then(|| text(game.name(s.next).to_vec())),
-        can_undo: false,
-        can_redo: false,
-        history: Some(Vec::new()),
-        cursor: 0,
-        winning,
-        trace: String::new(),
-        transcript: String::new(),
-    }
-}
-
-/// Output as JSON text. It is UTF-8 whenever the trace was (a JSON string
-/// is); a stray byte would show as U+FFFD rather than fail the request.
-fn text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bots::{Bot, Strategy};
+    use tictac_web::state::{HISTORY_SHOWN, HistoryEntry};
 
     fn budget() -> Budget {
         Budget::starting_now(Duration::from_secs(60))

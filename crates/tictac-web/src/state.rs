@@ -64,8 +64,8 @@ pub struct GameState {
 }
 
 /// Entries of a round's history sent at most: only refused commands make
-/// more than nine.
-const HISTORY_SHOWN: usize = 1_000;
+/// more than nine, and a crafted trace could make a reply of megabytes.
+pub const HISTORY_SHOWN: usize = 1_000;
 
 /// An entry of the history: a move, or a command the game refused (its message).
 #[derive(Debug, PartialEq, Eq, Serialize)]
