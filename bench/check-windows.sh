@@ -177,6 +177,7 @@ echo "spawner.bat: passed, and its child was killed with the run's Job Object"
 # nowhere); bob's (a name with a space) prints something else.
 mkdir -p "$work/class/ann" "$work/class/bob jones"
 cp "$work/tictac.exe" "$work/class/ann/ann.exe"
+cp "$work/bcryptprimitives.dll" "$work/class/ann/" # wine 8 lacks it (above)
 printf '@echo off\r\nann.exe %%*\r\n' >"$work/class/ann/ttt.bat"
 printf '@echo off\r\necho not a game\r\n' >"$work/class/bob jones/ttt.bat"
 printf '@echo off\r\necho the runner folder, not a student\r\n' >"$work/ttt.bat"
