@@ -241,9 +241,137 @@ pub(super) fn misplaced_directive(trace: &[u8], shell: bool) -> Result<(), Strin
     Ok(())
 }
 
+/// The directives' words, read on a trace's first comment lines only.
+const WORDS: [&str; 4] = ["run", "status", "points", "visibility"];
+
+/// A directive's line where it is never read, or a comment in the header
+/// that means to be one and is not: a `-- run:`, `-- status:`, `--
+/// points:` or `-- visibility:` line (any case) past the header (after the
+/// trace's first command), or, in the header, `-- WORD:` with WORD one of
+/// Gradescope's (`hidden`, `visible`, `weight`, `score`, `max_score`) or a
+/// near miss of a directive's (`visibilty`). Read as comments, each would
+/// grade otherwise than the trace says: worth 1 point, visible, a hidden
+/// test's answers shown to the student.
+pub(super) fn stray_directive(trace: &[u8]) -> Result<(), String> {
+    let text = String::from_utf8_lossy(trace);
+    let in_header = header(&text).count();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    for (k, line) in text.lines().enumerate() {
+        let Some(word) = colon_word(line) else { continue };
+        let line = line.trim();
+        let ours = WORDS.contains(&word.as_str());
+        if ours && k >= in_header {
+            return Err(format!(
+                "line {}, `{line}`, is not read as a directive: directives stand on the \
+                 trace's first comment lines, before its first command; move it there",
+                k + 1
+            ));
+        }
+        if let Some(meant) = meant(&word).filter(|_| !ours && k < in_header) {
+            return Err(format!(
+                "line {}, `{line}`, is no directive tictac reads: write `{meant}` (a \
+                 comment there must not look like one)",
+                k + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The word of a `-- WORD:` comment (dashes, the word, then a colon),
+/// in lower case.
+fn colon_word(line: &str) -> Option<String> {
+    let after = line.trim().strip_prefix("--")?.trim_start_matches('-').trim_start();
+    let end = after.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(after.len());
+    let (word, rest) = after.split_at(end);
+    (!word.is_empty() && rest.trim_start().starts_with(':')).then(|| word.to_lowercase())
+}
+
+/// The directive a comment's word most likely means: Gradescope's words
+/// for visibility and points, or a directive's word misspelled: one
+/// letter changed or added, or two swapped (`pionts`, `stauts`; `state`
+/// and `stats` are comments), two edits of `visibility` (`visibilty`).
+fn meant(word: &str) -> Option<&'static str> {
+    match word {
+        "hidden" | "visible" | "after_due_date" | "after_published" => {
+            return Some("-- visibility: V");
+        }
+        "weight" | "score" | "max_score" | "point" => return Some("-- points: N"),
+        _ => {}
+    }
+    if word.chars().count() < 5 {
+        return None;
+    }
+    let forms = [
+        ("status", 1, "-- status: N"),
+        ("points", 1, "-- points: N"),
+        ("visibility", 2, "-- visibility: V"),
+    ];
+    let near = |w: &str, most: usize| {
+        edits(word, w) <= most && (most == 2 || word.chars().count() >= w.len())
+    };
+    forms.into_iter().find(|&(w, most, _)| near(w, most)).map(|(_, _, form)| form)
+}
+
+/// How many letters inserted, deleted, changed or swapped with the next
+/// make `a` into `b`.
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    d[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j - 1] + change).min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directive_past_the_header_or_a_near_miss_in_it_is_refused() {
+        let refused = |text: &str| stray_directive(text.as_bytes()).expect_err(text);
+        for late in ["-- points: 5", "-- visibility: hidden", "-- Status: 0", "-- RUN: -b IN"] {
+            let e = refused(&format!("-- a test\nundo\n{late}\nundo\n"));
+            assert!(e.starts_with(&format!("line 3, `{late}`, is not read as a directive")), "{e}");
+        }
+        for (miss, form) in [
+            ("-- visibilty: hidden", "-- visibility: V"),
+            ("-- hidden: true", "-- visibility: V"),
+            ("-- weight: 3", "-- points: N"),
+            ("-- score: 3", "-- points: N"),
+            ("-- max_score: 3", "-- points: N"),
+            ("-- pionts: 3", "-- points: N"),
+            ("-- stauts: 0", "-- status: N"),
+        ] {
+            let e = refused(&format!("-- a test\n{miss}\nundo\n"));
+            assert!(
+                e.starts_with(&format!(
+                    "line 2, `{miss}`, is no directive tictac reads: write `{form}`"
+                )),
+                "{e}"
+            );
+        }
+        for fine in [
+            "-- points: 2\n-- visibility: hidden\nundo\n",
+            "-- note: rows first\n-- SPEC 5: a file error\nundo\n-- score: X wins\n",
+            "-- state: X to play\n-- stats: none\n-- pointer: here\nundo\n",
+            "undo\n-- the points: none\n-- run of three\n",
+        ] {
+            assert_eq!(stray_directive(fine.as_bytes()), Ok(()), "{fine}");
+        }
+    }
 
     #[test]
     fn points_said_wrongly_are_refused_not_worth_one() {

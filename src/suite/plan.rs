@@ -24,7 +24,7 @@ pub(crate) use super::header::DIRECTIVE;
 pub(crate) use super::header::Visibility;
 use super::header::{
     misplaced_directive, points_of, says_points, says_run, says_visibility, status_of,
-    visibility_of,
+    stray_directive, visibility_of,
 };
 use super::points::Points;
 use super::{files, in_process, workdir};
@@ -202,7 +202,8 @@ impl Plan {
     /// `of`, refusing a first line that looks like a directive but is not
     /// one (`--run:`, `-- run -b IN`): silently running it as `-b IN` would
     /// test something else than meant; a run or status line where it is
-    /// not read (`misplaced_directive`); points said wrongly (`points_of`);
+    /// not read (`misplaced_directive`, `stray_directive`); points said
+    /// wrongly (`points_of`);
     /// and one that runs no trace.
     pub(crate) fn checked(trace: &[u8]) -> Result<Plan, String> {
         let first = trace.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -225,6 +226,7 @@ impl Plan {
         misplaced_directive(trace, matches!(plan.directive, Directive::Shell(_)))?;
         points_of(trace)?;
         visibility_of(trace)?;
+        stray_directive(trace)?;
         if plan.directive == Directive::NoTrace {
             return Err(format!(
                 "line 1, `{line}`, runs no trace: a `{DIRECTIVE}` line takes {FORMS}"

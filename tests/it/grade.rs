@@ -339,6 +339,24 @@ fn test_reports_gradescope_results_and_points_count_in_both() {
         let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
         assert_eq!(results["score"], 3, "{results}");
     }
+    // A header line after the first command, or a word Gradescope knows
+    // and tictac does not, read as a comment: 1 point, visible. Refused.
+    for (trace, says) in [
+        (
+            "undo\n-- visibility: hidden\n",
+            "line 2, `-- visibility: hidden`, is not read as a directive",
+        ),
+        ("-- hidden: true\nundo\n", "line 1, `-- hidden: true`, is no directive tictac reads"),
+        ("-- weight: 3\nundo\n", "line 1, `-- weight: 3`, is no directive tictac reads"),
+    ] {
+        fs::write(suite.join("b.txt"), trace).expect("write");
+        let fresh = path(&home.path().join("fresh"));
+        let o =
+            tictac(&["grade", &path(&suite), "--command", "./ttt", "--out", &fresh, &students[0]]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(says), "{}", text(&o));
+        assert!(!Path::new(&fresh).exists(), "refused before anything is made");
+    }
 }
 
 /// What one student's program leaves (a hang, a child in the background)
