@@ -25,6 +25,15 @@ loop=target/release/examples/spawn_loop
 cargo build --release --quiet --bin tictac --example spawn_loop
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# Sessions start in a folder as small as a student's (a score of source
+# files): a session runs its program in a private copy of the folder it is
+# started in, and this one (target/) is too large to copy, which would run
+# one program at a time.
+root=$PWD
+here="$scratch/here"
+mkdir "$here"
+cp -r src/fuzz "$here/"
+fuzz() { (cd "$here" && "$root/$bin" fuzz "$@"); }
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # Five rounds on the same traces (seed 1), each a fuzz session then the
@@ -39,13 +48,13 @@ for round in 1 2 3 4 5; do
   echo "== round $round: 5,000 runs against the engine itself (seed 1)"
   rm -f "$scratch/traces"
   start=$(ms)
-  "$bin" fuzz --program "$bin" --runs 5000 --seed 1 -j 2 --out "$scratch/self" \
+  fuzz --program "$root/$bin" --runs 5000 --seed 1 -j 2 --out "$scratch/self" \
     --save-traces "$scratch/traces" | tee "$scratch/self.log"
   fuzz_ms=$(( $(ms) - start ))
   tail -1 "$scratch/self.log" | grep -q "^Fuzz Results: 5000 runs, .* 0 divergences found.$"
 
   echo "== the same traces, the program only started (bare loop)"
-  "$loop" -j 2 "$scratch/traces" "$bin" | tee "$scratch/bare.log"
+  "$loop" -j 2 "$scratch/traces" "$root/$bin" | tee "$scratch/bare.log"
   grep -q "^Bare spawn loop: 5000 runs" "$scratch/bare.log"
   bare_ms=$(sed -n 's/^Bare spawn loop: [0-9]* runs in \([0-9.]*\) s.*/\1/p' "$scratch/bare.log" | awk '{ printf "%d", $1 * 1000 }')
   ratio=$(( 100 * bare_ms / fuzz_ms ))
@@ -67,7 +76,7 @@ chmod +x "$scratch/tie.sh"
 from=0
 for seed in $(seq 1 40); do
   rm -rf "$scratch/found"
-  "$bin" fuzz --program "$scratch/tie.sh" --max-lines 200 --runs 100 --seed "$seed" -j 1 \
+  fuzz --program "$scratch/tie.sh" --max-lines 200 --runs 100 --seed "$seed" -j 1 \
     --out "$scratch/found" > "$scratch/shrink.log" || true
   line=$(grep '^Divergence: tie ' "$scratch/shrink.log" || true)
   from=$(echo "$line" | sed -n 's/.*shrunk from \([0-9]*\) to.*/\1/p')
@@ -92,7 +101,7 @@ exec $PWD/$bin "\$@"
 SCRIPT
 chmod +x "$scratch/slow.sh"
 start=$(ms)
-"$bin" fuzz --program "$scratch/slow.sh" -j 2 --out "$scratch/default" | tee "$scratch/default.log"
+fuzz --program "$scratch/slow.sh" -j 2 --out "$scratch/default" | tee "$scratch/default.log"
 took=$(( $(ms) - start ))
 echo "a default session took $took ms (bound: 120000)"
 head -1 "$scratch/default.log" | grep -q "up to 10000 runs or 60 s, 2 jobs$"
@@ -104,7 +113,7 @@ printf '#!/bin/sh\nsleep 100\n' > "$scratch/hangs.sh"
 chmod +x "$scratch/hangs.sh"
 start=$(ms)
 status=0
-"$bin" fuzz --program "$scratch/hangs.sh" --timeout 1 -j 2 --runs 100 --out "$scratch/hangs" \
+fuzz --program "$scratch/hangs.sh" --timeout 1 -j 2 --runs 100 --out "$scratch/hangs" \
   > "$scratch/hangs.log" || status=$?
 took=$(( $(ms) - start ))
 cat "$scratch/hangs.log"
@@ -123,7 +132,7 @@ exec $PWD/target/release/examples/mutant chars "\$@"
 SCRIPT
 chmod +x "$scratch/chars.sh"
 status=0
-"$bin" fuzz --program "$scratch/chars.sh" -j 2 --time 40 --out "$scratch/chars" \
+fuzz --program "$scratch/chars.sh" -j 2 --time 40 --out "$scratch/chars" \
   > "$scratch/chars.log" || status=$?
 cat "$scratch/chars.log"
 [ "$status" -eq 1 ]

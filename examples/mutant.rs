@@ -13,7 +13,10 @@
 //! columns counted in characters, not bytes: Python's and Java's natural
 //! mistake), `tabs` (a tab counted to the next multiple of 8 columns, as an
 //! editor shows it), `unescape` (`\"` in a name printed as `"`, as a
-//! scanner that decodes escapes prints it), `hang` (play_again in play
+//! scanner that decodes escapes prints it), `cr` (a carriage return
+//! outside a comment is no blank: a syntax error there, unless the trace
+//! has one before it, as a scanner written on Linux rejects a file saved
+//! on Windows), `hang` (play_again in play
 //! never returns), `crash-on-diagonal` (a win on the 3-5-7 line fails its
 //! own check: what was printed so far, 25 lines of a traceback on standard
 //! error, exit 3: a student's program as `tictac test` must explain it).
@@ -146,7 +149,31 @@ fn main() {
     };
     let kept = kept_lines(&text);
     let mut out = Vec::new();
-    let status = match tictac::lang::check(&kept) {
+    let checked = tictac::lang::check(&kept);
+    if mistake == "cr"
+        && let Some((line, column)) = first_cr(&kept)
+    {
+        let before = |e: &tictac::lang::TraceError| {
+            let mut message = Vec::new();
+            let _ = e.write_to(&mut message);
+            let at = String::from_utf8_lossy(&message).rsplit_once("(Line ").map(|(_, at)| {
+                let numbers: Vec<usize> = at
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter_map(|n| n.parse().ok())
+                    .collect();
+                (numbers.first().copied().unwrap_or(0), numbers.get(1).copied().unwrap_or(0))
+            });
+            at.is_some_and(|at| at <= (line, column))
+        };
+        if !checked.as_ref().err().is_some_and(before) {
+            let message = format!(
+                "Syntax Error: specification of command executions cannot be parsed\nparse error (Line {line}, Column {column})\n"
+            );
+            let _ = io::stdout().write_all(message.as_bytes());
+            std::process::exit(1);
+        }
+    }
+    let status = match checked {
         Err(e) => {
             let _ = e.write_to(&mut out);
             match mistake.as_str() {
@@ -190,6 +217,15 @@ fn main() {
     }
     let _ = io::stdout().write_all(&out);
     std::process::exit(status);
+}
+
+/// The line and byte column (from 1) of the first carriage return of the
+/// kept lines before any `--` on its line.
+fn first_cr(kept: &[u8]) -> Option<(usize, usize)> {
+    kept.split(|&b| b == b'\n').enumerate().find_map(|(k, line)| {
+        let code = line.windows(2).position(|w| w == b"--").map_or(line, |end| &line[..end]);
+        code.iter().position(|&b| b == b'\r').map(|at| (k + 1, at + 1))
+    })
 }
 
 /// `(Line L, Column N)` becomes `(Line L, Column f(L, N))`.

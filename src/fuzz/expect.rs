@@ -72,6 +72,8 @@ pub(crate) enum Kind {
     Hang,
     /// Same output, another exit status (with `--check-status`).
     ExitStatus,
+    /// The right output, then a death by a signal (a Windows exception).
+    Crash,
 }
 
 impl Kind {
@@ -81,6 +83,7 @@ impl Kind {
             Kind::ExtraOutput => "extra-output",
             Kind::Hang => "hang",
             Kind::ExitStatus => "exit-status",
+            Kind::Crash => "crash",
         }
     }
 
@@ -90,6 +93,7 @@ impl Kind {
             Kind::ExtraOutput => "more output after the last state",
             Kind::Hang => "the program did not finish in time",
             Kind::ExitStatus => "the same output with another exit status",
+            Kind::Crash => "the right output, then a crash",
         }
     }
 }
@@ -138,9 +142,67 @@ pub(crate) fn first_differing_line(wanted: &[u8], actual: &[u8]) -> Option<LineD
     Some(LineDifference { number, expected: line(wanted), got: line(actual) })
 }
 
+/// Where an output says a trace was rejected: `(Line L, Column C)` of its
+/// last `parse error` line.
+fn rejected_where(output: &[u8]) -> Option<(usize, usize)> {
+    const AT: &[u8] = b"parse error (Line ";
+    let at = memchr::memmem::rfind(output, AT)? + AT.len();
+    let rest = &output[at..];
+    let number = |text: &[u8]| -> Option<(usize, usize)> {
+        let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+        Some((std::str::from_utf8(&text[..digits]).ok()?.parse().ok()?, digits))
+    };
+    let (line, digits) = number(rest)?;
+    let rest = rest[digits..].strip_prefix(b", Column ")?;
+    let (column, digits) = number(rest)?;
+    rest[digits..].starts_with(b")").then_some((line, column))
+}
+
+/// What the program could not read: when its output rejects the trace
+/// (`parse error (Line L, Column C)`) at a place where the wanted output
+/// does not, the character of the trace's kept lines there (a carriage
+/// return, a tab, `é`, `\`), if it is no ASCII letter or digit. A scanner
+/// that does not take a character as tictac does stops there, whatever the
+/// trace around it shows: one mistake, however many behaviours name it.
+pub(crate) fn rejected_at(trace: &[u8], wanted: &[u8], output: &[u8]) -> Option<String> {
+    let (line, column) = rejected_where(output)?;
+    if rejected_where(wanted) == Some((line, column)) {
+        return None;
+    }
+    let kept = kept_lines(trace);
+    let text = kept.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    let rest = text.get(column.checked_sub(1)?..)?;
+    let first = rest.utf8_chunks().next()?;
+    let shown = match first.valid().chars().next() {
+        Some(c) if c.is_ascii_alphanumeric() => return None,
+        Some(c) => c.escape_debug().to_string(),
+        None => format!("\\x{:02X}", first.invalid().first()?),
+    };
+    Some(shown)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_character_a_program_stops_at_where_tictac_does_not_is_named() {
+        let error = |line: usize, column: usize| {
+            format!("Syntax Error: specification of command executions cannot be parsed\nparse error (Line {line}, Column {column})\n").into_bytes()
+        };
+        let trace = "-- a comment\nundo\r\n\tplay(\"Zoë\", 10 é)".as_bytes();
+        let engine = Expected::of(trace).output;
+        assert_eq!(rejected_at(trace, &engine, &error(1, 5)).as_deref(), Some("\\r"));
+        assert_eq!(rejected_at(trace, &engine, &error(2, 1)).as_deref(), Some("\\t"));
+        // A letter names nothing; nor does the place tictac rejects it at.
+        assert_eq!(rejected_at(trace, &engine, &error(1, 1)), None);
+        assert_eq!(rejected_where(&engine), Some((2, 18)));
+        assert_eq!(rejected_at(trace, &engine, &error(2, 18)), None);
+        assert_eq!(rejected_at(trace, &engine, &error(2, 17)).as_deref(), Some(" "));
+        assert_eq!(rejected_at(trace, &engine, &error(2, 16)), None);
+        assert_eq!(rejected_at(trace, &engine, &error(9, 1)), None);
+        assert_eq!(rejected_at(trace, &engine, b"  ok\n"), None);
+    }
 
     #[test]
     fn the_output_is_what_batch_prints_with_each_step_located() {

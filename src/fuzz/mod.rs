@@ -12,8 +12,10 @@ mod reporter;
 mod saved;
 mod shrink;
 mod trace;
+mod workplace;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -27,12 +29,13 @@ use crate::platform::signals;
 use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
-use program::{Guarded, Launched, Launcher, Limits};
+use program::{Exit, Guarded, Launched, Launcher, Limits};
 use progress::Progress;
-use report::{Ended, Reports, Symptom, falsifying};
+use report::{Ended, Reports, Symptom, Telling, falsifying};
 use reporter::{FuzzEvent, FuzzReporter, Human, LOGGED_EVERY, Opening, Summary};
 use saved::{TracesFile, check_out, save};
 use trace::Trace;
+use workplace::{Room, Workplace};
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
 
@@ -58,6 +61,12 @@ pub(crate) enum FuzzError {
     /// stops rather than skip runs without a word.
     #[error("error: a trace could not be written to the scratch folder: {0}")]
     TraceNotWritten(io::Error),
+    /// The folder could not be copied for the program (a full disk).
+    #[error("error: cannot copy {0} for the program: {1}")]
+    FolderNotCopied(String, io::Error),
+    /// The program's folder could not be entered, or left.
+    #[error("error: cannot run the program in {0}: {1}")]
+    FolderNotEntered(String, io::Error),
     /// Standard output was closed (`tictac fuzz ... | head -1`), with what
     /// the session had earned (`Failed` once a divergence was found).
     #[error(transparent)]
@@ -152,6 +161,8 @@ struct Shared {
     /// A divergence from the very start of the output was reported: one
     /// fault, whatever kind later traces would name it.
     root_found: AtomicBool,
+    /// A run of the program printed something.
+    printed: AtomicBool,
     runs: AtomicU64,
     /// The session is over: no new run, and running programs are stopped.
     stop: AtomicBool,
@@ -163,8 +174,9 @@ struct Shared {
     flaky: AtomicU64,
     /// The first failure of the oracle, which ends the session.
     oracle_failure: Mutex<Option<String>>,
-    /// The first trace that could not be written, which ends the session.
-    not_written: Mutex<Option<io::Error>>,
+    /// The first trace that could not be written, or copy of the folder
+    /// that could not be made, which ends the session.
+    not_written: Mutex<Option<FuzzError>>,
     /// Why the program could not be started on a trace, twice, which ends
     /// the session.
     cannot_start: Mutex<Option<String>>,
@@ -212,9 +224,14 @@ pub(crate) fn run(
     let timeout = options.time.map_or(options.timeout, |t| t.min(options.timeout));
     let limits = Limits { timeout, cap: MIN_CAP };
     let started = Guarded { stop: Some(interrupt.flag()) };
-    probe(started, &options.program, scratch.path(), limits).map_err(FuzzError::Program)?;
+    let mut place = Workplace::new(&options.program, scratch.path(), "probe");
+    let room = place.enter()?;
+    probe(started, &room, scratch.path(), limits).map_err(FuzzError::Program)?;
+    let in_place = room.note.clone();
+    drop((room, place));
     if let Some(oracle) = &options.oracle {
-        probe(started, oracle, scratch.path(), limits).map_err(FuzzError::Oracle)?;
+        let here = Room::here(oracle);
+        probe(started, &here, scratch.path(), limits).map_err(FuzzError::Oracle)?;
     }
     let saved = match &options.save_traces {
         Some(path) => Some(Mutex::new(TracesFile::open(path)?)),
@@ -237,6 +254,11 @@ pub(crate) fn run(
     reporter
         .report(&FuzzEvent::Started(&opening))
         .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+    if let Some(note) = &in_place {
+        reporter
+            .report(&FuzzEvent::Found(note))
+            .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+    }
 
     let shared = Shared {
         covered: Mutex::new(Coverage::default()),
@@ -246,6 +268,7 @@ pub(crate) fn run(
         reports: Mutex::new(Reports::default()),
         stalls: Mutex::new(Vec::new()),
         root_found: AtomicBool::new(false),
+        printed: AtomicBool::new(false),
         runs: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         why: Mutex::new(None),
@@ -282,11 +305,16 @@ pub(crate) fn run(
             let (shared, settings) = (&shared, &settings);
             scope.spawn(move || draw_ahead(options, settings, shared, seed, deadline, &feed));
         }
-        for (file, handle) in files {
+        for (worker, (file, handle)) in files.into_iter().enumerate() {
             let sender = sender.clone();
             let (shared, settings) = (&shared, &settings);
+            let place = RefCell::new(Workplace::new(
+                &options.program,
+                scratch.path(),
+                &format!("work-{worker}"),
+            ));
             scope.spawn(move || {
-                let worker = Worker { options, settings, shared, file, handle, deadline };
+                let worker = Worker { options, settings, shared, file, handle, place, deadline };
                 worker.work(&sender);
             });
         }
@@ -342,7 +370,7 @@ pub(crate) fn run(
         return Err(FuzzError::OracleFailed(failure));
     }
     if let Some(e) = lock(&shared.not_written).take() {
-        return Err(FuzzError::TraceNotWritten(e));
+        return Err(e);
     }
     if let Some(failed) = lock(&shared.save_failed).take() {
         return Err(failed);
@@ -386,19 +414,28 @@ pub(crate) fn run(
 /// try).
 fn stalled(options: &Options, shared: &Shared) -> String {
     let stalls = lock(&shared.stalls);
-    let secs = options.timeout.as_secs_f64();
-    let hangs = stalls.iter().filter(|s| s.1.symptom.ended == Ended::TimedOut).count();
-    let what = match (hangs, stalls.len() - hangs) {
-        (_, 0) => format!("did not finish in {secs} s"),
-        (0, _) => "was killed before printing anything".to_string(),
-        (hangs, killed) => format!(
-            "did not finish in {secs} s ({hangs}) or was killed before printing anything ({killed})"
-        ),
+    // Each way it failed, with how many traces it failed on so.
+    let mut ways: Vec<(String, usize)> = Vec::new();
+    for (_, found) in stalls.iter() {
+        let how = found.symptom.failed_how(options.timeout);
+        match ways.iter_mut().find(|(h, _)| *h == how) {
+            Some((_, n)) => *n += 1,
+            None => ways.push((how, 1)),
+        }
+    }
+    let what = match &ways[..] {
+        [(how, _)] => how.clone(),
+        _ => ways.iter().map(|(how, n)| format!("{how} ({n})")).collect::<Vec<_>>().join(" or "),
     };
     let mut text = format!(
         "Stopped: the program {what} on {} different traces: it seems to fail on every trace, and more runs would only show that again.\n",
         stalls.len()
     );
+    // What it said on the last of them that said anything: why it fails.
+    if let Some((_, found)) = stalls.iter().rev().find(|s| !s.1.symptom.stderr.is_empty()) {
+        let heading = "Its standard error on the last of them";
+        text.push_str(&report::stderr_tail(&found.symptom.stderr, "", heading));
+    }
     let Some((trace, found)) = stalls.iter().min_by_key(|s| s.0.len()) else { return text };
     let mut reports = lock(&shared.reports);
     let kind = found.kind;
@@ -450,15 +487,10 @@ fn scratch_dir() -> io::Result<tempfile::TempDir> {
 }
 
 /// Fails when the program cannot be started at all.
-fn probe(
-    launcher: Guarded,
-    command: &[String],
-    scratch: &Path,
-    limits: Limits,
-) -> Result<(), String> {
+fn probe(launcher: Guarded, room: &Room, scratch: &Path, limits: Limits) -> Result<(), String> {
     let file = scratch.join("probe.txt");
     fs::write(&file, b"").map_err(|e| e.to_string())?;
-    match launcher.launch(command, &file, limits) {
+    match launcher.launch(&room.command, room.dir.as_deref(), &file, limits) {
         Launched::CannotStart(why) => Err(why),
         _ => Ok(()),
     }
@@ -478,11 +510,12 @@ struct Found {
 /// What one run on a trace says.
 enum Outcome {
     Agrees,
-    Diverges(Found),
+    Diverges(Box<Found>),
     /// Nothing: the session was stopped during the run.
     Unknown,
-    /// The trace could not be written (a full or size-limited disk).
-    NotWritten(io::Error),
+    /// The trace could not be written, or the folder copied (a full or
+    /// size-limited disk).
+    NotWritten(FuzzError),
     /// The oracle failed on the trace (why).
     OracleFailed(String),
     /// The program could not be started (why): deleted, no longer
@@ -539,6 +572,8 @@ struct Worker<'a> {
     /// That file, open: rewritten in place, without a path lookup or a
     /// truncation each run.
     handle: fs::File,
+    /// Where the program runs: the worker's copy of the folder.
+    place: RefCell<Workplace>,
     /// When `--time` runs out.
     deadline: Option<Instant>,
 }
@@ -573,15 +608,23 @@ impl Worker<'_> {
                     return;
                 }
                 Outcome::Agrees => None,
-                Outcome::Diverges(divergence) => Some(divergence),
+                Outcome::Diverges(divergence) => Some(*divergence),
             };
             {
                 let mut covered = lock(&shared.covered);
                 *covered = covered.union(expected.coverage);
             }
             shared.runs.fetch_add(1, Ordering::Relaxed);
+            // Until a run prints something, printing nothing is failing
+            // on every trace too (a program started in the wrong folder).
+            let silent = |d: &Found| d.symptom.silent() || d.symptom.ended == Ended::TimedOut;
+            if !found_one.as_ref().is_some_and(silent) {
+                shared.printed.store(true, Ordering::Relaxed);
+            }
             let Some(divergence) = found_one else { continue };
-            if divergence.symptom.stalled() {
+            if divergence.symptom.stalled()
+                || (divergence.symptom.silent() && !shared.printed.load(Ordering::Relaxed))
+            {
                 self.stalled(&trace, &divergence);
             }
             // One fault at the root shows as many kinds: reported once.
@@ -598,7 +641,8 @@ impl Worker<'_> {
         }
     }
 
-    /// Counts a trace the program hung on or was killed on silently; the
+    /// Counts a trace the program hung on or was killed on silently (or
+    /// printed nothing on, before any run printed something); the
     /// `STALLS`th different one ends the session.
     fn stalled(&self, trace: &Trace, found: &Found) {
         let mut stalls = lock(&self.shared.stalls);
@@ -632,11 +676,14 @@ impl Worker<'_> {
     }
 
     /// Runs the oracle (none: the engine's `expected`) and the program on the
-    /// trace in `self.file`.
-    fn launch_both(&self, limits: Limits) -> (Option<Launched>, Launched) {
+    /// trace in `self.file`, the program in its room.
+    fn launch_both(&self, limits: Limits) -> Result<(Option<Launched>, Launched), FuzzError> {
         let launcher = Guarded { stop: Some(&self.shared.stop) };
-        let oracle = self.options.oracle.as_ref().map(|o| launcher.launch(o, &self.file, limits));
-        (oracle, launcher.launch(&self.options.program, &self.file, limits))
+        let oracle =
+            self.options.oracle.as_ref().map(|o| launcher.launch(o, None, &self.file, limits));
+        let room = self.place.borrow_mut().enter()?;
+        let program = room.run(|command, dir| launcher.launch(command, dir, &self.file, limits))?;
+        Ok((oracle, room.as_in_folder(program)))
     }
 
     /// `try_trace`, once more `RESTART_AFTER` later if the program could not
@@ -664,7 +711,7 @@ impl Worker<'_> {
     /// time without hanging.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
         if let Err(e) = self.rewrite(&trace.text()) {
-            return Outcome::NotWritten(e);
+            return Outcome::NotWritten(FuzzError::TraceNotWritten(e));
         }
         let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
         let limits = Limits { timeout: self.options.timeout, cap };
@@ -672,13 +719,20 @@ impl Worker<'_> {
             matches!(oracle, Some(Launched::TimedOut))
                 || (confirm && *program == Launched::TimedOut)
         };
-        let mut ran = {
+        let ran = {
             let _shared = self.shared.alone.read().unwrap_or_else(|e| e.into_inner());
             self.launch_both(limits)
         };
+        let mut ran = match ran {
+            Ok(ran) => ran,
+            Err(e) => return Outcome::NotWritten(e),
+        };
         if timed_out(&ran) {
             let _alone = self.shared.alone.write().unwrap_or_else(|e| e.into_inner());
-            ran = self.launch_both(limits);
+            ran = match self.launch_both(limits) {
+                Ok(ran) => ran,
+                Err(e) => return Outcome::NotWritten(e),
+            };
             if !timed_out(&ran) && !matches!(ran.1, Launched::Stopped) {
                 self.shared.flaky.fetch_add(1, Ordering::Relaxed);
             }
@@ -698,17 +752,23 @@ impl Worker<'_> {
                 || (!wanted.is_empty() && wanted.first() != output.first());
             Some((kind, root))
         };
+        let mut stderr = Vec::new();
         let (found, output, ended) = match program {
             Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
             Launched::Stopped => return Outcome::Unknown,
             Launched::CannotStart(why) => return Outcome::CannotStart(why),
             Launched::TooMuch(output) => (compare(&output), output, Ended::TooMuch),
-            Launched::Finished { output, status } => {
-                let found = compare(&output).or_else(|| {
-                    (self.options.check_status && status != wanted_status)
-                        .then_some((Kind::ExitStatus, false))
+            Launched::Finished { output, exit, stderr: err } => {
+                stderr = err;
+                // A crash is a divergence whatever the output; another
+                // status only with --check-status.
+                let found = compare(&output).or_else(|| match &exit {
+                    Exit::Crashed(_) => Some((Kind::Crash, false)),
+                    Exit::Status(status) => (self.options.check_status
+                        && Some(*status) != wanted_status)
+                        .then_some((Kind::ExitStatus, false)),
                 });
-                (found, output, Ended::Exited(status))
+                (found, output, Ended::Exited(exit))
             }
         };
         match found {
@@ -716,10 +776,12 @@ impl Worker<'_> {
             Some((kind, root)) => {
                 let symptom = match ended {
                     Ended::TimedOut => Symptom::timed_out(),
-                    _ => Symptom::of(&wanted, &output, ended, wanted_status),
+                    _ => Symptom::of(&wanted, &output, ended, wanted_status)
+                        .with_stderr(stderr)
+                        .rejected_at(expect::rejected_at(&trace.text(), &wanted, &output)),
                 };
                 let wanted = wanted.into_owned();
-                Outcome::Diverges(Found { kind, root, wanted, symptom })
+                Outcome::Diverges(Box::new(Found { kind, root, wanted, symptom }))
             }
         }
     }
@@ -735,15 +797,19 @@ impl Worker<'_> {
     ) -> Result<(Vec<u8>, Option<i32>), Outcome> {
         let failed = |why: String| Err(Outcome::OracleFailed(why));
         match oracle {
-            Launched::Finished { status: None, .. } => failed("it was killed by a signal".into()),
-            Launched::Finished { status: Some(code), .. } if code != 0 && expected.status == 0 => {
+            Launched::Finished { exit: Exit::Crashed(how), .. } => failed(format!("it was {how}")),
+            Launched::Finished { exit: Exit::Status(code), .. }
+                if code != 0 && expected.status == 0 =>
+            {
                 failed(format!("it exited with status {code} on a trace without an error"))
             }
             // Every trace prints something: its first state, or an error.
             Launched::Finished { output, .. } if output.is_empty() => {
                 failed("it printed nothing (any trace prints its first state or an error)".into())
             }
-            Launched::Finished { output, status } => Ok((output, status)),
+            Launched::Finished { output, exit: Exit::Status(status), .. } => {
+                Ok((output, Some(status)))
+            }
             Launched::TimedOut => failed(format!(
                 "it did not finish in {} s, run alone too",
                 self.options.timeout.as_secs_f64()
@@ -826,7 +892,9 @@ impl Worker<'_> {
                 head.push_str(&format!(" (not fully shrunk: {})", why.cut_short()));
             }
         }
-        let message = falsifying(&head, &text, &found.symptom, self.options.timeout, &written);
+        let telling =
+            Telling { timeout: self.options.timeout, statuses: self.options.check_status };
+        let message = falsifying(&head, &text, &found.symptom, telling, &written);
         reports.add((kind, found.root), small_text, found.symptom, written.ok());
         message
     }
@@ -863,7 +931,7 @@ impl Worker<'_> {
             }
             let shows = match self.try_trace(candidate, &expected, kind == Kind::Hang) {
                 Outcome::Diverges(f) if f.kind == kind => {
-                    shown.insert(text.clone(), f);
+                    shown.insert(text.clone(), *f);
                     true
                 }
                 Outcome::OracleFailed(why) => {
@@ -886,7 +954,7 @@ impl Worker<'_> {
         let Some(oracle) = &self.options.oracle else { return Some(Expected::of(text).output) };
         self.rewrite(text).ok()?;
         let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
-        match Guarded::default().launch(oracle, &self.file, limits) {
+        match Guarded::default().launch(oracle, None, &self.file, limits) {
             Launched::Finished { output, .. } => Some(output),
             _ => None,
         }

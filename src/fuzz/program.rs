@@ -7,6 +7,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::process::ExitStatus;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -23,9 +24,12 @@ pub(crate) struct Limits {
 /// How a run ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Launched {
+    /// It ended by itself, or crashed.
     Finished {
         output: Vec<u8>,
-        status: Option<i32>,
+        exit: Exit,
+        /// The end of what it wrote to standard error.
+        stderr: Vec<u8>,
     },
     /// Still running at the time limit; stopped.
     TimedOut,
@@ -36,9 +40,41 @@ pub(crate) enum Launched {
     CannotStart(String),
 }
 
-/// Runs `command... -b trace`.
+/// How a program that finished ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// It exited by itself with this status.
+    Status(i32),
+    /// It died of a signal, or a Windows exception: how, in words
+    /// (`killed by signal 11 (SIGSEGV)`, `crashed (access violation)`).
+    Crashed(String),
+}
+
+impl Exit {
+    fn of(status: ExitStatus) -> Exit {
+        if let Some(signal) = process::signal_of(status) {
+            let name = process::signal_name(signal).map(|n| format!(" ({n})")).unwrap_or_default();
+            return Exit::Crashed(format!("killed by signal {signal}{name}"));
+        }
+        match status.code() {
+            Some(code) => match process::exception_of(code) {
+                Some(exception) => Exit::Crashed(format!("crashed ({exception})")),
+                None => Exit::Status(code),
+            },
+            None => Exit::Crashed("killed".into()),
+        }
+    }
+}
+
+/// Runs `command... -b trace` in `dir` (none: this process's folder).
 pub(crate) trait Launcher: Sync {
-    fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched;
+    fn launch(
+        &self,
+        command: &[String],
+        dir: Option<&Path>,
+        trace: &Path,
+        limits: Limits,
+    ) -> Launched;
 }
 
 /// The project's process core: everything `tictac test` guarantees
@@ -49,7 +85,13 @@ pub(crate) struct Guarded<'a> {
 }
 
 impl Launcher for Guarded<'_> {
-    fn launch(&self, command: &[String], trace: &Path, limits: Limits) -> Launched {
+    fn launch(
+        &self,
+        command: &[String],
+        dir: Option<&Path>,
+        trace: &Path,
+        limits: Limits,
+    ) -> Launched {
         let Some(exe) = command.first() else {
             return Launched::CannotStart("an empty program".into());
         };
@@ -64,7 +106,7 @@ impl Launcher for Guarded<'_> {
             timeout: limits.timeout,
             cap: limits.cap as u64,
             stop: self.stop,
-            dir: None,
+            dir,
             user: None,
         };
         let mut finished = match process::run(&spec) {
@@ -75,7 +117,8 @@ impl Launcher for Guarded<'_> {
         let output = finished.stdout.bytes_up_to(limits.cap as u64).ok().flatten();
         match (finished.ending, output) {
             (Ending::Exited(status), Some(output)) => {
-                Launched::Finished { output, status: status.code() }
+                let stderr = std::mem::take(&mut finished.stderr);
+                Launched::Finished { output, exit: Exit::of(status), stderr }
             }
             (Ending::PrintedTooMuch, Some(output)) => Launched::TooMuch(output),
             (Ending::TimedOut, _) => Launched::TimedOut,
@@ -102,20 +145,36 @@ mod tests {
         let launcher = Guarded::default();
         let trace = Path::new("/dev/null");
         assert_eq!(
-            launcher.launch(&sh("echo \"$1 $2\"; exit 3"), trace, limits(5000, 100)),
-            Launched::Finished { output: b"-b /dev/null\n".to_vec(), status: Some(3) }
+            launcher.launch(&sh("echo \"$1 $2\"; exit 3"), None, trace, limits(5000, 100)),
+            Launched::Finished {
+                output: b"-b /dev/null\n".to_vec(),
+                exit: Exit::Status(3),
+                stderr: Vec::new()
+            }
         );
-        assert_eq!(launcher.launch(&sh("sleep 5"), trace, limits(100, 100)), Launched::TimedOut);
         assert_eq!(
-            launcher.launch(&sh("yes"), trace, limits(5000, 10)),
+            launcher.launch(&sh("sleep 5"), None, trace, limits(100, 100)),
+            Launched::TimedOut
+        );
+        assert_eq!(
+            launcher.launch(&sh("yes"), None, trace, limits(5000, 10)),
             Launched::TooMuch(b"y\ny\ny\ny\ny\n".to_vec())
         );
         assert!(matches!(
-            launcher.launch(&["/no/such/program".into()], trace, limits(100, 10)),
+            launcher.launch(&["/no/such/program".into()], None, trace, limits(100, 10)),
             Launched::CannotStart(_)
         ));
+        let crashed = launcher.launch(&sh("echo a; kill -SEGV $$"), None, trace, limits(5000, 100));
+        let Launched::Finished { output, exit, .. } = crashed else { panic!("{crashed:?}") };
+        assert_eq!(
+            (output, exit),
+            (b"a\n".to_vec(), Exit::Crashed("killed by signal 11 (SIGSEGV)".into()))
+        );
         let stop = AtomicBool::new(true);
         let stopping = Guarded { stop: Some(&stop) };
-        assert_eq!(stopping.launch(&sh("sleep 5"), trace, limits(5000, 100)), Launched::Stopped);
+        assert_eq!(
+            stopping.launch(&sh("sleep 5"), None, trace, limits(5000, 100)),
+            Launched::Stopped
+        );
     }
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::expect::{Kind, LineDifference, first_differing_line};
+use super::program::Exit;
 
 /// Characters of an output line shown; the rest is cut with `…`.
 const LINE_SHOWN: usize = 200;
@@ -17,11 +18,15 @@ const LINE_SHOWN: usize = 200;
 /// count, the saved file has it all.
 const TRACE_SHOWN: usize = 50;
 
+/// The last lines of the program's standard error shown (each cut as an
+/// output line is): where a traceback or `can't open file` says why.
+const STDERR_SHOWN: usize = 10;
+
 /// How the program's run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Ended {
-    /// It exited with this status (`None`: killed by a signal).
-    Exited(Option<i32>),
+    /// It exited by itself with this status, or crashed.
+    Exited(Exit),
     /// Still running at `--timeout`.
     TimedOut,
     /// Stopped for printing far more than expected.
@@ -37,22 +42,57 @@ pub(crate) struct Symptom {
     pub(crate) ended: Ended,
     /// The exit status wanted (the engine's, or the oracle's).
     pub(crate) wanted_status: Option<i32>,
+    /// The end of what the program wrote to standard error.
+    pub(crate) stderr: Vec<u8>,
+    /// The character of the trace the program rejected it at, where
+    /// tictac does not (`expect::rejected_at`), escaped.
+    pub(crate) rejected_at: Option<String>,
 }
 
 impl Symptom {
     pub(crate) fn of(wanted: &[u8], output: &[u8], ended: Ended, status: Option<i32>) -> Symptom {
-        Symptom { line: first_differing_line(wanted, output), ended, wanted_status: status }
+        let line = first_differing_line(wanted, output);
+        Symptom { line, ended, wanted_status: status, stderr: Vec::new(), rejected_at: None }
     }
 
     pub(crate) fn timed_out() -> Symptom {
-        Symptom { line: None, ended: Ended::TimedOut, wanted_status: None }
+        let ended = Ended::TimedOut;
+        Symptom { line: None, ended, wanted_status: None, stderr: Vec::new(), rejected_at: None }
+    }
+
+    /// With the character of the trace the program rejected it at.
+    pub(crate) fn rejected_at(self, rejected_at: Option<String>) -> Symptom {
+        Symptom { rejected_at, ..self }
+    }
+
+    /// With the end of what the program wrote to standard error.
+    pub(crate) fn with_stderr(self, stderr: Vec<u8>) -> Symptom {
+        Symptom { stderr, ..self }
+    }
+
+    /// The program printed nothing at all.
+    pub(crate) fn silent(&self) -> bool {
+        self.line.as_ref().is_some_and(|l| l.number == 1 && l.got.is_none())
     }
 
     /// The program did not finish, or was killed before printing anything:
-    /// what a program that fails on every trace shows.
+    /// what a program that fails on every trace shows, wherever it shows it.
     pub(crate) fn stalled(&self) -> bool {
-        let silent = self.line.as_ref().is_some_and(|l| l.number == 1 && l.got.is_none());
-        self.ended == Ended::TimedOut || (self.ended == Ended::Exited(None) && silent)
+        let crashed = matches!(self.ended, Ended::Exited(Exit::Crashed(_)));
+        self.ended == Ended::TimedOut || (crashed && self.silent())
+    }
+
+    /// How a run the program failed on every trace way ended, in words
+    /// (`did not finish in 10 s`, `printed nothing and exited with status 2`).
+    pub(crate) fn failed_how(&self, timeout: Duration) -> String {
+        match &self.ended {
+            Ended::TimedOut => format!("did not finish in {} s", timeout.as_secs_f64()),
+            Ended::Exited(Exit::Crashed(how)) => format!("was {how} before printing anything"),
+            Ended::Exited(Exit::Status(code)) => {
+                format!("printed nothing and exited with status {code}")
+            }
+            Ended::TooMuch => "printed far more than expected".to_string(),
+        }
     }
 
     /// The output stops short (it ends, or ends mid-line, where the wanted
@@ -64,8 +104,9 @@ impl Symptom {
             (Some(wanted), Some(got)) => !got.ends_with(b"\n") && wanted.starts_with(got),
             (None, _) => false,
         });
-        let abnormal = match self.ended {
-            Ended::Exited(status) => status != self.wanted_status,
+        let abnormal = match &self.ended {
+            Ended::Exited(Exit::Status(status)) => Some(*status) != self.wanted_status,
+            Ended::Exited(Exit::Crashed(_)) => true,
             Ended::TimedOut | Ended::TooMuch => false,
         };
         short && abnormal
@@ -142,10 +183,17 @@ impl Reports {
                 let how =
                     format!("the same text printed wrongly: {} as {}", text(expected), text(got));
                 Some((k, how))
+            } else if let Some(at) = &symptom.rejected_at
+                && r.symptom.rejected_at.as_ref() == Some(at)
+            {
+                Some((
+                    k,
+                    format!("the program rejects the trace at a `{at}` where tictac does not"),
+                ))
             } else if symptom.crashed_short()
                 && r.symptom.crashed_short()
-                && (r.symptom.ended, r.symptom.wanted_status)
-                    == (symptom.ended, symptom.wanted_status)
+                && (&r.symptom.ended, r.symptom.wanted_status)
+                    == (&symptom.ended, symptom.wanted_status)
             {
                 Some((k, "the output stops short and the program ends the same way".to_string()))
             } else {
@@ -197,9 +245,10 @@ impl Reports {
         let _ = writeln!(text, "Found {n} {}:", if n == 1 { "divergence" } else { "divergences" });
         for report in &self.0 {
             let kinds: Vec<&str> = report.kinds.iter().map(|k| k.id()).collect();
-            let at = match (&report.symptom.line, report.symptom.ended) {
+            let at = match (&report.symptom.line, &report.symptom.ended) {
                 (_, Ended::TimedOut) => "did not finish".to_string(),
                 (Some(line), _) => format!("output line {}", line.number),
+                (None, Ended::Exited(Exit::Crashed(how))) => how.clone(),
                 (None, _) => "exit status".to_string(),
             };
             let saved = report
@@ -212,6 +261,17 @@ impl Reports {
     }
 }
 
+/// What a report of a session says beside the divergence itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Telling {
+    /// `--timeout`, which a hang did not finish in.
+    pub(crate) timeout: Duration,
+    /// `--check-status`: an exit status other than the expected one is
+    /// told; otherwise it is no part of a divergence (a wrapper that always
+    /// exits 0, as the ETF oracle does), and only a crash is.
+    pub(crate) statuses: bool,
+}
+
 /// The report of a new divergence: `head`, then the trace as its file
 /// holds it, what differs, how the program ended, and where it was saved
 /// (or why it was not).
@@ -219,7 +279,7 @@ pub(crate) fn falsifying(
     head: &str,
     trace: &[u8],
     symptom: &Symptom,
-    timeout: Duration,
+    telling: Telling,
     saved: &Result<PathBuf, String>,
 ) -> String {
     let mut text = format!("{head}:\n");
@@ -243,19 +303,24 @@ pub(crate) fn falsifying(
         let _ = writeln!(text, "    expected: {}", quoted(&line.expected, other(&line.got)));
         let _ = writeln!(text, "    got:      {}", quoted(&line.got, other(&line.expected)));
     }
-    let status =
-        |s: Option<i32>| s.map_or_else(|| "none (killed by a signal)".into(), |s| s.to_string());
-    match symptom.ended {
+    match &symptom.ended {
         Ended::TimedOut => {
-            let _ = writeln!(text, "  the program did not finish in {} s", timeout.as_secs_f64());
+            let secs = telling.timeout.as_secs_f64();
+            let _ = writeln!(text, "  the program did not finish in {secs} s");
         }
         Ended::TooMuch => text.push_str("  it printed far more than expected, and was stopped\n"),
-        Ended::Exited(got) if got != symptom.wanted_status => {
-            let wanted = symptom.wanted_status.map_or_else(|| "none".into(), |s| s.to_string());
-            let _ = writeln!(text, "  exit status: expected {wanted}, got {}", status(got));
+        Ended::Exited(Exit::Crashed(how)) => {
+            let _ = writeln!(text, "  the program was {how}");
         }
-        Ended::Exited(_) => {}
+        Ended::Exited(Exit::Status(got))
+            if telling.statuses && Some(*got) != symptom.wanted_status =>
+        {
+            let wanted = symptom.wanted_status.map_or_else(|| "none".into(), |s| s.to_string());
+            let _ = writeln!(text, "  exit status: expected {wanted}, got {got}");
+        }
+        Ended::Exited(Exit::Status(_)) => {}
     }
+    text.push_str(&stderr_tail(&symptom.stderr, "  ", "standard error"));
     match saved {
         Ok(path) if escaped => {
             let _ = write!(
@@ -270,6 +335,29 @@ pub(crate) fn falsifying(
         Err(why) => {
             let _ = write!(text, "  not saved: {why}");
         }
+    }
+    text
+}
+
+/// The last lines of what a program wrote to standard error, under
+/// `heading` (`standard error:`), each indented by `indent` and two more, escaped as a trace's
+/// lines are and cut after as many characters as an output line; nothing
+/// when it wrote nothing.
+pub(crate) fn stderr_tail(stderr: &[u8], indent: &str, heading: &str) -> String {
+    let mut text = String::new();
+    let body = stderr.strip_suffix(b"\n").unwrap_or(stderr);
+    if body.is_empty() {
+        return text;
+    }
+    let lines: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
+    let left_out = lines.len().saturating_sub(STDERR_SHOWN);
+    let last = if left_out > 0 { " (its last lines)" } else { "" };
+    let _ = writeln!(text, "{indent}{heading}{last}:");
+    for line in &lines[left_out..] {
+        let line = shown(line);
+        let kept: String = line.chars().take(LINE_SHOWN).collect();
+        let cut = if kept.len() < line.len() { "…" } else { "" };
+        let _ = writeln!(text, "{indent}  {kept}{cut}");
     }
     text
 }
@@ -344,8 +432,19 @@ mod tests {
     use crate::behaviour::Behaviour;
 
     fn symptom(wanted: &[u8], got: &[u8], status: Option<i32>) -> Symptom {
-        Symptom::of(wanted, got, Ended::Exited(status), Some(0))
+        Symptom::of(wanted, got, ended(status), Some(0))
     }
+
+    /// Exited with a status, or (none) killed by SIGKILL.
+    fn ended(status: Option<i32>) -> Ended {
+        Ended::Exited(
+            status
+                .map_or_else(|| Exit::Crashed("killed by signal 9 (SIGKILL)".into()), Exit::Status),
+        )
+    }
+
+    /// How the reports of a session with `--check-status` are told.
+    const CHECKED: Telling = Telling { timeout: Duration::from_secs(1), statuses: true };
 
     #[test]
     fn a_report_shows_the_trace_the_line_the_status_and_the_file() {
@@ -355,7 +454,7 @@ mod tests {
             "Divergence: undo-move",
             b"new_game(\"A\",\"B\")\nundo\n",
             &s,
-            Duration::from_secs(1),
+            CHECKED,
             &saved,
         );
         assert_eq!(
@@ -363,29 +462,77 @@ mod tests {
             "Divergence: undo-move:\n    new_game(\"A\",\"B\")\n    undo\n  output line 2:\n    expected: \"  ok\"\n    got:      \"  \\u{1b}[2Jno\"\n  exit status: expected 0, got 3\n  saved: found/undo-move-1.txt"
         );
         let s = symptom(b"a\n", b"a", Some(0));
-        let text = falsifying("D", b"undo", &s, Duration::from_secs(1), &Err("no room".into()));
+        let text = falsifying("D", b"undo", &s, CHECKED, &Err("no room".into()));
         assert!(
             text.contains("got:      \"a\" (no newline at the end)\n  not saved: no room"),
             "{text}"
         );
         assert!(!text.contains("exit status"), "{text}");
-        let text = falsifying("D", b"", &Symptom::timed_out(), Duration::from_millis(1500), &saved);
+        let telling = Telling { timeout: Duration::from_millis(1500), ..CHECKED };
+        let text = falsifying("D", b"", &Symptom::timed_out(), telling, &saved);
         assert!(
             text.contains("(the empty trace)\n  the program did not finish in 1.5 s\n"),
             "{text}"
         );
     }
 
+    /// Without `--check-status` a status is no part of a divergence (S9),
+    /// a crash always is, named by its signal (finding 7).
+    #[test]
+    fn a_status_is_told_with_check_status_only_and_a_crash_always() {
+        let plain = Telling { statuses: false, ..CHECKED };
+        let saved = Ok(PathBuf::from("f"));
+        let wrong = symptom(b"a\n", b"b\n", Some(1));
+        let text = falsifying("D", b"undo", &wrong, plain, &saved);
+        assert!(text.ends_with("got:      \"b\"\n  saved: f"), "{text}");
+        let crashed = symptom(b"a\n", b"a\n", None);
+        for telling in [plain, CHECKED] {
+            let text = falsifying("D", b"undo", &crashed, telling, &saved);
+            assert!(
+                text.ends_with(
+                    "    undo\n  the program was killed by signal 9 (SIGKILL)\n  saved: f"
+                ),
+                "{text}"
+            );
+        }
+        let mut reports = Reports::default();
+        reports.add((Kind::Crash, false), b"undo".to_vec(), crashed, Some(PathBuf::from("f")));
+        assert_eq!(
+            reports.recap(),
+            "Found 1 divergence:\n  crash: killed by signal 9 (SIGKILL), f\n"
+        );
+    }
+
+    /// The last lines of standard error, escaped and cut: a traceback's
+    /// end, never 64 KiB on one line.
+    #[test]
+    fn the_end_of_standard_error_is_shown_a_few_short_lines() {
+        let saved = Ok(PathBuf::from("f"));
+        let s = symptom(b"a\n", b"", Some(1)).with_stderr(b"Traceback:\n  x\tb\n".to_vec());
+        let text = falsifying("D", b"undo", &s, CHECKED, &saved);
+        assert!(
+            text.contains("\n  standard error:\n    Traceback:\n      x\\tb\n  saved: f"),
+            "{text}"
+        );
+        let many: Vec<u8> = (0..30).flat_map(|k| format!("line {k}\n").into_bytes()).collect();
+        let tail = stderr_tail(&many, "", "E");
+        assert!(tail.starts_with("E (its last lines):\n  line 20\n"), "{tail}");
+        assert!(tail.ends_with("  line 29\n"), "{tail}");
+        let long = stderr_tail(&vec![b'x'; 65536], "", "E");
+        assert_eq!(long, format!("E:\n  {}…\n", "x".repeat(LINE_SHOWN)));
+        assert_eq!(stderr_tail(b"\n", "", "E"), "");
+    }
+
     #[test]
     fn crashes_cutting_the_output_short_on_different_lines_are_one_cause() {
-        let killed = |got: &[u8]| Symptom::of(b"a\nbb\ncc\n", got, Ended::Exited(None), Some(0));
+        let killed = |got: &[u8]| Symptom::of(b"a\nbb\ncc\n", got, ended(None), Some(0));
         let mut reports = Reports::default();
         let kind = Kind::Behaviour(Behaviour::ALL[0]);
         reports.add((kind, false), b"x".to_vec(), killed(b"a\nb"), None);
         assert!(reports.same_cause(b"y", &killed(b"a\nbb\nc")).is_some());
         assert!(reports.same_cause(b"y", &killed(b"a\n")).is_some());
         // Not when it ends as wanted, nor when the line is another one.
-        let exited = Symptom::of(b"a\nbb\ncc\n", b"a\nbb\nc", Ended::Exited(Some(0)), Some(0));
+        let exited = Symptom::of(b"a\nbb\ncc\n", b"a\nbb\nc", ended(Some(0)), Some(0));
         assert!(reports.same_cause(b"y", &exited).is_none());
         assert!(reports.same_cause(b"y", &killed(b"a\nbx\n")).is_none());
     }
@@ -395,7 +542,7 @@ mod tests {
         let s = symptom(b"a\n", b"b\n", Some(0));
         let saved = Ok(PathBuf::from("found/syntax-column-tab-1.txt"));
         let trace = "play(\t\"Zoë\u{200b}\u{a0}\", 1\r) undo\u{c} -- Jo\\\"e 李\n".as_bytes();
-        let text = falsifying("D", trace, &s, Duration::from_secs(1), &saved);
+        let text = falsifying("D", trace, &s, CHECKED, &saved);
         assert!(
             text.starts_with(
                 "D:\n    play(\\t\"Zoë\\u{200b}\\u{a0}\", 1\\r) undo\\u{c} -- Jo\\\"e 李\n"
@@ -409,7 +556,7 @@ mod tests {
             "{text}"
         );
         // Nothing escaped, nothing said.
-        let text = falsifying("D", "play(\"Zoë\", 1)\n".as_bytes(), &s, Duration::ZERO, &saved);
+        let text = falsifying("D", "play(\"Zoë\", 1)\n".as_bytes(), &s, CHECKED, &saved);
         assert!(text.ends_with("  saved: found/syntax-column-tab-1.txt"), "{text}");
         assert!(text.contains("    play(\"Zoë\", 1)\n"), "{text}");
     }
@@ -417,12 +564,12 @@ mod tests {
     #[test]
     fn bytes_that_are_not_utf8_are_shown_as_hex() {
         let s = symptom(b"  score\n", b"  sc\xff\xfeore \x1b\"\n", Some(0));
-        let text = falsifying("D", b"undo \xff", &s, Duration::from_secs(1), &Err("-".into()));
+        let text = falsifying("D", b"undo \xff", &s, CHECKED, &Err("-".into()));
         assert!(text.contains("    undo \\xFF\n"), "{text}");
         assert!(text.contains("got:      \"  sc\\xFF\\xFEore \\u{1b}\\\"\""), "{text}");
         let long = [b"a".repeat(LINE_SHOWN - 1), vec![0xff, 0xfe, b'\n']].concat();
         let s = symptom(b"b\n", &long, Some(0));
-        let text = falsifying("D", b"", &s, Duration::from_secs(1), &Err("-".into()));
+        let text = falsifying("D", b"", &s, CHECKED, &Err("-".into()));
         assert!(
             text.contains(&format!("got:      \"{}\\xFF\"…", "a".repeat(LINE_SHOWN - 1))),
             "{text}"

@@ -137,6 +137,7 @@ mod tests {
     use super::*;
     use crate::behaviour::Behaviour;
     use crate::fuzz::expect::Kind;
+    use crate::fuzz::program::Exit;
     use crate::fuzz::report::{Ended, Symptom};
 
     fn progress(runs: u64, divergences: usize) -> Progress {
@@ -165,7 +166,7 @@ mod tests {
         let symptom = Symptom::of(
             b"  ok\n  game ended in a tie\n",
             b"  ok\n  tie\n",
-            Ended::Exited(Some(0)),
+            Ended::Exited(Exit::Status(0)),
             Some(0),
         );
         let kind = Kind::Behaviour(Behaviour::ALL[0]);

@@ -15,6 +15,7 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
+use std::time::SystemTime;
 
 use walkdir::WalkDir;
 
@@ -201,7 +202,43 @@ fn copy_file(from: &Path, to: &Path, metadata: &fs::Metadata) -> io::Result<()> 
     copy.set_permissions(metadata.permissions())
 }
 
-/// Everything under `folder` but itself, links not followed, `skip` and
+/// What tells whether a folder changed: its folders, files and links by
+/// name, in order, and each file's length, permission bits and
+/// modification time. A copy made by `place` has its folder's listing
+/// (FIFOs, sockets and devices, not copied, are not listed); a scratch file
+/// a program wrote there, or a file changed, added or removed in the
+/// folder (a rebuild), changes it. Reads the folder's entries, not its
+/// files.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Listing(Vec<Listed>);
+
+/// One entry of a listing: its path inside the folder, its type, and for a
+/// file its length, permission bits and modification time.
+type Listed = (PathBuf, fs::FileType, Option<(u64, fs::Permissions, Option<SystemTime>)>);
+
+/// The listing of `folder`, `skip` left out as `place` leaves it out; none
+/// when an entry cannot be read.
+pub(crate) fn listing(folder: &Path, skip: &Path) -> Option<Listing> {
+    let mut listed = Vec::new();
+    for entry in walk(folder, skip) {
+        let entry = entry.ok()?;
+        let kind = entry.file_type();
+        if !(kind.is_dir() || kind.is_file() || kind.is_symlink()) {
+            continue;
+        }
+        let file = match kind.is_file() {
+            true => {
+                let m = entry.metadata().ok()?;
+                Some((m.len(), m.permissions(), m.modified().ok()))
+            }
+            false => None,
+        };
+        listed.push((entry.path().strip_prefix(folder).ok()?.to_path_buf(), kind, file));
+    }
+    Some(Listing(listed))
+}
+
+/// Everything under `folder` but itself, in the order of names, links not followed, `skip` and
 /// what it holds left out.
 fn walk<'a>(
     folder: &Path,
@@ -220,6 +257,7 @@ fn walk<'a>(
     WalkDir::new(folder)
         .follow_links(false)
         .min_depth(1)
+        .sort_by_file_name()
         .into_iter()
         .filter_entry(move |entry| entry.path() != skip && !is_ours(entry))
 }

@@ -22,6 +22,25 @@ pub fn tictac(args: &[&str]) -> Output {
     run(Command::new(BIN).args(args), None)
 }
 
+/// `tictac fuzz`, started in a small folder of its own: a session copies
+/// the folder it is started in for its programs, and this project's (its
+/// `target/`) is too large to copy, so programs would run there one at a
+/// time.
+#[cfg(unix)] // for the fuzz tests
+pub fn fuzz_command() -> Command {
+    let here = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-here");
+    std::fs::create_dir_all(&here).expect("a folder to fuzz in");
+    let mut command = Command::new(BIN);
+    command.arg("fuzz").current_dir(here);
+    command
+}
+
+/// `tictac fuzz ARGS` (see `fuzz_command`).
+#[cfg(unix)] // for the fuzz tests
+pub fn fuzz(args: &[&str]) -> Output {
+    run(fuzz_command().args(args), None)
+}
+
 /// `tictac ARGS` with `input` on standard input, through a pipe.
 pub fn tictac_with_input(args: &[&str], input: &[u8]) -> Output {
     run(Command::new(BIN).args(args), Some(input))

@@ -12,8 +12,8 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    BIN, Tmux, assert_none_left, hostile_script, path, processes_with, run, suite, temp_dir, text,
-    tmux_available,
+    BIN, Tmux, assert_none_left, fuzz_command, hostile_script, path, processes_with, run, suite,
+    temp_dir, text, tmux_available,
 };
 
 /// The environment variable that turns cgroups off; both ways are tried.
@@ -95,8 +95,8 @@ fn fuzz_leaves_nothing_of_a_run_behind_it() {
     let body = "setsid env -i \"$me\" child >/dev/null 2>&1 </dev/null &\nexec \"$TICTAC\" \"$@\"";
     let program = hostile_script(tools.path(), "leaves.sh", body);
     for no_cgroup in WAYS {
-        let mut fuzz = Command::new(BIN)
-            .args(["fuzz", "--program", &program, "--runs", "60", "--seed", "1", "-j", "2"])
+        let mut fuzz = fuzz_command()
+            .args(["--program", &program, "--runs", "60", "--seed", "1", "-j", "2"])
             .env("TICTAC", BIN)
             .env(NO_CGROUP, no_cgroup)
             .stdout(Stdio::null())
@@ -146,8 +146,8 @@ fn programs_run_in_a_session_of_their_own_with_default_signals_and_nothing_to_re
         );
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         let o = run(
-            Command::new(BIN)
-                .args(["fuzz", "--program", &program, "--runs", "5", "-j", "1"])
+            fuzz_command()
+                .args(["--program", &program, "--runs", "5", "-j", "1"])
                 .env("TICTAC", BIN)
                 .env(NO_CGROUP, no_cgroup),
             Some(b"a line the fuzzer was given\n"),

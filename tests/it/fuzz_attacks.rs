@@ -4,16 +4,12 @@
 //! shrinking, a closed output, `--out` checked first, `initial-state` not
 //! excludable, and one fault at the root of the output reported once.
 
-use crate::common::{BIN, path, saved, script, temp_dir, text, tictac};
+use crate::common::{BIN, fuzz, fuzz_command, path, saved, script, temp_dir, text, tictac};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-fn fuzz(args: &[&str]) -> Output {
-    tictac(&[&["fuzz"], args].concat())
-}
 
 #[test]
 fn an_exit_status_divergence_is_saved_as_a_test_that_fails() {
@@ -81,7 +77,7 @@ fn a_failing_oracle_is_reported_and_never_blames_the_program() {
             "exit 1",
             &["exited with status 1 on a trace without an error", "it printed nothing"],
         ),
-        ("killed.sh", "kill -9 $$", &["killed by a signal"]),
+        ("killed.sh", "kill -9 $$", &["it was killed by signal 9 (SIGKILL)"]),
     ];
     for (name, body, why) in oracles {
         let oracle = script(scratch.path(), name, body);
@@ -169,8 +165,8 @@ fn time_is_kept_while_shrinking() {
 fn a_closed_output_stops_the_session() {
     let scratch = temp_dir();
     let exit3 = script(scratch.path(), "exit3.sh", &format!("{BIN} \"$@\"; exit 3"));
-    let mut child = Command::new(BIN)
-        .args(["fuzz", "--program", &exit3, "--runs", "100000", "--out"])
+    let mut child = fuzz_command()
+        .args(["--program", &exit3, "--runs", "100000", "--out"])
         .arg(scratch.path().join("o"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -280,9 +280,9 @@ fn a_fuzz_session_ends_when_its_program_can_no_longer_start() {
         );
         let program = script(dir.path(), "p.sh", &body);
         let out = path(&dir.path().join("found"));
-        let args = [&["fuzz", "--program", &program, "-j", "1", "--out", &out][..], bound].concat();
+        let args = [&["--program", &program, "-j", "1", "--out", &out][..], bound].concat();
         let began = std::time::Instant::now();
-        let o = tictac(&args);
+        let o = crate::common::fuzz(&args);
         let said = text(&o);
         assert_eq!(o.status.code(), Some(2), "{how} {bound:?}: {said}");
         assert!(began.elapsed() < std::time::Duration::from_secs(30), "{how} {bound:?}: {said}");

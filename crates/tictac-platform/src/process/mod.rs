@@ -17,6 +17,7 @@ mod capture;
 mod cgroup;
 #[cfg_attr(not(windows), allow(dead_code))]
 mod exception;
+mod folder;
 #[cfg(unix)]
 mod guard;
 #[cfg(unix)]
@@ -38,7 +39,8 @@ use windows as system;
 
 pub use capture::Capture;
 pub use exception::Exception;
-pub use system::{exception_of, runnable, signal_of, stop_all};
+pub use folder::within;
+pub use system::{exception_of, runnable, signal_name, signal_of, stop_all};
 #[cfg(unix)]
 pub use user::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,

@@ -110,6 +110,11 @@ pub fn signal_of(status: ExitStatus) -> Option<i32> {
     status.signal()
 }
 
+/// The name of signal number `signal` (`SIGSEGV`), if it has one.
+pub fn signal_name(signal: i32) -> Option<&'static str> {
+    nix::sys::signal::Signal::try_from(signal).ok().map(|s| s.as_str())
+}
+
 /// None: an exit code here is a program's own (0 to 255); a crash is a
 /// signal.
 pub fn exception_of(_code: i32) -> Option<super::Exception> {

@@ -68,6 +68,11 @@ pub fn signal_of(_status: ExitStatus) -> Option<i32> {
     None
 }
 
+/// No signals on Windows: none has a name.
+pub fn signal_name(_signal: i32) -> Option<&'static str> {
+    None
+}
+
 /// The exception a program that crashed ended with: its exit code is the
 /// NTSTATUS (0xC0000005 for an access violation).
 pub fn exception_of(code: i32) -> Option<super::Exception> {

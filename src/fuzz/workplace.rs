@@ -1,0 +1,217 @@
+//! Where a worker's program runs: a private copy of the folder the session
+//! was started in (`suite::workdir`, as `tictac test` runs each test), so
+//! that runs going on at once never share a scratch file a program writes
+//! there, no run finds what an earlier one left, and nothing is left in
+//! the folder. A copy is kept from run to run while neither it nor the
+//! folder changed (a copy a run costs more than the run of a small
+//! program): the copy's listing is read after each run, the folder's at
+//! most once every `LOOK_EVERY`. A folder that cannot be copied whole is
+//! run in as it is, one run at a time, as `tictac test` does.
+
+use std::path::{Path, PathBuf};
+use std::sync::MutexGuard;
+use std::time::{Duration, Instant};
+
+use super::FuzzError;
+use super::program::Launched;
+use crate::platform::process;
+use crate::suite::workdir::{self, Listing, Place};
+
+/// How often the folder is listed to see whether it changed (a rebuild):
+/// each run's listing of it cost the session a tenth of its rate.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// One worker's place to run the program.
+pub(crate) struct Workplace {
+    /// The folder the session was started in (none: it cannot be named,
+    /// and the program runs where tictac runs).
+    folder: Option<PathBuf>,
+    /// The session's scratch folder, where the copies are made (never
+    /// copied itself).
+    scratch: PathBuf,
+    /// The worker's name for its copies (`work-N`).
+    name: String,
+    /// Copies made so far: each has a name of its own, so a copy the
+    /// program made impossible to remove is left for the end.
+    made: u64,
+    /// The copy in use, if one was made: where, the folder's listing when
+    /// it was made, and when the folder was last listed.
+    copy: Option<(PathBuf, Listing, Instant)>,
+    /// The program's words as given, and as they run in a copy.
+    command: Vec<String>,
+    in_copy: Vec<String>,
+}
+
+/// Where one run happens: the program's words, the folder it runs in,
+/// and, for a folder run in as it is, the hold that keeps other runs out.
+pub(crate) struct Room {
+    pub(crate) command: Vec<String>,
+    pub(crate) dir: Option<PathBuf>,
+    /// The copy it runs in, and the folder it is a copy of.
+    copy: Option<(PathBuf, PathBuf)>,
+    /// Why the program runs in the folder itself, if it does.
+    pub(crate) note: Option<String>,
+    _alone: Option<MutexGuard<'static, ()>>,
+}
+
+impl Room {
+    /// A run of `command` in this process's folder (the oracle's, as
+    /// `tictac test` runs an oracle).
+    pub(crate) fn here(command: &[String]) -> Room {
+        Room { command: command.to_vec(), dir: None, note: None, copy: None, _alone: None }
+    }
+
+    /// `launch`'s run of the room's command in the room: with this thread in
+    /// it where a thread can have a folder of its own (no shell started to
+    /// change folder, a third of a run), else naming it to `launch`.
+    pub(crate) fn run(
+        &self,
+        launch: impl Fn(&[String], Option<&Path>) -> Launched,
+    ) -> Result<Launched, FuzzError> {
+        let Some(dir) = self.dir.as_deref() else { return Ok(launch(&self.command, None)) };
+        let launch = |dir| launch(&self.command, dir);
+        match process::within(dir, || launch(None)) {
+            Some(launched) => {
+                launched.map_err(|e| FuzzError::FolderNotEntered(dir.display().to_string(), e))
+            }
+            None => Ok(launch(Some(dir))),
+        }
+    }
+
+    /// What a run in this room says on standard error, the copy's path in
+    /// it named as the folder's (`can't open file '/home/ann/ttt.py'`, not
+    /// a scratch folder's): the student knows the folder, not the copy.
+    pub(crate) fn as_in_folder(&self, launched: Launched) -> Launched {
+        let Some((copy, folder)) = &self.copy else { return launched };
+        match launched {
+            Launched::Finished { output, exit, stderr } => {
+                let (copy, folder) =
+                    (copy.as_os_str().as_encoded_bytes(), folder.as_os_str().as_encoded_bytes());
+                Launched::Finished { output, exit, stderr: replaced(&stderr, copy, folder) }
+            }
+            other => other,
+        }
+    }
+}
+
+/// `bytes` with each `from` in it made `to`.
+fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while let Some(at) = memchr::memmem::find(rest, from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+impl Workplace {
+    pub(crate) fn new(command: &[String], scratch: &Path, name: &str) -> Workplace {
+        let folder = std::env::current_dir().ok();
+        let in_copy = match &folder {
+            Some(folder) => workdir::command_in_copy(command, folder),
+            None => command.to_vec(),
+        };
+        Workplace {
+            folder,
+            scratch: scratch.to_path_buf(),
+            name: name.to_string(),
+            made: 0,
+            copy: None,
+            command: command.to_vec(),
+            in_copy,
+        }
+    }
+
+    /// The room for the next run: the copy in use when neither it nor the
+    /// folder changed, a new copy otherwise, or the folder itself, held
+    /// for this run alone, when it cannot be copied whole. An error when
+    /// the system runs out (of disk, of files) while copying.
+    pub(crate) fn enter(&mut self) -> Result<Room, FuzzError> {
+        let Some(folder) = &self.folder else {
+            return Ok(self.room(None, None, None));
+        };
+        if let Some((copy, listed, looked)) = &mut self.copy {
+            let mut same = workdir::listing(copy, &self.scratch).as_ref() == Some(listed);
+            if same && looked.elapsed() >= LOOK_EVERY {
+                same = workdir::listing(folder, &self.scratch).as_ref() == Some(listed);
+                *looked = Instant::now();
+            }
+            if same {
+                let copy = copy.clone();
+                return Ok(self.room(Some(copy), None, None));
+            }
+            // Whatever is left of it goes with the scratch folder.
+            let _ = std::fs::remove_dir_all(copy);
+            self.copy = None;
+        }
+        self.made += 1;
+        let to = self.scratch.join(format!("{}-{}", self.name, self.made));
+        let not_copied = |e| FuzzError::FolderNotCopied(folder.display().to_string(), e);
+        // Listed before it is copied: a change meanwhile makes another copy.
+        let listed = workdir::listing(folder, &self.scratch);
+        let placed = workdir::place(folder, &to, &self.scratch).map_err(not_copied)?;
+        match placed {
+            Place::Copy(copy) => {
+                if let Some(listed) = listed {
+                    self.copy = Some((copy.clone(), listed, Instant::now()));
+                }
+                Ok(self.room(Some(copy), None, None))
+            }
+            Place::Itself(alone, why) => {
+                let note = format!(
+                    "note: the program ran in {} itself, one run at a time: {why} (what one run \
+                     leaves there, the next finds)",
+                    folder.display()
+                );
+                Ok(self.room(Some(folder.clone()), Some(note), Some(alone)))
+            }
+        }
+    }
+
+    fn room(
+        &self,
+        dir: Option<PathBuf>,
+        note: Option<String>,
+        alone: Option<MutexGuard<'static, ()>>,
+    ) -> Room {
+        let (command, copy) = match (&dir, &alone, &self.folder) {
+            (Some(dir), None, Some(folder)) => {
+                (self.in_copy.clone(), Some((dir.clone(), folder.clone())))
+            }
+            _ => (self.command.clone(), None),
+        };
+        Room { command, dir, note, copy, _alone: alone }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn a_copy_is_kept_while_neither_it_nor_the_folder_changes() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (from, scratch) = (dir.path().join("from"), dir.path().join("scratch"));
+        fs::create_dir_all(from.join("lib")).expect("mkdir");
+        fs::create_dir(&scratch).expect("mkdir");
+        fs::write(from.join("ttt.sh"), "echo").expect("write");
+        let copy = scratch.join("copy");
+        let Place::Copy(copy) = workdir::place(&from, &copy, &scratch).expect("place") else {
+            panic!("a small folder is copied")
+        };
+        let listed = |dir: &Path| workdir::listing(dir, &scratch).expect("listed");
+        assert_eq!(listed(&from), listed(&copy));
+        // A scratch file the program wrote in the copy.
+        fs::write(copy.join("lib").join("scratch.out"), "x").expect("write");
+        assert_ne!(listed(&from), listed(&copy));
+        fs::remove_file(copy.join("lib").join("scratch.out")).expect("rm");
+        assert_eq!(listed(&from), listed(&copy));
+        // A file of the folder rewritten (a rebuild): another length.
+        fs::write(from.join("ttt.sh"), "echo 2").expect("write");
+        assert_ne!(listed(&from), listed(&copy));
+    }
+}
