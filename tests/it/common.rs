@@ -329,11 +329,13 @@ pub fn model_program() -> String {
     let mutant = target.join("examples").join("mutant");
     assert!(mutant.exists(), "{} is built by cargo test", mutant.display());
     let model = target.join("model.sh");
-    if !model.exists() {
+    let script = format!("#!/bin/sh\nexec '{}' none \"$@\"\n", path(&mutant));
+    // Rewritten when it names another mutant (a target/ copied from another
+    // checkout names that checkout's).
+    if std::fs::read_to_string(&model).ok().as_deref() != Some(script.as_str()) {
         // Written aside then renamed: tests running at once see it whole.
         let aside = target.join(format!("model.sh.{}", std::process::id()));
-        std::fs::write(&aside, format!("#!/bin/sh\nexec '{}' none \"$@\"\n", path(&mutant)))
-            .expect("write");
+        std::fs::write(&aside, &script).expect("write");
         std::fs::set_permissions(&aside, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         std::fs::rename(&aside, &model).expect("rename");
     }

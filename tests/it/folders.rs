@@ -65,12 +65,13 @@ fn suite(parent: &Path) -> PathBuf {
 /// A correct program that copies its input into its folder first, as a
 /// student does while debugging, and fails if a copy is there already (an
 /// earlier or a simultaneous run's: a scratch file shared); it writes in
-/// HOME and TMPDIR too.
+/// HOME and TMPDIR too (a file of its own in TMPDIR, removed after: a
+/// `t.$$` could meet one another user's run left there under the same pid).
 fn copying_student(folder: &Path, model: &str) -> String {
     let body = format!(
         "if [ -e last_trace.txt ]; then echo 'last_trace.txt is there already' >&2; exit 9; fi\n\
          cp \"$2\" last_trace.txt || exit 8\n\
-         echo home > \"$HOME/h\" && echo tmp > \"${{TMPDIR:-/tmp}}/t.$$\" || exit 7\n\
+         t=$(mktemp \"${{TMPDIR:-/tmp}}/t.XXXXXX\") && echo home > \"$HOME/h\" && echo tmp > \"$t\" && rm -f \"$t\" || exit 7\n\
          exec '{model}' none \"$@\""
     );
     script(folder, "ttt", &body)
