@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tictac grade, release build (run by .ci/run after `cargo build --release`):
 # a class of 30 students graded on the built-in course suite with -j 2 runs
-# at least 40 % of the rate of a bare loop that runs the same (student,
+# at least 30 % of the rate of a bare loop that runs the same (student,
 # trace) pairs with the same -j (issue 28):
 #
 #   xargs -P 2 sh -c 'cd STUDENT && ./ttt none -b T | cmp -s - T.expected'
@@ -110,5 +110,5 @@ for round in 1 2 3 4 5; do
 done
 ratio=$(printf '%s\n' "${ratios[@]}" | sort -n | sed -n 3p)
 echo "a class of 30 on $tests tests ($left_out course traces left out: not -b IN), -j 2, rounds ${ratios[*]} %:" \
-  "the median, grade at $ratio % of the bare loop's rate (bound: 40 %, see docs/PERFORMANCE.md)"
-[ "$ratio" -ge 40 ]
+  "the median, grade at $ratio % of the bare loop's rate (bound: 30 %, see docs/PERFORMANCE.md)"
+[ "$ratio" -ge 30 ]
