@@ -14,7 +14,7 @@ use crate::fuzz::{self, FuzzError};
 use crate::grade::{self, GradeError};
 use crate::run::{OutputFile, RunError, open_input, run_input};
 use crate::serve::{self, ServeError};
-use crate::status::{Status, Stopped};
+use crate::status::{self, Status, WriteError};
 use crate::suite::SuiteError;
 use crate::{board, shell, test, verify};
 
@@ -41,16 +41,14 @@ enum Failure {
 }
 
 impl Failure {
-    /// What the run had earned when the output went away, if that is why
-    /// it stopped.
-    fn closed(&self) -> Option<Status> {
-        match self {
-            Failure::Usage(_) => None,
-            Failure::Run(e) => e.closed(),
-            Failure::Runner(e) => e.closed(),
-            Failure::Grade(e) => e.closed(),
-            Failure::Fuzz(e) => e.closed(),
-            Failure::Serve(e) => e.closed(),
+    /// The exit status it ends the program with, and the message to print
+    /// (none when the output went away: the status is the one the run had
+    /// earned, whatever layer met it).
+    fn status(&self, program: &str) -> (Status, Option<String>) {
+        match (self, status::output_error(self).and_then(WriteError::closed)) {
+            (_, Some(earned)) => (earned, None),
+            (Failure::Usage(e), None) => (Status::Error, Some(e.with_hint(program))),
+            (e, None) => (Status::Error, Some(e.to_string())),
         }
     }
 }
@@ -59,7 +57,7 @@ impl Failure {
 /// before a session) fails as a run's writes do.
 impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
-        Failure::Run(RunError::Write(e))
+        Failure::Run(e.into())
     }
 }
 
@@ -99,17 +97,13 @@ fn typed_name(file: &str) -> String {
 fn exit_status(ran: Result<Status, Failure>, program: &str, stdout: &mut dyn Write) -> u8 {
     let status = match ran {
         Ok(status) => status,
-        Err(e) => {
-            if let Some(earned) = e.closed() {
-                return earned.code();
+        Err(e) => match e.status(program) {
+            (earned, None) => return earned.code(),
+            (status, Some(message)) => {
+                let _ = writeln!(stdout, "{message}");
+                status
             }
-            let message = match e {
-                Failure::Usage(e) => e.with_hint(program),
-                e => e.to_string(),
-            };
-            let _ = writeln!(stdout, "{message}");
-            Status::Error
-        }
+        },
     };
     match stdout.flush() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -211,7 +205,7 @@ fn with_output(
             Ok(outcome)
         }
         // Everything this run writes goes to the file.
-        Err(RunError::Write(e)) => Err(file.write_failed(e).into()),
+        Err(RunError::Write(WriteError::Failed(e))) => Err(file.write_failed(e).into()),
         Err(e) => Err(e),
     }
 }
@@ -270,4 +264,48 @@ fn help(program: &str) -> String {
 fn lowercase_first(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| c.to_lowercase().chain(chars).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::FuzzError;
+
+    /// Every layer's error as the top sees it, carrying `write`.
+    fn every_layer(write: impl Fn() -> WriteError) -> Vec<Failure> {
+        vec![
+            RunError::from(write()).into(),
+            SuiteError::from(write()).into(),
+            GradeError::Suite(write().into()).into(),
+            FuzzError::from(write()).into(),
+            ServeError::from(write()).into(),
+        ]
+    }
+
+    #[test]
+    fn a_closed_output_ends_every_layer_quietly_with_the_status_earned() {
+        for failure in every_layer(|| WriteError::Closed(Status::Failed)) {
+            assert_eq!(failure.status("tictac"), (Status::Failed, None), "{failure:?}");
+        }
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe).into();
+        for failure in every_layer(pipe) {
+            assert_eq!(failure.status("tictac"), (Status::Ran, None), "{failure:?}");
+        }
+    }
+
+    #[test]
+    fn a_failed_write_is_the_same_error_in_every_layer() {
+        let said = Some("error: writing the output failed: disk full".to_string());
+        for failure in every_layer(|| io::Error::other("disk full").into()) {
+            assert_eq!(failure.status("tictac"), (Status::Error, said.clone()), "{failure:?}");
+        }
+    }
+
+    #[test]
+    fn any_other_error_is_printed_with_status_2() {
+        let failure = Failure::from(RunError::NoTerminal);
+        let (status, said) = failure.status("tictac");
+        assert_eq!(status, Status::Error);
+        assert_eq!(said.as_deref(), Some(RunError::NoTerminal.to_string().as_str()));
+    }
 }

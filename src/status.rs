@@ -36,31 +36,52 @@ impl Status {
     }
 }
 
-/// The output went away (a closed pipe, `tictac ... | head -1`) after the
-/// run had earned this status: the program ends quietly with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the output was closed")]
-pub struct Closed(pub Status);
-
-/// The status a write error leaves when it says the reader went away; a
-/// front end's error answers `closed()` with it.
-pub(crate) fn closed_pipe(e: &io::Error, earned: Status) -> Option<Status> {
-    (e.kind() == io::ErrorKind::BrokenPipe).then_some(earned)
+/// What stops any front end on its output, defined once: the output went
+/// away (a closed pipe, `tictac ... | head -1`) after the run had earned a
+/// status, or writing it failed. Every layer's error carries it as one
+/// variant, `Write` (with `From<io::Error>`, so `?` on a write converts), and `app`
+/// finds it there, whatever the layer: no layer answers for it.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The reader went away after the run had earned this status: the
+    /// program ends quietly with it.
+    #[error("the output was closed")]
+    Closed(Status),
+    /// Writing the output failed (a closed pipe among others).
+    #[error("error: writing the output failed: {0}")]
+    Failed(#[from] io::Error),
 }
 
-/// A write error as a front end's error: a closed pipe carries the status
-/// the run had earned by then, anything else is the write error itself.
-pub(crate) fn write_failed<E: From<Closed> + From<io::Error>>(e: io::Error, earned: Status) -> E {
-    if e.kind() == io::ErrorKind::BrokenPipe { Closed(earned).into() } else { e.into() }
+impl WriteError {
+    /// A write error once the run had earned `earned`: a closed pipe is
+    /// the output gone with that status, anything else the write error.
+    pub(crate) fn earned(e: io::Error, earned: Status) -> WriteError {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            WriteError::Closed(earned)
+        } else {
+            WriteError::Failed(e)
+        }
+    }
+
+    /// The status earned before the output went away, if it did: a closed
+    /// pipe met where no status was known yet leaves `Ran`.
+    pub(crate) fn closed(&self) -> Option<Status> {
+        match self {
+            WriteError::Closed(earned) => Some(*earned),
+            WriteError::Failed(e) => (e.kind() == io::ErrorKind::BrokenPipe).then_some(Status::Ran),
+        }
+    }
 }
 
-/// An error that stopped a front end. Every error is `Status::Error` and is
-/// printed, except one that says the output went away: then nothing is
-/// printed and the status is the one the run had earned.
-pub(crate) trait Stopped {
-    /// The status earned before the output went away, if that is why the
-    /// run stopped.
-    fn closed(&self) -> Option<Status>;
+/// The shared error of the first layer below `error` (itself included)
+/// that stopped on its output: each layer holds `WriteError` as the
+/// source of its `Write` variant (a layer nesting another forwards it,
+/// `#[error(transparent)]`), so the one place that asks needs no layer's
+/// help.
+pub(crate) fn output_error<'a>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a WriteError> {
+    std::iter::successors(Some(error), |e| e.source()).find_map(|e| e.downcast_ref())
 }
 
 #[cfg(test)]
@@ -77,9 +98,11 @@ mod tests {
 
     #[test]
     fn only_a_closed_pipe_is_a_closed_output() {
-        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
-        assert_eq!(closed_pipe(&pipe, Status::Failed), Some(Status::Failed));
-        let full = io::Error::other("disk full");
-        assert_eq!(closed_pipe(&full, Status::Ran), None);
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
+        assert_eq!(WriteError::earned(pipe(), Status::Failed).closed(), Some(Status::Failed));
+        assert_eq!(WriteError::from(pipe()).closed(), Some(Status::Ran));
+        let full = || io::Error::other("disk full");
+        assert_eq!(WriteError::earned(full(), Status::Failed).closed(), None);
+        assert_eq!(WriteError::from(full()).closed(), None);
     }
 }

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use crate::behaviour::{Behaviour, Coverage};
 use crate::platform::signals;
-use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
+use crate::status::{Status, WriteError};
 use expect::{Expected, Kind, first_difference};
 use generate::{Settings, generate, rng_for};
 use program::{Exit, Guarded, Launched, Launcher, Limits};
@@ -67,21 +67,17 @@ pub(crate) enum FuzzError {
     /// The program's folder could not be entered, or left.
     #[error("error: cannot run the program in {0}: {1}")]
     FolderNotEntered(String, io::Error),
-    /// Standard output was closed (`tictac fuzz ... | head -1`), with what
-    /// the session had earned (`Failed` once a divergence was found).
-    #[error(transparent)]
-    Closed(#[from] Closed),
-    #[error("error: writing the output failed: {0}")]
-    Write(#[from] io::Error),
+    /// The output went away, or writing it failed: the shared
+    /// `status::WriteError`, its source (so not transparent: `app` finds it
+    /// there).
+    #[error("{0}")]
+    Write(#[from] WriteError),
 }
 
-impl Stopped for FuzzError {
-    fn closed(&self) -> Option<Status> {
-        match self {
-            FuzzError::Closed(Closed(earned)) => Some(*earned),
-            FuzzError::Write(e) => closed_pipe(e, Status::Ran),
-            _ => None,
-        }
+/// A failed write is the shared `WriteError`.
+impl From<io::Error> for FuzzError {
+    fn from(e: io::Error) -> FuzzError {
+        WriteError::from(e).into()
     }
 }
 
@@ -253,11 +249,9 @@ pub(crate) fn run(
     };
     reporter
         .report(&FuzzEvent::Started(&opening))
-        .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+        .map_err(|e| WriteError::earned(e, Status::Ran))?;
     if let Some(note) = &in_place {
-        reporter
-            .report(&FuzzEvent::Found(note))
-            .map_err(|e| write_failed::<FuzzError>(e, Status::Ran))?;
+        reporter.report(&FuzzEvent::Found(note)).map_err(|e| WriteError::earned(e, Status::Ran))?;
     }
 
     let shared = Shared {
@@ -363,7 +357,9 @@ pub(crate) fn run(
     });
     let stopped = *lock(&shared.why);
     if let Some(e) = write_error {
-        return Err(write_failed(e, Status::failed_if(lock(&shared.reports).len() > 0)));
+        return Err(
+            WriteError::earned(e, Status::failed_if(lock(&shared.reports).len() > 0)).into()
+        );
     }
     reporter.report(&FuzzEvent::Stopped)?;
     if let Some(failure) = lock(&shared.oracle_failure).take() {
@@ -397,7 +393,7 @@ pub(crate) fn run(
     };
     reporter
         .report(&FuzzEvent::Finished(&summary))
-        .map_err(|e| write_failed::<FuzzError>(e, Status::failed_if(divergences > 0)))?;
+        .map_err(|e| WriteError::earned(e, Status::failed_if(divergences > 0)))?;
     // The summary counts the runs that ran; the session did not do its work.
     if let Some(why) = lock(&shared.cannot_start).take() {
         let again = RESTART_AFTER.as_secs_f64();

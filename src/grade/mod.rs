@@ -27,7 +27,7 @@ use progress::Progress;
 
 use crate::cli::GradeOptions;
 use crate::platform::process::RunAs;
-use crate::status::{Status, Stopped};
+use crate::status::Status;
 use crate::suite::build::{Build, BuildFailed, build};
 use crate::suite::{
     self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
@@ -89,15 +89,6 @@ pub(crate) enum GradeError {
          No grades were written. {advice}"
     )]
     NotTheProgram { student: String, test: String, why: String, advice: String },
-}
-
-impl Stopped for GradeError {
-    fn closed(&self) -> Option<Status> {
-        match self {
-            GradeError::Suite(e) => e.closed(),
-            _ => None,
-        }
-    }
 }
 
 /// The folder of the gradebook that holds the course suite under `--course`.
@@ -261,18 +252,18 @@ fn write(
         course::write_out(&course_at)?;
     }
     let mut csv = Vec::new();
-    book::write_csv(&mut csv, columns, rows).map_err(SuiteError::Write)?;
+    book::write_csv(&mut csv, columns, rows).map_err(SuiteError::from)?;
     write_whole(&options.out.join("grades.csv"), &csv, *replace)?;
     let mut json = serde_json::to_vec_pretty(&book::json(&plan.digest, columns, rows))
-        .map_err(|e| SuiteError::Write(e.into()))?;
+        .map_err(|e| SuiteError::from(io::Error::from(e)))?;
     json.push(b'\n');
     write_whole(&options.out.join(update::GRADES_JSON), &json, *replace)?;
     let mut tests_csv = Vec::new();
-    book::write_tests_csv(&mut tests_csv, columns, rows).map_err(SuiteError::Write)?;
+    book::write_tests_csv(&mut tests_csv, columns, rows).map_err(SuiteError::from)?;
     write_whole(&options.out.join("tests.csv"), &tests_csv, *replace)?;
-    book::write_table(out, columns, rows).map_err(SuiteError::Write)?;
+    book::write_table(out, columns, rows).map_err(SuiteError::from)?;
     for note in advice::notes(&options.command, &plan.students, columns, rows) {
-        writeln!(out, "{note}").map_err(SuiteError::Write)?;
+        writeln!(out, "{note}").map_err(SuiteError::from)?;
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let (of, suite) = match options.suite {
@@ -296,7 +287,7 @@ fn write(
             plural(rows.len(), "student"),
         ),
     }
-    .map_err(SuiteError::Write)?;
+    .map_err(SuiteError::from)?;
     Ok(())
 }
 

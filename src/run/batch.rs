@@ -72,7 +72,7 @@ pub(crate) fn run_chunks(
     let failed = Cell::new(None);
     // A read fails after a flush that failed: that failure is the one to tell.
     let read_error = |e| match failed.take() {
-        Some(write) => RunError::Write(write),
+        Some(write) => RunError::from(write),
         None => RunError::Read(name.clone(), e),
     };
     let reader = FlushBeforeWait { input: &mut input, out: &out, failed: &failed };

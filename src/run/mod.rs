@@ -31,7 +31,7 @@ pub use sink::Sink;
 
 use crate::bots::Autopilot;
 use crate::cli::Session;
-use crate::status::{Closed, Status, Stopped, closed_pipe};
+use crate::status::{Status, WriteError};
 
 /// Why a run could not go on; printed as one line.
 #[derive(Debug, thiserror::Error)]
@@ -50,24 +50,20 @@ pub enum RunError {
     /// could not be written or read back (a full disk, among others).
     #[error("error: keeping the trace in a temporary file failed: {0}")]
     Spool(io::Error),
-    /// The output went away after the run had earned its status.
-    #[error(transparent)]
-    Closed(#[from] Closed),
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
-    /// Writing the output failed (a closed pipe among others).
-    #[error("error: writing the output failed: {0}")]
-    Write(#[from] io::Error),
+    /// The output went away, or writing it failed: the shared
+    /// `status::WriteError`, its source (so not transparent: `app` finds it
+    /// there).
+    #[error("{0}")]
+    Write(#[from] WriteError),
 }
 
-impl Stopped for RunError {
-    fn closed(&self) -> Option<Status> {
-        match self {
-            RunError::Closed(Closed(earned)) => Some(*earned),
-            RunError::Write(e) => closed_pipe(e, Status::Ran),
-            _ => None,
-        }
+/// A failed write is the shared `WriteError`.
+impl From<io::Error> for RunError {
+    fn from(e: io::Error) -> RunError {
+        WriteError::from(e).into()
     }
 }
 
@@ -104,8 +100,8 @@ pub(crate) fn run_input(
     };
     let finished = ran.and_then(|outcome| Ok(sink.finish().map(|()| outcome)?));
     match finished {
-        Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-            Err(Closed(sink.outcome()).into())
+        Err(RunError::Write(WriteError::Failed(e))) => {
+            Err(WriteError::earned(e, sink.outcome()).into())
         }
         other => other,
     }

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::limits::Cut;
 use crate::platform::spool;
-use crate::status::{Status, Stopped, closed_pipe};
+use crate::status::WriteError;
 
 /// Why the server could not start, or could not say that it did.
 #[derive(Debug, thiserror::Error)]
@@ -24,16 +24,17 @@ pub(crate) enum ServeError {
     Listen(SocketAddr, io::Error),
     #[error("error: {0}")]
     Address(io::Error),
-    #[error("error: writing the output failed: {0}")]
-    Write(#[from] io::Error),
+    /// The output went away, or writing it failed: the shared
+    /// `status::WriteError`, its source (so not transparent: `app` finds it
+    /// there).
+    #[error("{0}")]
+    Write(#[from] WriteError),
 }
 
-impl Stopped for ServeError {
-    fn closed(&self) -> Option<Status> {
-        match self {
-            ServeError::Write(e) => closed_pipe(e, Status::Ran),
-            _ => None,
-        }
+/// A failed write is the shared `WriteError`.
+impl From<io::Error> for ServeError {
+    fn from(e: io::Error) -> ServeError {
+        WriteError::from(e).into()
     }
 }
 

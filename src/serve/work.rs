@@ -19,6 +19,7 @@ use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::run::tape::{Entry, Tape};
 use crate::run::{Driver, Input, Job, RunError, run_input, show_step, step};
+use crate::status::WriteError;
 
 /// `/api/run`: the output, byte for byte the command line's, and the exit
 /// status (1 when a syntax or type error was printed).
@@ -52,7 +53,9 @@ pub(crate) fn run(
     let mut out = Capped::new(budget.deadline);
     let outcome = match run_input(job, Input::memory(trace.as_bytes()), &mut out, autopilot) {
         Ok(outcome) => outcome,
-        Err(RunError::Write(e)) => return Err(ApiError::from_cut(&e, budget.timeout)),
+        Err(RunError::Write(WriteError::Failed(e))) => {
+            return Err(ApiError::from_cut(&e, budget.timeout));
+        }
         Err(RunError::Spool(e)) => return Err(ApiError::from_spool(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::platform::{self, process::Capture};
 use crate::run::{Encoding, FileError};
-use crate::status::{Closed, Status, Stopped, closed_pipe, write_failed};
+use crate::status::{Status, WriteError};
 
 pub(crate) use crate::cli::options::Format;
 /// Tests never run at once beyond this, whatever `-j` (or `Options`) says.
@@ -67,17 +67,23 @@ pub enum SuiteError {
     CourseDir(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
-    /// Standard output was closed (`tictac test | head -1`), with what the
-    /// suite had earned by then (`Failed` once a failure was known).
-    #[error(transparent)]
-    Closed(#[from] Closed),
     /// A test could not run for want of what the machine gives (disk in
     /// the temporary folder, files, processes), for longer than any
     /// program's run lasts: not the program's failure.
     #[error("error: test {test} could not run, and not for its program's doing: {why}\n{advice}")]
     RanOut { test: String, why: String, advice: String },
-    #[error("error: writing the output failed: {0}")]
-    Write(#[from] io::Error),
+    /// The output went away, or writing it failed: the shared
+    /// `status::WriteError`, its source (so not transparent: `app` finds it
+    /// there).
+    #[error("{0}")]
+    Write(#[from] WriteError),
+}
+
+/// A failed write is the shared `WriteError`.
+impl From<io::Error> for SuiteError {
+    fn from(e: io::Error) -> SuiteError {
+        WriteError::from(e).into()
+    }
 }
 
 /// What to do when the system ran out for a test: what each run takes of
@@ -92,16 +98,6 @@ pub(crate) fn ran_out_advice() -> String {
          or run with a smaller -j.",
         std::env::temp_dir().display()
     )
-}
-
-impl Stopped for SuiteError {
-    fn closed(&self) -> Option<Status> {
-        match self {
-            SuiteError::Closed(Closed(earned)) => Some(*earned),
-            SuiteError::Write(e) => closed_pipe(e, Status::Ran),
-            _ => None,
-        }
-    }
 }
 
 /// The verdict on one test.
@@ -338,7 +334,7 @@ pub(crate) fn run_watching(
     let failed = built.as_ref().and_then(|b| b.failed.as_ref());
     let report = run_all(&tests, options, failed, &mut *reporter, closed, &stop)?;
     let done = TestEvent::Done { report };
-    reporter.report(&done).map_err(|e| write_failed::<SuiteError>(e, report.status()))?;
+    reporter.report(&done).map_err(|e| WriteError::earned(e, report.status()))?;
     Ok(report)
 }
 
@@ -354,7 +350,7 @@ fn run_all(
 ) -> Result<Report, SuiteError> {
     reporter
         .report(&TestEvent::Started { tests: tests.len(), build })
-        .map_err(|e| write_failed::<SuiteError>(e, Status::Ran))?;
+        .map_err(|e| WriteError::earned(e, Status::Ran))?;
     let run = |k: usize, stop: &AtomicBool| match build {
         Some(_) => not_built(&tests[k], options),
         None => guarded_run(&tests[k], options, stop),
@@ -393,7 +389,7 @@ impl pool::Results for Tally<'_> {
         let finished = TestEvent::Finished { number: k + 1, test: &self.tests[k], result: &result };
         self.reporter
             .report(&finished)
-            .map_err(|e| write_failed(e, Status::failed_if(failed_so_far)))
+            .map_err(|e| WriteError::earned(e, Status::failed_if(failed_so_far)).into())
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::ahead::{AHEAD_BYTES, Ahead};
 use super::{MAX_JOBS, SuiteError, TestResult};
-use crate::status::{Closed, Status};
+use crate::status::{Status, WriteError};
 
 /// What is run: `count` jobs on at most `threads` threads, job `k` by
 /// `run(k, stop)`.
@@ -97,7 +97,8 @@ pub(crate) fn run<R: Results>(
                 Ok(arrival) => arrival,
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
-                    let closed = SuiteError::from(Closed(Status::failed_if(failed_so_far)));
+                    let closed =
+                        SuiteError::from(WriteError::Closed(Status::failed_if(failed_so_far)));
                     return Err(stopping(closed.into()));
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
