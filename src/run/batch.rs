@@ -5,8 +5,8 @@ use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Entry, Tape};
-use super::{CHUNK_LINES, Driver, Input, RunError, Sink};
-use crate::game::view::write_state;
+use super::watch::{Message, Showing, Unit, Watch};
+use super::{CHUNK_LINES, Driver, Input, RunError};
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::status::Status;
@@ -16,17 +16,19 @@ use crate::status::Status;
 /// file); once the whole trace is known to be valid, the run plays the tape.
 pub(crate) fn run_whole(
     mut input: Input,
-    out: &mut Sink,
+    watch: &mut impl Watch,
     driver: &mut Driver,
 ) -> Result<Status, RunError> {
     let mut tape = Tape::default();
     let verdict = lang::validate(KeptLines::new(&mut input), |c| tape.push(c));
-    if let Err(rejection) = verdict.map_err(|e| failed(&input, e))? {
-        reject(rejection, out)?;
+    let verdict = verdict.map_err(|e| failed(&input, e))?;
+    watch.unit(Unit { first: 1, lines: usize::MAX, shown: true });
+    if let Err(rejection) = verdict {
+        watch.rejected(true, &mut Some(rejection))?;
         return Ok(Status::Failed);
     }
-    write_state(out, driver.engine.game())?;
-    run_tape(tape, out, driver)?;
+    watch.state(Showing::Initial, &driver.engine)?;
+    run_tape(tape, watch, driver)?;
     Ok(Status::Ran)
 }
 
@@ -38,17 +40,21 @@ fn failed(input: &Input, e: Failure) -> RunError {
     }
 }
 
-/// Prints why a trace (or chunk) runs nothing.
-fn reject(rejection: Rejection, out: &mut Sink) -> Result<(), RunError> {
-    out.mark_rejected();
-    Ok(rejection.write_to(out)?)
+/// Why a trace (or chunk) runs nothing, told once.
+impl Message for Option<Rejection> {
+    fn write_to(&mut self, out: &mut dyn Write) -> Result<(), RunError> {
+        match self.take() {
+            Some(rejection) => Ok(rejection.write_to(out)?),
+            None => Ok(()),
+        }
+    }
 }
 
-fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunError> {
+fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(), RunError> {
     let mut commands = tape.reader().map_err(RunError::Spool)?;
     while let Some(entry) = commands.next_entry().map_err(RunError::Spool)? {
         if let Entry::Command(command, shared) = entry {
-            driver.step_sharing(&command, shared, out)?;
+            driver.act_sharing(&command, shared, |c, engine| watch.ran(c, engine, true))?;
         }
     }
     Ok(())
@@ -62,13 +68,13 @@ fn run_tape(tape: Tape, out: &mut Sink, driver: &mut Driver) -> Result<(), RunEr
 /// constant memory. What is printed goes out before a read that may wait
 /// (a FIFO whose writer is slow): each chunk's output, or its parse error,
 /// comes as soon as it is known.
-pub(crate) fn run_chunks(
+pub(crate) fn run_chunks<W: Watch>(
     mut input: Input,
-    out: &mut Sink,
+    watch: &mut W,
     driver: &mut Driver,
 ) -> Result<Status, RunError> {
     let name = input.name().to_owned();
-    let out = RefCell::new(out);
+    let out = RefCell::new(watch);
     let failed = Cell::new(None);
     // A read fails after a flush that failed: that failure is the one to tell.
     let read_error = |e| match failed.take() {
@@ -79,6 +85,7 @@ pub(crate) fn run_chunks(
     let mut lines = KeptLines::new(reader);
     let mut initial_shown = false;
     let mut outcome = Status::Ran;
+    let mut first = 1;
     loop {
         let mut tape = Tape::default();
         let mut chunk = Lines::new(&mut lines, CHUNK_LINES);
@@ -89,18 +96,22 @@ pub(crate) fn run_chunks(
             Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
         };
         {
-            let out = &mut **out.borrow_mut();
+            let watch = &mut **out.borrow_mut();
+            if chunk.begun() > 0 {
+                watch.unit(Unit { first, lines: CHUNK_LINES, shown: true });
+                first += CHUNK_LINES;
+            }
             match verdict {
                 Err(rejection) => {
-                    reject(rejection, out)?;
+                    watch.rejected(true, &mut Some(rejection))?;
                     outcome = Status::Failed;
                 }
                 Ok(()) => {
                     if !initial_shown {
-                        write_state(out, driver.engine.game())?;
+                        watch.state(Showing::Initial, &driver.engine)?;
                         initial_shown = true;
                     }
-                    run_tape(tape, out, driver)?;
+                    run_tape(tape, watch, driver)?;
                 }
             }
         }
@@ -122,7 +133,7 @@ struct FlushBeforeWait<'i, 'a, 'r, W> {
     failed: &'r Cell<Option<io::Error>>,
 }
 
-impl<W: Write> Read for FlushBeforeWait<'_, '_, '_, W> {
+impl<W: Watch> Read for FlushBeforeWait<'_, '_, '_, &mut W> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = {
             let available = self.fill_buf()?;
@@ -135,7 +146,7 @@ impl<W: Write> Read for FlushBeforeWait<'_, '_, '_, W> {
     }
 }
 
-impl<W: Write> BufRead for FlushBeforeWait<'_, '_, '_, W> {
+impl<W: Watch> BufRead for FlushBeforeWait<'_, '_, '_, &mut W> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.input.may_wait()
             && let Err(e) = self.out.borrow_mut().flush()

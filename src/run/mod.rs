@@ -14,6 +14,7 @@ pub mod protocol;
 pub(crate) mod record;
 mod sink;
 pub(crate) mod tape;
+mod watch;
 pub(crate) mod windowed;
 
 use std::io::{self, Write};
@@ -28,6 +29,7 @@ pub(crate) use input_file::{FileError, STDIN, describe, is_stdin, open_input};
 pub(crate) use output_file::{OutputError, OutputFile};
 pub use record::Recorder;
 pub use sink::Sink;
+pub(crate) use watch::{Message, Showing, Unit, Watch};
 
 use crate::bots::Autopilot;
 use crate::cli::Session;
@@ -91,19 +93,31 @@ pub(crate) fn run_input(
     out: &mut dyn Write,
     autopilot: Autopilot,
 ) -> Result<Status, RunError> {
-    let mut driver = Driver::new(autopilot);
     let mut sink = Sink::new(out);
-    let ran = match job {
-        Job::Whole => batch::run_whole(input, &mut sink, &mut driver),
-        Job::Chunks => batch::run_chunks(input, &mut sink, &mut driver),
-        Job::Window(w) => windowed::run(w, input, &mut sink),
-    };
+    let ran = run_watched(job, input, &mut sink, autopilot);
     let finished = ran.and_then(|outcome| Ok(sink.finish().map(|()| outcome)?));
     match finished {
         Err(RunError::Write(WriteError::Failed(e))) => {
             Err(WriteError::earned(e, sink.outcome()).into())
         }
         other => other,
+    }
+}
+
+/// Runs a trace as `job` says, telling `watch` what each step did: the
+/// one pass of the modes that printing (`run_input`) and coverage
+/// (`test::coverage`) both consume.
+pub(crate) fn run_watched(
+    job: Job,
+    input: Input,
+    watch: &mut impl Watch,
+    autopilot: Autopilot,
+) -> Result<Status, RunError> {
+    let mut driver = Driver::new(autopilot);
+    match job {
+        Job::Whole => batch::run_whole(input, watch, &mut driver),
+        Job::Chunks => batch::run_chunks(input, watch, &mut driver),
+        Job::Window(w) => windowed::run(w, input, watch),
     }
 }
 

@@ -11,11 +11,11 @@
 use std::io::{self, BufRead, Read, Write};
 
 use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
-use super::{Input, RunError, Sink, step};
+use super::watch::{Message, Showing, Unit, Watch};
+use super::{Input, RunError};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::Name;
-use crate::game::view::write_state;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::platform::spool::{Spool, read_varint, truncated, write_varint};
@@ -31,7 +31,7 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
-pub(crate) fn run(window: Window, input: Input, out: &mut Sink) -> Result<Status, RunError> {
+pub(crate) fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
     match window.counted_from_start() {
         Some((first, end)) => stream(window, first, end, input, out),
         None => run_counted(window, input, out),
@@ -48,7 +48,7 @@ fn stream(
     first: usize,
     end: Option<usize>,
     mut input: Input,
-    out: &mut Sink,
+    out: &mut impl Watch,
 ) -> Result<Status, RunError> {
     let name = input.name().to_owned();
     let needed = window.lines_needed();
@@ -87,7 +87,7 @@ fn stream(
 
 /// Any other window: every line is checked and kept on a tape until the
 /// number of lines is known, then the window is resolved and played.
-fn run_counted(window: Window, mut input: Input, out: &mut Sink) -> Result<Status, RunError> {
+fn run_counted(window: Window, mut input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
     let name = input.name().to_owned();
     let needed = window.lines_needed();
     let mut lines = KeptLines::new(&mut input);
@@ -154,7 +154,12 @@ fn check_line<R: BufRead>(
 }
 
 /// Plays lines `1..end` of the tape, showing `first..end`.
-fn play(tape: LineTape, first: usize, end: usize, out: &mut Sink) -> Result<Status, RunError> {
+fn play(
+    tape: LineTape,
+    first: usize,
+    end: usize,
+    out: &mut impl Watch,
+) -> Result<Status, RunError> {
     let mut tape = tape.reader().map_err(RunError::Spool)?;
     let mut player = Player::new(first);
     for i in 1..end {
@@ -184,47 +189,61 @@ impl Player {
         i: usize,
         shown: bool,
         tape: &mut LineReader,
-        out: &mut Sink,
+        out: &mut impl Watch,
     ) -> Result<(), RunError> {
+        out.unit(Unit { first: i, lines: 1, shown });
         if shown && i == self.first && self.first > 1 {
-            write_state(out, self.engine.game())?;
+            out.state(Showing::Context, &self.engine)?;
             self.context_shown = true;
         }
         let kind = tape.begin_line().map_err(RunError::Spool)?;
         if kind == Line::Failed {
             if shown {
-                out.mark_rejected();
                 self.outcome = Status::Failed;
-                tape.message(out)?;
-            } else {
-                tape.message(&mut io::sink())?;
+            }
+            let mut message = TapeMessage { tape, read: false };
+            out.rejected(shown, &mut message)?;
+            if !message.read {
+                message.write_to(&mut io::sink())?;
             }
             return Ok(());
         }
         if shown && !self.context_shown {
-            write_state(out, self.engine.game())?;
+            out.state(Showing::Initial, &self.engine)?;
             self.context_shown = true;
         }
         if kind == Line::Ran {
             let engine = &mut self.engine;
             tape.commands(|command, shared| {
-                if shown {
-                    step(engine, command, shared, out)
-                } else {
-                    engine.run_sharing(command, shared);
-                    Ok(())
-                }
+                engine.run_sharing(command, shared);
+                out.ran(command, engine, shown)
             })?;
         }
         Ok(())
     }
 
     /// Ends the run; an empty window shows the state it stands at.
-    fn finish(self, show_state: bool, out: &mut Sink) -> Result<Status, RunError> {
+    fn finish(self, show_state: bool, out: &mut impl Watch) -> Result<Status, RunError> {
         if show_state {
-            write_state(out, self.engine.game())?;
+            out.state(Showing::Empty, &self.engine)?;
         }
         Ok(self.outcome)
+    }
+}
+
+/// The message of a line that failed, on the tape.
+struct TapeMessage<'t> {
+    tape: &'t mut LineReader,
+    /// Whether it was read past.
+    read: bool,
+}
+
+impl Message for TapeMessage<'_> {
+    fn write_to(&mut self, out: &mut dyn Write) -> Result<(), RunError> {
+        if std::mem::replace(&mut self.read, true) {
+            return Ok(());
+        }
+        self.tape.message(out)
     }
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
         }
     }
     let mut out = io::stdout().lock();
-    run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder)?;
+    run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder, &mut |_, _| {})?;
     Ok(Status::Ran)
 }
 
@@ -95,7 +95,7 @@ fn run_terminal(
                 match shell.line(line.as_bytes(), &mut out)? {
                     Reply::Quit => break,
                     Reply::Ran(record) => recorder.keep(&record)?,
-                    Reply::Continue => {}
+                    Reply::Shown | Reply::Man | Reply::Refused => {}
                 }
                 if matches!(line.as_str(), "help" | "exit") {
                     writeln!(out, "{GUIDE}")?;

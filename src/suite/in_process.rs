@@ -138,7 +138,7 @@ pub(super) fn run(
             let typed = plan.typed.as_deref().unwrap_or_default();
             let shell = LineProtocol::new(session.autopilot());
             let typed = Limited { inner: typed, limit };
-            protocol::run_plain(shell, typed, &mut out, &mut Recorder::default())
+            protocol::run_plain(shell, typed, &mut out, &mut Recorder::default(), &mut |_, _| {})
                 .map(|()| Status::Ran.code().into())
                 .map_err(|e| e.to_string())
         }

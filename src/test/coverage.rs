@@ -21,7 +21,11 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
-use crate::run::{CHUNK_LINES, Driver, FileError, Job, open_input};
+use crate::run::protocol::{LineProtocol, Reply, run_plain};
+use crate::run::{
+    FileError, Input, Job, Message, Recorder, RunError, Showing, Unit, Watch, open_input,
+    run_watched,
+};
 use crate::suite::in_process::refuse_special;
 use crate::suite::plan::{Directive, MAX_TYPED, Plan, Source, beside};
 use crate::suite::{Options, SuiteError, Test, discover, files};
@@ -148,8 +152,8 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
             };
             let autopilot = session.autopilot();
             match *job {
-                Job::Whole => whole(&input_text, autopilot, &mut seen),
-                Job::Chunks => chunks(&input_text, autopilot, &mut seen),
+                Job::Whole => whole(&input_text, autopilot, &mut seen)?,
+                Job::Chunks => chunks(&input_text, autopilot, &mut seen)?,
                 Job::Window(w) => {
                     let last = plan.args.first().is_some_and(|a| a == "-l");
                     let plus = !last
@@ -160,12 +164,12 @@ pub fn reached(test: &Test) -> Result<Coverage, String> {
                             .iter()
                             .any(|a| a.starts_with('+'));
                     let form = Form { last, plus, out_file: plan.writes_file() };
-                    window(w, form, &input_text, &mut seen);
+                    window(w, form, &input_text, &mut seen)?;
                 }
             }
         }
         Directive::Shell(session) => {
-            shell(plan.typed.as_deref().unwrap_or_default(), session.autopilot(), &mut seen);
+            shell(plan.typed.as_deref().unwrap_or_default(), session.autopilot(), &mut seen)?;
         }
         // `Plan::checked` refuses it.
         Directive::NoTrace => return Err("it runs no trace".into()),
@@ -207,89 +211,153 @@ fn read_input(input: &Path) -> Result<Result<Vec<u8>, Behaviour>, String> {
     Ok(Ok(text))
 }
 
-/// Validates a unit (its kept lines, each with its newline) as the modes
-/// do, as a stream: if it is valid, hands each command to `run` and says
-/// true; if not, notes its error kinds. Two reads of the unit (one to
-/// check, one to run), so nothing but the text is held.
-fn unit(kept: &[u8], seen: &mut Coverage, mut run: impl FnMut(&Command)) -> bool {
-    match lang::validate(KeptLines::new(kept), |_| Ok(())) {
-        Ok(Ok(())) => {
-            let _ = lang::validate(KeptLines::new(kept), |c| {
-                run(c);
-                Ok(())
-            });
-            true
+/// What a run shows, as behaviours: told by the run pipeline itself
+/// (`run::Watch`), which runs the trace as the mode does. What only a mode
+/// can tell (a window's edge cases, a chunk that fails) is kept as plain
+/// facts for the mode's function to read.
+struct Reach<'t> {
+    /// The trace's kept lines, each with its newline: a refused unit's
+    /// error kinds are read from its text.
+    kept: &'t [u8],
+    /// Where each kept line starts in `kept`, and its end last.
+    starts: Vec<usize>,
+    seen: Coverage,
+    /// The unit begun last.
+    unit: Unit,
+    units: usize,
+    /// Units that ran (were not refused).
+    ran: usize,
+    /// A shown unit was refused: the one starting at line 1, a later one,
+    /// one before any state was shown.
+    refused_first: bool,
+    refused_later: bool,
+    refused_before_state: bool,
+    /// A state was shown (the initial state, or a window's context).
+    state_shown: bool,
+    /// A window's first line: the line before it is counted.
+    window_first: usize,
+    commands_before: usize,
+}
+
+impl<'t> Reach<'t> {
+    fn new(kept: &'t [u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', kept).map(|k| k + 1));
+        Reach {
+            kept,
+            starts,
+            seen: Coverage::default(),
+            unit: Unit { first: 1, lines: 0, shown: false },
+            units: 0,
+            ran: 0,
+            refused_first: false,
+            refused_later: false,
+            refused_before_state: false,
+            state_shown: false,
+            window_first: 0,
+            commands_before: 0,
         }
-        Ok(Err(rejection)) => {
-            *seen = seen.union(of_rejection(kept, &rejection));
-            false
+    }
+
+    /// Runs `text` as `job` says, with the session's bots.
+    fn run(mut self, job: Job, text: &[u8], autopilot: Autopilot) -> Result<Self, String> {
+        run_watched(job, Input::memory(text), &mut self, autopilot).map_err(|e| e.to_string())?;
+        Ok(self)
+    }
+
+    /// The text of the unit begun last.
+    fn unit_text(&self) -> &'t [u8] {
+        let last = self.starts.len() - 1;
+        let from = (self.unit.first - 1).min(last);
+        let to = from.saturating_add(self.unit.lines).min(last);
+        &self.kept[self.starts[from]..self.starts[to]]
+    }
+
+    /// The error kinds of the unit begun last, which was refused.
+    fn error_kinds(&self) -> Coverage {
+        let text = self.unit_text();
+        match lang::validate(KeptLines::new(text), |_| Ok(())) {
+            Ok(Err(rejection)) => of_rejection(text, &rejection),
+            // Keeping type errors can fail (a full disk): then nothing
+            // can be told of them.
+            _ => Coverage::default(),
         }
-        // Reading memory cannot fail; keeping type errors can (a full
-        // disk): the unit shows nothing that can be told.
-        Err(_) => false,
+    }
+}
+
+impl Watch for Reach<'_> {
+    fn unit(&mut self, unit: Unit) {
+        self.unit = unit;
+        self.units += 1;
+        self.ran += 1;
+    }
+
+    fn state(&mut self, why: Showing, _: &Engine) -> io::Result<()> {
+        match why {
+            Showing::Initial => {
+                self.seen.insert(Behaviour::InitialState);
+                self.state_shown = true;
+            }
+            Showing::Context => self.state_shown = true,
+            Showing::Empty => {}
+        }
+        Ok(())
+    }
+
+    fn ran(&mut self, _: &Command, engine: &Engine, shown: bool) -> io::Result<()> {
+        if shown {
+            self.seen.insert(engine.last());
+        } else if self.unit.first + 1 == self.window_first {
+            self.commands_before += 1;
+        }
+        Ok(())
+    }
+
+    fn rejected(&mut self, shown: bool, _: &mut dyn Message) -> Result<(), RunError> {
+        self.ran -= 1;
+        if !shown {
+            self.seen.insert(Behaviour::WindowErrorBefore);
+            return Ok(());
+        }
+        self.seen = self.seen.union(self.error_kinds());
+        self.refused_first |= self.unit.first == 1;
+        self.refused_later |= self.unit.first > 1;
+        self.refused_before_state |= !self.state_shown;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Notes `b` if it was shown.
+fn note(seen: &mut Coverage, b: Behaviour, on: bool) {
+    if on {
+        seen.insert(b);
     }
 }
 
 /// `-b IN`: all or nothing.
-fn whole(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+fn whole(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) -> Result<(), String> {
     let kept = kept_lines(text);
-    let mut driver = Driver::new(autopilot);
-    if unit(&kept, seen, |c| act(&mut driver, c)) {
-        *seen = seen.union(driver.engine.seen());
-    }
-}
-
-/// Runs a command and the bots' answers.
-fn act(driver: &mut Driver, command: &Command) {
-    let _ = driver.act(command, |_, _| Ok::<(), ()>(()));
-}
-
-/// The kept lines of a text, each with its newline.
-fn lines_of(kept: &[u8]) -> impl Iterator<Item = &[u8]> {
-    kept.split_inclusive(|&b| b == b'\n')
-}
-
-/// Consecutive runs of `n` kept lines, each one slice of the text.
-fn runs_of(kept: &[u8], n: usize) -> impl Iterator<Item = &[u8]> {
-    let mut rest = kept;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let len = lines_of(rest).take(n).map(<[u8]>::len).sum();
-        let (run, after) = rest.split_at(len);
-        rest = after;
-        Some(run)
-    })
+    *seen = seen.union(Reach::new(&kept).run(Job::Whole, text, autopilot)?.seen);
+    Ok(())
 }
 
 /// `-b IN OUT`: chunks of 100 kept lines, each validated and run alone.
-fn chunks(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+fn chunks(text: &[u8], autopilot: Autopilot, seen: &mut Coverage) -> Result<(), String> {
+    use Behaviour as B;
     let kept = kept_lines(text);
-    let k = lines_of(&kept).count();
-    let mut driver = Driver::new(autopilot);
-    let mut ran = false;
-    for (n, chunk) in runs_of(&kept, CHUNK_LINES).enumerate() {
-        if unit(chunk, seen, |c| act(&mut driver, c)) {
-            ran = true;
-        } else {
-            seen.insert(if n == 0 {
-                Behaviour::ChunksFirstFails
-            } else {
-                Behaviour::ChunksLaterFails
-            });
-        }
-    }
-    seen.insert(match k {
-        0 => Behaviour::ChunksEmpty,
-        k if k <= CHUNK_LINES => Behaviour::ChunksOne,
-        _ => Behaviour::ChunksSeveral,
-    });
-    if !ran && k > 0 {
-        seen.insert(Behaviour::ChunksAllFail);
-    }
-    // The initial state prints, at the latest after the last, empty chunk.
-    *seen = seen.union(driver.engine.seen());
+    let reach = Reach::new(&kept).run(Job::Chunks, text, autopilot)?;
+    *seen = seen.union(reach.seen);
+    note(seen, B::ChunksFirstFails, reach.refused_first);
+    note(seen, B::ChunksLaterFails, reach.refused_later);
+    note(seen, B::ChunksEmpty, reach.units == 0);
+    note(seen, B::ChunksOne, reach.units == 1);
+    note(seen, B::ChunksSeveral, reach.units > 1);
+    note(seen, B::ChunksAllFail, reach.units > 0 && reach.ran == 0);
+    Ok(())
 }
 
 /// How a window was asked for.
@@ -303,37 +371,28 @@ struct Form {
 }
 
 /// `-w M N IN [OUT]`, `-l IN [OUT]`: each kept line alone; only the lines
-/// of the window show.
-fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
+/// of the window show. What the window covers, and its edge cases, are
+/// read from its arguments; what its lines show, from the run.
+fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) -> Result<(), String> {
     use Behaviour as B;
-    let mut note = |b: B, on: bool| {
-        if on {
-            seen.insert(b);
-        }
-    };
-    note(B::WindowLast, form.last);
-    note(B::WindowPlusSign, form.plus);
-    note(B::WindowOutFile, form.out_file);
-    note(B::WindowEndOpen, w.end == WindowEnd::Unbounded);
+    note(seen, B::WindowLast, form.last);
+    note(seen, B::WindowPlusSign, form.plus);
+    note(seen, B::WindowOutFile, form.out_file);
+    note(seen, B::WindowEndOpen, w.end == WindowEnd::Unbounded);
     if !form.last {
-        note(B::WindowStartRelative, w.start <= 0);
-        note(B::WindowEndRelative, matches!(w.end, WindowEnd::Line(n) if n <= 0));
+        note(seen, B::WindowStartRelative, w.start <= 0);
+        note(seen, B::WindowEndRelative, matches!(w.end, WindowEnd::Line(n) if n <= 0));
     }
     let kept = kept_lines(text);
-    let k = lines_of(&kept).count();
+    let k = memchr::memchr_iter(b'\n', &kept).count();
     let Some((first, end)) = w.resolve(k) else {
         seen.insert(if k == 0 { B::WindowEmptyTrace } else { B::WindowPastTheEnd });
-        return;
+        return Ok(());
     };
     // The bounds as counted, before they are brought into the trace.
     let (counted_start, counted_end) = w.counted(k);
-    let mut note = |b: B, on: bool| {
-        if on {
-            seen.insert(b);
-        }
-    };
-    note(B::WindowStartBelowOne, counted_start < 1);
-    note(B::WindowEndPastEnd, counted_end > k as i64 + 1);
+    note(seen, B::WindowStartBelowOne, counted_start < 1);
+    note(seen, B::WindowEndPastEnd, counted_end > k as i64 + 1);
     if first == end {
         seen.insert(if counted_end < first as i64 {
             B::WindowEndsBeforeStart
@@ -343,112 +402,81 @@ fn window(w: Window, form: Form, text: &[u8], seen: &mut Coverage) {
             B::WindowEmpty
         });
     }
-    let mut engine = Engine::new();
-    let mut context_shown = false;
-    for (i, line) in lines_of(&kept).take(end - 1).enumerate().map(|(i, l)| (i + 1, l)) {
-        let shown = i >= first;
-        if i == first && first > 1 {
-            context_shown = true;
-        }
-        // What a line shows counts only inside the window.
-        let (mut line_seen, mut ran) = (Coverage::default(), Coverage::default());
-        let mut commands = 0;
-        let valid = unit(line, &mut line_seen, |c| {
-            commands += 1;
-            engine.run(c);
-            ran.insert(engine.last());
-        });
-        line_seen = line_seen.union(ran);
-        if valid && i + 1 == first && commands > 1 {
-            seen.insert(B::WindowSeveralBefore);
-        }
-        if !shown {
-            if !valid {
-                seen.insert(B::WindowErrorBefore);
-            }
-            continue;
-        }
-        *seen = seen.union(line_seen);
-        if !valid {
-            seen.insert(B::WindowLineFails);
-            if !context_shown {
-                seen.insert(B::WindowFirstLineFails);
-            }
-        } else if !context_shown {
-            // A window from line 1: the initial state, then the line.
-            seen.insert(B::InitialState);
-            context_shown = true;
-        }
-    }
+    let mut reach = Reach::new(&kept);
+    reach.window_first = first;
+    let reach = reach.run(Job::Window(w), text, Autopilot::default())?;
+    *seen = seen.union(reach.seen);
+    note(seen, B::WindowSeveralBefore, reach.commands_before > 1);
+    note(seen, B::WindowLineFails, reach.refused_first || reach.refused_later);
+    note(seen, B::WindowFirstLineFails, reach.refused_before_state);
     if first < end {
-        if first > 1 {
-            seen.insert(B::WindowInside);
-        } else if context_shown {
-            seen.insert(B::WindowFromStart);
+        seen.insert(if first > 1 {
+            B::WindowInside
+        } else if reach.state_shown {
+            B::WindowFromStart
         } else {
-            seen.insert(B::WindowAllFail);
-        }
+            B::WindowAllFail
+        });
     }
+    Ok(())
 }
 
-/// `-i`, piped: the line protocol of SPEC section 6.
-fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) {
+/// `-i`, piped: the line protocol of SPEC section 6, run by the protocol
+/// itself; what it did with each line, and the engine after it, are its
+/// behaviours. How a typed line ended (CR LF, no newline) and the error
+/// kinds of a refused one are read from the line's text.
+fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) -> Result<(), String> {
     use Behaviour as B;
     seen.insert(B::InitialState);
-    let mut driver = Driver::new(autopilot);
-    let mut rest = typed;
-    let mut kept = Vec::new();
-    loop {
-        if rest.is_empty() {
-            seen.insert(B::ShellEndOfInput);
-            break;
+    let mut lines = typed.split_inclusive(|&b| b == b'\n');
+    let mut quit = false;
+    let mut heard = |reply: &Reply, engine: &Engine| {
+        let raw = lines.next().unwrap_or_default();
+        let line = raw.strip_suffix(b"\n").unwrap_or_else(|| {
+            seen.insert(B::ShellLastLineOpen);
+            raw
+        });
+        let line = line.strip_suffix(b"\r").map_or(line, |line| {
+            seen.insert(B::ShellCrLf);
+            line
+        });
+        if !matches!(reply, Reply::Quit | Reply::Man)
+            && matches!(line.trim_ascii(), b"quit" | b"man")
+        {
+            seen.insert(B::ShellQuitNotAlone);
         }
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(k) => (&rest[..k], &rest[k + 1..]),
-            None => {
-                seen.insert(B::ShellLastLineOpen);
-                (rest, &b""[..])
+        let did = match reply {
+            Reply::Quit => B::ShellQuit,
+            Reply::Man => B::ShellMan,
+            Reply::Shown => B::ShellEmptyLine,
+            Reply::Ran(_) => B::ShellLine,
+            Reply::Refused => {
+                *seen = seen.union(line_errors(line));
+                B::ShellError
             }
         };
-        rest = next;
-        let line = match line.strip_suffix(b"\r") {
-            Some(line) => {
-                seen.insert(B::ShellCrLf);
-                line
-            }
-            None => line,
-        };
-        match line {
-            b"quit" => {
-                seen.insert(B::ShellQuit);
-                break;
-            }
-            b"man" => seen.insert(B::ShellMan),
-            _ => {
-                if matches!(line.trim_ascii(), b"quit" | b"man") {
-                    seen.insert(B::ShellQuitNotAlone);
-                }
-                // The line as a one-line trace (its end is past its last byte).
-                kept.clear();
-                if is_kept(line) {
-                    kept.extend_from_slice(line);
-                    kept.push(b'\n');
-                }
-                let mut commands = 0;
-                if !unit(&kept, seen, |c| {
-                    commands += 1;
-                    act(&mut driver, c);
-                }) {
-                    seen.insert(B::ShellError);
-                } else if commands == 0 {
-                    seen.insert(B::ShellEmptyLine);
-                } else {
-                    seen.insert(B::ShellLine);
-                }
-            }
-        }
+        seen.insert(did);
+        *seen = seen.union(engine.seen());
+        quit = *reply == Reply::Quit;
+    };
+    let shell = LineProtocol::new(autopilot);
+    let mut recorder = Recorder::default();
+    run_plain(shell, typed, &mut io::sink(), &mut recorder, &mut heard)
+        .map_err(|e| format!("cannot replay its session: {e}"))?;
+    if !quit {
+        seen.insert(B::ShellEndOfInput);
     }
-    *seen = seen.union(driver.engine.seen());
+    Ok(())
+}
+
+/// The error kinds of a line the shell refused (without its line end): the
+/// line is a one-line trace.
+fn line_errors(line: &[u8]) -> Coverage {
+    let kept = if is_kept(line) { [line, b"\n"].concat() } else { Vec::new() };
+    match lang::validate(KeptLines::new(&kept[..]), |_| Ok(())) {
+        Ok(Err(rejection)) => of_rejection(&kept, &rejection),
+        _ => Coverage::default(),
+    }
 }
 
 #[cfg(test)]

@@ -19,14 +19,20 @@ pub(crate) use plain::run_plain;
 /// The prompt before each line.
 pub(crate) const PROMPT: &str = "->";
 
-/// What the shell does after a line.
+/// What the shell did with a line, and so what it does next: it goes on
+/// after every reply but `Quit`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     /// The line held commands, and they ran: what a recording keeps of it
     /// (the line itself, or, when bots answered, every command in order).
     Ran(Vec<u8>),
-    /// Anything else: `man`, an empty line, an error message.
-    Continue,
+    /// The line held no commands (blanks, a comment): the state is shown.
+    Shown,
+    /// `man`: the events are listed.
+    Man,
+    /// The line did not validate (its error message is shown), or, under
+    /// `--record`, holds a name a trace file cannot replay.
+    Refused,
     Quit,
 }
 
@@ -65,19 +71,30 @@ impl LineProtocol {
     /// validate prints its message and runs nothing; one that does runs
     /// whole and prints the final state (an empty line just shows it).
     pub fn line<W: Write + ?Sized>(&mut self, line: &[u8], out: &mut W) -> io::Result<Reply> {
-        match line {
-            b"quit" => return Ok(Reply::Quit),
-            b"man" => out.write_all(lang::events::man().as_bytes())?,
+        Ok(match line {
+            b"quit" => Reply::Quit,
+            b"man" => {
+                out.write_all(lang::events::man().as_bytes())?;
+                Reply::Man
+            }
             _ => match lang::check(line) {
-                Err(e) => e.write_to(out)?,
-                Ok(commands) if commands.is_empty() => self.show(out)?,
+                Err(e) => {
+                    e.write_to(out)?;
+                    Reply::Refused
+                }
+                Ok(commands) if commands.is_empty() => {
+                    self.show(out)?;
+                    Reply::Shown
+                }
                 Ok(commands) => match self.recording.then(|| lang::unwritable_name(&commands)) {
-                    Some(Some((name, why))) => refuse(name, why, out)?,
-                    _ => return self.run(line, &commands, out),
+                    Some(Some((name, why))) => {
+                        refuse(name, why, out)?;
+                        Reply::Refused
+                    }
+                    _ => self.run(line, &commands, out)?,
                 },
             },
-        }
-        Ok(Reply::Continue)
+        })
     }
 
     /// Runs a line's commands. Without bots, only the final state is shown
@@ -113,11 +130,11 @@ impl LineProtocol {
         };
         if let Err(rejection) = verdict {
             rejection.write_to(out)?;
-            return Ok(Reply::Continue);
+            return Ok(Reply::Refused);
         }
         if tape.is_empty() {
             self.show(out)?;
-            return Ok(Reply::Continue);
+            return Ok(Reply::Shown);
         }
         let mut run = LineRun::default();
         let mut commands = tape.reader()?;
@@ -210,9 +227,9 @@ mod tests {
     fn quit_and_man_must_be_the_whole_line() {
         let mut s = LineProtocol::default();
         assert_eq!(say(&mut s, "quit").0, Reply::Quit);
-        assert_eq!(say(&mut s, "man").1, lang::events::man());
+        assert_eq!(say(&mut s, "man"), (Reply::Man, lang::events::man().to_string()));
         let (reply, text) = say(&mut s, " quit");
-        assert_eq!(reply, Reply::Continue);
+        assert_eq!(reply, Reply::Refused);
         assert!(text.starts_with("Type Error"), "{text}");
     }
 
@@ -229,7 +246,7 @@ mod tests {
             "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 1, Column 22)\n"
         );
         let (reply, again) = say(&mut s, "");
-        assert_eq!(reply, Reply::Continue);
+        assert_eq!(reply, Reply::Shown);
         assert!(again.contains("  X__\n"));
     }
 
@@ -241,7 +258,7 @@ mod tests {
         assert!(text.starts_with("  ok: => Ann plays next"), "{text}");
         let mut s = LineProtocol::default().recording(true);
         let (reply, text) = say(&mut s, line);
-        assert_eq!(reply, Reply::Continue);
+        assert_eq!(reply, Reply::Refused);
         assert_eq!(
             text,
             "Not run: --record cannot write \"Zed\\\" to a trace file: a name may not end with a backslash (it would escape the closing quote)\n"

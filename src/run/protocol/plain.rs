@@ -6,16 +6,20 @@
 use std::io::{self, BufRead, Write};
 
 use super::{LineProtocol, PROMPT, Reply};
+use crate::engine::Engine;
 use crate::lang::source::{LONG_LINE, LineSource};
 use crate::run::record::Recorder;
 
 /// The plain protocol: the state, then `->` before each line read.
-/// `quit` or the end of input ends it.
+/// `quit` or the end of input ends it. `heard` is told what the shell did
+/// with each line, and the engine after it (coverage measures a session
+/// with it; the front ends pass `|_, _| {}`).
 pub(crate) fn run_plain<W: Write + ?Sized>(
     mut shell: LineProtocol,
     mut input: impl BufRead,
     out: &mut W,
     recorder: &mut Recorder,
+    heard: &mut impl FnMut(&Reply, &Engine),
 ) -> io::Result<()> {
     shell.show(out)?;
     let mut line = Vec::new();
@@ -43,10 +47,11 @@ pub(crate) fn run_plain<W: Write + ?Sized>(
                 shell.line(text, out)?
             }
         };
+        heard(&reply, shell.engine());
         match reply {
             Reply::Quit => return Ok(()),
             Reply::Ran(record) => recorder.keep(&record)?,
-            Reply::Continue => {}
+            Reply::Shown | Reply::Man | Reply::Refused => {}
         }
     }
 }
@@ -201,7 +206,8 @@ mod tests {
         let mut streamed = Vec::new();
         // Read in pieces, as from a pipe, so that long lines are long.
         let piped = io::BufReader::with_capacity(4096, &typed[..]);
-        run_plain(LineProtocol::default(), piped, &mut streamed, &mut Recorder::default())
+        let mut recorder = Recorder::default();
+        run_plain(LineProtocol::default(), piped, &mut streamed, &mut recorder, &mut |_, _| {})
             .expect("vec");
         assert!(
             streamed == whole,
