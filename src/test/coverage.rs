@@ -219,8 +219,10 @@ struct Reach<'t> {
     /// The trace's kept lines, each with its newline: a refused unit's
     /// error kinds are read from its text.
     kept: &'t [u8],
-    /// Where each kept line starts in `kept`, and its end last.
-    starts: Vec<usize>,
+    /// Where kept line `at_line` starts in `kept`: units come in the order
+    /// of their lines, so finding one's text reads `kept` once in all.
+    at: usize,
+    at_line: usize,
     seen: Coverage,
     /// The unit begun last.
     unit: Unit,
@@ -241,11 +243,10 @@ struct Reach<'t> {
 
 impl<'t> Reach<'t> {
     fn new(kept: &'t [u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', kept).map(|k| k + 1));
         Reach {
             kept,
-            starts,
+            at: 0,
+            at_line: 1,
             seen: Coverage::default(),
             unit: Unit { first: 1, lines: 0, shown: false },
             units: 0,
@@ -266,15 +267,26 @@ impl<'t> Reach<'t> {
     }
 
     /// The text of the unit begun last.
-    fn unit_text(&self) -> &'t [u8] {
-        let last = self.starts.len() - 1;
-        let from = (self.unit.first - 1).min(last);
-        let to = from.saturating_add(self.unit.lines).min(last);
-        &self.kept[self.starts[from]..self.starts[to]]
+    fn unit_text(&mut self) -> &'t [u8] {
+        let kept = self.kept;
+        // Past the end of the line that starts at `from`.
+        let next = |from: usize| memchr::memchr(b'\n', &kept[from..]).map(|k| from + k + 1);
+        while self.at_line < self.unit.first {
+            let Some(at) = next(self.at) else { break };
+            (self.at, self.at_line) = (at, self.at_line + 1);
+        }
+        let mut end = self.at;
+        for _ in 0..self.unit.lines {
+            match next(end) {
+                Some(after) => end = after,
+                None => break,
+            }
+        }
+        &kept[self.at..end]
     }
 
     /// The error kinds of the unit begun last, which was refused.
-    fn error_kinds(&self) -> Coverage {
+    fn error_kinds(&mut self) -> Coverage {
         let text = self.unit_text();
         match lang::validate(KeptLines::new(text), |_| Ok(())) {
             Ok(Err(rejection)) => of_rejection(text, &rejection),
