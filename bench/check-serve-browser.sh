@@ -10,33 +10,17 @@
 # Exits non-zero on any failure. Run by .ci/run's release step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
-# Install only what is missing (a Node.js from elsewhere must not meet Debian's npm).
-missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
-bin=${TICTAC:-target/release/tictac}
-[ -x "$bin" ] || cargo build --release --quiet --bin tictac
+install_missing chromium=chromium npm="nodejs npm"
+release_build
 
 work=target/browser
 rm -rf "$work/out"
 mkdir -p "$work/out"
-cp tests/browser/package.json tests/browser/package-lock.json tests/browser/e2e.mjs "$work/"
-(cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
+browser_test "$work"
 
-"$bin" serve --port 0 > "$work/server.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  grep -q '^tictac: serving on ' "$work/server.log" && break
-  sleep 0.1
-done
-url=$(sed -n 's|^tictac: serving on \(http://[^/]*\)/$|\1|p' "$work/server.log")
-[ -n "$url" ] || { echo "check-serve-browser: the server did not start"; cat "$work/server.log"; exit 1; }
+start_server check-serve-browser "$work/server.log"
 
 timeout 300 node "$work/e2e.mjs" "$url" "$work/out" "$bin"
 # The game's two downloads make an acceptance test that passes.

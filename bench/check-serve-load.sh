@@ -13,25 +13,14 @@
 # is not met. Run by .ci/run's release step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
-if ! command -v wrk >/dev/null 2>&1; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk
-fi
-bin=${TICTAC:-target/release/tictac}
-[ -x "$bin" ] || cargo build --release --quiet --bin tictac
+install_missing wrk=wrk
+release_build
 seconds=${LOAD_SECONDS:-10}
 
 work=$(mktemp -d)
-"$bin" serve --port 0 > "$work/server.log" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q '^tictac: serving on ' "$work/server.log" && break
-  sleep 0.1
-done
-url=$(sed -n 's|^tictac: serving on \(http://[^/]*\)/$|\1|p' "$work/server.log")
-[ -n "$url" ] || { echo "check-serve-load: the server did not start"; exit 1; }
+start_server check-serve-load "$work/server.log" 'rm -rf "$work"'
 
 # A 20-command game: two rounds, errors, undo and redo.
 cat > "$work/game.txt" <<'TRACE'

@@ -8,23 +8,16 @@
 # the site's own files. Screenshots go to target/site-browser/out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 
-missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
-bin=${TICTAC:-target/release/tictac}
-[ -x "$bin" ] || cargo build --release --quiet --bin tictac
+install_missing chromium=chromium npm="nodejs npm"
+release_build
 
 work=target/site-browser
 rm -rf "$work/out" "$work/site"
 mkdir -p "$work/out"
 bash dist/site.sh "$work/site"
-cp tests/browser/package.json tests/browser/package-lock.json tests/browser/e2e.mjs "$work/"
-(cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
+browser_test "$work"
 
 timeout 300 node "$work/e2e.mjs" "file://$PWD/$work/site" "$work/out" "$bin"
 "$bin" test "$work/out/downloads"
