@@ -6,7 +6,7 @@ use std::path::Path;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, Tmux, path, temp_dir, tmux_available};
+use crate::common::{BIN, Killed, Tmux, killed_in_tmux, path, temp_dir, tmux_available};
 use ratatui::layout::Rect;
 use tempfile::TempDir;
 use tictac::board::model::Action;
@@ -175,30 +175,14 @@ fn sigterm_and_sighup_give_the_terminal_back_as_quitting_does() {
     }
     for (signal, status) in [("TERM", "143"), ("HUP", "129")] {
         let dir = temp_dir();
-        let file = |name: &str| path(&dir.path().join(name));
-        // The shell writes its own pid, then becomes tictac; what the
-        // terminal's modes are after is written by the shell around it.
-        let command = format!(
-            "sh -c 'echo $$ > {}; exec {BIN} -g'; echo $? > {}; stty -a > {}; sleep 60",
-            file("pid"),
-            file("status"),
-            file("stty"),
-        );
-        let tmux = Tmux::start(&format!("signal-{signal}"), 80, 24, &command);
-        tmux.wait_for("start new game");
-        let pid = std::fs::read_to_string(dir.path().join("pid")).expect("pid");
-        let sent = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), pid.trim()])
-            .status()
-            .expect("kill");
-        assert!(sent.success());
-        assert_eq!(exit_status(dir.path()), status, "SIG{signal}");
+        let Killed { tmux, status: said, modes } =
+            killed_in_tmux(dir.path(), (80, 24), "", "-g", signal);
+        assert_eq!(said, status, "SIG{signal}");
         let flags = "#{alternate_on} #{mouse_any_flag} #{mouse_button_flag} \
                      #{mouse_standard_flag} #{mouse_sgr_flag} #{cursor_flag}";
         let shown = tmux.run(&["display-message", "-p", "-t", "t", flags]);
         // Main screen, no mouse reporting, the cursor shown.
         assert_eq!(shown.trim(), "0 0 0 0 0 1", "SIG{signal}");
-        let modes = std::fs::read_to_string(dir.path().join("stty")).expect("stty");
         let on = |mode: &str| modes.split_whitespace().any(|m| m == mode);
         assert!(on("echo") && on("icanon"), "SIG{signal}: {modes}");
     }

@@ -195,6 +195,43 @@ impl Tmux {
     }
 }
 
+/// What a tictac killed by a signal in a terminal left behind: its exit
+/// status and the terminal's modes (`stty -a`), as the shell around it
+/// wrote them, and the terminal itself.
+#[cfg(unix)]
+pub struct Killed {
+    pub tmux: Tmux,
+    pub status: String,
+    pub modes: String,
+}
+
+/// Runs `tictac ARGS` in a `width`×`height` tmux, `exec`'d by a shell that
+/// first writes its own pid to `dir` (so the pid is tictac's), with `env`
+/// (`VAR=value` words, or nothing) before it; once the game's first state
+/// is on screen, sends it SIG`signal` and waits for the shell around it to
+/// write the exit status and the terminal's modes.
+#[cfg(unix)]
+pub fn killed_in_tmux(dir: &Path, size: (u16, u16), env: &str, args: &str, signal: &str) -> Killed {
+    let file = |name: &str| dir.join(name).display().to_string();
+    let command = format!(
+        "sh -c 'echo $$ > {}; {env} exec {BIN} {args}'; echo $? > {}; stty -a > {}; sleep 60",
+        file("pid"),
+        file("status"),
+        file("stty"),
+    );
+    let tmux = Tmux::start(&format!("signal-{signal}"), size.0, size.1, &command);
+    tmux.wait_for("start new game");
+    let pid = std::fs::read_to_string(file("pid")).expect("pid");
+    let sent =
+        Command::new("kill").args([&format!("-{signal}"), pid.trim()]).status().expect("kill");
+    assert!(sent.success(), "kill -{signal}");
+    let stty = dir.join("stty");
+    tmux.wait_until("the shell's stty", |_| std::fs::metadata(&stty).is_ok_and(|m| m.len() > 0));
+    let status = std::fs::read_to_string(file("status")).expect("status").trim().to_string();
+    let modes = std::fs::read_to_string(&stty).expect("stty");
+    Killed { tmux, status, modes }
+}
+
 #[cfg(unix)]
 impl Drop for Tmux {
     fn drop(&mut self) {

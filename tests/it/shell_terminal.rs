@@ -3,7 +3,7 @@
 //! file that cannot be written. Piped sessions are not affected (tests/it/cli.rs,
 //! acceptance/).
 
-use crate::common::{BIN, Tmux, temp_dir, tmux_available};
+use crate::common::{BIN, Killed, Tmux, killed_in_tmux, temp_dir, tmux_available};
 
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
@@ -256,31 +256,10 @@ fn sigterm_and_sighup_at_the_prompt_give_the_terminal_back() {
     }
     for (signal, status) in [("TERM", "143"), ("HUP", "129"), ("QUIT", "131")] {
         let dir = temp_dir();
-        let file = |name: &str| dir.path().join(name).display().to_string();
-        // The shell writes its own pid, then becomes tictac; what the
-        // terminal's modes are after is written by the shell around it.
-        let command = format!(
-            "sh -c 'echo $$ > {}; XDG_DATA_HOME={} exec {BIN} -i'; echo $? > {}; stty -a > {}; sleep 60",
-            file("pid"),
-            dir.path().display(),
-            file("status"),
-            file("stty"),
-        );
-        let tmux = Tmux::start(&format!("signal-{signal}"), 100, 30, &command);
-        tmux.wait_for("start new game");
-        let pid = std::fs::read_to_string(dir.path().join("pid")).expect("pid");
-        let sent = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), pid.trim()])
-            .status()
-            .expect("kill");
-        assert!(sent.success());
-        let stty = dir.path().join("stty");
-        tmux.wait_until("the shell's stty", |_| {
-            std::fs::metadata(&stty).is_ok_and(|m| m.len() > 0)
-        });
-        let said = std::fs::read_to_string(dir.path().join("status")).expect("status");
-        assert_eq!(said.trim(), status, "SIG{signal}");
-        let modes = std::fs::read_to_string(&stty).expect("stty");
+        let env = format!("XDG_DATA_HOME={}", dir.path().display());
+        let Killed { status: said, modes, .. } =
+            killed_in_tmux(dir.path(), (100, 30), &env, "-i", signal);
+        assert_eq!(said, status, "SIG{signal}");
         let on = |mode: &str| modes.split_whitespace().any(|m| m == mode);
         for mode in ["icanon", "echo", "isig", "icrnl"] {
             assert!(on(mode), "SIG{signal}: {mode} is off: {modes}");
