@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 
 use super::book::{Column, Row, first_names};
 
-/// The notes to print under the table.
+/// The notes to print under the table (`built`: under `--build`, which may
+/// make the program in a copy of each folder, not the folder itself).
 pub(crate) fn notes(
     command: &[String],
+    built: bool,
     students: &[(String, PathBuf)],
     columns: &[Column],
     rows: &[Row],
@@ -35,6 +37,7 @@ pub(crate) fn notes(
              check it (it runs inside each student's folder: a program there is `./ttt` on Unix)"
         ));
     } else if let [program] = command
+        && !built
         && !names_a_student_file(program, students)
     {
         notes.push(format!(
@@ -93,7 +96,8 @@ mod tests {
         let mut row = Row::new("ann");
         row.failures = vec![failed("could not start"), failed("could not start")];
         let columns = [column("a"), column("b")];
-        let notes = |command: &str, rows: &[Row]| notes(&words(command), &students, &columns, rows);
+        let notes =
+            |command: &str, rows: &[Row]| notes(&words(command), false, &students, &columns, rows);
         let typo = notes("./tt", std::slice::from_ref(&row));
         assert!(typo[0].starts_with("warning: no student's program could start"), "{typo:?}");
         // A file of theirs named bare, looked for on PATH: what runs it.
@@ -116,6 +120,12 @@ mod tests {
             "{same:?}"
         );
         assert_eq!(notes("/usr/bin/tictac", std::slice::from_ref(&row)).len(), 1);
+        // Under --build, made in a copy of the folder: not looked for.
+        let passed = failing("ann", &[false, false]);
+        let built = super::notes(&words("./made"), true, &students, &columns, &[passed]);
+        assert_eq!(built, [""; 0]);
+        let passed = failing("ann", &[false, false]);
+        assert_eq!(super::notes(&words("./made"), false, &students, &columns, &[passed]).len(), 1);
         // Test a failed by both students: the test is suspect, not them.
         let both = notes("python3 ttt.py", &[row, failing("bo", &[true, false])]);
         assert_eq!(both.len(), 1, "{both:?}");

@@ -26,6 +26,19 @@ pub(crate) fn max_points(columns: &[Column]) -> Points {
     columns.iter().map(|c| c.points).sum()
 }
 
+/// What the suite is worth, for grade's closing line: its points and how
+/// many of its tests keep their expected output from the students
+/// (`6.75 points, 1 hidden`; `46 points` when none does).
+pub(crate) fn worth(columns: &[Column]) -> String {
+    let points = max_points(columns);
+    let unit = if points.to_string() == "1" { "point" } else { "points" };
+    let hidden = columns.iter().filter(|c| c.visibility != Visibility::Visible).count();
+    match hidden {
+        0 => format!("{points} {unit}"),
+        n => format!("{points} {unit}, {n} hidden"),
+    }
+}
+
 /// One student's results, in the suite's order.
 #[derive(Default)]
 pub(crate) struct Row {
@@ -175,9 +188,20 @@ impl Reporter for Recorder<'_> {
 
 /// `grades.csv`: `student,passed,total,points,max_points`, then a column
 /// per test holding the points earned on it.
+/// grades.csv's first columns, before one per test: no test may be named
+/// as one of them (`tests_named_as_columns`).
+pub(crate) const CSV_HEAD: [&str; 5] = ["student", "passed", "total", "points", "max_points"];
+
+/// The tests named as one of grades.csv's first columns (`points.txt`),
+/// in any case: a spreadsheet or script reading the header by name would
+/// take one column for the other.
+pub(crate) fn tests_named_as_columns(columns: &[Column]) -> Vec<&str> {
+    let taken = |name: &str| CSV_HEAD.iter().any(|head| head.eq_ignore_ascii_case(name));
+    columns.iter().map(|c| c.name.as_str()).filter(|name| taken(name)).collect()
+}
+
 pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -> io::Result<()> {
-    let mut header: Vec<String> =
-        ["student", "passed", "total", "points", "max_points"].map(String::from).into();
+    let mut header: Vec<String> = CSV_HEAD.map(String::from).into();
     header.extend(columns.iter().map(|c| csv_field(&c.name)));
     writeln!(out, "{}", header.join(","))?;
     let most = max_points(columns).to_string();
@@ -197,7 +221,7 @@ pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -
 
 /// `grades.json`: what `grades.csv` says, with each failure's kind and
 /// headline, and the suite's digest (`suite`), which a regrade checks.
-pub(crate) fn json(suite: &str, columns: &[Column], rows: &[Row]) -> serde_json::Value {
+pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> serde_json::Value {
     let tests: Vec<_> = columns
         .iter()
         .map(|c| {
@@ -242,8 +266,18 @@ pub(crate) fn json(suite: &str, columns: &[Column], rows: &[Row]) -> serde_json:
         })
         .collect();
     serde_json::json!({
-        "suite": suite, "tests": tests, "max_points": most, "students": students
+        "suite": suite, "command": ran.command, "build": ran.build, "tests": tests,
+        "max_points": most, "students": students
     })
+}
+
+/// What ran the students' programs, as grades.json keeps it (`command`,
+/// `build`: their words, `build` null without `--build`): a regrade runs
+/// them alike.
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Ran {
+    pub(crate) command: Vec<String>,
+    pub(crate) build: Option<Vec<String>>,
 }
 
 /// `tests.csv`: per test, how many students pass it, hardest first (then
@@ -339,8 +373,11 @@ mod tests {
     #[test]
     fn the_json_has_each_failure_s_kind_and_tests_csv_the_hardest_first() {
         let rows = [row("ann", &[None, Some("exited with status 1")]), row("bo", &[None, None])];
-        let json = json("sha256:0", &columns(), &rows);
+        let ran = Ran { command: vec!["./ttt".into()], build: None };
+        let json = json("sha256:0", &ran, &columns(), &rows);
         assert_eq!(json["max_points"], 4);
+        assert_eq!(json["command"], serde_json::json!(["./ttt"]));
+        assert_eq!(worth(&columns()), "4 points");
         assert_eq!(json["suite"], "sha256:0");
         for kind in KINDS {
             assert_eq!(Failed::read(kind, "x"), Some(Failed { kind, headline: "x".into() }));

@@ -62,6 +62,17 @@ pub(crate) enum GradeError {
          --update regrades only with the suite a gradebook was graded with (grade into a new --out)"
     )]
     OtherSuite { out: String, held: String, suite: String },
+    #[error(
+        "error: the test '{0}' has the name of one of grades.csv's first columns ({1}): \
+         rename its trace and expected file (a spreadsheet reading the columns by name would mix them up)"
+    )]
+    TestNamedAsColumn(String, String),
+    #[error(
+        "error: --out '{out}' was graded with {held}; this regrade gives {given}: \
+         --update regrades with the commands a gradebook was graded with, so that every row is \
+         graded alike (give those, or grade the class again into a new --out)"
+    )]
+    OtherCommand { out: String, held: String, given: String },
     #[error("error: the test '{0}' cannot run as written: {1}")]
     Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]
@@ -188,11 +199,14 @@ fn plan(options: &GradeOptions) -> Result<(Plan, Claim), GradeError> {
             visibility: plan::visibility(&t.trace),
         })
         .collect();
+    if let [name, ..] = book::tests_named_as_columns(&columns)[..] {
+        return Err(GradeError::TestNamedAsColumn(shown(name), book::CSV_HEAD.join(",")));
+    }
     let digest = digest::of_suite(&tests, options.suite.is_none());
     // A regrade reads the gradebook before anything runs: another suite's
     // is refused.
     let (kept, replace) = match options.update {
-        true => (update::rows_of(&options.out, &digest, &columns)?, Replace::Whole),
+        true => (update::rows_of(&options.out, &digest, &ran(options), &columns)?, Replace::Whole),
         false => (Vec::new(), Replace::Never),
     };
     let plan = Plan { students, suite_path, tests, columns, digest, user, kept, replace };
@@ -254,15 +268,18 @@ fn write(
     let mut csv = Vec::new();
     book::write_csv(&mut csv, columns, rows).map_err(SuiteError::from)?;
     write_whole(&options.out.join("grades.csv"), &csv, *replace)?;
-    let mut json = serde_json::to_vec_pretty(&book::json(&plan.digest, columns, rows))
-        .map_err(|e| SuiteError::from(io::Error::from(e)))?;
+    let mut json =
+        serde_json::to_vec_pretty(&book::json(&plan.digest, &ran(options), columns, rows))
+            .map_err(|e| SuiteError::from(io::Error::from(e)))?;
     json.push(b'\n');
     write_whole(&options.out.join(update::GRADES_JSON), &json, *replace)?;
     let mut tests_csv = Vec::new();
     book::write_tests_csv(&mut tests_csv, columns, rows).map_err(SuiteError::from)?;
     write_whole(&options.out.join("tests.csv"), &tests_csv, *replace)?;
     book::write_table(out, columns, rows).map_err(SuiteError::from)?;
-    for note in advice::notes(&options.command, &plan.students, columns, rows) {
+    for note in
+        advice::notes(&options.command, options.build.is_some(), &plan.students, columns, rows)
+    {
         writeln!(out, "{note}").map_err(SuiteError::from)?;
     }
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -273,22 +290,29 @@ fn write(
     match options.update {
         false => writeln!(
             out,
-            "Graded {} on {} of {of}: {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
+            "Graded {} on {} of {of} ({}): {} holds grades.csv, grades.json, tests.csv, each student's report and JUnit file{suite}.",
             plural(rows.len(), "student"),
             plural(columns.len(), "test"),
+            book::worth(columns),
             options.out.display()
         ),
         true => writeln!(
             out,
-            "Regraded {} on {} of {of} into {}, which now holds the grades of {}.",
+            "Regraded {} on {} of {of} ({}) into {}, which now holds the grades of {}.",
             plural(regraded, "student"),
             plural(columns.len(), "test"),
+            book::worth(columns),
             options.out.display(),
             plural(rows.len(), "student"),
         ),
     }
     .map_err(SuiteError::from)?;
     Ok(())
+}
+
+/// The commands the class is graded with, as the gradebook keeps them.
+fn ran(options: &GradeOptions) -> book::Ran {
+    book::Ran { command: options.command.clone(), build: options.build.clone() }
 }
 
 /// The course suite's tests, named by where the gradebook will hold them

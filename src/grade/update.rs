@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::book::{Column, Failed, Row};
+use super::book::{Column, Failed, Ran, Row};
 use super::{GradeError, shown};
 use crate::suite::build::BuildFailed;
 
@@ -17,9 +17,15 @@ use crate::suite::build::BuildFailed;
 pub(super) const GRADES_JSON: &str = "grades.json";
 
 /// The students' rows of the gradebook in `out`, graded on the suite whose
-/// digest is `suite` (with these `columns`): refused when it holds no
-/// grades of `tictac grade`, or the grades of another suite.
-pub(super) fn rows_of(out: &Path, suite: &str, columns: &[Column]) -> Result<Vec<Row>, GradeError> {
+/// digest is `suite` (with these `columns`) by the commands `ran`: refused
+/// when it holds no grades of `tictac grade`, the grades of another suite,
+/// or grades made with another `--command` or `--build`.
+pub(super) fn rows_of(
+    out: &Path,
+    suite: &str,
+    ran: &Ran,
+    columns: &[Column],
+) -> Result<Vec<Row>, GradeError> {
     let refuse = |why: String| GradeError::Out(shown(out.display()), why);
     let path = out.join(GRADES_JSON);
     let text = match fs::read_to_string(&path) {
@@ -48,6 +54,21 @@ pub(super) fn rows_of(out: &Path, suite: &str, columns: &[Column]) -> Result<Vec
         }
         None => return Err(changed("no suite digest")),
     }
+    // A gradebook written before grades.json kept its commands (no
+    // `command`) is taken as graded with these: they are kept from now on.
+    if book.get("command").is_some() {
+        let held: Ran = serde_json::from_value(serde_json::json!({
+            "command": book["command"], "build": book.get("build").cloned().unwrap_or_default()
+        }))
+        .map_err(|e| changed(&format!("its commands: {e}")))?;
+        if held != *ran {
+            return Err(GradeError::OtherCommand {
+                out: shown(out.display()),
+                held: shown(said(&held)),
+                given: shown(said(ran)),
+            });
+        }
+    }
     let names: Option<Vec<&str>> = book["tests"]
         .as_array()
         .map(|tests| tests.iter().map(|t| t["name"].as_str()).collect())
@@ -61,6 +82,22 @@ pub(super) fn rows_of(out: &Path, suite: &str, columns: &[Column]) -> Result<Vec
         .iter()
         .map(|student| row_of(student, columns.len()).ok_or_else(|| changed("a student's row")))
         .collect()
+}
+
+/// The commands as given on the command line (`--command './ttt' --build
+/// 'make ttt'`), each word as the shell would take it back.
+fn said(ran: &Ran) -> String {
+    let words = |w: &[String]| shell_words::join(w);
+    let command = format!("--command {}", quoted(&words(&ran.command)));
+    match &ran.build {
+        Some(build) => format!("{command} --build {}", quoted(&words(build))),
+        None => format!("{command} and no --build"),
+    }
+}
+
+/// `text` in single quotes, as the messages show a command.
+fn quoted(text: &str) -> String {
+    format!("'{text}'")
 }
 
 /// One student's row as `book::json` wrote it.

@@ -1318,3 +1318,101 @@ fn the_guides_regrade_session_is_what_grade_prints() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_eq!(printed(&o), session(again), "the guide's refusal");
 }
+
+/// Issue 34's new-instructor findings on the gradebook: a test named as one
+/// of grades.csv's first columns is refused before anything runs; a regrade
+/// with another --command or --build than the gradebook's is refused; no
+/// "names no file" note under --build, which makes the file; the closing
+/// line says what the suite is worth and how many tests are hidden.
+#[test]
+fn the_gradebook_says_what_it_was_graded_with_and_reads_one_way() {
+    let home = temp_dir();
+    let suite = demo_suite(home.path());
+    let alice = home.path().join("class").join("alice");
+    fs::create_dir_all(&alice).expect("mkdir");
+    script(&alice, "ttt", &format!("exec '{}' none \"$@\"", path(&mutant())));
+    fs::write(alice.join("ttt.src"), fs::read(alice.join("ttt")).expect("ttt")).expect("src");
+    let out = home.path().join("grades");
+    let grade = |extra: &[&str]| {
+        let mut args = vec!["grade", path(&suite).leak(), "--out", path(&out).leak()];
+        args.push(path(&alice).leak());
+        args.extend(extra);
+        tictac(&args)
+    };
+    let o = grade(&["--command", "./ttt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "Graded 1 student on 3 tests of '{}' (6.75 points, 1 hidden): ",
+            path(&suite)
+        )),
+        "{}",
+        text(&o)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("grades.json")).expect("json"))
+            .expect("JSON");
+    assert_eq!(json["command"], serde_json::json!(["./ttt"]), "{json}");
+    assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+
+    // Regraded with another command or a build: refused, the book unchanged.
+    let before = fs::read(out.join("grades.json")).expect("json");
+    for other in [&["--command", "./ttt none"][..], &["--command", "./ttt", "--build", "true"]] {
+        let mut args = other.to_vec();
+        args.push("--update");
+        let o = grade(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(
+            text(&o).contains(
+                "was graded with --command './ttt' and no --build; this regrade gives --command"
+            ),
+            "{}",
+            text(&o)
+        );
+    }
+    assert_eq!(fs::read(out.join("grades.json")).expect("json"), before);
+    let o = grade(&["--command", "./ttt", "--update"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("(6.75 points, 1 hidden) into "), "{}", text(&o));
+
+    // Under --build the command's file is the build's to make: no note
+    // that it names none (as root the build runs in a copy of the folder).
+    fs::remove_file(alice.join("ttt")).expect("rm");
+    script(&alice, "build.sh", "cp ttt.src ttt && chmod +x ttt");
+    let built = home.path().join("built");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--out",
+        &path(&built),
+        &path(&alice),
+        "--command",
+        "./ttt",
+        "--build",
+        "sh build.sh",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("alice    3/3"), "{}", text(&o));
+    assert!(!text(&o).contains("names no file"), "{}", text(&o));
+
+    // A test named as a column of grades.csv: refused before anything runs.
+    fs::copy(suite.join("02_undo.txt"), suite.join("Points.txt")).expect("cp");
+    fs::copy(suite.join("02_undo.expected.txt"), suite.join("Points.expected.txt")).expect("cp");
+    let named = home.path().join("named");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        "--out",
+        &path(&named),
+        &path(&alice),
+        "--command",
+        "./ttt",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("error: the test 'Points' has the name of one of grades.csv's first columns (student,passed,total,points,max_points): rename its trace"),
+        "{}",
+        text(&o)
+    );
+    assert!(!named.join("grades.csv").exists());
+}
