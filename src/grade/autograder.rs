@@ -18,7 +18,7 @@ use zip::{CompressionMethod, ZipWriter};
 use super::{GradeError, absolute, shown, suite_error};
 use crate::cli::AutograderOptions;
 use crate::status::Status;
-use crate::suite::{self, SuiteError, plan};
+use crate::suite::{self, SuiteError};
 
 /// The user a submission runs as (`tictac test --user`).
 const USER: &str = "nobody";
@@ -127,10 +127,8 @@ fn suite_files(path: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeEr
         SuiteError::NoTests(_) => GradeError::NoTests(shown(root.display())),
         e => e.into(),
     })?;
-    for test in &tests {
-        plan::check(&test.trace)
-            .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
-    }
+    // As grade checks it: a suite grade refuses is not shipped.
+    super::checked_suite(&tests)?;
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&root).follow_links(true).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(|e| suite_error(&root, io::Error::other(e)))?;

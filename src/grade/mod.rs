@@ -73,6 +73,8 @@ pub(crate) enum GradeError {
          graded alike (give those, or grade the class again into a new --out)"
     )]
     OtherCommand { out: String, held: String, given: String },
+    #[error("error: the expected file '{0}' {1}")]
+    Expected(String, String),
     #[error("error: the test '{0}' cannot run as written: {1}")]
     Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]
@@ -241,13 +243,61 @@ fn named_suite(
         SuiteError::NoTests(_) => GradeError::NoTests(shown(path.display())),
         e => e.into(),
     })?;
-    // A directive or points mistyped would stop grading midway, or grade
-    // wrongly: refused before anything runs.
-    for test in &tests {
+    checked_suite(&tests)?;
+    Ok((path, tests))
+}
+
+/// A suite's tests checked as they will run, before anything does (by
+/// grade, and by autograder before it zips them): a directive or points
+/// mistyped, or an expected file missing, would stop grading midway; an
+/// expected file saved with Windows line endings (every line CRLF) would
+/// fail every student.
+fn checked_suite(tests: &[Test]) -> Result<(), GradeError> {
+    for test in tests {
         plan::check(&test.trace)
             .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
+        let expected = test.expected_path();
+        let refuse = |why: &str| GradeError::Expected(shown(expected.display()), why.into());
+        // Read as the run reads it: one that cannot be (a FIFO, a folder)
+        // says why when its test runs.
+        if fs::symlink_metadata(&expected).is_err() {
+            return Err(refuse(
+                "does not exist: each trace needs its expected output beside it \
+                 (tictac test --bless writes it)",
+            ));
+        }
+        let file = suite::files::open_checked(&expected).ok();
+        if file.and_then(|f| all_crlf(io::BufReader::new(f)).ok()) == Some(true) {
+            return Err(refuse(
+                "has Windows line endings (CRLF) on every line, where tictac's output has LF \
+                 alone, so no program would pass it: save it with LF line endings, or bless it \
+                 again (tictac test --bless)",
+            ));
+        }
     }
-    Ok((path, tests))
+    Ok(())
+}
+
+/// Whether every line `file` holds ends in `\r\n` (saved on Windows),
+/// read a piece at a time.
+fn all_crlf(mut file: impl io::BufRead) -> io::Result<bool> {
+    let (mut before, mut lines) = (0u8, 0usize);
+    loop {
+        let piece = file.fill_buf()?;
+        let Some(&last) = piece.last() else { return Ok(lines > 0) };
+        for (k, &b) in piece.iter().enumerate() {
+            if b == b'\n' {
+                let previous = if k == 0 { before } else { piece[k - 1] };
+                if previous != b'\r' {
+                    return Ok(false);
+                }
+                lines += 1;
+            }
+        }
+        before = last;
+        let read = piece.len();
+        file.consume(read);
+    }
 }
 
 /// The gradebook's files (the course suite under `--course`, grades.csv,
@@ -571,4 +621,23 @@ fn absolute(path: &Path) -> io::Result<PathBuf> {
 
 fn suite_error(path: &Path, e: io::Error) -> SuiteError {
     SuiteError::NoTests(format!("{} ({e})", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::all_crlf;
+    use std::io;
+
+    #[test]
+    fn an_expected_file_is_windows_when_every_line_ends_in_crlf() {
+        let crlf = |bytes: &[u8]| all_crlf(bytes).expect("read");
+        assert!(crlf(b"a\r\nb\r\n"));
+        assert!(!crlf(b"a\r\nb\n"), "one line a name's own \\r");
+        assert!(!crlf(b"a\nb\n"));
+        assert!(!crlf(b""));
+        assert!(!crlf(b"\n"));
+        // A \r\n across two pieces of the file.
+        let split = io::BufReader::with_capacity(2, &b"ab\r\ncd\r\n"[..]);
+        assert!(all_crlf(split).expect("read"));
+    }
 }

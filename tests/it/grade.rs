@@ -1416,3 +1416,44 @@ fn the_gradebook_says_what_it_was_graded_with_and_reads_one_way() {
     );
     assert!(!named.join("grades.csv").exists());
 }
+
+/// A suite grade would stop on (an expected file missing) or fail every
+/// student on (an expected file saved with CRLF line endings) is refused
+/// before anything runs, by grade and by autograder before it zips it.
+#[test]
+fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_or_crlf() {
+    let home = temp_dir();
+    let suite = demo_suite(home.path());
+    let alice = home.path().join("class").join("alice");
+    fs::create_dir_all(&alice).expect("mkdir");
+    script(&alice, "ttt", &format!("exec '{}' none \"$@\"", path(&mutant())));
+    let expected = suite.join("02_undo.expected.txt");
+    let good = fs::read(&expected).expect("expected");
+    let crlf = String::from_utf8(good.clone()).expect("utf-8").replace('\n', "\r\n");
+    let cases: [(Option<&[u8]>, &str); 2] = [
+        (None, "does not exist: each trace needs its expected output beside it"),
+        (Some(crlf.as_bytes()), "has Windows line endings (CRLF) on every line"),
+    ];
+    for (k, (content, why)) in cases.into_iter().enumerate() {
+        match content {
+            None => fs::remove_file(&expected).expect("rm"),
+            Some(bytes) => fs::write(&expected, bytes).expect("write"),
+        }
+        let said = format!("error: the expected file '{}' {why}", path(&expected));
+        let out = home.path().join(format!("grades{k}"));
+        let args = ["grade", &path(&suite), "--command", "./ttt", "--out", &path(&out)];
+        let o = tictac(&[&args[..], &[&path(&alice)]].concat());
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(&said), "{}", text(&o));
+        assert!(!out.join("alice.report.txt").exists(), "refused before anything ran");
+        let zip = home.path().join(format!("ag{k}.zip"));
+        let o = tictac(&["autograder", &path(&suite), "--command", "./ttt", "--out", &path(&zip)]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(&said), "{}", text(&o));
+        assert!(!zip.exists());
+    }
+    fs::write(&expected, good).expect("write");
+    let zip = home.path().join("ag.zip");
+    let o = tictac(&["autograder", &path(&suite), "--command", "./ttt", "--out", &path(&zip)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
