@@ -1,0 +1,592 @@
+//! The coordinator of a session: the one owner of what the workers find.
+//! Workers send it events (a trace about to run, a run's result, a shrunk
+//! divergence, a failure); it keeps the counts, the coverage, the reports
+//! and the traces the program stalled on, decides when the session stops
+//! (raising the stop flag the workers and their programs watch), and tells
+//! the reporter each divergence and the progress.
+
+use std::collections::HashSet;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use super::expect::Kind;
+use super::progress::Progress;
+use super::report::{self, Ended, Reports, Telling, falsifying};
+use super::reporter::{FuzzEvent, FuzzReporter, Summary};
+use super::saved::{TracesFile, save};
+use super::trace::Trace;
+use super::worker::Found;
+use super::{FuzzError, Options, STALLS, Stop};
+use crate::behaviour::Coverage;
+use crate::platform::signals::StopRequest;
+
+/// How often the progress is told, and the time, a signal and a closed
+/// output looked at.
+const TICK: Duration = Duration::from_millis(250);
+
+/// What a worker tells the coordinator.
+pub(super) enum Event {
+    /// A trace is about to run (told only when traces are saved).
+    Trying(Vec<u8>),
+    /// A run ended: what its trace covers, and the divergence it showed, if
+    /// any; then the worker waits for the `Verdict` on it.
+    Ran { worker: usize, run: u64, coverage: Coverage, divergence: Option<(Trace, Box<Found>)> },
+    /// A run timed out, then finished when run again alone.
+    Flaky,
+    /// A divergence the coordinator asked for, shrunk.
+    Shrunk(Box<Shrunk>),
+    /// The oracle failed on a trace (the message): the session ends.
+    OracleFailed(String),
+    /// A trace could not be written, or the folder copied: the session ends.
+    NotWritten(FuzzError),
+    /// The program could not be started, twice (why): the session ends.
+    CannotStart(String),
+}
+
+/// What the coordinator tells a worker.
+pub(super) enum Note {
+    /// A hang was reported: timeouts need no confirming any more.
+    HangFound,
+    /// What to do with the divergence the worker told.
+    Verdict(Verdict),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// A new kind: shrink it and send it back (`Event::Shrunk`).
+    Shrink,
+    /// Known already, or counted with a report of the same cause.
+    Known,
+}
+
+/// A new kind of divergence, shrunk by a worker.
+pub(super) struct Shrunk {
+    pub(super) run: u64,
+    /// The events of the trace it was found on.
+    pub(super) from: usize,
+    /// When the shrinking began.
+    pub(super) began: Instant,
+    pub(super) small: Trace,
+    pub(super) found: Found,
+    /// The session was stopped while shrinking.
+    pub(super) cut: bool,
+    /// The test to save (for an exit status, with its `-- status:` line)
+    /// and its expected output (none if the oracle failed on it).
+    pub(super) text: Vec<u8>,
+    pub(super) wanted: Option<Vec<u8>>,
+}
+
+/// What the session knows, kept by the coordinator alone.
+pub(super) struct Coordinator<'a> {
+    options: &'a Options,
+    stop: &'a AtomicBool,
+    /// Each worker's way to hear back.
+    notes: Vec<mpsc::Sender<Note>>,
+    /// Where each trace is kept (`--save-traces`).
+    saved: Option<TracesFile>,
+    covered: Coverage,
+    /// Only what a `-b` run can show counts, less what is excluded.
+    exclude: Coverage,
+    total: usize,
+    kinds: HashSet<Kind>,
+    /// The divergences reported, kinds of one cause together.
+    reports: Reports,
+    /// The different traces the program hung on or was killed on silently
+    /// (at most `STALLS`), with what they showed.
+    stalls: Vec<(Trace, Found)>,
+    /// A divergence from the very start of the output was reported: one
+    /// fault, whatever kind later traces would name it.
+    root_found: bool,
+    /// A run of the program printed something.
+    printed: bool,
+    runs: u64,
+    /// Runs that timed out, then finished when run again alone.
+    flaky: u64,
+    /// Why the session is over (the first reason).
+    why: Option<Stop>,
+    /// The first of each failure that ends the session with an error.
+    oracle_failure: Option<String>,
+    not_written: Option<FuzzError>,
+    save_failed: Option<FuzzError>,
+    cannot_start: Option<String>,
+    /// The first error writing the output; the session stops at it.
+    write_error: Option<io::Error>,
+}
+
+/// What the session is bounded by and watches while it runs.
+pub(super) struct Watch<'a> {
+    pub(super) start: Instant,
+    pub(super) deadline: Option<Instant>,
+    pub(super) interrupt: &'a StopRequest,
+    pub(super) closed: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl<'a> Coordinator<'a> {
+    pub(super) fn new(
+        options: &'a Options,
+        stop: &'a AtomicBool,
+        notes: Vec<mpsc::Sender<Note>>,
+        saved: Option<TracesFile>,
+        exclude: Coverage,
+    ) -> Coordinator<'a> {
+        Coordinator {
+            options,
+            stop,
+            notes,
+            saved,
+            covered: Coverage::default(),
+            exclude,
+            total: Coverage::batch().len() - exclude.intersection(Coverage::batch()).len(),
+            kinds: HashSet::new(),
+            reports: Reports::default(),
+            stalls: Vec::new(),
+            root_found: false,
+            printed: false,
+            runs: 0,
+            flaky: 0,
+            why: None,
+            oracle_failure: None,
+            not_written: None,
+            save_failed: None,
+            cannot_start: None,
+            write_error: None,
+        }
+    }
+
+    /// Takes the workers' events until every worker is done, telling each
+    /// divergence and the progress; the time, a signal and a closed output
+    /// stop the session.
+    pub(super) fn coordinate(
+        &mut self,
+        events: &mpsc::Receiver<Event>,
+        watch: &Watch,
+        reporter: &mut dyn FuzzReporter,
+    ) {
+        self.look(watch);
+        let mut tick = Instant::now() + TICK;
+        loop {
+            let found = match events.recv_timeout(tick.saturating_duration_since(Instant::now())) {
+                Ok(event) => self.take(event),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            };
+            let due = Instant::now() >= tick;
+            if found.is_some() || due {
+                self.tell(found.as_deref(), watch, reporter);
+            }
+            if due {
+                self.look(watch);
+                tick = Instant::now() + TICK;
+            }
+        }
+    }
+
+    /// Stops the session when its time is up, a signal asks, or the reader
+    /// of the output has gone.
+    fn look(&mut self, watch: &Watch) {
+        if watch.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.halt(Stop::Time);
+        }
+        if let Some(signal) = watch.interrupt.signal() {
+            self.halt(Stop::Signal(signal));
+        }
+        if self.write_error.is_none() && (watch.closed)() {
+            self.write_error = Some(io::ErrorKind::BrokenPipe.into());
+            self.halt(Stop::Other);
+        }
+    }
+
+    /// Ends the session: no new run, running programs stopped. The first
+    /// reason given is the one kept.
+    fn halt(&mut self, why: Stop) {
+        self.why.get_or_insert(why);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Tells a divergence's report (if any) and where the session stands.
+    fn tell(&mut self, found: Option<&str>, watch: &Watch, reporter: &mut dyn FuzzReporter) {
+        let progress = Progress {
+            runs: self.runs,
+            all_runs: self.options.runs,
+            elapsed: watch.start.elapsed(),
+            time_left: watch.deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            covered: self.covered.len(),
+            total: self.total,
+            divergences: self.reports.len(),
+        };
+        let told = found
+            .iter()
+            .map(|m| FuzzEvent::Found(m))
+            .chain([FuzzEvent::Progress(&progress)])
+            .try_for_each(|event| reporter.report(&event));
+        if self.write_error.is_none()
+            && let Err(e) = told
+        {
+            self.write_error = Some(e);
+            self.halt(Stop::Other);
+        }
+    }
+
+    /// Takes one event; what it found to tell, if anything.
+    fn take(&mut self, event: Event) -> Option<String> {
+        match event {
+            Event::Trying(text) => {
+                if let Some(Err(e)) = self.saved.as_mut().map(|saved| saved.append(&text)) {
+                    self.save_failed.get_or_insert(e);
+                    self.halt(Stop::Other);
+                }
+                None
+            }
+            Event::Ran { worker, run, coverage, divergence } => {
+                let (verdict, found) = self.ran(run, coverage, divergence)?;
+                // A worker gone (a panic) needs no answer.
+                let _ = self.notes[worker].send(Note::Verdict(verdict));
+                found
+            }
+            Event::Flaky => {
+                self.flaky += 1;
+                None
+            }
+            Event::Shrunk(shrunk) => Some(self.report(*shrunk)),
+            Event::OracleFailed(message) => {
+                self.oracle_failure.get_or_insert(message);
+                self.halt(Stop::Other);
+                None
+            }
+            Event::NotWritten(e) => {
+                self.not_written.get_or_insert(e);
+                self.halt(Stop::Other);
+                None
+            }
+            Event::CannotStart(why) => {
+                self.cannot_start.get_or_insert(why);
+                self.halt(Stop::Other);
+                None
+            }
+        }
+    }
+
+    /// Counts a run; for a divergence, whether it is a new kind to shrink,
+    /// and the note to tell when it joins a report of the same cause. None
+    /// when there was no divergence (no verdict is waited for).
+    fn ran(
+        &mut self,
+        run: u64,
+        coverage: Coverage,
+        divergence: Option<(Trace, Box<Found>)>,
+    ) -> Option<(Verdict, Option<String>)> {
+        self.covered = self.covered.union(coverage);
+        self.runs += 1;
+        // Until a run prints something, printing nothing is failing on
+        // every trace too (a program started in the wrong folder).
+        let silent = |d: &Found| d.symptom.silent() || d.symptom.ended == Ended::TimedOut;
+        if !divergence.as_ref().is_some_and(|(_, d)| silent(d)) {
+            self.printed = true;
+        }
+        let (trace, found) = divergence?;
+        if found.symptom.stalled() || (found.symptom.silent() && !self.printed) {
+            self.stalled(&trace, &found);
+        }
+        // One fault at the root shows as many kinds: reported once.
+        if found.root && std::mem::replace(&mut self.root_found, true) {
+            return Some((Verdict::Known, None));
+        }
+        if !self.kinds.insert(found.kind) {
+            return Some((Verdict::Known, None));
+        }
+        if found.kind == Kind::Hang {
+            for worker in &self.notes {
+                let _ = worker.send(Note::HangFound);
+            }
+        }
+        // Lines that differ as in a report made: no need to shrink.
+        match self.reports.same_cause(&trace.text(), &found.symptom) {
+            Some((k, how)) => {
+                Some((Verdict::Known, Some(self.reports.join(k, found.kind, run, &how))))
+            }
+            None => Some((Verdict::Shrink, None)),
+        }
+    }
+
+    /// Counts a trace the program hung on or was killed on silently (or
+    /// printed nothing on, before any run printed something); the
+    /// `STALLS`th different one ends the session.
+    fn stalled(&mut self, trace: &Trace, found: &Found) {
+        if self.stalls.len() < STALLS && self.stalls.iter().all(|(t, _)| t != trace) {
+            self.stalls.push((trace.clone(), found.clone()));
+            if self.stalls.len() == STALLS {
+                self.halt(Stop::Stalled);
+            }
+        }
+    }
+
+    /// Reports a new kind of divergence, shrunk: written as a test and
+    /// told as Hypothesis tells a falsifying example; or, when a report of
+    /// the same cause was made meanwhile (the same shrunk trace, the same
+    /// differing lines), counted there.
+    fn report(&mut self, shrunk: Shrunk) -> String {
+        let Shrunk { run, from, began, mut small, mut found, cut, mut text, mut wanted } = shrunk;
+        let kind = found.kind;
+        let cut = cut.then(|| self.why.unwrap_or(Stop::Other));
+        // Stopped because the program fails on every trace: the smallest
+        // trace it failed on, shrunk or not (a try costs a timeout).
+        let mut not_shrunk = false;
+        if cut == Some(Stop::Stalled) {
+            let same = |s: &&(Trace, Found)| s.1.kind == kind || (s.1.root && found.root);
+            let smaller = self.stalls.iter().filter(same).min_by_key(|s| s.0.len());
+            if let Some((trace, stalled)) = smaller.filter(|s| s.0.len() < small.len()) {
+                (small, found, not_shrunk) = (trace.clone(), stalled.clone(), true);
+                (text, wanted) = (small.text(), Some(found.wanted.clone()));
+            }
+        }
+        let small_text = small.text();
+        if let Some((k, how)) = self.reports.same_cause(&small_text, &found.symptom) {
+            return self.reports.join(k, kind, run, &how);
+        }
+        let written = wanted
+            .ok_or_else(|| "the oracle failed on the shrunk trace".to_string())
+            .and_then(|wanted| save(&self.options.out, kind.id(), &text, &wanted));
+        let secs = began.elapsed().as_secs_f64();
+        let mut head = format!("Divergence: {} ({}), run {run}", kind.id(), kind.description());
+        if not_shrunk {
+            head.push_str(&format!(
+                ", not shrunk: the smallest of the {STALLS} traces the program failed on"
+            ));
+        } else {
+            head.push_str(&format!(
+                ", shrunk from {from} to {} events in {secs:.2} s",
+                small.len()
+            ));
+            if let Some(why) = cut {
+                head.push_str(&format!(" (not fully shrunk: {})", why.cut_short()));
+            }
+        }
+        let telling =
+            Telling { timeout: self.options.timeout, statuses: self.options.check_status };
+        let message = falsifying(&head, &text, &found.symptom, telling, &written);
+        self.reports.add((kind, found.root), small_text, found.symptom, written.ok());
+        message
+    }
+
+    /// Ends the session's report: the stop, the summary and the closing
+    /// line; the session's error, if it could not do its work.
+    pub(super) fn finish(
+        mut self,
+        reporter: &mut dyn FuzzReporter,
+        began: Instant,
+    ) -> Result<super::Fuzzed, FuzzError> {
+        let stopped = self.why;
+        if let Some(e) = self.write_error.take() {
+            let earned = crate::status::Status::failed_if(self.reports.len() > 0);
+            return Err(crate::status::WriteError::earned(e, earned).into());
+        }
+        reporter.report(&FuzzEvent::Stopped)?;
+        if let Some(failure) = self.oracle_failure.take() {
+            return Err(FuzzError::OracleFailed(failure));
+        }
+        if let Some(e) = self.not_written.take().or(self.save_failed.take()) {
+            return Err(e);
+        }
+        let stalled = (stopped == Some(Stop::Stalled)).then(|| self.say_stalled());
+        let divergences = self.reports.len();
+        let runs = self.runs;
+        let summary = Summary {
+            stalled,
+            signal: match stopped {
+                Some(Stop::Signal(name)) => Some((name, began.elapsed())),
+                _ => None,
+            },
+            flaky: (self.flaky, self.options.timeout),
+            reports: &self.reports,
+            runs,
+            covered: self
+                .covered
+                .iter()
+                .filter(|b| b.in_batch() && !self.exclude.contains(*b))
+                .count(),
+            total: self.total,
+        };
+        let earned = crate::status::Status::failed_if(divergences > 0);
+        reporter
+            .report(&FuzzEvent::Finished(&summary))
+            .map_err(|e| crate::status::WriteError::earned(e, earned))?;
+        // The summary counts the runs that ran; the session did not do its work.
+        if let Some(why) = self.cannot_start.take() {
+            let again = super::RESTART_AFTER.as_secs_f64();
+            return Err(FuzzError::Program(format!(
+                "{why} (after {runs} runs, and again {again} s later)"
+            )));
+        }
+        Ok(super::Fuzzed { runs, divergences, stopped })
+    }
+
+    /// Says why a session stopped on a program that failed on every trace,
+    /// and names the smallest trace it failed on: the report that holds it,
+    /// or else that trace saved as it was (shrinking it would cost a
+    /// timeout a try).
+    fn say_stalled(&mut self) -> String {
+        let stalls = &self.stalls;
+        // Each way it failed, with how many traces it failed on so.
+        let mut ways: Vec<(String, usize)> = Vec::new();
+        for (_, found) in stalls {
+            let how = found.symptom.failed_how(self.options.timeout);
+            match ways.iter_mut().find(|(h, _)| *h == how) {
+                Some((_, n)) => *n += 1,
+                None => ways.push((how, 1)),
+            }
+        }
+        let what = match &ways[..] {
+            [(how, _)] => how.clone(),
+            _ => {
+                ways.iter().map(|(how, n)| format!("{how} ({n})")).collect::<Vec<_>>().join(" or ")
+            }
+        };
+        let mut text = format!(
+            "Stopped: the program {what} on {} different traces: it seems to fail on every trace, and more runs would only show that again.\n",
+            stalls.len()
+        );
+        // What it said on the last of them that said anything: why it fails.
+        if let Some((_, found)) = stalls.iter().rev().find(|s| !s.1.symptom.stderr.is_empty()) {
+            let heading = "Its standard error on the last of them";
+            text.push_str(&report::stderr_tail(&found.symptom.stderr, "", heading));
+        }
+        let Some((trace, found)) = stalls.iter().min_by_key(|s| s.0.len()) else { return text };
+        let kind = found.kind;
+        let said = match self.reports.saved_for(kind, found.root) {
+            Some(path) => {
+                format!("The smallest trace it failed on is saved above: {}", path.display())
+            }
+            None => {
+                let trace = trace.text();
+                let saved = save(&self.options.out, kind.id(), &trace, &found.wanted);
+                let said = match &saved {
+                    Ok(path) => format!(
+                        "The smallest trace it failed on, saved as it was (not shrunk): {}",
+                        path.display()
+                    ),
+                    Err(why) => {
+                        format!("The smallest trace it failed on could not be saved: {why}")
+                    }
+                };
+                self.reports.add((kind, found.root), trace, found.symptom.clone(), saved.ok());
+                said
+            }
+        };
+        text.push_str(&said);
+        text.push('\n');
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::program::Exit;
+    use crate::fuzz::trace::Item;
+
+    fn options() -> Options {
+        Options {
+            program: vec!["prog".into()],
+            oracle: None,
+            runs: 100,
+            time: None,
+            seed: Some(1),
+            out: "out".into(),
+            jobs: 2,
+            timeout: Duration::from_secs(1),
+            max_lines: 10,
+            exclude: Vec::new(),
+            check_status: false,
+            save_traces: None,
+        }
+    }
+
+    fn trace(events: usize) -> Trace {
+        Trace { items: (0..events).map(|_| Item::new("undo", "\n")).collect() }
+    }
+
+    /// A divergence of `kind` (a hang times out).
+    fn found(kind: Kind, root: bool) -> Box<Found> {
+        let wanted = b"  ok\n".to_vec();
+        let symptom = match kind {
+            Kind::Hang => report::Symptom::timed_out(),
+            _ => report::Symptom::of(&wanted, b"  no\n", Ended::Exited(Exit::Status(0)), Some(0)),
+        };
+        Box::new(Found { kind, root, wanted, symptom })
+    }
+
+    fn diverged(events: usize, kind: Kind, root: bool) -> Event {
+        let divergence = Some((trace(events), found(kind, root)));
+        Event::Ran { worker: 1, run: events as u64, coverage: Coverage::default(), divergence }
+    }
+
+    /// The verdicts the coordinator sent worker 1, and whether it heard of
+    /// a hang.
+    fn heard(notes: &mpsc::Receiver<Note>) -> (Vec<Verdict>, bool) {
+        let (mut verdicts, mut hang) = (Vec::new(), false);
+        for note in notes.try_iter() {
+            match note {
+                Note::Verdict(v) => verdicts.push(v),
+                Note::HangFound => hang = true,
+            }
+        }
+        (verdicts, hang)
+    }
+
+    #[test]
+    fn each_new_kind_is_shrunk_once_and_a_root_fault_once_whatever_its_kind() {
+        let (options, stop) = (options(), AtomicBool::new(false));
+        let (channels, mut receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
+        let mut coordinator =
+            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        let first = Kind::Behaviour(crate::behaviour::Behaviour::ALL[0]);
+        let other = Kind::Behaviour(crate::behaviour::Behaviour::ALL[1]);
+        for event in [
+            diverged(3, first, true),
+            diverged(4, first, false),
+            diverged(5, other, true),
+            diverged(6, Kind::Crash, false),
+        ] {
+            assert_eq!(coordinator.take(event), None);
+        }
+        let notes = receivers.remove(1);
+        let shrink_known = [Verdict::Shrink, Verdict::Known, Verdict::Known, Verdict::Shrink];
+        assert_eq!(heard(&notes), (shrink_known.to_vec(), false));
+        assert_eq!(coordinator.runs, 4);
+        assert!(!stop.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_hang_found_is_heard_by_every_worker() {
+        let (options, stop) = (options(), AtomicBool::new(false));
+        let (channels, receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
+        let mut coordinator =
+            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        coordinator.take(diverged(3, Kind::Hang, false));
+        assert_eq!(heard(&receivers[0]), (vec![], true));
+        assert_eq!(heard(&receivers[1]), (vec![Verdict::Shrink], true));
+    }
+
+    #[test]
+    fn the_stalls_th_different_trace_the_program_hangs_on_stops_the_session() {
+        let (options, stop) = (options(), AtomicBool::new(false));
+        let (channels, _receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
+        let mut coordinator =
+            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        // The same trace twice is one stall.
+        for events in [1, 1].into_iter().chain(2..STALLS) {
+            coordinator.take(diverged(events, Kind::Hang, false));
+        }
+        assert!(!stop.load(Ordering::Relaxed));
+        assert_eq!(coordinator.why, None);
+        coordinator.take(diverged(STALLS, Kind::Hang, false));
+        assert!(stop.load(Ordering::Relaxed));
+        assert_eq!(coordinator.why, Some(Stop::Stalled));
+        coordinator.take(Event::Flaky);
+        coordinator.take(Event::CannotStart("gone".into()));
+        // The first reason stays.
+        assert_eq!((coordinator.why, coordinator.flaky), (Some(Stop::Stalled), 1));
+    }
+}

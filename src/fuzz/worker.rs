@@ -1,0 +1,467 @@
+//! A worker of a session: it draws traces, runs the program (and the
+//! oracle) on each, compares, and tells the coordinator what it saw; it
+//! shrinks a divergence the coordinator asks it to report. It shares
+//! nothing with the other workers but the feed of traces, the stop flag
+//! and the lock that lets a timeout be confirmed with no other run going.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError, RwLock, mpsc};
+use std::time::Instant;
+
+use super::coordinator::{Event, Note, Shrunk, Verdict};
+use super::expect::{self, Expected, Kind, first_difference};
+use super::generate::{Settings, generate, rng_for};
+use super::program::{Exit, Guarded, Launched, Launcher, Limits};
+use super::report::{Ended, Symptom};
+use super::trace::Trace;
+use super::workplace::Workplace;
+use super::{FuzzError, MIN_CAP, Options, RESTART_AFTER, shrink};
+use crate::behaviour::{Behaviour, Coverage};
+
+/// A run's number, its trace and what the engine makes of it.
+pub(super) type Drawn = (u64, Trace, Expected);
+
+/// A divergence a run showed, with what the oracle printed.
+#[derive(Clone)]
+pub(super) struct Found {
+    pub(super) kind: Kind,
+    /// The output differs from its first byte, or at the initial state.
+    pub(super) root: bool,
+    pub(super) wanted: Vec<u8>,
+    /// What its report shows: the line that differs, how the program ended.
+    pub(super) symptom: Symptom,
+}
+
+/// What one run on a trace says.
+enum Outcome {
+    Agrees,
+    Diverges(Box<Found>),
+    /// Nothing: the session was stopped during the run.
+    Unknown,
+    /// The trace could not be written, or the folder copied (a full or
+    /// size-limited disk).
+    NotWritten(FuzzError),
+    /// The oracle failed on the trace (why).
+    OracleFailed(String),
+    /// The program could not be started (why): deleted, no longer
+    /// executable, being rebuilt.
+    CannotStart(String),
+}
+
+/// Draws the traces of the session in run order, steered by what those
+/// drawn before reach (each drawn trace is run, so with one job this is the
+/// coverage of the runs before), until the runs or the time are spent, the
+/// session stops, or the workers are gone.
+pub(super) fn draw_ahead(
+    options: &Options,
+    settings: &Settings,
+    stop: &AtomicBool,
+    seed: u64,
+    deadline: Option<Instant>,
+    feed: &mpsc::SyncSender<Drawn>,
+) {
+    let mut drawn = Coverage::default();
+    for run in 0..options.runs {
+        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
+        if out_of_time || stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let uncovered = Coverage::from_bits(!drawn.bits()).intersection(Coverage::batch());
+        let (trace, expected) = generate(&mut rng_for(seed, run), settings, uncovered);
+        drawn = drawn.union(expected.coverage);
+        if feed.send((run, trace, expected)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The traces drawn ahead, in run order, for whichever worker is free:
+/// the receiving end of one channel, taken in turns (std's channels have
+/// one receiver). Closed once the workers are gone, so that the drawing
+/// thread is not left waiting on a full queue.
+pub(super) struct Feed(Mutex<Option<mpsc::Receiver<Drawn>>>);
+
+impl Feed {
+    pub(super) fn new(queue: mpsc::Receiver<Drawn>) -> Feed {
+        Feed(Mutex::new(Some(queue)))
+    }
+
+    /// The next trace drawn, until the drawing ends or the feed is closed.
+    fn next(&self) -> Option<Drawn> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).as_ref()?.recv().ok()
+    }
+
+    pub(super) fn close(&self) {
+        drop(self.0.lock().unwrap_or_else(PoisonError::into_inner).take());
+    }
+}
+
+/// One worker: it runs the traces it draws and tells the coordinator what
+/// each showed; it shrinks a divergence when the coordinator asks.
+pub(super) struct Worker<'a> {
+    pub(super) id: usize,
+    pub(super) options: &'a Options,
+    pub(super) settings: &'a Settings,
+    pub(super) feed: &'a Feed,
+    /// Raised by the coordinator: the session is over, running programs
+    /// are stopped.
+    pub(super) stop: &'a AtomicBool,
+    /// Every run holds this shared; a timeout is confirmed holding it alone.
+    pub(super) alone: &'a RwLock<()>,
+    pub(super) events: mpsc::Sender<Event>,
+    /// What the coordinator tells this worker.
+    pub(super) notes: mpsc::Receiver<Note>,
+    /// A hang was reported: a timeout is no longer confirmed.
+    pub(super) hang_found: Cell<bool>,
+    /// This worker saw the oracle fail: its shrinking ends.
+    pub(super) oracle_failed: Cell<bool>,
+    /// The worker's own trace file, rewritten for every run.
+    pub(super) file: PathBuf,
+    /// That file, open: rewritten in place, without a path lookup or a
+    /// truncation each run.
+    pub(super) handle: fs::File,
+    /// Where the program runs: the worker's copy of the folder.
+    pub(super) place: RefCell<Workplace>,
+    /// When `--time` runs out.
+    pub(super) deadline: Option<Instant>,
+}
+
+impl Worker<'_> {
+    /// Runs traces until the session is over, telling the coordinator what
+    /// each showed; a new divergence it is asked to report is shrunk here.
+    pub(super) fn work(&self) {
+        while let Some((run, trace, expected)) = self.draw() {
+            if self.options.save_traces.is_some() && !self.tell(Event::Trying(trace.text())) {
+                return;
+            }
+            self.hear();
+            // A timeout is confirmed until a hang has been found.
+            let confirm = !self.hang_found.get();
+            let divergence = match self.try_trace_again(&trace, &expected, confirm) {
+                Outcome::Unknown => continue,
+                Outcome::CannotStart(why) => {
+                    self.tell(Event::CannotStart(why));
+                    return;
+                }
+                Outcome::NotWritten(e) => {
+                    self.tell(Event::NotWritten(e));
+                    return;
+                }
+                Outcome::OracleFailed(why) => return self.oracle_failed(&why, &trace),
+                Outcome::Agrees => None,
+                Outcome::Diverges(divergence) => Some(divergence),
+            };
+            let told = divergence.as_ref().map(|found| (trace.clone(), found.clone()));
+            let ran =
+                Event::Ran { worker: self.id, run, coverage: expected.coverage, divergence: told };
+            if !self.tell(ran) {
+                return;
+            }
+            let Some(found) = divergence else { continue };
+            // A new kind is shrunk and reported; a known one is done with.
+            match self.verdict() {
+                Some(Verdict::Shrink) => {
+                    let shrunk = Event::Shrunk(Box::new(self.shrunk(run, trace, *found)));
+                    if !self.tell(shrunk) {
+                        return;
+                    }
+                }
+                Some(Verdict::Known) => {}
+                None => return,
+            }
+        }
+    }
+
+    /// Tells the coordinator; false once it is gone.
+    fn tell(&self, event: Event) -> bool {
+        self.events.send(event).is_ok()
+    }
+
+    /// Takes in what the coordinator said meanwhile (a hang found).
+    fn hear(&self) {
+        while let Ok(note) = self.notes.try_recv() {
+            self.heard(note);
+        }
+    }
+
+    /// Waits for the coordinator's verdict on the divergence just told.
+    fn verdict(&self) -> Option<Verdict> {
+        loop {
+            if let Some(verdict) = self.heard(self.notes.recv().ok()?) {
+                return Some(verdict);
+            }
+        }
+    }
+
+    fn heard(&self, note: Note) -> Option<Verdict> {
+        match note {
+            Note::HangFound => {
+                self.hang_found.set(true);
+                None
+            }
+            Note::Verdict(verdict) => Some(verdict),
+        }
+    }
+
+    /// The next run's number and trace, unless the session is over.
+    fn draw(&self) -> Option<Drawn> {
+        let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if out_of_time || self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.feed.next()
+    }
+
+    /// Tells the coordinator that the oracle failed on `trace`: the session
+    /// ends.
+    fn oracle_failed(&self, why: &str, trace: &Trace) {
+        let oracle = self.options.oracle.as_deref().unwrap_or_default().join(" ");
+        let message = format!(
+            "the oracle '{oracle}' failed on a trace ({why}), so no verdict on the program can be given; the trace:\n{}",
+            String::from_utf8_lossy(&trace.text()).trim_end()
+        );
+        self.oracle_failed.set(true);
+        self.tell(Event::OracleFailed(message));
+    }
+
+    /// Runs the oracle (none: the engine's `expected`) and the program on the
+    /// trace in `self.file`, the program in its room.
+    fn launch_both(&self, limits: Limits) -> Result<(Option<Launched>, Launched), FuzzError> {
+        let launcher = Guarded { stop: Some(self.stop) };
+        let oracle =
+            self.options.oracle.as_ref().map(|o| launcher.launch(o, None, &self.file, limits));
+        let room = self.place.borrow_mut().enter()?;
+        let program = room.run(|command, dir| launcher.launch(command, dir, &self.file, limits))?;
+        Ok((oracle, room.as_in_folder(program)))
+    }
+
+    /// `try_trace`, once more `RESTART_AFTER` later if the program could not
+    /// be started (a rebuild replacing it): the session does not go on
+    /// without it, counting runs that never ran.
+    fn try_trace_again(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
+        let why = match self.try_trace(trace, expected, confirm) {
+            Outcome::CannotStart(why) => why,
+            outcome => return outcome,
+        };
+        std::thread::sleep(RESTART_AFTER);
+        if self.stop.load(Ordering::Relaxed) {
+            return Outcome::CannotStart(why);
+        }
+        match self.try_trace(trace, expected, confirm) {
+            // Stopped meanwhile: it had not started.
+            Outcome::Unknown => Outcome::CannotStart(why),
+            outcome => outcome,
+        }
+    }
+
+    /// Runs the program (and the oracle) on a trace. A timeout is run again
+    /// with no other run going before it counts (the oracle's always, the
+    /// program's when `confirm`): on a loaded machine a run can miss its
+    /// time without hanging.
+    fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
+        if let Err(e) = self.rewrite(&trace.text()) {
+            return Outcome::NotWritten(FuzzError::TraceNotWritten(e));
+        }
+        let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
+        let limits = Limits { timeout: self.options.timeout, cap };
+        let timed_out = |(oracle, program): &(Option<Launched>, Launched)| {
+            matches!(oracle, Some(Launched::TimedOut))
+                || (confirm && *program == Launched::TimedOut)
+        };
+        let ran = {
+            let _shared = self.alone.read().unwrap_or_else(|e| e.into_inner());
+            self.launch_both(limits)
+        };
+        let mut ran = match ran {
+            Ok(ran) => ran,
+            Err(e) => return Outcome::NotWritten(e),
+        };
+        if timed_out(&ran) {
+            let _alone = self.alone.write().unwrap_or_else(|e| e.into_inner());
+            ran = match self.launch_both(limits) {
+                Ok(ran) => ran,
+                Err(e) => return Outcome::NotWritten(e),
+            };
+            if !timed_out(&ran) && !matches!(ran.1, Launched::Stopped) {
+                self.tell(Event::Flaky);
+            }
+        }
+        let (oracle, program) = ran;
+        let (wanted, wanted_status) = match oracle {
+            // Borrowed: a copy only for a divergence.
+            None => (Cow::Borrowed(expected.output.as_slice()), Some(expected.status)),
+            Some(oracle) => match self.oracle_answer(oracle, expected) {
+                Ok((output, status)) => (Cow::Owned(output), status),
+                Err(outcome) => return outcome,
+            },
+        };
+        let compare = |output: &[u8]| {
+            let kind = first_difference(expected, &wanted, output)?;
+            let root = kind == Kind::Behaviour(Behaviour::InitialState)
+                || (!wanted.is_empty() && wanted.first() != output.first());
+            Some((kind, root))
+        };
+        let mut stderr = Vec::new();
+        let (found, output, ended) = match program {
+            Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
+            Launched::Stopped => return Outcome::Unknown,
+            Launched::CannotStart(why) => return Outcome::CannotStart(why),
+            Launched::TooMuch(output) => (compare(&output), output, Ended::TooMuch),
+            Launched::Finished { output, exit, stderr: err } => {
+                stderr = err;
+                // A crash is a divergence whatever the output; another
+                // status only with --check-status.
+                let found = compare(&output).or_else(|| match &exit {
+                    Exit::Crashed(_) => Some((Kind::Crash, false)),
+                    Exit::Status(status) => (self.options.check_status
+                        && Some(*status) != wanted_status)
+                        .then_some((Kind::ExitStatus, false)),
+                });
+                (found, output, Ended::Exited(exit))
+            }
+        };
+        match found {
+            None => Outcome::Agrees,
+            Some((kind, root)) => {
+                let symptom = match ended {
+                    Ended::TimedOut => Symptom::timed_out(),
+                    _ => Symptom::of(&wanted, &output, ended, wanted_status)
+                        .with_stderr(stderr)
+                        .rejected_at(expect::rejected_at(&trace.text(), &wanted, &output)),
+                };
+                let wanted = wanted.into_owned();
+                Outcome::Diverges(Box::new(Found { kind, root, wanted, symptom }))
+            }
+        }
+    }
+
+    /// The oracle's output and status, or why it failed: it could not start,
+    /// did not finish (twice), printed past the cap or nothing at all, was
+    /// killed by a signal, or exited non-zero on a trace the engine runs (the
+    /// ETF oracle always exits 0).
+    fn oracle_answer(
+        &self,
+        oracle: Launched,
+        expected: &Expected,
+    ) -> Result<(Vec<u8>, Option<i32>), Outcome> {
+        let failed = |why: String| Err(Outcome::OracleFailed(why));
+        match oracle {
+            Launched::Finished { exit: Exit::Crashed(how), .. } => failed(format!("it was {how}")),
+            Launched::Finished { exit: Exit::Status(code), .. }
+                if code != 0 && expected.status == 0 =>
+            {
+                failed(format!("it exited with status {code} on a trace without an error"))
+            }
+            // Every trace prints something: its first state, or an error.
+            Launched::Finished { output, .. } if output.is_empty() => {
+                failed("it printed nothing (any trace prints its first state or an error)".into())
+            }
+            Launched::Finished { output, exit: Exit::Status(status), .. } => {
+                Ok((output, Some(status)))
+            }
+            Launched::TimedOut => failed(format!(
+                "it did not finish in {} s, run alone too",
+                self.options.timeout.as_secs_f64()
+            )),
+            Launched::TooMuch(_) => failed("it printed far more than the engine does".into()),
+            Launched::CannotStart(why) => failed(why),
+            Launched::Stopped => Err(Outcome::Unknown),
+        }
+    }
+
+    /// Makes the worker's file hold `text`: written over the old text, then
+    /// cut to its length (pages are freed only when the trace got shorter).
+    fn rewrite(&self, text: &[u8]) -> io::Result<()> {
+        crate::platform::files::write_at_start(&self.handle, text)?;
+        self.handle.set_len(text.len() as u64)
+    }
+
+    /// A new kind of divergence shrunk, with the test to write for it (an
+    /// exit status's test says the status); the coordinator reports it.
+    /// Once the session is stopped the shrinking ends with the smallest
+    /// trace found so far.
+    fn shrunk(&self, run: u64, trace: Trace, found: Found) -> Shrunk {
+        let kind = found.kind;
+        let from = trace.len();
+        let began = Instant::now();
+        let (small, found) = self.shrink(trace, found);
+        let cut = self.stop.load(Ordering::Relaxed) || self.oracle_failed.get();
+        let (text, wanted) = if kind == Kind::ExitStatus {
+            // The test says which status the program must end with; the
+            // expected output is the oracle's for the file as saved.
+            let status = found.symptom.wanted_status.unwrap_or(0);
+            let text = [format!("-- status: {status}\n").into_bytes(), small.text()].concat();
+            let wanted = self.wanted_for(&text);
+            (text, wanted)
+        } else {
+            (small.text(), Some(found.wanted.clone()))
+        };
+        Shrunk { run, from, began, small, found, cut, text, wanted }
+    }
+
+    /// The smallest trace that still shows `found`'s kind, and what it shows.
+    fn shrink(&self, trace: Trace, found: Found) -> (Trace, Found) {
+        let exclude = self.settings.exclude;
+        let kind = found.kind;
+        // The passes meet the same candidate again (the last round of
+        // passes tries them all once more): each is run once.
+        let mut seen: HashMap<Vec<u8>, bool> = HashMap::new();
+        // What each trace kept on the way showed.
+        let mut shown: HashMap<Vec<u8>, Found> = HashMap::new();
+        shown.insert(trace.text(), found.clone());
+        let small = shrink::shrink(trace, |candidate| {
+            if self.stop.load(Ordering::Relaxed) || self.oracle_failed.get() {
+                return false;
+            }
+            let text = candidate.text();
+            if let Some(&known) = seen.get(&text) {
+                return known;
+            }
+            let expected = Expected::of(&text);
+            // A divergence is named by the behaviour of the step where it
+            // starts: a trace without that step cannot show it.
+            let possible = match kind {
+                Kind::Behaviour(b) => expected.steps.iter().any(|s| s.1 == b),
+                _ => true,
+            };
+            if !possible || expected.coverage.iter().any(|b| exclude.contains(b)) {
+                seen.insert(text, false);
+                return false;
+            }
+            let shows = match self.try_trace(candidate, &expected, kind == Kind::Hang) {
+                Outcome::Diverges(f) if f.kind == kind => {
+                    shown.insert(text.clone(), *f);
+                    true
+                }
+                Outcome::OracleFailed(why) => {
+                    self.oracle_failed(&why, candidate);
+                    false
+                }
+                _ => false,
+            };
+            seen.insert(text, shows);
+            shows
+        });
+        // The trace kept last was kept with what it showed.
+        let found = shown.remove(&small.text()).unwrap_or(found);
+        (small, found)
+    }
+
+    /// The expected output of `text`: the engine's, or the oracle's (none if
+    /// it fails).
+    fn wanted_for(&self, text: &[u8]) -> Option<Vec<u8>> {
+        let Some(oracle) = &self.options.oracle else { return Some(Expected::of(text).output) };
+        self.rewrite(text).ok()?;
+        let limits = Limits { timeout: self.options.timeout, cap: MIN_CAP };
+        match Guarded::default().launch(oracle, None, &self.file, limits) {
+            Launched::Finished { output, .. } => Some(output),
+            _ => None,
+        }
+    }
+}
