@@ -159,6 +159,17 @@ impl Row {
             let last = said.map(|l| format!(": {l}")).unwrap_or_default();
             return escape_controls(&format!("build failed ({}){last}", build.headline));
         }
+        // Every test not run for one reason (a folder too large to copy):
+        // that reason, which the student acts on.
+        let mut failed = self.failures.iter().flatten();
+        if let Some(first) = failed.next()
+            && first.kind == "could not run"
+            && self.failures.iter().all(|f| f.as_ref().is_some_and(|f| f == first))
+        {
+            let n = self.failures.len();
+            let tests = if n == 1 { "test" } else { "tests" };
+            return escape_controls(&format!("could not run ({n} {tests}): {}", first.headline));
+        }
         let count = |kind| self.failures.iter().flatten().filter(|f| f.kind == kind).count();
         let notes: Vec<String> = NOTED
             .iter()

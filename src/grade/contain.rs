@@ -1,8 +1,8 @@
 //! Grading as root: the programs run as an unprivileged user (`--user`,
 //! default nobody), checked before anything runs: that user can run the
-//! command as it would find it, enter the temporary folder where each run's
-//! copy of its student's folder is made, and each student's folder is
-//! small enough to copy; and warned about: a suite, tictac's executable (the
+//! command as it would find it and enter the temporary folder where each
+//! run's copy of its student's folder is made (a student's folder too
+//! large to copy fails that student's tests, saying why); and warned about: a suite, tictac's executable (the
 //! course suite's answers) or the students' folders that user could read.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use super::{GradeError, shown};
 use crate::cli::GradeOptions;
 use crate::platform::process::{self, RunAs};
-use crate::suite::workdir;
 
 /// The user the programs run as, when not this process's: `--user`, or
 /// nobody when grading as root.
@@ -40,20 +39,6 @@ pub(super) fn check(
     let temp = std::env::temp_dir();
     if !process::can_read(&temp, user) {
         return Err(GradeError::TempClosed(shown(temp.display()), shown(name)));
-    }
-    for (student, dir) in students {
-        if !workdir::fits(dir, dir) {
-            return Err(GradeError::Submission(
-                shown(student),
-                format!(
-                    "holds more than {} entries or {} MiB: each test runs in a copy of it, as {}, \
-                     and it is too large to copy for each (remove its build products)",
-                    workdir::MAX_ENTRIES,
-                    workdir::MAX_BYTES >> 20,
-                    shown(name)
-                ),
-            ));
-        }
     }
     let mut warnings = Vec::new();
     match suite {

@@ -1457,3 +1457,51 @@ fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_or_crlf() {
     let o = tictac(&["autograder", &path(&suite), "--command", "./ttt", "--out", &path(&zip)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
+
+/// Graded as root, a student whose folder is too large to copy for each
+/// test (more than 2,000 entries) fails their own tests, their row saying
+/// why; the rest of the class is graded (it stopped the whole class).
+#[test]
+fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
+    if !rustix::process::getuid().is_root() {
+        assert!(std::env::var_os("CI").is_none(), "this test needs root under CI");
+        return;
+    }
+    let home = temp_dir();
+    let suite = demo_suite(home.path());
+    let class = home.path().join("class");
+    let student = |name: &str| {
+        let dir = class.join(name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        script(&dir, "ttt", &format!("exec '{}' none \"$@\"", path(&mutant())));
+        dir
+    };
+    let (alice, bob) = (student("alice"), student("bob"));
+    fs::create_dir(bob.join("many")).expect("mkdir");
+    for k in 0..2_000 {
+        fs::write(bob.join("many").join(k.to_string()), "").expect("write");
+    }
+    let out = home.path().join("grades");
+    let o = tictac(&[
+        "grade",
+        &path(&suite),
+        &path(&alice),
+        &path(&bob),
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    let line = |who: &str| table.lines().find(|l| l.starts_with(who)).expect(who).to_string();
+    assert!(line("alice").contains("3/3"), "{table}");
+    assert!(line("bob").contains("0/3"), "{table}");
+    assert!(
+        line("bob").contains(&format!(
+            "could not run (3 tests): not run: {} cannot be copied for nobody to run the program in (it holds more than 2000 files",
+            path(&bob)
+        )),
+        "{table}"
+    );
+}
