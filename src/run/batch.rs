@@ -53,8 +53,8 @@ impl Message for Option<Rejection> {
 fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(), RunError> {
     let mut commands = tape.reader().map_err(RunError::Spool)?;
     while let Some(entry) = commands.next_entry().map_err(RunError::Spool)? {
-        if let Entry::Command(command, shared) = entry {
-            driver.act_sharing(&command, shared, |c, engine| watch.ran(c, engine, true))?;
+        if let Entry::Command(command) = entry {
+            driver.act(&command, |c, engine| watch.ran(c, engine, true))?;
         }
     }
     Ok(())

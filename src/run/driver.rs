@@ -6,7 +6,6 @@ use std::io::{self, Write};
 use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::Name;
 use crate::game::view::write_state;
 
 /// The engine of a run and the bots that play in it.
@@ -26,19 +25,9 @@ impl Driver {
     pub(crate) fn act<E>(
         &mut self,
         command: &Command,
-        after: impl FnMut(&Command, &Engine) -> Result<(), E>,
-    ) -> Result<(), E> {
-        self.act_sharing(command, &[], after)
-    }
-
-    /// `act`, the game sharing the names in `shared` (see `Entry::Command`).
-    pub(crate) fn act_sharing<E>(
-        &mut self,
-        command: &Command,
-        shared: &[Name],
         mut after: impl FnMut(&Command, &Engine) -> Result<(), E>,
     ) -> Result<(), E> {
-        self.engine.run_sharing(command, shared);
+        self.engine.run(command);
         after(command, &self.engine)?;
         self.autopilot.follow(&mut self.engine, command, |engine, bot_command| {
             engine.run(bot_command);
@@ -49,29 +38,17 @@ impl Driver {
     /// One transcript step (see `show_step`) for the command and for each
     /// move the bots make in answer.
     pub fn step<W: Write + ?Sized>(&mut self, command: &Command, out: &mut W) -> io::Result<()> {
-        self.step_sharing(command, &[], out)
-    }
-
-    /// `step`, the game sharing the names in `shared` (see `Entry::Command`).
-    pub(crate) fn step_sharing<W: Write + ?Sized>(
-        &mut self,
-        command: &Command,
-        shared: &[Name],
-        out: &mut W,
-    ) -> io::Result<()> {
-        self.act_sharing(command, shared, |c, engine| show_step(c, engine, out))
+        self.act(command, |c, engine| show_step(c, engine, out))
     }
 }
 
-/// Runs a command and shows it as a transcript step; the game shares the
-/// names in `shared` (see `Entry::Command`).
+/// Runs a command and shows it as a transcript step.
 pub(crate) fn step<W: Write + ?Sized>(
     engine: &mut Engine,
     command: &Command,
-    shared: &[Name],
     out: &mut W,
 ) -> io::Result<()> {
-    engine.run_sharing(command, shared);
+    engine.run(command);
     show_step(command, engine, out)
 }
 

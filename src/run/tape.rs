@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::io::{self, BufRead, Read, Write};
 
 use crate::command::Command;
-use crate::game::{Cell, Name};
+use crate::game::Cell;
 use crate::platform::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
 
 const UNDO: u8 = 0;
@@ -160,7 +160,7 @@ impl Tape {
         Ok(TapeReader {
             input: self.spool.reader()?,
             names: Vec::new(),
-            inline: [Name::default(), Name::default()],
+            inline: [Vec::new(), Vec::new()],
         })
     }
 }
@@ -174,18 +174,15 @@ pub(crate) struct Checkpoint {
 
 /// What comes next on a tape.
 pub(crate) enum Entry<'t> {
-    /// A command, and the names the game may share rather than copy when
-    /// it runs (see `Engine::run_sharing`): its long names are read once.
-    Command(Command<'t>, &'t [Name]),
+    Command(Command<'t>),
     Mark(u8),
 }
 
 pub(crate) struct TapeReader {
     input: SpoolReader,
     names: Vec<Vec<u8>>,
-    /// Inline names of the command being read: a game that keeps one
-    /// shares it, and the next one is read into a new buffer.
-    inline: [Name; 2],
+    /// Inline names of the command being read.
+    inline: [Vec<u8>; 2],
 }
 
 impl TapeReader {
@@ -210,7 +207,7 @@ impl TapeReader {
             // Nothing writes these: the tape is not what was written.
             _ => return Err(corrupt()),
         };
-        Ok(Some(Entry::Command(command, &self.inline)))
+        Ok(Some(Entry::Command(command)))
     }
 
     /// Reads a name: its dictionary index, or `None` when it was inline
@@ -221,13 +218,7 @@ impl TapeReader {
             return Ok(Some(usize::from(k)));
         }
         let len = usize::try_from(read_varint(&mut self.input)?).map_err(|_| truncated())?;
-        let name = &mut self.inline[slot];
-        if Name::strong_count(name) > 1 {
-            // A game keeps the last one: this one gets its own buffer.
-            *name = Name::default();
-        }
-        // Not shared now: taken as it is, not copied.
-        let buf = Name::make_mut(name);
+        let buf = &mut self.inline[slot];
         buf.clear();
         buf.reserve_exact(len);
         (&mut self.input).take(len as u64).read_to_end(buf)?;
@@ -269,7 +260,7 @@ mod tests {
         let mut reader = tape.reader().expect("reader");
         while let Some(entry) = reader.next_entry().expect("read") {
             match entry {
-                Entry::Command(c, _) => c.write_echo(&mut replayed).expect("vec"),
+                Entry::Command(c) => c.write_echo(&mut replayed).expect("vec"),
                 Entry::Mark(_) => panic!("no marks were written"),
             }
         }
@@ -317,7 +308,7 @@ mod tests {
             }
             let mut got = Vec::new();
             let mut reader = tape.reader().expect("reader");
-            while let Some(Entry::Command(c, _)) = reader.next_entry().expect("read") {
+            while let Some(Entry::Command(c)) = reader.next_entry().expect("read") {
                 c.write_echo(&mut got).expect("vec");
             }
             assert!(got == want, "bound {bound}");

@@ -15,7 +15,6 @@ use super::watch::{Message, Showing, Unit, Watch};
 use super::{Input, RunError};
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::Name;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::platform::spool::{Spool, read_varint, truncated, write_varint};
@@ -214,8 +213,8 @@ impl Player {
         }
         if kind == Line::Ran {
             let engine = &mut self.engine;
-            tape.commands(|command, shared| {
-                engine.run_sharing(command, shared);
+            tape.commands(|command| {
+                engine.run(command);
                 out.ran(command, engine, shown)
             })?;
         }
@@ -373,11 +372,11 @@ impl LineReader {
     /// Hands each command of a line that ran to `each`.
     fn commands(
         &mut self,
-        mut each: impl FnMut(&Command, &[Name]) -> io::Result<()>,
+        mut each: impl FnMut(&Command) -> io::Result<()>,
     ) -> Result<(), RunError> {
         loop {
             match self.tape.next_entry().map_err(RunError::Spool)? {
-                Some(Entry::Command(c, shared)) => each(&c, shared)?,
+                Some(Entry::Command(c)) => each(&c)?,
                 Some(Entry::Mark(LINE_END)) => return Ok(()),
                 _ => return Err(RunError::Spool(truncated())),
             }

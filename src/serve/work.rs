@@ -97,18 +97,16 @@ pub(crate) fn state(
     let mut k = 0;
     while k + 1 < commands {
         match tape.next_entry().map_err(spool)? {
-            Some(Entry::Command(c, shared)) => {
-                step(&mut driver.engine, &c, shared, &mut out).map_err(cut)?
-            }
+            Some(Entry::Command(c)) => step(&mut driver.engine, &c, &mut out).map_err(cut)?,
             _ => return Err(spool(crate::platform::spool::truncated())),
         }
         k += 1;
     }
-    if let Some(Entry::Command(last, shared)) = tape.next_entry().map_err(spool)? {
+    if let Some(Entry::Command(last)) = tape.next_entry().map_err(spool)? {
         let last = &last;
         let mut person = true;
         driver
-            .act_sharing(last, shared, |c, engine| {
+            .act(last, |c, engine| {
                 show_step(c, engine, &mut out)?;
                 if !std::mem::take(&mut person) {
                     c.write_echo(&mut answers)?;

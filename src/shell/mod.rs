@@ -22,6 +22,7 @@ use rustyline::{
 
 use crate::cli::Session;
 use crate::game::Mark;
+use crate::lang::TooLong;
 use crate::lang::events::{self, EVENTS};
 use crate::run::Recorder;
 use crate::run::protocol::run_plain;
@@ -54,7 +55,15 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
         }
     }
     let mut out = io::stdout().lock();
-    run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder, &mut |_, _| {})?;
+    run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder, &mut |_, _| {}).map_err(
+        |e| {
+            // A line holding an event too long to read is the input's fault.
+            match e.get_ref().is_some_and(|inner| inner.is::<TooLong>()) {
+                true => RunError::Read("-".to_string(), e),
+                false => e.into(),
+            }
+        },
+    )?;
     Ok(Status::Ran)
 }
 

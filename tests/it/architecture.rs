@@ -216,3 +216,22 @@ fn no_top_level_folder_holds_more_than_a_third_of_the_code() {
     }
     assert!(heavy.is_empty(), "folders past a third of src/:\n{}", heavy.join("\n"));
 }
+
+/// One grammar (issue 36): the nom parser is the one definition of the
+/// trace language, so at most three files of the workspace name nom (the
+/// tokens, the grammar, and the stream that reads its errors).
+#[test]
+fn at_most_three_files_name_nom() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let needle = concat!("nom", "::");
+    let mut naming: Vec<String> = ["src", "crates", "tests", "benches", "examples"]
+        .iter()
+        .flat_map(|dir| sources(&root.join(dir)))
+        .filter(|f| f.extension().is_some_and(|e| e == "rs"))
+        .filter(|f| fs::read_to_string(f).is_ok_and(|text| text.contains(needle)))
+        .map(|f| f.strip_prefix(root).unwrap_or(&f).display().to_string())
+        .collect();
+    naming.sort();
+    assert!(naming.len() <= 3, "files naming nom: {naming:?}");
+    assert!(naming.iter().any(|f| f.ends_with("lang/parser.rs")), "{naming:?}");
+}

@@ -6,9 +6,10 @@
 
 use crate::common::proptest_config;
 use proptest::prelude::*;
+use tictac::behaviour::kept_lines;
 use tictac::bots::Autopilot;
 use tictac::lang::source::KeptLines;
-use tictac::lang::{self, EventStream, TraceError};
+use tictac::lang::{self, TraceError};
 use tictac::run::protocol::LineProtocol;
 
 /// Pieces of traces: tokens, their near misses, and raw bytes.
@@ -155,16 +156,14 @@ fn in_memory(text: &[u8]) -> Vec<u8> {
     }))
 }
 
-/// The streaming reader with buffers of `refill` bytes, lines longer than
-/// that handed on in pieces, and events longer than `fold_at` read token by
-/// token.
-fn streamed(bytes: &[u8], refill: usize, fold_at: usize) -> Vec<u8> {
+/// The streaming reader with buffers of `refill` bytes, and lines longer
+/// than that handed on in pieces.
+fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
     let mut echoes = Vec::new();
     // A tiny buffer and tiny long lines: edges everywhere, mid-token too.
     let reader = std::io::BufReader::with_capacity(refill, bytes);
     let lines = KeptLines::with_long_line(reader, refill);
-    let stream = EventStream::folding_at(lines, fold_at);
-    let walked = lang::validate_stream(stream, |c| {
+    let walked = lang::validate(lines, |c| {
         let mut echo = Vec::new();
         c.write_echo(&mut echo)?;
         echo.push(b'\n');
@@ -185,14 +184,10 @@ proptest! {
     fn streaming_agrees_with_memory_at_any_buffer_edge(
         bytes in trace(),
         refill in 1usize..48,
-        fold_at in prop_oneof![Just(usize::MAX), 0usize..64],
     ) {
-        let mut kept = Vec::new();
-        let mut lines = KeptLines::new(&bytes[..]);
-        while lines.next_into(&mut kept).expect("read") {}
-        let expected = in_memory(&kept);
+        let expected = in_memory(&kept_lines(&bytes));
         prop_assert_eq!(
-            String::from_utf8_lossy(&streamed(&bytes, refill, fold_at)).into_owned(),
+            String::from_utf8_lossy(&streamed(&bytes, refill)).into_owned(),
             String::from_utf8_lossy(&expected).into_owned()
         );
     }
@@ -201,14 +196,10 @@ proptest! {
     fn streaming_agrees_with_memory_on_well_formed_traces(
         bytes in structured(),
         refill in 1usize..48,
-        fold_at in prop_oneof![Just(usize::MAX), 0usize..64],
     ) {
-        let mut kept = Vec::new();
-        let mut lines = KeptLines::new(&bytes[..]);
-        while lines.next_into(&mut kept).expect("read") {}
         prop_assert_eq!(
-            String::from_utf8_lossy(&streamed(&bytes, refill, fold_at)).into_owned(),
-            String::from_utf8_lossy(&in_memory(&kept)).into_owned()
+            String::from_utf8_lossy(&streamed(&bytes, refill)).into_owned(),
+            String::from_utf8_lossy(&in_memory(&kept_lines(&bytes))).into_owned()
         );
     }
 
@@ -235,10 +226,9 @@ proptest! {
 }
 
 /// Shrunk cases the properties found: an event spanning blank and
-/// whitespace-only lines, read token by token, then a comment ending the
-/// last line (the stream started a fold for the comment alone).
+/// whitespace-only lines, then a comment ending the last line.
 #[test]
-fn folded_events_then_a_last_comment_agree_with_memory() {
+fn events_across_dropped_lines_then_a_last_comment_agree_with_memory() {
     let cases: [(&[u8], usize); 2] = [
         (b"new_game \nplay_again ( [0\n\n  \n]\t)\nnew_game ([\n10 ] ) -- note\n", 4),
         (
@@ -249,11 +239,9 @@ fn folded_events_then_a_last_comment_agree_with_memory() {
     for (bytes, refill) in cases {
         let want = String::from_utf8_lossy(&in_memory(bytes)).into_owned();
         assert!(want.starts_with("ERROR Type Error"), "{want}");
-        for fold_at in [0, 1, 8, usize::MAX] {
-            for refill in [refill, 1, 2, 3, 5, 64] {
-                let got = String::from_utf8_lossy(&streamed(bytes, refill, fold_at)).into_owned();
-                assert_eq!(got, want, "fold_at {fold_at}, refill {refill}: {bytes:?}");
-            }
+        for refill in [refill, 1, 2, 3, 5, 64] {
+            let got = String::from_utf8_lossy(&streamed(bytes, refill)).into_owned();
+            assert_eq!(got, want, "refill {refill}: {bytes:?}");
         }
     }
 }

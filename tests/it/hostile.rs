@@ -3,7 +3,7 @@
 //! (Invalid UTF-8 names, a directory as input, an output path in a missing
 //! folder, an existing output file and a closed pipe are in `tests/it/cli.rs`.)
 
-use crate::common::{BIN, file, temp_dir, tictac};
+use crate::common::{BIN, file, temp_dir, text, tictac, tictac_with_input};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -32,21 +32,89 @@ fn nul_and_invalid_bytes_outside_strings_are_parse_errors() {
     syntax_error_at(&tictac(&["-b", &t]), 1, 6);
 }
 
+/// What a refused event prints (docs/BEHAVIOUR.md §1.4): the input, where
+/// the event starts, and the limit.
+fn refused(o: &Output, input: &str, line: usize, column: usize) {
+    no_panic(o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}{err}", text(o));
+    let said = format!(
+        "error: reading '{input}' failed: the event at Line {line}, Column {column} is longer than 1 MiB; \
+         tictac reads events of up to 1 MiB, from the name to the closing parenthesis"
+    );
+    assert!(text(o).contains(&said) || err.contains(&said), "{}{err}", text(o));
+}
+
+/// Issue 36: an event of up to 1 MiB runs whole (its name kept, echoed and
+/// scored); one byte longer, it is refused in every mode that reads a
+/// trace, with exit status 2, and nothing runs or is written.
 #[test]
-fn a_twenty_megabyte_name_runs_whole() {
+fn an_event_of_one_mib_runs_and_one_byte_more_is_refused() {
     let dir = temp_dir();
-    let name = "N".repeat(20 * 1024 * 1024);
-    let body = format!("new_game(\"{name}\",\"Bob\")\nplay(\"{name}\",5)\n");
-    let t = file(dir.path(), "big-name.txt", body.as_bytes());
-    let o = tictac(&["-b", &t]);
+    let mib = 1 << 20;
+    // `new_game("N...","Bob")` is 18 bytes besides the name.
+    let trace = |len: usize| {
+        let name = "N".repeat(len - 18);
+        format!("undo\n  new_game(\"{name}\",\"Bob\")\nplay(\"{name}\",5)\n")
+    };
+    let fits = file(dir.path(), "fits.txt", trace(mib));
+    let o = tictac(&["-b", &fits]);
     no_panic(&o);
     assert_eq!(o.status.code(), Some(0));
-    // Quoted in both echoes and the two states' score lines, and once in a
-    // hint ("=> NNN... plays next").
-    let quoted = format!("\"{}", &name[..63]);
+    // Quoted in both echoes and the two states' score lines.
+    let quoted = format!("\"{}", "N".repeat(63));
     assert_eq!(memchr::memmem::find_iter(&o.stdout, &quoted).count(), 4);
-    assert!(o.stdout.len() > 5 * name.len());
-    assert!(o.stdout.len() < 5 * name.len() + 1000);
+    let over = file(dir.path(), "over.txt", trace(mib + 1));
+    // The event starts at Line 2, Column 3 (a window line is Line 1).
+    refused(&tictac(&["-b", &over]), &over, 2, 3);
+    let out = dir.path().join("out.txt");
+    refused(&tictac(&["-b", &over, &out.display().to_string()]), &over, 2, 3);
+    assert!(!out.exists(), "OUT written for a refused trace");
+    refused(&tictac(&["-w", "2", "3", &over]), &over, 1, 3);
+    refused(&tictac(&["-l", &over]), &over, 1, 3);
+    refused(&tictac_with_input(&["-i"], trace(mib + 1).as_bytes()), "-", 1, 3);
+    refused(&tictac_with_input(&["-b", "-"], trace(mib + 1).as_bytes()), "-", 2, 3);
+}
+
+/// Endless events from a pipe (a name, a string, `?` inside the
+/// parentheses, leading zeros) are refused once they pass 1 MiB: the run
+/// ends at once, having read little more than that.
+#[test]
+fn an_endless_event_from_a_pipe_is_refused_at_once() {
+    for (start, fill) in [
+        (&b"new_game(\"Ann\",\"Bob\")\nnew_game(\""[..], b'A'),
+        (b"undo(\"a", b' '),
+        (b"play(\"Ann\",", b'0'),
+        (b"undo(", b'?'),
+        (b"undo\n\n  \n(", b'\t'),
+    ] {
+        let mut child = Command::new(BIN)
+            .args(["-b", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        let mut pipe = child.stdin.take().expect("stdin");
+        let feeder = std::thread::spawn(move || {
+            use std::io::Write;
+            let block = vec![fill; 64 * 1024];
+            let mut sent = start.len();
+            if pipe.write_all(start).is_err() {
+                return sent;
+            }
+            // At most 64 MiB: tictac must have stopped reading long before.
+            while sent < 64 << 20 && pipe.write_all(&block).is_ok() {
+                sent += block.len();
+            }
+            sent
+        });
+        let o = crate::common::finish(child);
+        let sent = feeder.join().expect("feeder");
+        let line = if start.starts_with(b"new_game") { 2 } else { 1 };
+        refused(&o, "-", line, 1);
+        assert!(sent < 16 << 20, "{sent} bytes read before the refusal");
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use crate::behaviour::{self, Behaviour, Coverage};
 use crate::command::Command;
 use crate::game::rules::Change;
-use crate::game::{Game, Message, Name, Phase};
+use crate::game::{Game, Message, Phase};
 use crate::history::{History, NewGameOp, Operation, PlayAgainOp, PlayOp};
 
 /// The ETF "singleton": the game and the history of its current round,
@@ -54,19 +54,11 @@ impl Engine {
 
     /// Runs one command, noting the behaviour it showed.
     pub fn run(&mut self, command: &Command) {
-        self.run_sharing(command, &[]);
-    }
-
-    /// `run`, where the game keeps a name of a `new_game` that is one of
-    /// `shared` by sharing it (a long name read from a tape is held once).
-    pub fn run_sharing(&mut self, command: &Command, shared: &[Name]) {
         let before = self.game.state;
         let walked = match *command {
             Command::Undo => self.walk(History::undo),
             Command::Redo => self.walk(History::redo),
-            Command::NewGame { player1, player2 } => {
-                self.perform(NewGameOp::sharing(player1, player2, shared))
-            }
+            Command::NewGame { player1, player2 } => self.perform(NewGameOp::new(player1, player2)),
             Command::Play { player, press } => {
                 self.perform(PlayOp::new(self.game.mark_of(player), press))
             }

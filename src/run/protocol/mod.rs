@@ -10,7 +10,6 @@ use super::{Driver, show_step};
 use crate::bots::Autopilot;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::Name;
 use crate::game::view::write_state;
 use crate::lang::{self, Failure, source::LineSource};
 use crate::platform::spool::Spool;
@@ -109,7 +108,7 @@ impl LineProtocol {
     ) -> io::Result<Reply> {
         let mut run = LineRun::keeping();
         for command in commands {
-            run.command(&mut self.driver, command, &[], out)?;
+            run.command(&mut self.driver, command, out)?;
         }
         Ok(Reply::Ran(run.finish(Some(line), out)?))
     }
@@ -139,8 +138,8 @@ impl LineProtocol {
         let mut run = LineRun::default();
         let mut commands = tape.reader()?;
         while let Some(entry) = commands.next_entry()? {
-            if let Entry::Command(command, shared) = entry {
-                run.command(&mut self.driver, &command, shared, out)?;
+            if let Entry::Command(command) = entry {
+                run.command(&mut self.driver, &command, out)?;
             }
         }
         run.finish(None, out)?;
@@ -170,11 +169,10 @@ impl LineRun {
         &mut self,
         driver: &mut Driver,
         command: &Command,
-        shared: &[Name],
         out: &mut W,
     ) -> io::Result<()> {
         let mut persons = true;
-        driver.act_sharing(command, shared, |c, engine| {
+        driver.act(command, |c, engine| {
             if self.keep {
                 c.write_echo(&mut self.record)?;
                 self.record.push(b'\n');

@@ -4,14 +4,13 @@ use super::{Behaviour, Coverage};
 use crate::command::Command;
 use crate::game::board::LINES;
 use crate::game::{Cell, Game, Mark, Message, Phase, State};
-use crate::lang::ast::{Arg, Args, Event, Value};
+use crate::lang::ast::{Event, Value};
 use crate::lang::events;
-use crate::lang::fold::Piece;
 use crate::lang::source::{KeptLines, is_kept};
 use crate::lang::stream::parse_text;
 use crate::lang::tokens::{is_boolean, is_reserved};
 use crate::lang::validate::command;
-use crate::lang::{EventStream, Found, Rejection};
+use crate::lang::{EventStream, Rejection};
 use crate::lang::{SyntaxKind, TraceError};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
@@ -136,92 +135,11 @@ pub fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
         }
         Rejection::Type(_) => {
             let mut shown = Coverage::default();
-            let mut long = LongEvent::default();
-            let _ = EventStream::over(KeptLines::new(kept)).for_each(|found| {
-                match found {
-                    Found::Event(event, _) => {
-                        type_error(event).into_iter().for_each(|b| shown.insert(b))
-                    }
-                    Found::Piece(piece) => long.piece(piece, &mut shown),
-                }
+            let _ = EventStream::over(KeptLines::new(kept)).for_each(|event, _| {
+                type_error(event).into_iter().for_each(|b| shown.insert(b));
                 Ok::<(), ()>(())
             });
             shown
-        }
-    }
-}
-
-/// An event too long to hold, seen piece by piece: what its type check
-/// needs (its name, its number of arguments, the first two's kinds).
-#[derive(Default)]
-struct LongEvent {
-    name: Vec<u8>,
-    depth: usize,
-    count: usize,
-    /// The first two top-level arguments; strings stand as empty ones.
-    first: Vec<Kept>,
-}
-
-/// A top-level argument of a long event, as far as types go.
-enum Kept {
-    Str,
-    Number { negative: bool, zeros: crate::lang::ast::Zeros, int: Vec<u8>, frac: Option<Vec<u8>> },
-    Other,
-}
-
-impl Kept {
-    fn value(&self) -> Value<'_> {
-        match self {
-            Kept::Str => Value::Str(b""),
-            Kept::Number { negative, zeros, int, frac } => {
-                Value::Number { negative: *negative, zeros: *zeros, int, frac: frac.as_deref() }
-            }
-            Kept::Other => Value::Tuple(Vec::new()),
-        }
-    }
-}
-
-impl LongEvent {
-    fn piece(&mut self, piece: Piece<'_>, shown: &mut Coverage) {
-        match piece {
-            Piece::Start(name) => {
-                *self = LongEvent { name: name.to_vec(), ..LongEvent::default() };
-            }
-            Piece::Open { .. } => {
-                if self.depth == 0 {
-                    self.argument(Kept::Other);
-                }
-                self.depth += 1;
-            }
-            Piece::Close { .. } => self.depth = self.depth.saturating_sub(1),
-            Piece::Scalar(value, _) if self.depth == 0 => self.argument(match value {
-                Value::Str(_) => Kept::Str,
-                Value::Number { negative, zeros, int, frac } => Kept::Number {
-                    negative,
-                    zeros,
-                    int: int.to_vec(),
-                    frac: frac.map(<[u8]>::to_vec),
-                },
-                _ => Kept::Other,
-            }),
-            Piece::Scalar(..) => {}
-            Piece::End => {
-                let mut args: Args =
-                    self.first.iter().map(|k| Arg { value: k.value(), rest: 0 }).collect();
-                // Only the count matters past the first two.
-                while args.len() < self.count.min(3) {
-                    args.push(Arg { value: Value::Tuple(Vec::new()), rest: 0 });
-                }
-                let event = Event { name: &self.name, args: (self.count > 0).then_some(args) };
-                type_error(&event).into_iter().for_each(|b| shown.insert(b));
-            }
-        }
-    }
-
-    fn argument(&mut self, kept: Kept) {
-        self.count += 1;
-        if self.first.len() < 2 {
-            self.first.push(kept);
         }
     }
 }

@@ -60,16 +60,11 @@ impl Default for State {
     }
 }
 
-/// A player's name as raw bytes (a trace may hold any bytes), shared: a
-/// long name read from a tape is held once, by the tape's reader and the
-/// game together (see `Game::new_game_sharing`).
-pub type Name = std::sync::Arc<Vec<u8>>;
-
 /// The one model of a run: the players' names and the state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
-    /// Indexed by `Mark::index`.
-    pub names: [Name; 2],
+    /// Indexed by `Mark::index`: raw bytes (a trace may hold any bytes).
+    pub names: [Vec<u8>; 2],
     pub state: State,
 }
 

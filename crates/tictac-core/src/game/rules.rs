@@ -1,7 +1,7 @@
 //! The three game commands, as pure state changes of `Game`.
 //! Each sets the message; an error changes nothing else.
 
-use super::{Board, Cell, Game, Mark, Message, Name, Phase};
+use super::{Board, Cell, Game, Mark, Message, Phase};
 
 /// What a command did to the round, so the history knows whether to keep it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,12 +33,6 @@ impl Game {
 
     /// `new_game(p1, p2)`: p1 plays X, p2 plays O, scores start at 0.
     pub fn new_game(&mut self, p1: &[u8], p2: &[u8]) -> Change {
-        self.new_game_sharing(p1, p2, &[])
-    }
-
-    /// `new_game`, where a name that is one of `shared` (the same bytes in
-    /// memory, not a copy) is kept by sharing it, not by copying it.
-    pub(crate) fn new_game_sharing(&mut self, p1: &[u8], p2: &[u8], shared: &[Name]) -> Change {
         if p1 == p2 {
             return self.reject(Message::NamesMustDiffer);
         }
@@ -46,11 +40,7 @@ impl Game {
         if !starts_with_letter(p1) || !starts_with_letter(p2) {
             return self.reject(Message::NameMustStartWithLetter);
         }
-        let keep = |name: &[u8]| match shared.iter().find(|s| std::ptr::eq(s.as_slice(), name)) {
-            Some(same) => same.clone(),
-            None => Name::new(name.to_vec()),
-        };
-        self.names = [keep(p1), keep(p2)];
+        self.names = [p1.to_vec(), p2.to_vec()];
         self.state.scores = [0, 0];
         self.start_round(Mark::X)
     }
@@ -144,24 +134,7 @@ mod tests {
         g.new_game(b"1a", b"a");
         assert_eq!(g.state.message, Message::NameMustStartWithLetter);
         assert_eq!(g.state.phase, Phase::NoGame);
-        assert_eq!(g.names, [Name::default(), Name::default()]);
-    }
-
-    /// A name given as one of the shared names is kept without a copy.
-    #[test]
-    fn new_game_shares_a_name_that_is_one_of_the_shared_ones() {
-        let long = Name::new(vec![b'L'; 1000]);
-        let copy = long.to_vec();
-        let mut g = Game::default();
-        assert_eq!(
-            g.new_game_sharing(&long, b"Bob", std::slice::from_ref(&long)),
-            Change::NewRound
-        );
-        assert!(std::sync::Arc::ptr_eq(&g.names[0], &long));
-        // The same bytes elsewhere are copied.
-        g.new_game_sharing(&copy, b"Bob", std::slice::from_ref(&long));
-        assert!(!std::sync::Arc::ptr_eq(&g.names[0], &long));
-        assert_eq!(g.names[0], long);
+        assert_eq!(g.names, [Vec::new(), Vec::new()]);
     }
 
     #[test]

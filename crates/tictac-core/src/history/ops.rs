@@ -7,7 +7,7 @@
 
 use super::Operation;
 use crate::game::rules::Change;
-use crate::game::{Cell, Game, Mark, Message, Name};
+use crate::game::{Cell, Game, Mark, Message};
 
 /// An executed command as the history keeps it; it undoes and redoes itself,
 /// restoring exactly the state it found when it last ran (SPEC §4).
@@ -75,26 +75,19 @@ const NOT_RUN: Ran = Ran { found: Message::Ok, shown: Message::Ok, change: Chang
 /// messages, not its names.
 pub struct NewGameOp<'a> {
     names: [&'a [u8]; 2],
-    /// Names the game may share rather than copy (see `Game::new_game_sharing`).
-    shared: &'a [Name],
     ran: Ran,
 }
 
 impl<'a> NewGameOp<'a> {
-    #[cfg(test)]
     pub(crate) fn new(player1: &'a [u8], player2: &'a [u8]) -> Self {
-        Self::sharing(player1, player2, &[])
-    }
-
-    pub(crate) fn sharing(player1: &'a [u8], player2: &'a [u8], shared: &'a [Name]) -> Self {
-        NewGameOp { names: [player1, player2], shared, ran: NOT_RUN }
+        NewGameOp { names: [player1, player2], ran: NOT_RUN }
     }
 }
 
 impl Operation for NewGameOp<'_> {
     fn execute(&mut self, game: &mut Game) -> Change {
         let [p1, p2] = self.names;
-        self.ran = Ran::new(game, |g| g.new_game_sharing(p1, p2, self.shared));
+        self.ran = Ran::new(game, |g| g.new_game(p1, p2));
         self.ran.change
     }
 

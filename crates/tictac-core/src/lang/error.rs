@@ -55,6 +55,19 @@ impl SyntaxError {
     }
 }
 
+/// An event longer than `stream::MAX_EVENT`, and where it starts (its
+/// line and column counted as a parse error's are): the trace is refused,
+/// as a file that cannot be read is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the event at Line {}, Column {} is longer than 1 MiB; tictac reads events of up to 1 MiB, \
+     from the name to the closing parenthesis (a quote or a bracket left open makes the rest \
+     of the trace part of that event)",
+    .0.line,
+    .0.column
+)]
+pub struct TooLong(pub Pos);
+
 /// The first line of a type error message.
 pub(crate) const TYPE_ERROR_HEADER: &str =
     "Type Error: specification of command executions is not type-correct\n";
@@ -113,6 +126,15 @@ mod tests {
             text(&e(SyntaxKind::InvalidNumber("1.5".into())))
                 .ends_with("\nInvalid number for 64-bit integer 1.5 (Line 2, Column 10)\n")
         );
+    }
+
+    #[test]
+    fn an_event_too_long_names_its_place_and_the_limit() {
+        let e = TooLong(Pos { line: 3, column: 7 }).to_string();
+        assert!(e.starts_with("the event at Line 3, Column 7 is longer than 1 MiB; "), "{e}");
+        assert!(e.contains(
+            "tictac reads events of up to 1 MiB, from the name to the closing parenthesis"
+        ));
     }
 
     #[test]

@@ -2,11 +2,8 @@
 //! grammar, validation and the error texts. It knows nothing of the game.
 
 pub(crate) mod ast;
-mod blanks;
 pub(crate) mod error;
 pub mod events;
-pub(crate) mod fold;
-mod held;
 pub mod parser;
 pub mod source;
 pub mod stream;
@@ -14,9 +11,9 @@ pub mod tokens;
 pub(crate) mod validate;
 
 pub(crate) use error::SyntaxKind;
-pub use error::TraceError;
-pub use stream::{EventStream, Locator};
-pub(crate) use stream::{Found, Stop};
+pub use error::{TooLong, TraceError};
+pub(crate) use stream::{EventStream, Stop};
+pub use stream::{Locator, MAX_EVENT};
 pub use tokens::{Unwritable, writable};
 pub use validate::Checker;
 pub use validate::{Rejection, command};
@@ -45,21 +42,25 @@ pub fn check(text: &[u8]) -> Result<Vec<Command<'_>>, TraceError> {
 /// Why `validate` could not give a verdict.
 #[derive(Debug)]
 pub enum Failure {
-    /// Reading the input failed.
+    /// Reading the input failed, or it holds an event longer than
+    /// `MAX_EVENT` (then the error's kind is `InvalidData` and it holds a
+    /// `TooLong`, whose text says so: the trace is refused as a file that
+    /// cannot be read is, with exit status 2).
     Read(io::Error),
     /// Keeping commands or type errors failed (a full disk).
     Keep(io::Error),
 }
 
 /// Validates the events of the kept lines `lines` gives (a trace, a chunk,
-/// a window line) as they are read, in constant memory, handing each
+/// a window line) as they are read, in bounded memory, handing each
 /// command to `keep` as long as nothing is wrong (once something is,
-/// nothing will run). Reading stops at a parse error.
+/// nothing will run). Reading stops at a parse error, or at an event
+/// longer than `MAX_EVENT`.
 pub fn validate<S: LineSource>(
     lines: S,
     keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
-    validate_stream(EventStream::over(lines), keep)
+    validate_in(&mut EventStream::over(lines), keep)
 }
 
 /// `validate` reading through `buf`, a buffer that the caller keeps from
@@ -75,29 +76,20 @@ pub fn validate_reusing<S: LineSource>(
     verdict
 }
 
-/// `validate` over a stream made ready (tests fold events early).
-pub fn validate_stream<S: LineSource>(
-    mut stream: EventStream<S>,
-    keep: impl FnMut(&Command) -> io::Result<()>,
-) -> Result<Result<(), Rejection>, Failure> {
-    validate_in(&mut stream, keep)
-}
-
 fn validate_in<S: LineSource>(
     stream: &mut EventStream<S>,
     mut keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
     let mut checker = Checker::default();
-    let walked = stream.for_each(|found| match found {
-        Found::Event(event, locator) => match checker.event(event, |rest| locator.pos(rest)) {
+    let walked =
+        stream.for_each(|event, locator| match checker.event(event, |rest| locator.pos(rest)) {
             Some(command) if checker.is_clean() => keep(&command),
             _ => Ok(()),
-        },
-        Found::Piece(piece) => checker.piece(piece, &mut keep),
-    });
+        });
     match walked {
         Ok(()) => checker.finish().map_err(Failure::Keep),
         Err(Stop::Syntax(e)) => Ok(Checker::rejected(e)),
+        Err(Stop::TooLong(e)) => Err(Failure::Read(io::Error::new(io::ErrorKind::InvalidData, e))),
         Err(Stop::Read(e)) => Err(Failure::Read(e)),
         Err(Stop::Visit(e)) => Err(Failure::Keep(e)),
     }
@@ -127,49 +119,6 @@ mod tests {
         assert_eq!(unwritable_name(&commands), Some((&b"A\\"[..], Unwritable::TrailingBackslash)));
         let commands = check(b"new_game(\"A\\\"b\",\"B\") undo").expect("valid");
         assert_eq!(unwritable_name(&commands), None);
-    }
-
-    /// Every event read token by token (`fold`) gives what the whole
-    /// event gives: commands, type error lines, error positions.
-    #[test]
-    fn folded_events_check_as_whole_ones() {
-        let texts = [
-            "new_game(\"Ann\",\"Bob\") play(\"Ann\", 5) undo redo play_again",
-            "undo(1, 2, 3) play(\"a\", 010, [x]) new_game(\"\", 'c', TRUE, -1.50, [1, <<\"x\">>], <<>>)",
-            "play(\"a\", 1.50, 3)",
-            "play(\"a\", - 0099999999999999999999)",
-            "undo([1, [2, <<3>>]], Ora) jump(1, 2) play",
-            "undo\n(\n1)\nredo -- c\n",
-            "e(1,",
-            "e([1,])",
-            "undo() redo",
-            "play(< <1> >,1)",
-            "play(<<1>,1)",
-            "new_game(\"a\\\"b\", \"c\"",
-            "play(\"a\", -\n\n3) e(1.) x",
-            "undo(TRUE, false, 'é', \"\")",
-        ];
-        for text in texts {
-            let mut kept = Vec::new();
-            let mut lines = source::KeptLines::new(text.as_bytes());
-            while lines.next_into(&mut kept).expect("in memory") {}
-            let want = check(&kept).map(|c| c.len());
-            for fold_at in [0, 3, 10] {
-                let mut commands = 0;
-                let lines = source::KeptLines::with_long_line(
-                    io::BufReader::with_capacity(4, text.as_bytes()),
-                    4,
-                );
-                let got = validate_stream(EventStream::folding_at(lines, fold_at), |_| {
-                    commands += 1;
-                    Ok(())
-                })
-                .expect("in memory")
-                .map(|()| commands)
-                .map_err(Rejection::into_trace_error);
-                assert_eq!(got, want, "{text} folded at {fold_at}");
-            }
-        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use nom::Parser;
 use nom::bytes::complete::tag;
 use nom::combinator::cut;
 
-use super::ast::{Arg, Args, Event, Value, Zeros};
+use super::ast::{Arg, Args, Event, Value};
 use super::tokens::{
     Extent, Halt, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
     string_literal, unsigned_number,
@@ -139,7 +139,7 @@ fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
 }
 
 fn number<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>, at: &[u8]) -> Arg<'a> {
-    Arg { value: Value::Number { negative, zeros: Zeros::NONE, int, frac }, rest: at.len() }
+    Arg { value: Value::Number { negative, int, frac }, rest: at.len() }
 }
 
 #[cfg(test)]
@@ -180,14 +180,8 @@ mod tests {
         let args = e[0].args.as_ref().expect("args");
         assert_eq!(args.len(), 8);
         assert_eq!(args[0].value, Value::Str(b"s"));
-        assert_eq!(
-            args[1].value,
-            Value::Number { negative: true, zeros: Zeros::NONE, int: b"3", frac: None }
-        );
-        assert_eq!(
-            args[2].value,
-            Value::Number { negative: false, zeros: Zeros::NONE, int: b"1", frac: Some(b"5") }
-        );
+        assert_eq!(args[1].value, Value::Number { negative: true, int: b"3", frac: None });
+        assert_eq!(args[2].value, Value::Number { negative: false, int: b"1", frac: Some(b"5") });
         assert_eq!(args[3].value, Value::Char(b"'c'"));
         assert_eq!(args[4].value, Value::Bool(b"TRUE"));
         assert_eq!(args[5].value, Value::Ident(b"Ora"));

@@ -1,16 +1,24 @@
 //! Walking the events of a trace: from a complete text in memory, or from a
-//! reader of any length in constant memory (the buffer holds a window of
-//! kept lines and grows only for an event that spans more than it holds).
+//! reader of any length. Read from a reader, the buffer holds at most one
+//! event and what was read with it: blanks, comments and `?` between events
+//! are read past whatever their length, and an event longer than
+//! `MAX_EVENT` is refused (`TooLong`), so memory stays bounded on any input.
 
 use std::cell::Cell;
-use std::io::{self, BufRead};
+use std::io;
 
 use super::ast::Event;
-use super::error::{Pos, SyntaxError, SyntaxKind};
-use super::fold::{FOLD_AT, Fold, Folded, Piece};
+use super::error::{Pos, SyntaxError, SyntaxKind, TooLong};
 use super::parser::next_event;
-use super::source::{KeptLines, LineSource};
+use super::source::LineSource;
 use super::tokens::{Extent, Halt, blank, foreign, is_word_byte};
+
+/// The longest event a streamed trace may hold, in bytes of its kept lines
+/// from the first byte of its name to its closing parenthesis (or the end
+/// of its name), blanks, comments and `?` inside it included: 1 MiB. The
+/// oracle reads its input whole; tictac reads a trace of any length in
+/// bounded memory instead, and refuses a longer event (docs/BEHAVIOUR.md).
+pub const MAX_EVENT: usize = 1 << 20;
 
 /// Turns a parser position (bytes left) into a line and column.
 ///
@@ -62,6 +70,20 @@ enum Scanned {
     NeedMore { consumed: usize },
     /// A parse error, `rest` bytes before the end.
     Failed { rest: usize },
+    /// An event longer than the limit, starting here.
+    TooLong(Pos),
+}
+
+/// What a stream carries from one text to the next, besides the text that
+/// waits: nothing of the blanks it read past.
+#[derive(Default)]
+struct Carry {
+    /// The text so far ended inside a comment whose line goes on.
+    in_comment: bool,
+    /// An event without arguments was visited before the blanks after its
+    /// name ended (more of them than an event may hold): where it starts,
+    /// for a `(` that would still come (the event would be too long).
+    named: Option<Pos>,
 }
 
 /// A token is never longer than this without being able to tell, from its
@@ -71,10 +93,14 @@ enum Scanned {
 /// bytes at hand decide it (`stays`).
 const LOOKAHEAD: usize = 8;
 
-/// Visits the events of `text` in order.
+/// Visits the events of `text` in order; an event longer than `limit`
+/// bytes is not visited (`Scanned::TooLong`).
 fn scan<'a, E>(
     text: &'a [u8],
     extent: Extent,
+    limit: usize,
+    carry: &mut Carry,
+    locate: &impl Fn(usize) -> Pos,
     visit: &mut impl FnMut(&Event<'a>) -> Result<(), E>,
 ) -> Result<Scanned, E> {
     let partial = extent == Extent::Partial;
@@ -82,24 +108,43 @@ fn scan<'a, E>(
     // in the middle of a (long) line, possibly in the middle of a token.
     let mid_line = partial && text.last().is_some_and(|&b| b != b'\n');
     let mut rest = text;
+    if carry.in_comment {
+        match memchr::memchr(b'\n', rest) {
+            Some(k) => rest = &rest[k..],
+            None if partial => return Ok(Scanned::NeedMore { consumed: text.len() }),
+            None => rest = &[],
+        }
+        carry.in_comment = false;
+    }
+    if let Some(name) = carry.named {
+        match blank(rest).first() {
+            Some(b'(') => return Ok(Scanned::TooLong(name)),
+            Some(b'-') | None => {}
+            Some(_) => carry.named = None,
+        }
+    }
     loop {
         let consumed = text.len() - rest.len();
         match next_event(rest, extent) {
-            // Only blanks and comments are left: drop them (lines of `?`
-            // are not kept), but not the start of a comment that goes on
-            // past the end of a text that stops mid-line, nor a `-` that may
-            // start one.
+            // Only blanks and comments are left: read past them (lines of
+            // `?` are not kept), remembering a comment still going on and
+            // keeping a last `-` that may start one.
             Ok((_, None)) if partial => {
-                let keep = if mid_line { unfinished_comment(rest) } else { 0 };
+                let (keep, in_comment) = trailing(rest, mid_line);
+                carry.in_comment = in_comment;
                 return Ok(Scanned::NeedMore { consumed: text.len() - keep });
             }
             Ok((_, None)) => return Ok(Scanned::Done),
-            // `undo` at the very end might still take `(...)` from the next
-            // line (or a `-` there start a comment).
-            Ok((after, Some(_))) if partial && matches!(blank(after), [] | [b'-']) => {
-                return Ok(Scanned::NeedMore { consumed });
-            }
             Ok((after, Some(event))) => {
+                let start = event.name.as_ptr() as usize - text.as_ptr() as usize;
+                if text.len() - after.len() - start > limit {
+                    return Ok(Scanned::TooLong(locate(text.len() - start)));
+                }
+                // `undo` at the very end might still take `(...)` from the
+                // next line (or a `-` there start a comment).
+                if partial && event.args.is_none() && matches!(blank(after), [] | [b'-']) {
+                    return Ok(Scanned::NeedMore { consumed });
+                }
                 visit(&event)?;
                 rest = after;
             }
@@ -115,11 +160,25 @@ fn scan<'a, E>(
     }
 }
 
+/// For blanks at the end of a text: how many bytes at their end must wait
+/// for more (a last `-`, which may start a comment), and whether they end
+/// inside a comment still going on (a text that stops mid-line).
+fn trailing(blanks: &[u8], mid_line: bool) -> (usize, bool) {
+    if !mid_line {
+        return (0, false);
+    }
+    let line_start = memchr::memrchr(b'\n', blanks).map_or(0, |k| k + 1);
+    if memchr::memmem::find(&blanks[line_start..], b"--").is_some() {
+        return (0, true);
+    }
+    (usize::from(blanks.last() == Some(&b'-')), false)
+}
+
 /// Whether a parse error `rest` bytes before the end of a text that more
 /// text follows may still move (or go) once that text comes: at the very
 /// end, and, mid-line, within `LOOKAHEAD` bytes of it, unless what is at
 /// the error already decides it (see `stays`).
-pub(super) fn may_move(text: &[u8], rest: usize, mid_line: bool) -> bool {
+fn may_move(text: &[u8], rest: usize, mid_line: bool) -> bool {
     if !mid_line {
         return rest == 0;
     }
@@ -144,20 +203,11 @@ fn stays(at: &[u8]) -> bool {
     }
 }
 
-/// For blanks that stop mid-line: how many bytes at their end must stay,
-/// from a `--` that starts a comment still going on, or a last `-`.
-pub(super) fn unfinished_comment(blanks: &[u8]) -> usize {
-    let line_start = memchr::memrchr(b'\n', blanks).map_or(0, |k| k + 1);
-    match memchr::memmem::find(&blanks[line_start..], b"--") {
-        Some(k) => blanks.len() - line_start - k,
-        None => usize::from(blanks.last() == Some(&b'-')),
-    }
-}
-
 /// The events of a complete text (a chunk, a line), or its parse error.
 pub fn parse_text(text: &[u8]) -> Result<Vec<Event<'_>>, SyntaxError> {
     let mut events = Vec::new();
-    let scanned = scan(text, Extent::Final, &mut |e: &Event<'_>| {
+    let locate = |rest| Pos { line: 0, column: rest };
+    let scanned = scan(text, Extent::Final, usize::MAX, &mut Carry::default(), &locate, &mut |e| {
         events.push(e.clone());
         Ok::<(), ()>(())
     });
@@ -175,52 +225,34 @@ fn parse_error(pos: Pos) -> SyntaxError {
 #[derive(Debug)]
 pub(crate) enum Stop<E> {
     Syntax(SyntaxError),
+    /// An event longer than `MAX_EVENT`.
+    TooLong(TooLong),
     Read(io::Error),
     /// The visitor's own error.
     Visit(E),
 }
 
-/// A buffer that grew past this (for a long token) is made small again
-/// once the token is read.
-const SMALL_AGAIN: usize = 1 << 20;
-
-/// The events of a trace read from a reader, kept lines only.
-pub struct EventStream<S> {
+/// The events of a trace read from kept lines, in bounded memory.
+pub(crate) struct EventStream<S> {
     lines: S,
     buf: Vec<u8>,
     /// Where the unvisited text starts in `buf`, and its line and column.
     start: usize,
     at: Pos,
     at_end: bool,
-    /// An event longer than this is read token by token.
-    fold_at: usize,
-    /// The long event being read, if any.
-    fold: Option<Fold>,
-}
-
-/// What the stream finds.
-pub(crate) enum Found<'e, 'a> {
-    /// An event, and a locator for its positions.
-    Event(&'e Event<'a>, &'e Locator<'a>),
-    /// A piece of an event too long to hold.
-    Piece(Piece<'a>),
-}
-
-impl<R: BufRead> EventStream<KeptLines<R>> {
-    /// A stream that hands on lines longer than `long_line` in pieces (tests
-    /// use tiny ones, and readers with tiny buffers, to put buffer edges
-    /// everywhere, in the middle of tokens too).
-    #[cfg(test)]
-    pub(crate) fn with_long_line(reader: R, long_line: usize) -> Self {
-        EventStream::over(KeptLines::with_long_line(reader, long_line))
-    }
+    carry: Carry,
+    /// Blanks the lines skipped right after what `buf` holds (see
+    /// `LineSource::skipped`).
+    skipped: u64,
+    /// The longest event read (`MAX_EVENT`; tests use short ones).
+    limit: usize,
 }
 
 impl<S: LineSource> EventStream<S> {
     /// The events of the kept lines `lines` gives (a whole trace, a chunk,
     /// a line), with positions from line 1, column 1.
     pub(crate) fn over(lines: S) -> Self {
-        Self::folding_at(lines, FOLD_AT)
+        Self::reusing(lines, Vec::new())
     }
 
     /// The same, reading through `buf`, a buffer left by an earlier stream
@@ -228,7 +260,22 @@ impl<S: LineSource> EventStream<S> {
     /// allocates nothing per text.
     pub(crate) fn reusing(lines: S, mut buf: Vec<u8>) -> Self {
         buf.clear();
-        EventStream { buf, ..Self::over(lines) }
+        EventStream {
+            lines,
+            buf,
+            start: 0,
+            at: Pos { line: 1, column: 1 },
+            at_end: false,
+            carry: Carry::default(),
+            skipped: 0,
+            limit: MAX_EVENT,
+        }
+    }
+
+    /// A stream that refuses events longer than `limit` bytes.
+    #[cfg(test)]
+    fn with_limit(lines: S, limit: usize) -> Self {
+        EventStream { limit, ..Self::over(lines) }
     }
 
     /// The buffer, for the next stream (see `reusing`).
@@ -236,74 +283,39 @@ impl<S: LineSource> EventStream<S> {
         self.buf
     }
 
-    /// A stream that reads events longer than `fold_at` token by token
-    /// (tests use tiny ones).
-    pub fn folding_at(lines: S, fold_at: usize) -> Self {
-        EventStream {
-            lines,
-            buf: Vec::new(),
-            start: 0,
-            at: Pos { line: 1, column: 1 },
-            at_end: false,
-            fold_at,
-            fold: None,
-        }
-    }
-
     /// Calls `visit` with every event in order and a locator for its
-    /// positions (an event too long to hold comes in pieces, see `fold`);
-    /// stops at the first parse error.
+    /// positions; stops at the first parse error, or at an event longer
+    /// than the limit.
     pub(crate) fn for_each<E>(
         &mut self,
-        mut visit: impl FnMut(Found<'_, '_>) -> Result<(), E>,
+        mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
             let extent = if self.at_end { Extent::Final } else { Extent::Partial };
             let text = &self.buf[self.start..];
             let locator = Locator::starting_at(text, self.at);
-            if let Some(fold) = &mut self.fold {
-                let locate = |rest| locator.pos(rest);
-                let folded = fold
-                    .step(text, extent, &locate, &mut |p| visit(Found::Piece(p)))
+            let locate = |rest| locator.pos(rest);
+            let carry = &mut self.carry;
+            let scanned =
+                scan(text, extent, self.limit, carry, &locate, &mut |e| visit(e, &locator))
                     .map_err(Stop::Visit)?;
-                let consumed = match folded {
-                    Folded::Failed { rest } => {
-                        return Err(Stop::Syntax(parse_error(locator.pos(rest))));
-                    }
-                    Folded::FailedAt(pos) => return Err(Stop::Syntax(parse_error(pos))),
-                    Folded::NeedMore { .. } if self.at_end => {
-                        return Err(Stop::Syntax(parse_error(locator.pos(0))));
-                    }
-                    Folded::Done { consumed } => {
-                        self.fold = None;
-                        consumed
-                    }
-                    Folded::NeedMore { consumed } | Folded::Paused { consumed } => consumed,
-                };
-                self.at = locator.pos(text.len() - consumed);
-                self.start += consumed;
-                if self.fold.is_some() {
-                    self.refill().map_err(Stop::Read)?;
-                }
-                continue;
-            }
-            let scanned = scan(text, extent, &mut |e| visit(Found::Event(e, &locator)))
-                .map_err(Stop::Visit)?;
-            match scanned {
+            let mut consumed = match scanned {
                 Scanned::Done => return Ok(()),
                 Scanned::Failed { rest } => {
                     return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                 }
-                Scanned::NeedMore { consumed } => {
-                    if text.len() - consumed > self.fold_at {
-                        // An event too long to hold: read it token by token.
-                        self.fold = Some(Fold::default());
-                    }
-                    self.at = locator.pos(text.len() - consumed);
-                    self.start += consumed;
-                    self.refill().map_err(Stop::Read)?;
-                }
+                Scanned::TooLong(at) => return Err(Stop::TooLong(TooLong(at))),
+                Scanned::NeedMore { consumed } => consumed,
+            };
+            if self.skipped > 0 || text.len() - consumed > self.limit {
+                consumed = settle(text, consumed, self.limit, carry, &locator, &mut visit)?;
             }
+            self.at = locator.pos(text.len() - consumed);
+            // Skipped blanks follow a whole line: everything before them
+            // was settled.
+            self.at.column += std::mem::take(&mut self.skipped) as usize;
+            self.start += consumed;
+            self.refill().map_err(Stop::Read)?;
         }
     }
 
@@ -311,42 +323,61 @@ impl<S: LineSource> EventStream<S> {
     /// (so an event spanning many lines costs linear time), or to the end.
     /// Between events, what the reader has at hand is enough: an answer
     /// that does not need the rest of the input does not wait for it.
-    ///
-    /// Past `FOLD_AT` (a single long token: only a token makes the stream
-    /// wait that long), the buffer grows by a sixteenth at a time, so what
-    /// it reads beyond the token is a small part of it; and once the
-    /// buffer holds far less than it grew to, it is made small again: a
-    /// long token is held once, while it is read.
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
-        if self.buf.capacity() > SMALL_AGAIN && self.buf.len() < self.buf.capacity() / 4 {
-            let mut small = Vec::with_capacity(self.buf.len().max(FOLD_AT));
-            small.extend_from_slice(&self.buf);
-            self.buf = small;
-        }
         let left = self.buf.len();
-        let want = left.min(FOLD_AT).max(left / 16).max(1);
-        self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
+        self.at_end = !self.lines.fill_into(&mut self.buf, left.max(1))?;
+        self.skipped = self.lines.skipped();
         Ok(())
+    }
+}
+
+/// What waits at the end of `text` after its first `consumed` bytes, once
+/// it is longer than `limit` or blanks too long to hold follow it (the
+/// lines skipped them): an event's name and blanks after it (the event is
+/// visited now; a `(` that comes later is refused, see `Carry::named`), or
+/// an event longer than the limit. Gives how much of `text` is done with.
+fn settle<'a, E>(
+    text: &'a [u8],
+    consumed: usize,
+    limit: usize,
+    carry: &mut Carry,
+    locator: &Locator<'a>,
+    visit: &mut impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
+) -> Result<usize, Stop<E>> {
+    let pending = &text[consumed..];
+    if pending.is_empty() {
+        return Ok(consumed);
+    }
+    let at = locator.pos(blank(pending).len());
+    match next_event(pending, Extent::Final) {
+        Ok((after, Some(event)))
+            if event.args.is_none()
+                && event.name.len() <= limit
+                && matches!(blank(after), [] | [b'-']) =>
+        {
+            visit(&event, locator).map_err(Stop::Visit)?;
+            carry.named = Some(at);
+            let mid_line = text.last() != Some(&b'\n');
+            let (keep, in_comment) = trailing(after, mid_line);
+            carry.in_comment = in_comment;
+            Ok(text.len() - keep)
+        }
+        _ => Err(Stop::TooLong(TooLong(at))),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::ast::Value;
+    use crate::lang::source::KeptLines;
+    use std::io::BufRead;
 
     fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
         let mut out = Vec::new();
-        EventStream::over(KeptLines::new(text)).for_each(|found| {
-            match found {
-                Found::Event(e, _) => out.push(String::from_utf8_lossy(e.name).into_owned()),
-                Found::Piece(Piece::Start(name)) => {
-                    out.push(String::from_utf8_lossy(name).into_owned())
-                }
-                Found::Piece(_) => {}
-            }
+        EventStream::over(KeptLines::new(text)).for_each(|e, _| {
+            out.push(String::from_utf8_lossy(e.name).into_owned());
             Ok(())
         })?;
         Ok(out)
@@ -375,12 +406,11 @@ mod tests {
     fn a_minus_at_a_buffer_edge_waits_for_its_number() {
         let text = b"play(\"a\", -\n\n3)\n";
         let mut events = 0;
-        EventStream::with_long_line(io::BufReader::with_capacity(1, &text[..]), 1)
-            .for_each(|found| {
-                if let Found::Event(e, _) = found {
-                    assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
-                    events += 1;
-                }
+        let lines = KeptLines::with_long_line(io::BufReader::with_capacity(1, &text[..]), 1);
+        EventStream::over(lines)
+            .for_each(|e, _| {
+                assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
+                events += 1;
                 Ok::<(), ()>(())
             })
             .expect("parses");
@@ -396,7 +426,7 @@ mod tests {
     }
 
     #[test]
-    fn a_last_comment_longer_than_fold_at_is_no_event() {
+    fn a_last_comment_is_no_event() {
         // The comment alone is left once the event is read: it waits for
         // its line to end, then ends the trace.
         for refill in 1..=8 {
@@ -404,9 +434,9 @@ mod tests {
             let lines =
                 KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
             let mut events = 0;
-            EventStream::folding_at(lines, 0)
-                .for_each(|found| {
-                    events += usize::from(matches!(found, Found::Piece(Piece::End)));
+            EventStream::over(lines)
+                .for_each(|_, _| {
+                    events += 1;
                     Ok::<(), ()>(())
                 })
                 .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
@@ -449,7 +479,7 @@ mod tests {
 
     fn names_of(reader: impl BufRead) -> Result<usize, Stop<()>> {
         let mut n = 0;
-        EventStream::over(KeptLines::new(reader)).for_each(|_| {
+        EventStream::over(KeptLines::new(reader)).for_each(|_, _| {
             n += 1;
             Ok(())
         })?;
@@ -473,109 +503,97 @@ mod tests {
         assert_eq!(parse_text(b"undo redo").expect("parses").len(), 2);
     }
 
-    /// What an event's blanks (spaces, tabs, `?`, comments, line breaks)
-    /// leave in the buffer: nothing of their length. Each text has 1 MB
-    /// of them after an event (or a minus); the buffer stays within 8 times
-    /// `FOLD_AT` (it holds them all without folding), and the events and
-    /// errors are the usual ones.
+    /// What a stream refusing events longer than `limit` (its lines
+    /// counting leading blanks past `limit`) gives on `text` read through
+    /// a buffer of `refill` bytes: the events (`name` or `name(n)`) or
+    /// where it stopped (`Syntax` or `TooLong`), and the most its buffer
+    /// held.
+    fn walk(text: &[u8], limit: usize, refill: usize) -> (Result<Vec<String>, String>, usize) {
+        let reader = io::BufReader::with_capacity(refill, text);
+        let lines = KeptLines::with_long_blanks(reader, refill, limit);
+        let mut stream = EventStream::with_limit(lines, limit);
+        let mut got = Vec::new();
+        let mut most = 0;
+        let walked = stream.for_each(|e, locator| {
+            let name = String::from_utf8_lossy(e.name);
+            got.push(match &e.args {
+                Some(args) => format!("{name}({})", args.len()),
+                None => name.into_owned(),
+            });
+            most = most.max(locator.text.len());
+            Ok::<(), ()>(())
+        });
+        let got = match walked {
+            Ok(()) => Ok(got),
+            Err(Stop::Syntax(e)) => Err(format!("Syntax {}:{}", e.pos.line, e.pos.column)),
+            Err(Stop::TooLong(TooLong(at))) => Err(format!("TooLong {}:{}", at.line, at.column)),
+            Err(e) => panic!("{e:?}"),
+        };
+        (got, most.max(stream.buf.capacity()))
+    }
+
+    /// An event is read up to the limit, from its name to its closing
+    /// parenthesis (blanks, comments, `?` and line breaks inside count;
+    /// what is before its name does not); one byte more is refused, where
+    /// it starts, however it goes on (an open string runs to the end).
     #[test]
-    fn blanks_after_an_event_are_read_past_not_held() {
-        let long = |fill: &str| fill.repeat(1_000_000 / fill.len());
+    fn an_event_longer_than_the_limit_is_refused_where_it_starts() {
+        let limit = 64;
+        let event = |len: usize| format!("e(\"{}\")", "a".repeat(len - 5));
+        for refill in [1, 3, 8, 64] {
+            let fits = format!("undo\n  \t{}\nredo", event(limit));
+            assert_eq!(
+                walk(fits.as_bytes(), limit, refill).0,
+                Ok(vec!["undo".into(), "e(1)".into(), "redo".into()])
+            );
+            let over = format!("undo\n  \t{}\nredo", event(limit + 1));
+            assert_eq!(walk(over.as_bytes(), limit, refill).0, Err("TooLong 2:4".into()));
+            let lines = format!("undo play(\n\"Ann\", -- c\n?{}5)", " ".repeat(limit));
+            assert_eq!(walk(lines.as_bytes(), limit, refill).0, Err("TooLong 1:6".into()));
+            let open = format!("undo(\"{}", "x\\\" ".repeat(limit));
+            assert_eq!(walk(open.as_bytes(), limit, refill).0, Err("TooLong 1:1".into()));
+            let name = "n".repeat(limit + 1);
+            assert_eq!(walk(name.as_bytes(), limit, refill).0, Err("TooLong 1:1".into()));
+            // A parse error found within the limit is the parse error.
+            let early = format!("undo(1 2{})", " ".repeat(4 * limit));
+            assert_eq!(walk(early.as_bytes(), limit, refill).0, Err("Syntax 1:8".into()));
+        }
+    }
+
+    /// Blanks, comments and `?` between and after events, of any length,
+    /// are read past: the buffer holds about the limit whatever their
+    /// length, and the events, errors and columns are the usual ones. Only
+    /// what makes an event longer than the limit is refused.
+    #[test]
+    fn blanks_between_events_are_read_past_not_held() {
+        let limit = 256;
+        let long = |fill: &str| fill.repeat(100_000 / fill.len());
         let cases = [
-            (format!("undo{}(1)\nredo", long(" ")), Ok(vec!["undo(1)", "redo"])),
-            (format!("undo -- {}\n(1)", long("x")), Ok(vec!["undo(1)"])),
+            (format!("undo{}redo", long("?")), Ok(vec!["undo", "redo"])),
+            (format!("undo{}", long(" \t?")), Ok(vec!["undo"])),
             (
                 format!("new_game(\"A\",\"B\") -- {}\nundo", long("x")),
                 Ok(vec!["new_game(2)", "undo"]),
             ),
-            (format!("undo(-{} 3)", long(" ")), Ok(vec!["undo(1)"])),
-            (format!("undo(-{} x)", long("\t")), Err(Pos { line: 1, column: 6 })),
-            (format!("undo{}redo", long("?")), Ok(vec!["undo", "redo"])),
-            (format!("undo{}", long(" \t?")), Ok(vec!["undo"])),
-            (
-                format!("undo{}-- x{}\n-\n- 1", long("\t"), long("-")),
-                Err(Pos { line: 2, column: 1 }),
-            ),
+            (format!("undo -- {}\nredo", long("x")), Ok(vec!["undo", "redo"])),
+            (format!("undo\n{}#", long(" ")), Err("Syntax 2:100001")),
+            (format!("undo\n{}\n\t{}-- c\n #", long(" "), long("\t")), Err("Syntax 2:2")),
+            (format!("undo{}-- x{}\n-\n- 1", long("\t"), long("-")), Err("Syntax 2:1")),
+            // The event would hold them: too long.
+            (format!("undo{}(1)\nredo", long(" ")), Err("TooLong 1:1")),
+            (format!("undo -- {}\n(1)", long("x")), Err("TooLong 1:1")),
+            (format!("redo\nundo\n{}(1)", long(" ")), Err("TooLong 2:1")),
+            (format!("undo(-{} 3)", long(" ")), Err("TooLong 1:1")),
+            (format!("play(\"a\",\n{}1)", long(" ")), Err("TooLong 1:1")),
         ];
         for (text, want) in cases {
-            let reader = io::BufReader::with_capacity(8192, text.as_bytes());
-            let mut stream = EventStream::over(KeptLines::new(reader));
-            let mut got = Vec::new();
-            let walked = stream.for_each(|found| {
-                match found {
-                    Found::Event(e, _) => got.push(echo(e.name, e.args.as_ref().map(|a| a.len()))),
-                    Found::Piece(Piece::Start(name)) => got.push(echo(name, None)),
-                    Found::Piece(Piece::Scalar(..)) => {
-                        let last = got.last_mut().expect("an event");
-                        let args = last
-                            .split_once('(')
-                            .map_or(0, |(_, n)| n.trim_end_matches(')').parse().unwrap_or(0));
-                        *last = format!("{}({})", last.split('(').next().unwrap_or(""), args + 1);
-                    }
-                    Found::Piece(_) => {}
-                }
-                Ok::<(), ()>(())
-            });
-            let got = match walked {
-                Ok(()) => Ok(got),
-                Err(Stop::Syntax(e)) => Err(e.pos),
-                Err(e) => panic!("{e:?}"),
-            };
-            let want = want.map(|w| w.into_iter().map(String::from).collect::<Vec<_>>());
-            assert_eq!(got, want, "{}", &text[..20]);
-            assert!(
-                stream.buf.capacity() <= 8 * FOLD_AT,
-                "{} bytes held for {}",
-                stream.buf.capacity(),
-                &text[..20]
-            );
-        }
-    }
-
-    /// Leading zeros are read past, all but the last, and held as a count
-    /// (a type error prints them back): endless zeros cost nothing.
-    #[test]
-    fn leading_zeros_of_a_number_are_read_past_not_held() {
-        let zeros = "0".repeat(1_000_000);
-        let cases = [
-            (format!("play(\"A\",{zeros}5)"), Ok((999_999, "05", None, 10))),
-            (format!("play(\"A\",-  {zeros}5)"), Ok((999_999, "05", None, 13))),
-            (format!("play(\"A\",{zeros})"), Ok((999_999, "0", None, 10))),
-            (format!("play(\"A\",{zeros}.50)"), Ok((999_999, "0", Some("50"), 10))),
-            (format!("play(\"A\",{zeros}7 x)"), Err(Pos { line: 1, column: 1_000_012 })),
-        ];
-        for (text, want) in cases {
-            let reader = io::BufReader::with_capacity(8192, text.as_bytes());
-            let mut stream = EventStream::over(KeptLines::new(reader));
-            let mut number = None;
-            let walked = stream.for_each(|found| {
-                if let Found::Piece(Piece::Scalar(Value::Number { zeros, int, frac, .. }, at)) =
-                    found
-                {
-                    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-                    number = Some((zeros.get(), text(int), frac.map(text), at.column));
-                }
-                Ok::<(), ()>(())
-            });
-            match (walked, want) {
-                (Ok(()), Ok((zeros, int, frac, column))) => assert_eq!(
-                    number,
-                    Some((zeros, int.to_string(), frac.map(String::from), column)),
-                    "{}",
-                    &text[..12]
-                ),
-                (Err(Stop::Syntax(e)), Err(pos)) => assert_eq!(e.pos, pos),
-                (got, want) => panic!("{got:?}, not {want:?}"),
+            for refill in [1, 7, 4096] {
+                let (got, most) = walk(text.as_bytes(), limit, refill);
+                let want =
+                    want.clone().map(|w| w.into_iter().map(String::from).collect::<Vec<_>>());
+                assert_eq!(got, want.map_err(String::from), "{}, refill {refill}", &text[..12]);
+                assert!(most <= 4 * limit + 2 * refill, "{most} bytes held for {}", &text[..12]);
             }
-            assert!(stream.buf.capacity() <= 8 * FOLD_AT, "{} bytes held", stream.buf.capacity());
-        }
-    }
-
-    fn echo(name: &[u8], args: Option<usize>) -> String {
-        let name = String::from_utf8_lossy(name);
-        match args {
-            Some(n) => format!("{name}({n})"),
-            None => name.into_owned(),
         }
     }
 
@@ -588,54 +606,13 @@ mod tests {
             let lines =
                 KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
             let mut scalars = 0;
-            EventStream::folding_at(lines, 0)
-                .for_each(|found| {
-                    scalars += usize::from(matches!(found, Found::Piece(Piece::Scalar(..))));
+            EventStream::over(lines)
+                .for_each(|e, _| {
+                    scalars += e.args.as_ref().map_or(0, |a| a.len());
                     Ok::<(), ()>(())
                 })
                 .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
             assert_eq!(scalars, 1, "refill {refill}");
         }
-    }
-
-    /// Records how much the stream's buffer holds after each refill.
-    struct Watched<S> {
-        lines: S,
-        most: usize,
-    }
-
-    impl<S: LineSource> LineSource for Watched<S> {
-        fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-            let more = self.lines.fill_into(out, want)?;
-            self.most = self.most.max(out.len());
-            Ok(more)
-        }
-    }
-
-    /// A long token is read into the buffer a sixteenth at a time (so the
-    /// buffer holds little beyond it, whatever follows), and the buffer is
-    /// made small again once the token is read.
-    #[test]
-    fn a_long_token_is_held_once_and_let_go() {
-        let token = 4 << 20;
-        let text = format!("undo(\"{}\")\n{}", "a".repeat(token), "undo\n".repeat(token / 5));
-        let reader = io::BufReader::with_capacity(8192, text.as_bytes());
-        let mut watched = Watched { lines: KeptLines::new(reader), most: 0 };
-        let mut stream = EventStream::over(&mut watched);
-        let mut strings = Vec::new();
-        stream
-            .for_each(|found| {
-                if let Found::Piece(Piece::Scalar(Value::Str(s), _)) = found {
-                    strings.push(s.len());
-                }
-                Ok::<(), ()>(())
-            })
-            .expect("parses");
-        assert_eq!(strings, [token]);
-        // What followed the token in the buffer (a sixteenth of it) stays.
-        let kept = stream.buf.capacity();
-        assert!(kept <= token / 8 + 4 * FOLD_AT, "{kept} bytes kept after");
-        drop(stream);
-        assert!(watched.most <= token + token / 16 + 4 * FOLD_AT, "{} bytes held", watched.most);
     }
 }

@@ -4,11 +4,9 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use super::ast::{Arg, Args, Event, Value, Zeros};
+use super::ast::{Arg, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Type, Typed};
-use super::fold::Piece;
-use super::held::Held;
 use crate::command::Cell;
 use crate::command::Command;
 use crate::store::{self, MEMORY_BOUND, Store};
@@ -43,8 +41,7 @@ fn is_button(event: &[u8], k: usize) -> bool {
 /// Collects what one trace (or chunk, or line) has wrong, event by event.
 /// Type errors are printed after the message's header, in trace order:
 /// their lines go on a spool (memory up to a bound, then a temporary file),
-/// so a trace with millions of them costs constant memory. Nothing here
-/// copies a long token into memory while the stream holds it (see `held`).
+/// so a trace with millions of them costs constant memory.
 pub struct Checker {
     /// The last unknown identifier or invalid number met: a later one
     /// replaces it, as in the ETF parser.
@@ -53,14 +50,12 @@ pub struct Checker {
     type_errors: Box<dyn Store>,
     /// The spool could not be written (a full disk): reported by `finish`.
     spool_error: Option<io::Error>,
-    /// A long event read in pieces (see `fold`).
-    folding: Option<Folding>,
 }
 
 /// A soft error: what it is, the text it quotes, where.
 struct Soft {
     kind: SoftKind,
-    text: Held,
+    text: Vec<u8>,
     pos: Pos,
 }
 
@@ -71,98 +66,15 @@ enum SoftKind {
 }
 
 impl Soft {
-    fn into_error(self) -> io::Result<SyntaxError> {
+    fn into_error(self) -> SyntaxError {
         // Identifiers and numbers are ASCII: taken as they are, not copied.
-        let text = self.text.into_vec()?;
-        let text = String::from_utf8(text)
+        let text = String::from_utf8(self.text)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         let kind = match self.kind {
             SoftKind::UnknownIdentifier => SyntaxKind::UnknownIdentifier(text),
             SoftKind::InvalidNumber => SyntaxKind::InvalidNumber(text),
         };
-        Ok(SyntaxError { kind, pos: self.pos })
-    }
-}
-
-/// A long event being checked piece by piece, in constant memory: its first
-/// two arguments are kept while it may still be type-correct; once it
-/// cannot be (a third argument, a tuple or array, an unknown name), its
-/// type error line is written as the pieces come.
-#[derive(Default)]
-struct Folding {
-    /// The name of a declared event (an unknown one's line is written at once).
-    name: Vec<u8>,
-    /// `None` for an unknown event name.
-    declaration: Option<&'static events::Spec>,
-    first: Vec<(Kept, Pos)>,
-    /// Top-level arguments so far.
-    args: usize,
-    /// Whether the type error line is being written.
-    printing: bool,
-    /// For each open list, the event's own first: whether an element was
-    /// printed in it yet.
-    started: Vec<bool>,
-}
-
-/// What kind of plain value an argument is; a number says how many of its
-/// bytes are integer digits and whether a fraction follows them.
-#[derive(Clone, Copy)]
-enum Kind {
-    Str,
-    Number { negative: bool, zeros: Zeros, int: usize, frac: bool },
-    Char,
-    Bool,
-    Ident,
-}
-
-/// An argument value kept beyond the text it was read from: a long one on
-/// a temporary file until it is needed (see `held`).
-struct Kept {
-    kind: Kind,
-    bytes: Held,
-}
-
-/// A kept argument back in memory.
-struct Owned {
-    kind: Kind,
-    bytes: Vec<u8>,
-}
-
-impl Kept {
-    fn of(value: &Value) -> io::Result<Kept> {
-        let (kind, parts): (Kind, [&[u8]; 2]) = match value {
-            Value::Str(s) => (Kind::Str, [s, b""]),
-            Value::Number { negative, zeros, int, frac } => {
-                let (negative, zeros, real) = (*negative, *zeros, frac.is_some());
-                let kind = Kind::Number { negative, zeros, int: int.len(), frac: real };
-                (kind, [int, frac.unwrap_or_default()])
-            }
-            Value::Char(c) => (Kind::Char, [c, b""]),
-            Value::Bool(b) => (Kind::Bool, [b, b""]),
-            Value::Ident(i) => (Kind::Ident, [i, b""]),
-            // Pieces are plain values; lists come as `Open` and `Close`.
-            Value::Tuple(_) | Value::Array(_) => (Kind::Ident, [b"", b""]),
-        };
-        Ok(Kept { kind, bytes: Held::of(&parts)? })
-    }
-
-    fn back(self) -> io::Result<Owned> {
-        Ok(Owned { kind: self.kind, bytes: self.bytes.into_vec()? })
-    }
-}
-
-impl Owned {
-    fn value(&self) -> Value<'_> {
-        let b = &self.bytes[..];
-        match self.kind {
-            Kind::Str => Value::Str(b),
-            Kind::Number { negative, zeros, int, frac } => {
-                Value::Number { negative, zeros, int: &b[..int], frac: frac.then(|| &b[int..]) }
-            }
-            Kind::Char => Value::Char(b),
-            Kind::Bool => Value::Bool(b),
-            Kind::Ident => Value::Ident(b),
-        }
+        SyntaxError { kind, pos: self.pos }
     }
 }
 
@@ -218,12 +130,7 @@ pub(crate) fn lost(e: io::Error) -> TraceError {
 
 impl Default for Checker {
     fn default() -> Self {
-        Checker {
-            soft: None,
-            type_errors: store::make(MEMORY_BOUND),
-            spool_error: None,
-            folding: None,
-        }
+        Checker { soft: None, type_errors: store::make(MEMORY_BOUND), spool_error: None }
     }
 }
 
@@ -256,209 +163,9 @@ impl Checker {
         None
     }
 
-    /// Checks one piece of a long event (see `fold`), handing its command
-    /// to `keep` when it is one and nothing is wrong so far.
-    pub(crate) fn piece(
-        &mut self,
-        piece: Piece<'_>,
-        keep: &mut impl FnMut(&Command) -> io::Result<()>,
-    ) -> io::Result<()> {
-        match piece {
-            Piece::Start(name) => {
-                let declaration = events::find(name);
-                if declaration.is_none() {
-                    // Nothing else is printed for it: its line is written
-                    // now, and the name (of any length) is not kept.
-                    let line = [&b"Error: unknown event name "[..], name, b"\n"];
-                    self.write_line(&line);
-                }
-                self.folding = Some(Folding {
-                    name: if declaration.is_some() { name.to_vec() } else { Vec::new() },
-                    declaration,
-                    printing: declaration.is_none(),
-                    started: if declaration.is_none() { vec![false] } else { Vec::new() },
-                    ..Folding::default()
-                });
-            }
-            Piece::Scalar(value, pos) => {
-                let Some(f) = &mut self.folding else { return Ok(()) };
-                if f.started.len() <= 1 {
-                    let k = f.args;
-                    f.args += 1;
-                    if !f.printing && k < 2 {
-                        match Kept::of(&value) {
-                            Ok(kept) => f.first.push((kept, pos)),
-                            Err(e) => self.note(Err(e)),
-                        }
-                        return Ok(());
-                    }
-                    self.start_printing();
-                    self.soft_check(k, &value, pos);
-                } else {
-                    self.soft_check(usize::MAX, &value, pos);
-                }
-                self.print_scalar(&value);
-            }
-            Piece::Open { array } => {
-                if self.folding.as_ref().is_some_and(|f| f.started.len() <= 1) {
-                    if let Some(f) = &mut self.folding {
-                        f.args += 1;
-                    }
-                    self.start_printing();
-                }
-                self.print_item(|w| w.write_all(if array { b"<<" } else { b"[" }));
-                if let Some(f) = &mut self.folding {
-                    f.started.push(false);
-                }
-            }
-            Piece::Close { array } => {
-                if let Some(f) = &mut self.folding {
-                    f.started.pop();
-                }
-                self.print_raw(if array { b">>" } else { b"]" });
-            }
-            Piece::End => {
-                let Some(f) = self.folding.take() else { return Ok(()) };
-                if !f.printing {
-                    // Two arguments at most, each a plain value: checked as
-                    // any event is.
-                    let Some(first) = self.bring_back(f.first) else { return Ok(()) };
-                    let args = first
-                        .iter()
-                        .enumerate()
-                        .map(|(k, (v, _))| Arg { value: v.value(), rest: k });
-                    let args: Args = args.collect();
-                    let event = Event { name: &f.name, args: (f.args > 0).then_some(args) };
-                    let command = self.event(&event, |k| first[k].1);
-                    if let Some(command) = command
-                        && self.is_clean()
-                    {
-                        keep(&command)?;
-                    }
-                    return Ok(());
-                }
-                // An unknown event's line was written at its start.
-                if let Some(spec) = f.declaration {
-                    let written = self
-                        .type_errors
-                        .write_all(b") does not conform to declaration ")
-                        .and_then(|()| spec.write_declaration(&mut self.type_errors))
-                        .and_then(|()| self.type_errors.write_all(b"\n"));
-                    self.note(written);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Kept arguments back in memory (with their positions); `None` when
-    /// one could not be read back (noted for `finish`).
-    fn bring_back(&mut self, first: Vec<(Kept, Pos)>) -> Option<Vec<(Owned, Pos)>> {
-        let back: io::Result<Vec<(Owned, Pos)>> =
-            first.into_iter().map(|(kept, pos)| Ok((kept.back()?, pos))).collect();
-        match back {
-            Ok(back) => Some(back),
-            Err(e) => {
-                self.note(Err(e));
-                None
-            }
-        }
-    }
-
-    /// The long event cannot be type-correct: its line starts, with the
-    /// arguments kept so far (checked now, in order).
-    fn start_printing(&mut self) {
-        let Some(f) = &mut self.folding else { return };
-        if f.printing {
-            return;
-        }
-        f.printing = true;
-        f.started = vec![!f.first.is_empty()];
-        let first = std::mem::take(&mut f.first);
-        let name = std::mem::take(&mut f.name);
-        let Some(first) = self.bring_back(first) else { return };
-        let mut written =
-            self.type_errors.write_all(&name).and_then(|()| self.type_errors.write_all(b"("));
-        for (k, (value, _)) in first.iter().enumerate() {
-            written = written
-                .and_then(|()| if k > 0 { self.type_errors.write_all(b", ") } else { Ok(()) })
-                .and_then(|()| {
-                    print_top_arg(
-                        &name,
-                        k,
-                        &Arg { value: value.value(), rest: 0 },
-                        &mut self.type_errors,
-                    )
-                });
-        }
-        self.note(written);
-        if let Some(f) = &mut self.folding {
-            f.name = name;
-        }
-        for (k, (value, pos)) in first.iter().enumerate() {
-            self.soft_check(k, &value.value(), *pos);
-        }
-    }
-
-    /// The soft errors of an argument: an unknown identifier, or `play`'s
-    /// button that is no 64-bit integer (`k` is its place at the top level).
-    fn soft_check(&mut self, k: usize, value: &Value, pos: Pos) {
-        let button = self.folding.as_ref().is_some_and(|f| is_button(&f.name, k));
-        let arg = Arg { value: value.clone(), rest: 0 };
-        if button && let Some(Err(number)) = button_value(&arg) {
-            self.set_soft(SoftKind::InvalidNumber, &number.parts(), pos);
-        }
-        if let Value::Ident(name) = value {
-            self.set_soft(SoftKind::UnknownIdentifier, &[name], pos);
-        }
-    }
-
-    /// A soft error, replacing any earlier one; its text is kept as `held`
-    /// keeps a token.
+    /// A soft error, replacing any earlier one.
     fn set_soft(&mut self, kind: SoftKind, text: &[&[u8]], pos: Pos) {
-        match Held::of(text) {
-            Ok(text) => self.soft = Some(Soft { kind, text, pos }),
-            Err(e) => self.note(Err(e)),
-        }
-    }
-
-    fn print_scalar(&mut self, value: &Value) {
-        let Some(f) = &mut self.folding else { return };
-        let (top, k) = (f.started.len() == 1, f.args.wrapping_sub(1));
-        let name = std::mem::take(&mut f.name);
-        let arg = Arg { value: value.clone(), rest: 0 };
-        self.print_item(
-            |w| if top { print_top_arg(&name, k, &arg, w) } else { print_arg(&arg, w) },
-        );
-        if let Some(f) = &mut self.folding {
-            f.name = name;
-        }
-    }
-
-    /// Prints a list element, after a separator when it is not the first.
-    fn print_item(&mut self, print: impl FnOnce(&mut dyn Store) -> io::Result<()>) {
-        let Some(f) = &mut self.folding else { return };
-        if f.declaration.is_none() {
-            return;
-        }
-        let separated = f.started.last_mut().is_some_and(|s| std::mem::replace(s, true));
-        let written = if separated { self.type_errors.write_all(b", ") } else { Ok(()) };
-        let written = written.and_then(|()| print(&mut *self.type_errors));
-        self.note(written);
-    }
-
-    fn print_raw(&mut self, text: &[u8]) {
-        if self.folding.as_ref().is_some_and(|f| f.declaration.is_some()) {
-            self.write_line(&[text]);
-        }
-    }
-
-    /// Appends to the type errors' spool.
-    fn write_line(&mut self, parts: &[&[u8]]) {
-        for part in parts {
-            let written = self.type_errors.write_all(part);
-            self.note(written);
-        }
+        self.soft = Some(Soft { kind, text: text.concat(), pos });
     }
 
     /// Keeps the first failure to keep something, for `finish`.
@@ -492,13 +199,13 @@ impl Checker {
     }
 
     /// The verdict once every event has been checked (an error when the
-    /// type errors, or a soft error's text, could not be kept).
+    /// type errors could not be kept).
     pub fn finish(self) -> io::Result<Result<(), Rejection>> {
         if let Some(e) = self.spool_error {
             return Err(e);
         }
         Ok(match self.soft {
-            Some(soft) => Err(Rejection::Syntax(soft.into_error()?)),
+            Some(soft) => Err(Rejection::Syntax(soft.into_error())),
             None if self.type_errors.is_empty() => Ok(()),
             None => Err(Rejection::Type(self.type_errors)),
         })
@@ -603,16 +310,9 @@ fn print_arg<W: Write + ?Sized>(arg: &Arg, out: &mut W) -> io::Result<()> {
     match &arg.value {
         Value::Str(b"") => out.write_all(b"\"\""),
         Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.write_all(s),
-        Value::Number { negative, zeros, int, frac } => {
+        Value::Number { negative, int, frac } => {
             if *negative {
                 out.write_all(b"-")?;
-            }
-            let run = [b'0'; 4096];
-            let mut left = zeros.get();
-            while left > 0 {
-                let n = left.min(run.len() as u64);
-                out.write_all(&run[..n as usize])?;
-                left -= n;
             }
             out.write_all(int)?;
             if let Some(frac) = frac {
@@ -699,28 +399,6 @@ mod tests {
     }
 
     #[test]
-    fn leading_zeros_held_as_a_count_print_back_in_a_type_error_only() {
-        let count = |n| {
-            let mut zeros = Zeros::NONE;
-            assert_eq!(zeros.add(n), n);
-            zeros
-        };
-        let mut most = count((1 << 48) - 2);
-        assert_eq!((most.add(5), most.get()), (1, (1 << 48) - 1), "at most 2^48 - 1");
-        let number = |negative, zeros| Arg {
-            value: Value::Number { negative, zeros: count(zeros), int: b"05", frac: Some(b"50") },
-            rest: 0,
-        };
-        let mut out = Vec::new();
-        print_arg(&number(true, 5000), &mut out).expect("printed");
-        assert_eq!(out, format!("-{}05.50", "0".repeat(5000)).into_bytes());
-        assert_eq!(
-            button_value(&number(false, 5000)).map(|n| n.err()),
-            Some(Some(Normalised { negative: false, int: b"5", frac: b"5" }))
-        );
-    }
-
-    #[test]
     fn buttons_are_normalised_before_conversion() {
         assert_eq!(syntax("play(\"a\", 1.50)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
         assert_eq!(
@@ -748,44 +426,5 @@ mod tests {
     fn the_last_unknown_identifier_is_reported() {
         assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
         assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
-    }
-
-    /// A long argument of a long event waits on a temporary file until the
-    /// event ends (the stream's buffer holds it meanwhile), then comes back
-    /// whole: the command, or the message, is the one a short one gives.
-    #[test]
-    fn long_arguments_and_soft_error_texts_wait_on_a_file() {
-        use crate::lang::held::LONG_TOKEN;
-        let at = Pos { line: 1, column: 10 };
-        let long = vec![b'N'; LONG_TOKEN + 10];
-        let mut c = Checker::default();
-        let mut echoes = Vec::new();
-        let mut keep = |command: &Command| command.write_echo(&mut echoes);
-        c.piece(Piece::Start(b"new_game"), &mut keep).expect("piece");
-        c.piece(Piece::Scalar(Value::Str(&long), at), &mut keep).expect("piece");
-        let kept = &c.folding.as_ref().expect("folding").first[0].0.bytes;
-        assert!(matches!(kept, Held::Away { .. }));
-        c.piece(Piece::Scalar(Value::Str(b"B"), at), &mut keep).expect("piece");
-        c.piece(Piece::End, &mut keep).expect("piece");
-        let want = [&b"new_game(\""[..], &long, b"\",\"B\")"].concat();
-        assert!(c.finish().expect("spool").is_ok());
-        assert!(echoes == want);
-
-        let mut keep = |_: &Command| Ok(());
-        let mut c = Checker::default();
-        c.piece(Piece::Start(b"undo"), &mut keep).expect("piece");
-        c.piece(Piece::Scalar(Value::Ident(&long), at), &mut keep).expect("piece");
-        c.piece(Piece::End, &mut keep).expect("piece");
-        assert!(matches!(c.soft, Some(Soft { text: Held::Away { .. }, .. })));
-        match c.finish().expect("spool") {
-            Err(Rejection::Syntax(e)) => {
-                assert_eq!(
-                    e.kind,
-                    SyntaxKind::UnknownIdentifier(String::from_utf8(long).expect("ascii"))
-                );
-                assert_eq!(e.pos, at);
-            }
-            _ => panic!("an unknown identifier"),
-        }
     }
 }
