@@ -291,8 +291,13 @@ impl<S: LineSource> EventStream<S> {
         mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
     ) -> Result<(), Stop<E>> {
         loop {
-            let extent = if self.at_end { Extent::Final } else { Extent::Partial };
+            // The parser sees at most one byte past the limit: an event it
+            // cannot end there is too long, and what it builds of one (a
+            // list of arguments) stays bounded by the limit.
             let text = &self.buf[self.start..];
+            let capped = text.len() > self.limit + 1;
+            let text = &text[..text.len().min(self.limit + 1)];
+            let extent = if self.at_end && !capped { Extent::Final } else { Extent::Partial };
             let locator = Locator::starting_at(text, self.at);
             let locate = |rest| locator.pos(rest);
             let carry = &mut self.carry;
@@ -305,29 +310,42 @@ impl<S: LineSource> EventStream<S> {
                     return Err(Stop::Syntax(parse_error(locator.pos(rest))));
                 }
                 Scanned::TooLong(at) => return Err(Stop::TooLong(TooLong(at))),
-                Scanned::NeedMore { consumed } => consumed,
+                // What waits starts at a token: the blanks before it go.
+                Scanned::NeedMore { consumed } => {
+                    let pending = &text[consumed..];
+                    consumed + (pending.len() - blank(pending).len())
+                }
             };
-            if self.skipped > 0 || text.len() - consumed > self.limit {
+            if (self.skipped > 0 && !capped) || text.len() - consumed > self.limit {
                 consumed = settle(text, consumed, self.limit, carry, &locator, &mut visit)?;
             }
             self.at = locator.pos(text.len() - consumed);
-            // Skipped blanks follow a whole line: everything before them
-            // was settled.
-            self.at.column += std::mem::take(&mut self.skipped) as usize;
+            // Skipped blanks follow the buffer's last line: everything
+            // before them was settled.
+            if !capped {
+                self.at.column += std::mem::take(&mut self.skipped) as usize;
+            }
             self.start += consumed;
             self.refill().map_err(Stop::Read)?;
         }
     }
 
     /// Drops the visited text and reads at least as much again as is left
-    /// (so an event spanning many lines costs linear time), or to the end.
-    /// Between events, what the reader has at hand is enough: an answer
-    /// that does not need the rest of the input does not wait for it.
+    /// (so an event spanning many lines costs linear time), up to the
+    /// limit, or to the end. Between events, what the reader has at hand is
+    /// enough: an answer that does not need the rest of the input does not
+    /// wait for it.
     fn refill(&mut self) -> io::Result<()> {
         self.buf.drain(..self.start);
         self.start = 0;
         let left = self.buf.len();
-        self.at_end = !self.lines.fill_into(&mut self.buf, left.max(1))?;
+        // Skipped blanks stand at the buffer's end, and what is past the
+        // limit is scanned next: read that first.
+        if self.skipped > 0 || left > self.limit {
+            return Ok(());
+        }
+        let want = left.clamp(1, (self.limit + 1).saturating_sub(left).max(1));
+        self.at_end = !self.lines.fill_into(&mut self.buf, want)?;
         self.skipped = self.lines.skipped();
         Ok(())
     }
@@ -554,6 +572,14 @@ mod tests {
             assert_eq!(walk(open.as_bytes(), limit, refill).0, Err("TooLong 1:1".into()));
             let name = "n".repeat(limit + 1);
             assert_eq!(walk(name.as_bytes(), limit, refill).0, Err("TooLong 1:1".into()));
+            // Blanks before its name are no part of it.
+            let after = format!("e(1){}{}", " \n?".repeat(limit), event(limit));
+            assert_eq!(
+                walk(after.as_bytes(), limit, refill).0,
+                Ok(vec!["e(1)".into(), "e(1)".into()])
+            );
+            let args = format!("e({}1)", "1,".repeat(limit));
+            assert_eq!(walk(args.as_bytes(), limit, refill).0, Err("TooLong 1:1".into()));
             // A parse error found within the limit is the parse error.
             let early = format!("undo(1 2{})", " ".repeat(4 * limit));
             assert_eq!(walk(early.as_bytes(), limit, refill).0, Err("Syntax 1:8".into()));
