@@ -12,7 +12,7 @@ mod values;
 
 pub(crate) use commands::{is_command, summaries, write_completions};
 pub(crate) use errors::UsageError;
-pub(crate) use etf::{Session, check_bots, check_window};
+pub(crate) use etf::Session;
 pub(crate) use options::{
     AutograderOptions, Format, FuzzOptions, GradeOptions, ServeOptions, TestOptions, VerifyOptions,
 };

@@ -18,7 +18,7 @@ use super::error::ApiError;
 use super::hosts::Hosts;
 use super::limits::{BODY_LIMIT, INLINE_TRACE};
 use super::reply;
-use super::request::{RunRequest, StateRequest, parse};
+use super::request;
 use super::work::{self, Budget};
 
 /// What every handler shares: the bounds. The server keeps no session.
@@ -120,14 +120,12 @@ async fn api_run(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(ApiError::from_body)?;
-    let request: RunRequest = parse(&body)?;
+    let (trace, job, autopilot) = request::run(&body)?;
     // The trace is a copy: the body need not wait with it for its run.
     drop(body);
-    let (job, autopilot) = request.job()?;
     let budget = Budget::starting_now(server.timeout);
-    let mut reply = server
-        .compute(request.trace.len(), move || work::run(&request.trace, job, autopilot, budget))
-        .await?;
+    let mut reply =
+        server.compute(trace.len(), move || work::run(&trace, job, autopilot, budget)).await?;
     let output = std::mem::take(&mut reply.output);
     reply::json(&server.held, &reply, vec![("output", output)]).await
 }
@@ -137,14 +135,11 @@ async fn api_state(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(ApiError::from_body)?;
-    let request: StateRequest = parse(&body)?;
+    let (trace, autopilot) = request::state(&body)?;
     // The trace is a copy: the body need not wait with it for its run.
     drop(body);
-    let autopilot = request.autopilot()?;
     let budget = Budget::starting_now(server.timeout);
-    let reply = server
-        .compute(request.trace.len(), move || work::state(&request.trace, autopilot, budget))
-        .await?;
+    let reply = server.compute(trace.len(), move || work::state(&trace, autopilot, budget)).await?;
     match reply {
         Ok(mut state) => {
             let large = vec![

@@ -2,8 +2,11 @@
 //! request)` in src/serve/assets/common.js): `run` and `state`, their JSON
 //! read strictly and answered as `tictac serve`'s API answers them
 //! (docs/guide/serve.md), the trace given apart as bytes so that a file runs
-//! byte for byte. What the command line or the server refuses is refused in
-//! their words; `tests/it/site.rs` asks both and compares.
+//! byte for byte. The requests' vocabulary (`RunRequest`, `StateRequest`:
+//! their fields, what goes together, the bots) is defined here once:
+//! `tictac serve` reads its requests with it too (`src/serve/request.rs`).
+//! What the command line refuses is refused in its words; `tests/it/site.rs`
+//! asks both and compares.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -142,10 +145,13 @@ fn json<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}").into_bytes())
 }
 
-/// `run`: `{mode, start, end, bots, seed}` as `POST /api/run` takes them.
+/// `run`: `{mode, start, end, bots, seed}` as `POST /api/run` takes them,
+/// with the `trace` there (the site gives it apart, as bytes).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RunRequest {
+pub struct RunRequest {
+    #[serde(default)]
+    pub trace: Option<String>,
     #[serde(default)]
     mode: ModeName,
     start: Option<Value>,
@@ -164,21 +170,35 @@ enum ModeName {
     Window,
 }
 
-/// `state`: `{bots, seed}` as `POST /api/state` takes them.
+/// `state`: `{bots, seed}` as `POST /api/state` takes them, with the
+/// `trace` there (the site gives it apart, as bytes).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct StateRequest {
+pub struct StateRequest {
+    #[serde(default)]
+    pub trace: Option<String>,
     #[serde(default, deserialize_with = "bot_list")]
     bots: Vec<(String, String)>,
     seed: Option<u64>,
 }
 
-fn parse<'a, T: Deserialize<'a>>(request: &'a [u8]) -> Result<T, String> {
+/// Reads a request's JSON as `T`, strictly (unknown fields, values and
+/// types are refused, saying which).
+pub fn parse<'a, T: Deserialize<'a>>(request: &'a [u8]) -> Result<T, String> {
     serde_json::from_slice(request).map_err(|e| format!("invalid request: {e}"))
+}
+
+/// The site's trace comes apart from the JSON, as bytes.
+fn apart(trace: Option<&String>) -> Result<(), String> {
+    match trace {
+        Some(_) => Err("invalid request: the trace goes apart from the JSON, as bytes".into()),
+        None => Ok(()),
+    }
 }
 
 fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     let request: RunRequest = parse(request)?;
+    apart(request.trace.as_ref())?;
     let (mode, autopilot) = request.mode()?;
     let mut output = Capped::new(limit);
     let status = modes::run(trace, mode, autopilot, &mut output).map_err(|e| failed(e, limit))?;
@@ -187,7 +207,8 @@ fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
 
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     let request: StateRequest = parse(request)?;
-    let autopilot = autopilot(&request.bots, request.seed)?;
+    apart(request.trace.as_ref())?;
+    let autopilot = request.autopilot()?;
     let answered =
         state::after(trace, autopilot, Capped::new(limit)).map_err(|e| failed(e, limit))?;
     let json = match answered {
@@ -228,7 +249,7 @@ fn failed(e: io::Error, limit: usize) -> String {
 impl RunRequest {
     /// The mode and the bots, or why this combination is refused (as the
     /// command line refuses it).
-    fn mode(&self) -> Result<(Mode, Autopilot), String> {
+    pub fn mode(&self) -> Result<(Mode, Autopilot), String> {
         let windowed = self.start.is_some() || self.end.is_some();
         let mode = match self.mode {
             ModeName::B | ModeName::Chunks if windowed => {
@@ -250,6 +271,13 @@ impl RunRequest {
             }
         };
         Ok((mode, autopilot(&self.bots, self.seed)?))
+    }
+}
+
+impl StateRequest {
+    /// The bots, or why they are refused (as the command line refuses them).
+    pub fn autopilot(&self) -> Result<Autopilot, String> {
+        autopilot(&self.bots, self.seed)
     }
 }
 
@@ -332,6 +360,28 @@ fn autopilot(bots: &[(String, String)], seed: Option<u64>) -> Result<Autopilot, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One vocabulary for the server and the site: the server's requests
+    /// hold their trace; the site's go without it (its bytes come apart).
+    #[test]
+    fn the_servers_requests_hold_the_trace_and_the_sites_do_not() {
+        let request: RunRequest =
+            parse(br#"{"trace": "undo\n", "mode": "window", "start": 1, "end": "_"}"#)
+                .expect("the server's form");
+        assert_eq!(request.trace.as_deref(), Some("undo\n"));
+        let (mode, _) = request.mode().expect("a window");
+        assert_eq!(mode, Mode::Window(Window { start: 1, end: WindowEnd::Unbounded }));
+        let state: StateRequest =
+            parse(br#"{"trace": "", "bots": {"Hal": "elm"}}"#).expect("state");
+        assert_eq!(state.trace.as_deref(), Some(""));
+        assert!(state.autopilot().is_ok());
+        for call in [Call::Run, Call::State] {
+            let answer = answer(call, br#"{"trace": "undo"}"#, b"undo\n");
+            let json = String::from_utf8_lossy(&answer.json).into_owned();
+            assert!(!answer.ok && json.contains("the trace goes apart from the JSON"), "{json}");
+        }
+        assert!(answer(Call::Run, b"{}", b"undo\n").ok);
+    }
 
     #[test]
     fn a_transcript_past_its_bound_stops_the_run_and_says_so() {
