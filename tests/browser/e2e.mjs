@@ -65,14 +65,19 @@ const browser = await chromium.launch({ executablePath, args });
 const problems = [];
 let passed = 0;
 
-async function page(viewport = { width: 1100, height: 900 }) {
+async function page(viewport = { width: 1100, height: 900 }, { refusals = false } = {}) {
   const context = await browser.newContext({ viewport, acceptDownloads: true, colorScheme: "light" });
   // A wait that fails, fails in 10 s rather than playwright's 30.
   context.setDefaultTimeout(10_000);
   const p = await context.newPage();
   // Any script error or CSP violation fails the test.
   p.on("pageerror", (e) => problems.push("page error: " + e.message));
-  p.on("console", (m) => { if (m.type() === "error") problems.push("console: " + m.text()); });
+  // With `refusals`, the server's 400 for a request it refuses (the page shows why) is expected.
+  p.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (refusals && !site && /status of 400 \(Bad Request\)/.test(m.text())) return;
+    problems.push("console: " + m.text());
+  });
   // Everything a page loads is its own: the server's, or the site's files.
   p.on("request", (r) => {
     const own = r.url().startsWith(base + "/");
@@ -637,6 +642,45 @@ await step("a trace file keeps its CR LF and bytes that are not UTF-8; the downl
   // Edited, the trace runs as text again.
   await p.fill("#trace", 'new_game("Ann","Bob")\r\n');
   assert.ok(await p.locator("#trace-source").isHidden());
+  await p.close();
+});
+
+await step("a trace file with a UTF-8 byte order mark fails as tictac -b fails it (site-findings 1)", async () => {
+  const p = await page();
+  await p.goto(at.oracle);
+  const file = join(out, "bom.txt");
+  writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('new_game("Ann","Bob")\nplay("Ann",5)\n')]));
+  const want = commandLineOn(file, "-b");
+  assert.equal(want.status, 1);
+  await p.setInputFiles("#trace-file", file);
+  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  assert.equal(await p.locator("#output").textContent(), want.output);
+  assert.equal(await p.locator("#status").textContent(), "(exit status 1: the trace has an error)");
+  // The text shown keeps the mark: edited, it fails as the file does.
+  assert.ok((await p.locator("#trace").inputValue()).startsWith("\ufeff"), "the trace shown lost its BOM");
+  await p.close();
+});
+
+await step("a window's bounds refused show tictac -w's two lines and exit status 2 (site-findings 5)", async () => {
+  const p = await page(undefined, { refusals: true });
+  await p.goto(at.oracle);
+  const trace = 'new_game("Ann","Bob")\nplay("Ann",1)\n';
+  await p.fill("#trace", trace);
+  await p.selectOption("#mode", "window");
+  for (const [start, end] of [["5", "2"], ["abc", "_"]]) {
+    await p.fill("#start", start);
+    await p.fill("#end", end);
+    await p.evaluate(() => { document.getElementById("status").textContent = ""; });
+    await p.click("#run");
+    await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+    const file = join(out, "window.txt");
+    writeFileSync(file, trace);
+    const want = commandLineOn(file, "-w", start, end);
+    assert.equal(want.status, 2);
+    assert.equal(await p.locator("#output").textContent(), want.output, `-w ${start} ${end}`);
+    assert.equal(await p.locator("#status").textContent(), "(exit status 2: tictac -w refuses these bounds)");
+  }
+  await audit(p, "the playground's refused window");
   await p.close();
 });
 

@@ -10,10 +10,11 @@ tictac.useBackend({
   async call(call, request) {
     let body = request;
     if (request.trace instanceof Uint8Array) {
-      // The API takes text: a file's bytes go as the text they spell, CR LF kept.
+      // The API takes text: a file's bytes go as the text they spell, CR LF
+      // kept, and a byte order mark kept (U+FEFF), which tictac -b refuses.
       let trace;
       try {
-        trace = new TextDecoder("utf-8", { fatal: true }).decode(request.trace);
+        trace = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(request.trace);
       } catch (e) {
         return { error: "the file is not UTF-8 text, which the server's API takes: run it with " +
           "tictac -b on the command line, or in the static site (dist/site.sh)" };

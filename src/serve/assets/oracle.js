@@ -57,6 +57,16 @@
     return body;
   }
 
+  /**
+   * The engine's answer, with a window's bounds refused as the command line
+   * refuses them: its two lines on standard output, exit status 2 (the
+   * engine's message for them is the command line's first line, "Error: …").
+   */
+  function refused(answer) {
+    if (!answer.error || !answer.error.startsWith("Error: ") || $("mode").value !== "window") return answer;
+    return { reply: { status: 2, output: answer.error + "\nRun 'tictac -help' to see more details\n" } };
+  }
+
   let actual = null;
   let actualBytes = null;
   let stamp = tictac.stamp();
@@ -65,8 +75,9 @@
     // The address holds text; a file's bytes are not put there.
     if (!traceFile) writeAddress();
     $("run").disabled = true;
-    const { reply, error } = await tictac.engine("run", request());
+    const answer = await tictac.engine("run", request());
     $("run").disabled = false;
+    const { reply, error } = refused(answer);
     actual = reply ? reply.output : null;
     // The output's bytes, where the engine gives them (the static site's
     // WebAssembly): Download saves them as printed, bytes that are not
@@ -80,7 +91,9 @@
     // a transcript keeps its lines (and its board) as printed.
     $("output").classList.toggle("message", Boolean(reply && reply.status !== 0));
     $("status").textContent = !reply ? ""
-      : reply.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)";
+      : reply.status === 0 ? "(exit status 0)"
+        : reply.status === 2 ? "(exit status 2: tictac -w refuses these bounds)"
+          : "(exit status 1: the trace has an error)";
     $("status").classList.toggle("bad", Boolean(reply && reply.status !== 0));
     $("copy-output").disabled = $("download-output").disabled = actual === null;
     $("copied").textContent = "";
@@ -210,7 +223,9 @@
       return;
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
-    $("trace").value = new TextDecoder().decode(bytes);
+    // Shown with its byte order mark, if any (U+FEFF, invisible): edited, the
+    // text runs as the file does.
+    $("trace").value = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
     traceFile = { name: file.name, bytes };
     $("trace-source").textContent = `Running the file ${file.name} (${bytes.length.toLocaleString("en")} ` +
       "bytes) as it is, byte for byte; editing the trace runs the text instead.";
