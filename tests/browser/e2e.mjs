@@ -684,6 +684,30 @@ await step("a window's bounds refused show tictac -w's two lines and exit status
   await p.close();
 });
 
+await step("past 64 KiB the address holds no trace, says so, and a reload runs no older one (site-findings 3)", async () => {
+  const p = await page();
+  await p.goto(at.oracle);
+  await p.fill("#trace", sample);
+  await p.click("#run");
+  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  assert.ok(p.url().includes("#trace="), p.url());
+  const big = 'new_game("Ann","Bob")\n' + "undo\n".repeat(14000);
+  // Set at once (fill types slowly); the page hears one input.
+  await p.locator("#trace").evaluate((e, text) => {
+    e.value = text;
+    e.dispatchEvent(new Event("input"));
+  }, big);
+  await p.waitForFunction(() => !document.getElementById("address-note").hidden);
+  assert.ok(!p.url().includes("trace="), "the address still holds a trace");
+  await p.reload();
+  await p.waitForFunction(() => document.getElementById("mode").value === "b");
+  await p.waitForTimeout(500);
+  assert.equal(await p.locator("#status").textContent(), "", "a reload ran a trace");
+  assert.notEqual(await p.locator("#trace").inputValue(), sample, "a reload brought back the older trace");
+  await audit(p, "the playground with a trace too long for the address");
+  await p.close();
+});
+
 await browser.close();
 if (problems.length) {
   failed += 1;

@@ -6,6 +6,15 @@
 (() => {
   const $ = (id) => document.getElementById(id);
 
+  /**
+   * The longest trace the address holds (characters). A link of megabytes
+   * is no use, browsers stop updating an address past about 2 MB (a reload
+   * then brings back an older trace), and rewriting it costs seconds per
+   * keystroke; past this the address holds the mode only, and the page says so.
+   */
+  const ADDRESS_LIMIT = 64 * 1024;
+
+  /** Reads the trace and mode from the address; true when it holds a trace. */
   function readAddress() {
     const p = new URLSearchParams(location.hash.slice(1));
     if (p.has("trace")) $("trace").value = p.get("trace");
@@ -14,15 +23,29 @@
     if (p.has("start")) $("start").value = p.get("start");
     if (p.has("end")) $("end").value = p.get("end");
     showBounds();
+    return p.has("trace");
   }
 
+  let addressTimer = 0;
+
   function writeAddress() {
-    const p = new URLSearchParams({ trace: $("trace").value, mode: $("mode").value });
+    clearTimeout(addressTimer);
+    const trace = $("trace").value;
+    const kept = trace.length <= ADDRESS_LIMIT;
+    const p = new URLSearchParams(kept ? { trace } : {});
+    p.set("mode", $("mode").value);
     if ($("mode").value === "window") {
       p.set("start", $("start").value);
       p.set("end", $("end").value);
     }
     history.replaceState(null, "", "#" + p.toString());
+    $("address-note").hidden = kept;
+  }
+
+  /** Typing rewrites the address once it pauses, not at every keystroke. */
+  function writeAddressSoon() {
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(writeAddress, 300);
   }
 
   function showBounds() {
@@ -272,7 +295,7 @@
 
   $("run").addEventListener("click", run);
   $("mode").addEventListener("change", () => { showBounds(); writeAddress(); });
-  for (const id of ["trace", "start", "end"]) $(id).addEventListener("input", writeAddress);
+  for (const id of ["trace", "start", "end"]) $(id).addEventListener("input", writeAddressSoon);
   $("expected").addEventListener("input", compare);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
@@ -282,6 +305,5 @@
     readAddress();
   });
 
-  readAddress();
-  if (location.hash) run();
+  if (readAddress()) run();
 })();
