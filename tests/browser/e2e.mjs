@@ -708,6 +708,19 @@ await step("past 64 KiB the address holds no trace, says so, and a reload runs n
   await p.close();
 });
 
+await step("cells clicked while a move is answered are played in turn, none lost (site-findings 7)", async () => {
+  const p = await freshGame();
+  await newGame(p, "Ann", "Bob");
+  await waitBanner(p, "x's turn");
+  // Three clicks at once: the second and third come while the first is answered.
+  await p.evaluate(() => {
+    for (const k of [1, 2, 3]) document.querySelector(`.cell[data-cell="${k}"]`).click();
+  });
+  await waitMarks(p, 3);
+  assert.equal(await marks(p), "XOX______");
+  await p.close();
+});
+
 await browser.close();
 if (problems.length) {
   failed += 1;

@@ -165,8 +165,15 @@
   }
 
   function play(k) {
-    if (!view || view.phase !== "play" || view.cells[k - 1] !== "") return;
-    act([`play(${quote(view.next)},${k})`]);
+    if (!view || view.phase !== "play" || view.cells[k - 1] !== "") return null;
+    return act([`play(${quote(view.next)},${k})`]);
+  }
+
+  // A cell clicked or keyed while a move is being answered waits its turn,
+  // then plays on the board as it is then (a fast double tap is not lost).
+  let moves = Promise.resolve();
+  function playSoon(k) {
+    moves = moves.then(() => play(k)).catch((e) => problem("The move failed: " + e.message));
   }
 
   // New game: asks the names (with the computer: yours; it takes the other side).
@@ -247,13 +254,13 @@
     redo: () => act(["redo"]),
   };
   for (const [id, run] of Object.entries(actions)) $(id).addEventListener("click", run);
-  cells.forEach((cell, k) => cell.addEventListener("click", () => play(k + 1)));
+  cells.forEach((cell, k) => cell.addEventListener("click", () => playSoon(k + 1)));
 
   const keys = { n: "new-game", s: "restart", a: "play-again", u: "undo", r: "redo" };
   document.addEventListener("keydown", (event) => {
     if (tictac.typing(event) || $("names").open) return;
     if (event.key >= "1" && event.key <= "9") {
-      play(Number(event.key));
+      playSoon(Number(event.key));
     } else if (keys[event.key] && !$(keys[event.key]).disabled) {
       actions[keys[event.key]]();
     } else {
