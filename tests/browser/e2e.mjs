@@ -721,6 +721,24 @@ await step("cells clicked while a move is answered are played in turn, none lost
   await p.close();
 });
 
+await step("at 320 px neither page scrolls sideways (long names in the history, file inputs) (site-findings 6)", async () => {
+  const p = await page({ width: 320, height: 568 });
+  await p.goto(at.game);
+  await waitBanner(p, "start new game");
+  await newGame(p, "Bartholomew_the_Magnificent_XIV", "Bob");
+  await waitBanner(p, "x's turn");
+  for (const [k, n] of [[1, 1], [4, 2]]) {
+    await cell(p, k).click();
+    await waitMarks(p, n);
+  }
+  const gameWidth = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(gameWidth <= 320, `the game is ${gameWidth} px wide on a 320 px screen`);
+  await p.goto(at.oracle);
+  const oracleWidth = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(oracleWidth <= 320, `the playground is ${oracleWidth} px wide on a 320 px screen`);
+  await p.close();
+});
+
 await browser.close();
 if (problems.length) {
   failed += 1;
