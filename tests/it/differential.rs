@@ -167,21 +167,27 @@ fn columns_counted_in_characters_or_screen_columns_are_found_in_one_line() {
 /// mistake, one report, its other kinds listed under it.
 #[test]
 fn one_text_printed_wrongly_under_several_behaviours_is_one_report() {
+    let (also, said) = one_report("unescape", "300", "2", |l| {
+        l.contains("(the same text printed wrongly: `\\` as nothing); not saved again")
+    });
+    assert!(also >= 1, "{said}");
+}
+
+/// Fuzzes the mutant `mode` (`runs` runs, `jobs` jobs, seed 2), checks that
+/// it is one divergence saved once, and counts the lines `Also ...` that
+/// `also` accepts; gives that count and what the session said.
+fn one_report(mode: &str, runs: &str, jobs: &str, also: impl Fn(&str) -> bool) -> (usize, String) {
     let scratch = temp_dir();
     let out = scratch.path().join("found");
-    let program = format!("{} unescape", mutant().display());
-    let args = ["--program", &program, "--runs", "300", "--seed", "2", "-j", "2"];
+    let program = format!("{} {mode}", mutant().display());
+    let args = ["--program", &program, "--runs", runs, "--seed", "2", "-j", jobs];
     let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
     let said = text(&o);
     assert_eq!(o.status.code(), Some(1), "{said}");
     assert!(said.contains("\nFound 1 divergence:\n"), "{said}");
-    let also = said
-        .lines()
-        .filter(|l| l.starts_with("Also "))
-        .filter(|l| l.contains("(the same text printed wrongly: `\\` as nothing); not saved again"))
-        .count();
-    assert!(also >= 1, "{said}");
     assert_eq!(found(&out).len(), 1, "{said}");
+    let count = said.lines().filter(|l| l.starts_with("Also ") && also(l)).count();
+    (count, said)
 }
 
 /// A carriage return that is no blank to the program (a scanner written on
@@ -191,25 +197,12 @@ fn one_text_printed_wrongly_under_several_behaviours_is_one_report() {
 /// reports, nine over 1,500 runs, before).
 #[test]
 fn a_character_the_program_rejects_under_several_behaviours_is_one_report() {
-    let scratch = temp_dir();
-    let out = scratch.path().join("found");
-    let program = format!("{} cr", mutant().display());
-    let args = ["--program", &program, "--runs", "400", "--seed", "2", "-j", "1"];
-    let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
-    let said = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{said}");
-    assert!(said.contains("\nFound 1 divergence:\n"), "{said}");
-    let also = said
-        .lines()
-        .filter(|l| l.starts_with("Also "))
-        .filter(|l| {
-            l.ends_with(
-                "(the program rejects the trace at a `\\r` where tictac does not); not saved again",
-            )
-        })
-        .count();
+    let (also, said) = one_report("cr", "400", "1", |l| {
+        l.ends_with(
+            "(the program rejects the trace at a `\\r` where tictac does not); not saved again",
+        )
+    });
     assert!(also >= 3, "{said}");
-    assert_eq!(found(&out).len(), 1, "{said}");
 }
 
 /// (Four runs, one job: five traces that hang would end the session before
