@@ -2,15 +2,17 @@
 //! by exhaustive exploration; or one strategy's record, with its first lost
 //! game written as a trace that replays with `tictac -b`.
 
+mod explore;
+
 use std::io::Write;
 
 use crate::bots::Strategy;
-use crate::bots::explore::{GameFacts, Tally, check, game_facts};
 use crate::cli::VerifyOptions;
 use crate::command::Command;
 use crate::game::{Cell, Mark};
 use crate::run::{OutputFile, RunError};
 use crate::status::Status;
+use explore::{GameFacts, Tally, check, game_facts};
 
 pub(crate) fn run(options: &VerifyOptions, out: &mut dyn Write) -> Result<Status, RunError> {
     match options.one {

@@ -1,9 +1,8 @@
 //! Computer players. A strategy is a pure function of the board and the
 //! mark to move, giving the set of moves it allows (a model checker explores
-//! them all; a bot picks one).
+//! them all: `tictac verify`; a bot picks one).
 
 mod autopilot;
-pub mod explore;
 mod perfect;
 
 pub use autopilot::{Autopilot, Bot};
@@ -13,7 +12,7 @@ use crate::game::{Board, Cell, Mark};
 
 /// A set of cells, as nine bits (bit k is cell k + 1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Cells(u16);
+pub struct Cells(u16);
 
 impl Cells {
     pub(crate) fn insert(&mut self, cell: Cell) {
@@ -29,7 +28,7 @@ impl Cells {
     }
 
     /// The cells in ascending order.
-    pub(crate) fn iter(self) -> impl Iterator<Item = Cell> {
+    pub fn iter(self) -> impl Iterator<Item = Cell> {
         Cell::ALL.into_iter().filter(move |c| self.0 & (1 << (c.number() - 1)) != 0)
     }
 
@@ -78,7 +77,7 @@ impl Strategy {
 
     /// The moves this strategy allows `mover` on `board` (empty when the
     /// board is full).
-    pub(crate) fn moves(self, board: &Board, mover: Mark) -> Cells {
+    pub fn moves(self, board: &Board, mover: Mark) -> Cells {
         match self {
             Strategy::Tla => tla(board, mover),
             Strategy::Elm => elm(board),

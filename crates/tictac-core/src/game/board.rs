@@ -68,11 +68,11 @@ pub struct Board {
 
 impl Board {
     /// How many boards `code` can name: every cell empty, X or O.
-    pub(crate) const CODES: usize = 19_683;
+    pub const CODES: usize = 19_683;
 
     /// The board as a number in base 3, cell 1 the most significant digit
     /// (empty 0, X 1, O 2): an index for tables of positions.
-    pub(crate) fn code(&self) -> usize {
+    pub fn code(&self) -> usize {
         Cell::ALL.iter().fold(0, |code, &c| {
             code * 3
                 + match self.get(c) {
@@ -101,7 +101,7 @@ impl Board {
         self.cells[cell.slot()]
     }
 
-    pub(crate) fn set(&mut self, cell: Cell, mark: Mark) {
+    pub fn set(&mut self, cell: Cell, mark: Mark) {
         self.cells[cell.slot()] = Some(mark);
     }
 

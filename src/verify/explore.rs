@@ -1,8 +1,9 @@
 //! Exhaustive exploration of the game tree, as a model checker would: the
 //! facts of the game itself, and how a strategy fares against every
 //! possible sequence of opponent moves, exploring every choice it allows.
+//! Only `tictac verify` needs it, so it lives here, above the core.
 
-use super::Strategy;
+use crate::bots::Strategy;
 use crate::game::{Board, Cell, Mark};
 
 /// How a finished game ended.
@@ -22,10 +23,10 @@ fn end(board: &Board) -> Option<End> {
 
 /// Counts by result: X won, O won, drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Results {
-    pub x: u64,
-    pub o: u64,
-    pub drawn: u64,
+pub(crate) struct Results {
+    pub(crate) x: u64,
+    pub(crate) o: u64,
+    pub(crate) drawn: u64,
 }
 
 impl Results {
@@ -37,31 +38,29 @@ impl Results {
         }
     }
 
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.x + self.o + self.drawn
     }
 }
 
 /// The facts of tic-tac-toe from the empty board with X first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameFacts {
+pub(crate) struct GameFacts {
     /// Every complete game (sequence of moves), by result.
-    pub games: Results,
+    pub(crate) games: Results,
     /// Distinct boards that occur, the empty one included.
-    pub positions: u64,
+    pub(crate) positions: u64,
     /// Distinct boards on which a game ends, by result.
-    pub terminal: Results,
+    pub(crate) terminal: Results,
 }
 
-pub fn game_facts() -> GameFacts {
+pub(crate) fn game_facts() -> GameFacts {
     let mut seen = vec![false; Board::CODES];
     let mut facts =
         GameFacts { games: Results::default(), positions: 0, terminal: Results::default() };
     fn walk(board: Board, mover: Mark, seen: &mut [bool], facts: &mut GameFacts) {
-        let k = board.code();
-        let first_visit = !seen[k];
+        let first_visit = !std::mem::replace(&mut seen[board.code()], true);
         if first_visit {
-            seen[k] = true;
             facts.positions += 1;
         }
         if let Some(e) = end(&board) {
@@ -83,17 +82,17 @@ pub fn game_facts() -> GameFacts {
 
 /// How a strategy fared: games explored, and their results for it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
+pub(crate) struct Tally {
+    pub(crate) games: u64,
+    pub(crate) wins: u64,
+    pub(crate) draws: u64,
+    pub(crate) losses: u64,
 }
 
 /// A strategy playing `mark` (X moves first) against every opponent move,
 /// with every choice it allows; also the first lost game met, opponent moves
 /// and choices tried in ascending cell order, as its moves from the start.
-pub fn check(strategy: Strategy, mark: Mark) -> (Tally, Option<Vec<Cell>>) {
+pub(crate) fn check(strategy: Strategy, mark: Mark) -> (Tally, Option<Vec<Cell>>) {
     struct Search {
         strategy: Strategy,
         mark: Mark,
@@ -133,47 +132,4 @@ pub fn check(strategy: Strategy, mark: Mark) -> (Tally, Option<Vec<Cell>>) {
         Search { strategy, mark, tally: Tally::default(), path: Vec::new(), first_loss: None };
     search.walk(Board::default(), Mark::X);
     (search.tally, search.first_loss)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_known_facts_of_the_game() {
-        let f = game_facts();
-        assert_eq!(f.games, Results { x: 131_184, o: 77_904, drawn: 46_080 });
-        assert_eq!(f.games.total(), 255_168);
-        assert_eq!(f.positions, 5_478);
-        assert_eq!(f.terminal, Results { x: 626, o: 316, drawn: 16 });
-    }
-
-    #[test]
-    fn perfect_never_loses_and_tla_never_loses_as_x() {
-        for mark in [Mark::X, Mark::O] {
-            let (tally, loss) = check(Strategy::Perfect, mark);
-            assert_eq!((tally.losses, loss), (0, None), "perfect as {mark:?}");
-            assert!(tally.games > 0);
-        }
-        assert_eq!(check(Strategy::Tla, Mark::X).0.losses, 0);
-    }
-
-    #[test]
-    fn perfect_allows_only_its_quickest_wins() {
-        // The figures of docs/guide/verify.md: fewer games than every move of equal outcome.
-        let tally = |mark| check(Strategy::Perfect, mark).0;
-        assert_eq!(tally(Mark::X), Tally { games: 10_640, wins: 7_056, draws: 3_584, losses: 0 });
-        assert_eq!(tally(Mark::O), Tally { games: 6_112, wins: 2_528, draws: 3_584, losses: 0 });
-    }
-
-    #[test]
-    fn random_explores_the_whole_tree_and_elm_loses() {
-        let (tally, _) = check(Strategy::Random, Mark::X);
-        assert_eq!(tally.games, 255_168);
-        assert_eq!((tally.wins, tally.losses, tally.draws), (131_184, 77_904, 46_080));
-        let (tally, loss) = check(Strategy::Elm, Mark::X);
-        assert!(tally.losses > 0);
-        let loss = loss.expect("a lost game");
-        assert_eq!(loss.len() % 2, 0, "O made the last move");
-    }
 }
