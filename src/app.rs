@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use crate::cli::{self, Invocation, UsageError};
 use crate::fuzz::{self, FuzzError};
 use crate::grade::{self, GradeError};
-use crate::run::{OutputFile, RunError, open_input, run_input};
+use crate::run::{OutputFile, PipelineError, RunError, open_input, run_input};
 use crate::serve::{self, ServeError};
 use crate::status::{self, Status, WriteError};
 use crate::suite::SuiteError;
@@ -172,11 +172,12 @@ fn dispatch(
                 // past this buffer, so the bytes are buffered once.
                 None => {
                     stdout.flush()?;
-                    Ok(run_input(job, input, stdout.get_mut(), session.autopilot())?)
+                    Ok(run_input(job, input, stdout.get_mut(), session.autopilot())
+                        .map_err(RunError::from)?)
                 }
-                Some(output) => {
-                    Ok(with_output(&output, |out| run_input(job, input, out, session.autopilot()))?)
-                }
+                Some(output) => Ok(with_output(&output, |out| {
+                    Ok(run_input(job, input, out, session.autopilot())?)
+                })?),
             }
         }
         Invocation::Verify(options) => Ok(verify::run(&options, stdout)?),
@@ -205,7 +206,9 @@ fn with_output(
             Ok(outcome)
         }
         // Everything this run writes goes to the file.
-        Err(RunError::Write(WriteError::Failed(e))) => Err(file.write_failed(e).into()),
+        Err(RunError::Run(PipelineError::Write(WriteError::Failed(e)))) => {
+            Err(file.write_failed(e).into())
+        }
         Err(e) => Err(e),
     }
 }

@@ -15,7 +15,8 @@ use tictac_platform as platform;
 mod app;
 mod cli;
 pub mod run;
-pub mod status;
+// What a run earned, below every layer: the pure pipeline's.
+pub use tictac_run::status;
 pub mod suite;
 
 // The front ends, one a command (docs/ARCHITECTURE.md, "Where each command

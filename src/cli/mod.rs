@@ -20,23 +20,13 @@ pub(crate) use options::{
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::window::Window;
-
 /// The name the executable goes by when it cannot tell (a `-- run:`
 /// directive in `tictac test` has no program name of its own), and the
 /// one its commands' help and completions use.
 pub(crate) const PROGRAM: &str = "tictac";
 
-/// The ways a trace file can be run into an output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Job {
-    /// `-b IN`: validate all, then run all.
-    Whole,
-    /// `-b IN OUT`: chunks of 100 lines.
-    Chunks,
-    /// `-w M N IN [OUT]`, `-l IN [OUT]`.
-    Window(Window),
-}
+/// The ways a trace file can be run into an output (the pipeline's).
+pub use tictac_run::Job;
 
 /// `-` as OUT: standard output (as `-` as IN is standard input).
 pub(crate) const STDOUT: &str = "-";

@@ -18,7 +18,7 @@ use crate::game::view::write_state;
 use crate::lang;
 use crate::lang::source::KeptLines;
 use crate::run::tape::{Entry, Tape};
-use crate::run::{Driver, Input, Job, RunError, run_input, show_step, step};
+use crate::run::{Driver, Input, Job, PipelineError as RunError, run_input, show_step, step};
 use crate::status::WriteError;
 
 /// `/api/run`: the output, byte for byte the command line's, and the exit

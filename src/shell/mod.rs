@@ -27,7 +27,7 @@ use crate::lang::events::{self, EVENTS};
 use crate::run::Recorder;
 use crate::run::protocol::run_plain;
 use crate::run::protocol::{LineProtocol, PROMPT, Reply};
-use crate::run::{RunError, describe};
+use crate::run::{PipelineError, RunError, describe};
 use crate::status::Status;
 
 /// On a terminal only: the first line of a session, and the answer below
@@ -59,7 +59,7 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
         |e| {
             // A line holding an event too long to read is the input's fault.
             match e.get_ref().is_some_and(|inner| inner.is::<TooLong>()) {
-                true => RunError::Read("-".to_string(), e),
+                true => RunError::from(PipelineError::Read("-".to_string(), e)),
                 false => e.into(),
             }
         },

@@ -123,7 +123,7 @@ pub(super) fn run(
             let ran = opened.map_err(RunError::from).and_then(|input| {
                 let input =
                     Input::new(input.name().into(), Box::new(Limited { inner: input, limit }));
-                run_input(*job, input, &mut out, session.autopilot())
+                Ok(run_input(*job, input, &mut out, session.autopilot())?)
             });
             match ran {
                 Ok(earned) => Ok(earned.code().into()),

@@ -23,7 +23,7 @@ use crate::lang;
 use crate::lang::source::{KeptLines, is_kept};
 use crate::run::protocol::{LineProtocol, Reply, run_plain};
 use crate::run::{
-    FileError, Input, Job, Message, Recorder, RunError, Showing, Unit, Watch, open_input,
+    FileError, Input, Job, Message, PipelineError, Recorder, Showing, Unit, Watch, open_input,
     run_watched,
 };
 use crate::suite::in_process::refuse_special;
@@ -325,7 +325,7 @@ impl Watch for Reach<'_> {
         Ok(())
     }
 
-    fn rejected(&mut self, shown: bool, _: &mut dyn Message) -> Result<(), RunError> {
+    fn rejected(&mut self, shown: bool, _: &mut dyn Message) -> Result<(), PipelineError> {
         self.ran -= 1;
         if !shown {
             self.seen.insert(Behaviour::WindowErrorBefore);

@@ -6,12 +6,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// A layer (a folder or a file under src/) and the top-level modules it may
-/// name besides itself. The core (`tictac-core`) and the seams to the system
-/// (`tictac-platform`: processes, signals, files, the spool) are crates of
-/// their own, which the compiler keeps from naming anything here; `crate::`
-/// names them through `lib.rs`. Inside the core, `CORE_LAYERS` below.
-const LAYERS: [(&str, &[&str]); 4] = [
-    ("status.rs", &[]),
+/// name besides itself. The core (`tictac-core`), the seams to the system
+/// (`tictac-platform`: processes, signals, files, the spool) and the pure
+/// run pipeline with what a run earned (`tictac-run`: `status`) are crates
+/// of their own, which the compiler keeps from naming anything here;
+/// `crate::` names them through `lib.rs`. Inside the core, `CORE_LAYERS`
+/// below.
+const LAYERS: [(&str, &[&str]); 3] = [
     // What to run, as plain data: never a front end (a command is split,
     // and its program found, as the platform's shell would).
     ("cli", &["bots", "behaviour", "game", "platform", "window"]),

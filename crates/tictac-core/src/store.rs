@@ -21,6 +21,9 @@ pub trait Store: Write + Send {
         self.len() == 0
     }
 
+    /// Forgets what was written after the first `len` bytes.
+    fn truncate(&mut self, len: u64) -> io::Result<()>;
+
     /// Everything written, from the start.
     fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>>;
 }
@@ -28,6 +31,11 @@ pub trait Store: Write + Send {
 impl Store for Vec<u8> {
     fn len(&self) -> u64 {
         Vec::len(self) as u64
+    }
+
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        Vec::truncate(self, usize::try_from(len).unwrap_or(usize::MAX));
+        Ok(())
     }
 
     fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>> {

@@ -182,6 +182,10 @@ impl tictac_core::store::Store for Spool {
         Spool::len(self)
     }
 
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        Spool::truncate(self, len)
+    }
+
     fn reader(self: Box<Self>) -> io::Result<Box<dyn BufRead + Send>> {
         Ok(Box::new(Spool::reader(*self)?))
     }

@@ -4,17 +4,17 @@
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read, Write};
 
-use super::tape::{Entry, Tape};
-use super::watch::{Message, Showing, Unit, Watch};
-use super::{CHUNK_LINES, Driver, Input, RunError};
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::status::Status;
+use crate::tape::{Entry, Tape};
+use crate::watch::{Message, Showing, Unit, Watch};
+use crate::{CHUNK_LINES, Driver, Input, RunError};
 
 /// `-b IN`: all or nothing, reading the input once. The validating read
 /// keeps the commands on a tape (memory up to a bound, then a temporary
 /// file); once the whole trace is known to be valid, the run plays the tape.
-pub(crate) fn run_whole(
+pub fn run_whole(
     mut input: Input,
     watch: &mut impl Watch,
     driver: &mut Driver,
@@ -68,7 +68,7 @@ fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(
 /// constant memory. What is printed goes out before a read that may wait
 /// (a FIFO whose writer is slow): each chunk's output, or its parse error,
 /// comes as soon as it is known.
-pub(crate) fn run_chunks<W: Watch>(
+pub fn run_chunks<W: Watch>(
     mut input: Input,
     watch: &mut W,
     driver: &mut Driver,

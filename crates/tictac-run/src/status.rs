@@ -21,7 +21,7 @@ pub enum Status {
 
 impl Status {
     /// 0, 1 or 2 (SPEC §5); 130 for a session stopped by a signal.
-    pub(crate) fn code(self) -> u8 {
+    pub fn code(self) -> u8 {
         match self {
             Status::Ran => 0,
             Status::Failed => 1,
@@ -31,7 +31,7 @@ impl Status {
     }
 
     /// `Failed` when `failed`, else `Ran`.
-    pub(crate) fn failed_if(failed: bool) -> Status {
+    pub fn failed_if(failed: bool) -> Status {
         if failed { Status::Failed } else { Status::Ran }
     }
 }
@@ -55,7 +55,7 @@ pub enum WriteError {
 impl WriteError {
     /// A write error once the run had earned `earned`: a closed pipe is
     /// the output gone with that status, anything else the write error.
-    pub(crate) fn earned(e: io::Error, earned: Status) -> WriteError {
+    pub fn earned(e: io::Error, earned: Status) -> WriteError {
         if e.kind() == io::ErrorKind::BrokenPipe {
             WriteError::Closed(earned)
         } else {
@@ -65,7 +65,7 @@ impl WriteError {
 
     /// The status earned before the output went away, if it did: a closed
     /// pipe met where no status was known yet leaves `Ran`.
-    pub(crate) fn closed(&self) -> Option<Status> {
+    pub fn closed(&self) -> Option<Status> {
         match self {
             WriteError::Closed(earned) => Some(*earned),
             WriteError::Failed(e) => (e.kind() == io::ErrorKind::BrokenPipe).then_some(Status::Ran),
@@ -78,9 +78,7 @@ impl WriteError {
 /// source of its `Write` variant (a layer nesting another forwards it,
 /// `#[error(transparent)]`), so the one place that asks needs no layer's
 /// help.
-pub(crate) fn output_error<'a>(
-    error: &'a (dyn std::error::Error + 'static),
-) -> Option<&'a WriteError> {
+pub fn output_error<'a>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a WriteError> {
     std::iter::successors(Some(error), |e| e.source()).find_map(|e| e.downcast_ref())
 }
 

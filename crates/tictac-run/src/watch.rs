@@ -7,27 +7,27 @@
 
 use std::io::{self, Write};
 
-use super::{RunError, Sink};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::game::view::write_state;
+use crate::{RunError, Sink};
 
 /// A unit of a run: what is validated and run as one (the whole trace, a
 /// chunk of `-b IN OUT`, a kept line of a window).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Unit {
+pub struct Unit {
     /// Its first kept line, counted from 1.
-    pub(crate) first: usize,
+    pub first: usize,
     /// How many kept lines it holds at most (fewer at the end of the input).
-    pub(crate) lines: usize,
+    pub lines: usize,
     /// Whether what it does is shown (a window's lines before the window
     /// run unseen).
-    pub(crate) shown: bool,
+    pub shown: bool,
 }
 
 /// Why a state is shown on its own, not after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Showing {
+pub enum Showing {
     /// The state before any command: first in `-b`, before a window that
     /// starts at line 1.
     Initial,
@@ -38,13 +38,13 @@ pub(crate) enum Showing {
 }
 
 /// A refused unit's message, as the mode holds it.
-pub(crate) trait Message {
+pub trait Message {
     /// Writes the message byte for byte, with its final newline.
     fn write_to(&mut self, out: &mut dyn Write) -> Result<(), RunError>;
 }
 
 /// Who is told what a run did, step by step.
-pub(crate) trait Watch {
+pub trait Watch {
     /// A unit begins (after it was read and validated).
     fn unit(&mut self, unit: Unit);
 
@@ -73,7 +73,7 @@ impl Watch for Sink<'_> {
 
     #[inline]
     fn ran(&mut self, command: &Command, engine: &Engine, shown: bool) -> io::Result<()> {
-        if shown { super::show_step(command, engine, self) } else { Ok(()) }
+        if shown { crate::show_step(command, engine, self) } else { Ok(()) }
     }
 
     fn rejected(&mut self, shown: bool, message: &mut dyn Message) -> Result<(), RunError> {
@@ -93,8 +93,8 @@ impl Watch for Sink<'_> {
 mod tests {
     use super::*;
     use crate::bots::Autopilot;
-    use crate::run::{Input, Job, run_watched};
     use crate::window::{Window, WindowEnd};
+    use crate::{Input, Job, run_watched};
 
     /// Every step told, in words.
     #[derive(Default)]

@@ -12,7 +12,7 @@ use crate::game::view::write_state;
 #[derive(Default)]
 pub struct Driver {
     pub engine: Engine,
-    pub(crate) autopilot: Autopilot,
+    pub autopilot: Autopilot,
 }
 
 impl Driver {
@@ -22,7 +22,7 @@ impl Driver {
 
     /// Runs a command, then each move the bots make in answer; `after` sees
     /// every command so run (the person's first) and the game after it.
-    pub(crate) fn act<E>(
+    pub fn act<E>(
         &mut self,
         command: &Command,
         mut after: impl FnMut(&Command, &Engine) -> Result<(), E>,
@@ -43,7 +43,7 @@ impl Driver {
 }
 
 /// Runs a command and shows it as a transcript step.
-pub(crate) fn step<W: Write + ?Sized>(
+pub fn step<W: Write + ?Sized>(
     engine: &mut Engine,
     command: &Command,
     out: &mut W,
@@ -54,7 +54,7 @@ pub(crate) fn step<W: Write + ?Sized>(
 
 /// A transcript step for a command that just ran: `->` and its echo, then
 /// the state after it.
-pub(crate) fn show_step<W: Write + ?Sized>(
+pub fn show_step<W: Write + ?Sized>(
     command: &Command,
     engine: &Engine,
     out: &mut W,

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// An encoding a trace should not be in, found by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Encoding {
+pub enum Encoding {
     /// UTF-8 that begins with a byte order mark (EF BB BF).
     Utf8Bom,
     /// UTF-16, little-endian or not, found by its byte order mark (FF FE,
@@ -23,7 +23,7 @@ impl Encoding {
     /// of these. UTF-16 without a BOM is ASCII text with a NUL after
     /// (little-endian) or before (big-endian) each letter: the first pair
     /// shows it, and most of the first 64.
-    pub(crate) fn of(start: &[u8]) -> Option<Encoding> {
+    pub fn of(start: &[u8]) -> Option<Encoding> {
         match start {
             [0xEF, 0xBB, 0xBF, ..] => return Some(Encoding::Utf8Bom),
             [0xFF, 0xFE, ..] => return Some(Encoding::Utf16 { little_endian: true, by_bom: true }),
@@ -45,14 +45,14 @@ impl Encoding {
 
     /// What to tell a person about trace `name`: what it is, and how to
     /// save it as plain UTF-8.
-    pub(crate) fn hint(self, name: &str) -> String {
+    pub fn hint(self, name: &str) -> String {
         let why =
             "it is read as the bytes it holds, as the ETF oracle reads it, hence the syntax error";
         self.said(name, why)
     }
 
     /// The same about expected output `name`.
-    pub(crate) fn hint_expected(self, name: &str) -> String {
+    pub fn hint_expected(self, name: &str) -> String {
         self.said(name, "its bytes are expected as they are, which no ETF program prints")
     }
 

@@ -5,10 +5,10 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::RunError;
+use crate::RunError;
 
 /// A buffered reader that can tell what it holds without reading more.
-pub(crate) trait Buffered: BufRead {
+pub trait Buffered: BufRead {
     fn buffered(&self) -> &[u8];
 }
 
@@ -25,7 +25,7 @@ impl Buffered for &[u8] {
 }
 
 /// A trace opened for its one read.
-pub(crate) struct Input<'a> {
+pub struct Input<'a> {
     name: String,
     reader: Box<dyn Buffered + 'a>,
     /// Whether a read may wait for a writer (not a regular file's).
@@ -33,53 +33,53 @@ pub(crate) struct Input<'a> {
 }
 
 impl<'a> Input<'a> {
-    pub(crate) fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
+    pub fn new(name: String, reader: Box<dyn Buffered + 'a>) -> Self {
         Input { name, reader, may_wait: true }
     }
 
     /// The same input, known never to keep a read waiting (a regular file,
     /// bytes in memory): nothing need be flushed before reading it.
-    pub(crate) fn never_waits(self) -> Self {
+    pub fn never_waits(self) -> Self {
         Input { may_wait: false, ..self }
     }
 
     /// A trace already in memory.
-    pub(crate) fn memory(bytes: &'a [u8]) -> Self {
+    pub fn memory(bytes: &'a [u8]) -> Self {
         Input::new("the trace".into(), Box::new(bytes)).never_waits()
     }
 
     /// Whether a whole line is already read in: if not, the next line may
     /// keep the reader waiting (a pipe or FIFO whose writer is slow), so a
     /// run flushes what it printed before asking for it.
-    pub(crate) fn holds_a_line(&self) -> bool {
+    pub fn holds_a_line(&self) -> bool {
         memchr::memchr(b'\n', self.reader.buffered()).is_some()
     }
 
     /// Whether the next read may wait: nothing is read in, and the input
     /// is not a regular file.
-    pub(crate) fn may_wait(&self) -> bool {
+    pub fn may_wait(&self) -> bool {
         self.may_wait && self.reader.buffered().is_empty()
     }
 
     /// The encoding its first bytes show, if it is one a trace should not
     /// be in (a UTF-8 byte order mark, UTF-16); what is read in is looked
     /// at, nothing more is read.
-    pub(crate) fn encoding(&self) -> Option<super::Encoding> {
-        super::Encoding::of(self.reader.buffered())
+    pub fn encoding(&self) -> Option<crate::Encoding> {
+        crate::Encoding::of(self.reader.buffered())
     }
 
     /// The name messages give the trace.
-    pub(crate) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         &self.name
     }
 
     /// A reading failure, as a run reports it.
-    pub(crate) fn read_error(&self, e: io::Error) -> RunError {
+    pub fn read_error(&self, e: io::Error) -> RunError {
         RunError::Read(self.name.clone(), e)
     }
 
     /// The name, once the input is no longer needed.
-    pub(crate) fn into_name(self) -> String {
+    pub fn into_name(self) -> String {
         self.name
     }
 }

@@ -10,16 +10,16 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use super::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
-use super::watch::{Message, Showing, Unit, Watch};
-use super::{Input, RunError};
 use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
-use crate::platform::spool::{Spool, read_varint, truncated, write_varint};
+use crate::spool::{Spool, read_varint, truncated, write_varint};
 use crate::status::Status;
+use crate::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
+use crate::watch::{Message, Showing, Unit, Watch};
 use crate::window::Window;
+use crate::{Input, RunError};
 
 /// Ends the commands of a line that ran.
 const LINE_END: u8 = FIRST_MARK;
@@ -30,7 +30,7 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
 
-pub(crate) fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
+pub fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
     match window.counted_from_start() {
         Some((first, end)) => stream(window, first, end, input, out),
         None => run_counted(window, input, out),

@@ -41,17 +41,17 @@ impl Write for Sink<'_> {
 
 impl Sink<'_> {
     /// Notes that an error message is being written.
-    pub(crate) fn mark_rejected(&mut self) {
+    pub fn mark_rejected(&mut self) {
         self.rejected = true;
     }
 
     /// What the run has earned so far.
-    pub(crate) fn outcome(&self) -> Status {
+    pub fn outcome(&self) -> Status {
         if self.rejected { Status::Failed } else { Status::Ran }
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).
-    pub(crate) fn finish(&mut self) -> io::Result<()> {
+    pub fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 }

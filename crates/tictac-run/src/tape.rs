@@ -12,7 +12,7 @@ use std::io::{self, BufRead, Read, Write};
 
 use crate::command::Command;
 use crate::game::Cell;
-use crate::platform::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
+use crate::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
 
 const UNDO: u8 = 0;
 const REDO: u8 = 1;
@@ -24,7 +24,7 @@ const PLAY: u8 = 0x10;
 const PLAY_FIRST: u8 = PLAY + 1;
 const PLAY_LAST: u8 = PLAY + 9;
 /// Bytes from here on are free for the users of the tape (see `Entry::Mark`).
-pub(crate) const FIRST_MARK: u8 = 0x20;
+pub const FIRST_MARK: u8 = 0x20;
 
 /// Names get a one-byte index up to this many; the byte `INLINE` says a
 /// name follows in full.
@@ -43,7 +43,7 @@ fn indexed(name: &[u8], entries: usize) -> bool {
 }
 
 #[derive(Default)]
-pub(crate) struct Tape {
+pub struct Tape {
     spool: Spool,
     names: HashMap<Vec<u8>, u8>,
     /// The last two names written and their indexes: most commands repeat
@@ -55,12 +55,12 @@ pub(crate) struct Tape {
 impl Tape {
     /// A tape whose spool moves to a file past `bound` bytes.
     #[cfg(test)]
-    pub(crate) fn with_bound(bound: usize) -> Self {
+    pub fn with_bound(bound: usize) -> Self {
         Tape { spool: Spool::with_bound(bound), ..Tape::default() }
     }
 
     /// Appends a command.
-    pub(crate) fn push(&mut self, command: &Command) -> io::Result<()> {
+    pub fn push(&mut self, command: &Command) -> io::Result<()> {
         match *command {
             Command::Undo => self.spool.write_all(&[UNDO]),
             Command::Redo => self.spool.write_all(&[REDO]),
@@ -78,14 +78,14 @@ impl Tape {
     }
 
     /// Where the tape stands, to come back to with `rollback`.
-    pub(crate) fn checkpoint(&self) -> Checkpoint {
+    pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint { len: self.spool.len(), names: self.names.len() }
     }
 
     /// Takes back everything written since `at`, the names first written
     /// since then included (so a reader still numbers names as this tape
     /// does).
-    pub(crate) fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
+    pub fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
         if self.spool.len() == at.len {
             return Ok(());
         }
@@ -102,13 +102,13 @@ impl Tape {
     }
 
     /// Appends a byte of the user's own (`FIRST_MARK` or more).
-    pub(crate) fn mark(&mut self, mark: u8) -> io::Result<()> {
+    pub fn mark(&mut self, mark: u8) -> io::Result<()> {
         debug_assert!(mark >= FIRST_MARK && mark != INLINE);
         self.spool.write_all(&[mark])
     }
 
     /// Appends raw bytes (after a mark that says how to read them).
-    pub(crate) fn raw(&mut self) -> &mut Spool {
+    pub fn raw(&mut self) -> &mut Spool {
         &mut self.spool
     }
 
@@ -147,16 +147,16 @@ impl Tape {
     }
 
     /// The bytes written so far.
-    pub(crate) fn len(&self) -> u64 {
+    pub fn len(&self) -> u64 {
         self.spool.len()
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.spool.is_empty()
     }
 
     /// Reads the tape back from its start.
-    pub(crate) fn reader(self) -> io::Result<TapeReader> {
+    pub fn reader(self) -> io::Result<TapeReader> {
         Ok(TapeReader {
             input: self.spool.reader()?,
             names: Vec::new(),
@@ -167,18 +167,18 @@ impl Tape {
 
 /// A place on a tape (see `Tape::rollback`).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Checkpoint {
+pub struct Checkpoint {
     len: u64,
     names: usize,
 }
 
 /// What comes next on a tape.
-pub(crate) enum Entry<'t> {
+pub enum Entry<'t> {
     Command(Command<'t>),
     Mark(u8),
 }
 
-pub(crate) struct TapeReader {
+pub struct TapeReader {
     input: SpoolReader,
     names: Vec<Vec<u8>>,
     /// Inline names of the command being read.
@@ -187,7 +187,7 @@ pub(crate) struct TapeReader {
 
 impl TapeReader {
     /// The next entry, or `None` at the end of the tape.
-    pub(crate) fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
+    pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
         let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
         let command = match op {
             UNDO => Command::Undo,
@@ -240,7 +240,7 @@ impl TapeReader {
     }
 
     /// The spool itself, to read what follows a mark.
-    pub(crate) fn raw(&mut self) -> &mut impl BufRead {
+    pub fn raw(&mut self) -> &mut impl BufRead {
         &mut self.input
     }
 }
