@@ -57,27 +57,3 @@ impl<'a> Command<'a> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn echo(c: Command) -> String {
-        let mut v = Vec::new();
-        c.write_echo(&mut v).expect("vec write");
-        String::from_utf8(v).expect("utf8")
-    }
-
-    #[test]
-    fn echoes_are_normalised() {
-        let press = Cell::new(5).expect("cell");
-        assert_eq!(
-            echo(Command::NewGame { player1: b"A n", player2: b"B\\\"" }),
-            r#"new_game("A n","B\"")"#
-        );
-        assert_eq!(echo(Command::Play { player: b"Ann", press }), r#"play("Ann",5)"#);
-        assert_eq!(echo(Command::PlayAgain), "play_again");
-        assert_eq!(echo(Command::Undo), "undo");
-        assert_eq!(echo(Command::Redo), "redo");
-    }
-}

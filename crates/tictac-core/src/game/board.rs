@@ -156,39 +156,4 @@ mod tests {
         board.set(Cell::ALL[8], Mark::X);
         assert_eq!(board.code(), 2 * 3usize.pow(8) + 1);
     }
-
-    fn cell(n: u8) -> Cell {
-        Cell::new(n).expect("test cell in range")
-    }
-
-    #[test]
-    fn cells_outside_one_to_nine_do_not_exist() {
-        assert!(Cell::new(0).is_none());
-        assert!(Cell::new(10).is_none());
-        assert_eq!(Cell::new(9).map(Cell::number), Some(9));
-    }
-
-    #[test]
-    fn every_line_wins_and_two_in_a_row_does_not() {
-        for line in LINES {
-            let mut b = Board::default();
-            for n in line {
-                assert!(!b.has_line(Mark::O));
-                b.set(cell(n), Mark::O);
-            }
-            assert!(b.has_line(Mark::O));
-            assert!(!b.has_line(Mark::X));
-        }
-    }
-
-    #[test]
-    fn rows_print_marks_and_blanks() {
-        let mut b = Board::default();
-        b.set(cell(1), Mark::X);
-        b.set(cell(5), Mark::O);
-        assert_eq!(b.rows(), [*b"X__", *b"_O_", *b"___"]);
-        assert_eq!(b.count(Mark::X), 1);
-        assert_eq!(b.empty_cells().count(), 7);
-        assert!(!b.is_full());
-    }
 }

@@ -112,65 +112,14 @@ impl Game {
 mod tests {
     use super::*;
 
-    fn cell(n: u8) -> Cell {
-        Cell::new(n).expect("test cell in range")
-    }
-
-    fn started() -> Game {
-        let mut g = Game::default();
-        assert_eq!(g.new_game(b"Ann", b"Bob"), Change::NewRound);
-        g
-    }
-
-    #[test]
-    fn new_game_checks_equal_names_before_letters() {
-        let mut g = Game::default();
-        assert_eq!(g.new_game(b"", b""), Change::Rejected);
-        assert_eq!(g.state.message, Message::NamesMustDiffer);
-        g.new_game(b"T", b"#");
-        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
-        g.new_game(b"", b"a");
-        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
-        g.new_game(b"1a", b"a");
-        assert_eq!(g.state.message, Message::NameMustStartWithLetter);
-        assert_eq!(g.state.phase, Phase::NoGame);
-        assert_eq!(g.names, [Vec::new(), Vec::new()]);
-    }
-
-    #[test]
-    fn play_errors_come_in_order() {
-        let mut g = Game::default();
-        g.play(b"Ann", cell(1));
-        assert_eq!(g.state.message, Message::NoSuchPlayer);
-        let mut g = started();
-        g.play(b"Zed", cell(1));
-        assert_eq!(g.state.message, Message::NoSuchPlayer);
-        g.play(b"Bob", cell(1));
-        assert_eq!(g.state.message, Message::NotThisPlayersTurn);
-        g.play(b"Ann", cell(1));
-        assert_eq!(g.state.message, Message::Ok);
-        g.play(b"Bob", cell(1));
-        assert_eq!(g.state.message, Message::ButtonTaken);
-        assert_eq!(g.state.next, Mark::O);
-    }
-
-    #[test]
-    fn a_line_wins_and_scores_and_ends_the_round() {
-        let mut g = started();
-        for (p, c) in [(b"Ann", 1), (b"Bob", 4), (b"Ann", 2), (b"Bob", 5)] {
-            assert_eq!(g.play(p, cell(c)), Change::Moved);
-        }
-        g.play(b"Ann", cell(3));
-        assert_eq!(g.state.message, Message::Winner);
-        assert_eq!(g.state.phase, Phase::Over);
-        assert_eq!(g.state.scores, [1, 0]);
-        g.play(b"Bob", cell(9));
-        assert_eq!(g.state.message, Message::GameIsFinished);
-    }
-
+    // What each rule prints is checked by the course suite's traces
+    // (acceptance/course: every batch behaviour, byte for byte); undoing a
+    // move is only reached through the history, so it is checked here.
     #[test]
     fn take_back_undoes_any_move() {
-        let mut g = started();
+        let cell = |n| Cell::new(n).expect("test cell in range");
+        let mut g = Game::default();
+        assert_eq!(g.new_game(b"Ann", b"Bob"), Change::NewRound);
         for (i, c) in [1, 4, 2, 5, 3].into_iter().enumerate() {
             let mark = if i % 2 == 0 { Mark::X } else { Mark::O };
             let before = g.clone();
@@ -181,29 +130,5 @@ mod tests {
             g = after;
         }
         assert_eq!((g.state.message, g.state.scores), (Message::Winner, [1, 0]));
-    }
-
-    #[test]
-    fn a_full_board_without_a_line_is_a_tie() {
-        let mut g = started();
-        for (i, c) in [1, 2, 3, 5, 4, 6, 8, 7, 9].into_iter().enumerate() {
-            let p: &[u8] = if i % 2 == 0 { b"Ann" } else { b"Bob" };
-            g.play(p, cell(c));
-        }
-        assert_eq!(g.state.message, Message::Tie);
-        assert_eq!(g.state.scores, [0, 0]);
-    }
-
-    #[test]
-    fn play_again_waits_for_the_end_then_alternates_the_starter() {
-        let mut g = started();
-        assert_eq!(g.play_again(), Change::Rejected);
-        assert_eq!(g.state.message, Message::FinishThisGameFirst);
-        g.state.phase = Phase::Over;
-        assert_eq!(g.play_again(), Change::NewRound);
-        assert_eq!((g.state.next, g.state.starter), (Mark::O, Mark::O));
-        g.state.phase = Phase::Over;
-        g.play_again();
-        assert_eq!(g.state.next, Mark::X);
     }
 }

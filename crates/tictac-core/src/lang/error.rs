@@ -110,33 +110,8 @@ mod tests {
         String::from_utf8(v).expect("utf8")
     }
 
-    #[test]
-    fn syntax_error_texts() {
-        let pos = Pos { line: 2, column: 10 };
-        let e = |kind| TraceError::Syntax(SyntaxError { kind, pos });
-        assert_eq!(
-            text(&e(SyntaxKind::Parse)),
-            "Syntax Error: specification of command executions cannot be parsed\nparse error (Line 2, Column 10)\n"
-        );
-        assert!(
-            text(&e(SyntaxKind::UnknownIdentifier("Ora".into())))
-                .ends_with("\nUnknown identifier Ora (Line 2, Column 10)\n")
-        );
-        assert!(
-            text(&e(SyntaxKind::InvalidNumber("1.5".into())))
-                .ends_with("\nInvalid number for 64-bit integer 1.5 (Line 2, Column 10)\n")
-        );
-    }
-
-    #[test]
-    fn an_event_too_long_names_its_place_and_the_limit() {
-        let e = TooLong(Pos { line: 3, column: 7 }).to_string();
-        assert!(e.starts_with("the event at Line 3, Column 7 is longer than 1 MiB; "), "{e}");
-        assert!(e.contains(
-            "tictac reads events of up to 1 MiB, from the name to the closing parenthesis"
-        ));
-    }
-
+    // The texts themselves are checked by the acceptance traces (syntax and
+    // type errors) and tests/it/hostile.rs (an event too long).
     #[test]
     fn type_error_text_lists_each_line_and_displays_the_same() {
         let e = TraceError::Type(vec![b"undo(1) does not conform to declaration undo".to_vec()]);
