@@ -30,14 +30,9 @@ impl Expected {
             Err(e) => {
                 // Writing into a Vec cannot fail.
                 let _ = e.write_to(&mut output);
-                let shown = of_rejected(&kept, &e);
-                let first = shown.first().copied().unwrap_or(Behaviour::SyntaxParse);
-                Expected {
-                    output,
-                    status: 1,
-                    steps: vec![(0, first)],
-                    coverage: shown.into_iter().collect(),
-                }
+                let (first, coverage) =
+                    of_rejected(&kept).unwrap_or((Behaviour::SyntaxParse, Coverage::default()));
+                Expected { output, status: 1, steps: vec![(0, first)], coverage }
             }
             Ok(commands) => {
                 let mut engine = Engine::new();

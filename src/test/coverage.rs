@@ -14,13 +14,12 @@ use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejection};
+use crate::behaviour::{Behaviour, Coverage, kept_lines, of_rejected};
 use crate::bots::Autopilot;
 use crate::cli::UsageError;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::lang;
-use crate::lang::source::{KeptLines, is_kept};
+use crate::lang::source::is_kept;
 use crate::run::protocol::{LineProtocol, Reply, run_plain};
 use crate::run::{
     FileError, Input, Job, Message, PipelineError, Recorder, Showing, Unit, Watch, open_input,
@@ -287,13 +286,9 @@ impl<'t> Reach<'t> {
 
     /// The error kinds of the unit begun last, which was refused.
     fn error_kinds(&mut self) -> Coverage {
-        let text = self.unit_text();
-        match lang::validate(KeptLines::new(text), |_| Ok(())) {
-            Ok(Err(rejection)) => of_rejection(text, &rejection),
-            // Keeping type errors can fail (a full disk): then nothing
-            // can be told of them.
-            _ => Coverage::default(),
-        }
+        // Keeping type errors can fail (a full disk): then nothing can be
+        // told of them.
+        of_rejected(self.unit_text()).map(|(_, all)| all).unwrap_or_default()
     }
 }
 
@@ -485,10 +480,7 @@ fn shell(typed: &[u8], autopilot: Autopilot, seen: &mut Coverage) -> Result<(), 
 /// line is a one-line trace.
 fn line_errors(line: &[u8]) -> Coverage {
     let kept = if is_kept(line) { [line, b"\n"].concat() } else { Vec::new() };
-    match lang::validate(KeptLines::new(&kept[..]), |_| Ok(())) {
-        Ok(Err(rejection)) => of_rejection(&kept, &rejection),
-        _ => Coverage::default(),
-    }
+    of_rejected(&kept).map(|(_, all)| all).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -8,8 +8,7 @@
 
 mod classify;
 
-pub use classify::{kept_lines, of_rejected};
-pub use classify::{of_command, of_rejection};
+pub use classify::{kept_lines, of_command, of_rejected};
 
 /// Declares the behaviours, in catalogue order, with their ids and texts.
 macro_rules! catalogue {

@@ -7,11 +7,9 @@ use crate::game::{Cell, Game, Mark, Message, Phase, State};
 use crate::lang::ast::{Event, Value};
 use crate::lang::events;
 use crate::lang::source::{KeptLines, is_kept};
-use crate::lang::stream::parse_text;
 use crate::lang::tokens::{is_boolean, is_reserved};
 use crate::lang::validate::command;
-use crate::lang::{EventStream, Rejection};
-use crate::lang::{SyntaxKind, TraceError};
+use crate::lang::{EventStream, Rejection, SyntaxKind, validate};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
 /// the model after it, `walked` whether an undo or redo moved the cursor.
@@ -102,13 +100,16 @@ fn win(after: &State, cell: Cell) -> Behaviour {
     Behaviour::ALL[base + first]
 }
 
-/// The behaviours a trace that runs nothing showed, in trace order: its
-/// syntax error, or the kind of each event that is not type-correct.
-/// `kept` is the trace's kept lines (see `kept_lines`), which the error's
-/// position counts in.
-pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
-    match error {
-        TraceError::Syntax(e) => {
+/// What a unit (a trace, a chunk, a line) that runs nothing shows: the
+/// first behaviour, in its order, and all of them. That is what its syntax
+/// error's column counts and the error's kind, or the kind of each event
+/// that is not type-correct. `None` when it validates (or its type errors
+/// could not be kept). `kept` is its kept lines, each with its newline (see
+/// `kept_lines`), which the error's position counts in; it is read as a
+/// stream, so a unit of any size costs constant memory beyond its text.
+pub fn of_rejected(kept: &[u8]) -> Option<(Behaviour, Coverage)> {
+    match validate(KeptLines::new(kept), |_| Ok(())) {
+        Ok(Err(Rejection::Syntax(e))) => {
             let kind = match &e.kind {
                 SyntaxKind::UnknownIdentifier(_) => Behaviour::SyntaxUnknownIdentifier,
                 SyntaxKind::InvalidNumber(_) => Behaviour::SyntaxInvalidNumber,
@@ -116,31 +117,21 @@ pub fn of_rejected(kept: &[u8], error: &TraceError) -> Vec<Behaviour> {
             };
             // What the column counts comes first: a divergence there is
             // named after it, whatever stands at the position.
-            column_counts(kept, e.pos.line, e.pos.column).into_iter().chain([kind]).collect()
+            let counts = column_counts(kept, e.pos.line, e.pos.column);
+            Some((counts.unwrap_or(kind), counts.into_iter().chain([kind]).collect()))
         }
-        TraceError::Type(_) => parse_text(kept)
-            .map(|events| events.iter().filter_map(type_error).collect())
-            .unwrap_or_default(),
-    }
-}
-
-/// The behaviours a unit (a trace, a chunk, a line) that does not validate
-/// shows, as a set: `of_rejected`, reading the unit as a stream, so a unit
-/// of any size costs constant memory beyond its text. `kept` is the unit's
-/// kept lines, each with its newline.
-pub fn of_rejection(kept: &[u8], rejection: &Rejection) -> Coverage {
-    match rejection {
-        Rejection::Syntax(e) => {
-            of_rejected(kept, &TraceError::Syntax(e.clone())).into_iter().collect()
-        }
-        Rejection::Type(_) => {
-            let mut shown = Coverage::default();
+        Ok(Err(Rejection::Type(_))) => {
+            let (mut first, mut all) = (None, Coverage::default());
             let _ = EventStream::over(KeptLines::new(kept)).for_each(|event, _| {
-                type_error(event).into_iter().for_each(|b| shown.insert(b));
+                if let Some(b) = type_error(event) {
+                    first.get_or_insert(b);
+                    all.insert(b);
+                }
                 Ok::<(), ()>(())
             });
-            shown
+            first.map(|b| (b, all))
         }
+        _ => None,
     }
 }
 
@@ -231,10 +222,12 @@ mod tests {
             .collect()
     }
 
+    /// What a rejected trace shows: the first behaviour, then the others
+    /// in catalogue order.
     fn rejected(trace: &str) -> Vec<&'static str> {
-        let kept = kept_lines(trace.as_bytes());
-        let e = check(&kept).expect_err("rejected trace");
-        of_rejected(&kept, &e).into_iter().map(Behaviour::id).collect()
+        let (first, all) = of_rejected(&kept_lines(trace.as_bytes())).expect("rejected trace");
+        let others = all.iter().filter(|&b| b != first);
+        [first].into_iter().chain(others).map(Behaviour::id).collect()
     }
 
     const START: &str = "new_game(\"A\",\"B\")\n";
@@ -372,9 +365,6 @@ mod tests {
     #[test]
     fn syntax_errors_by_what_stands_at_the_position() {
         assert_eq!(rejected("undo(\n"), ["syntax-end-of-input"]);
-        // A shell line (its error at Column n+1), given with a newline.
-        let e = check(b"undo(").expect_err("rejected");
-        assert_eq!(of_rejected(b"undo(\n", &e), [Behaviour::SyntaxEndOfInput]);
         assert_eq!(rejected("-- c\n\nplay(\"A\n"), ["syntax-unterminated-string"]);
         assert_eq!(rejected("undo ( )"), ["syntax-parse"]);
         assert_eq!(rejected("play(INT, 1)"), ["syntax-reserved-word"]);
@@ -397,60 +387,27 @@ mod tests {
         assert_eq!(kinds("new_game(\"Zoë\",\t\"B\")\nundo ( )"), ["syntax-parse"]);
         assert_eq!(kinds("undo ( ) -- é\t"), ["syntax-parse"]);
         assert_eq!(kinds("play(\"é\",\n"), ["syntax-end-of-input"]);
-        // A shell line's end of input is past its last byte.
-        let e = check("play(\"é\",".as_bytes()).expect_err("rejected");
-        let shown = of_rejected("play(\"é\",\n".as_bytes(), &e);
-        assert_eq!(shown, [Behaviour::SyntaxColumnMultibyte, Behaviour::SyntaxEndOfInput]);
-    }
-
-    /// `of_rejection` of a trace, as the modes validate it (streamed).
-    fn streamed(trace: &str) -> Vec<&'static str> {
-        let kept = kept_lines(trace.as_bytes());
-        let rejection = crate::lang::validate(KeptLines::new(&kept[..]), |_| Ok(()))
-            .expect("read")
-            .expect_err("rejected");
-        of_rejection(&kept, &rejection).iter().map(Behaviour::id).collect()
     }
 
     #[test]
-    fn streamed_rejections_agree_and_read_long_events() {
-        for t in [
-            "jump undo(1) play(\"A\") play(\"A\", 10) play(1, 1) new_game(\"A\", 'c') undo",
-            "undo(\n",
-            "play(\"A\", 1.5)",
-            "play(INT, 1)",
-        ] {
-            let mut want = rejected(t);
-            want.sort_by_key(|id| Behaviour::from_id(id));
-            want.dedup();
-            assert_eq!(streamed(t), want, "{t}");
-        }
-        // Events past 64 KiB are read in pieces; their kind is the same.
-        let long = "x".repeat(70_000);
-        let t = format!(
-            "new_game(\"{long}\", \"B\") play(\"{long}\", 10) undo(\"{long}\") jump(\"{long}\")"
-        );
-        assert_eq!(
-            streamed(&t),
-            ["type-unknown-event", "type-button-range", "type-arguments-on-bare"]
-        );
-        let t = format!("play(\"{long}\") new_game(\"{long}\", [1, [2]]) play(\"A\", 5) jump");
-        assert_eq!(streamed(&t), ["type-unknown-event", "type-argument-type", "type-arity"]);
-    }
-
-    #[test]
-    fn type_errors_each_event_in_order() {
-        let t = "jump undo(1) play(\"A\") play(\"A\", 10) play(1, 1) new_game(\"A\", 'c') play_again undo";
+    fn type_errors_each_event_first_the_first() {
+        let t = "undo(1) jump play(\"A\") play(\"A\", 10) play(1, 1) new_game(\"A\", 'c') play_again undo";
         assert_eq!(
             rejected(t),
             [
-                "type-unknown-event",
                 "type-arguments-on-bare",
-                "type-arity",
-                "type-button-range",
+                "type-unknown-event",
                 "type-argument-type",
-                "type-argument-type"
+                "type-button-range",
+                "type-arity",
             ]
+        );
+        // Events past 64 KiB are read in pieces; their kind is the same.
+        let long = "x".repeat(70_000);
+        let t = format!("undo(\"{long}\") play(\"{long}\", 10) new_game(\"{long}\", [1, [2]])");
+        assert_eq!(
+            rejected(&t),
+            ["type-arguments-on-bare", "type-argument-type", "type-button-range"]
         );
     }
 }
