@@ -4,6 +4,8 @@
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
+pub(crate) use tictac_run::windowed::WindowError;
+
 /// A mistake in the invocation; printed with a `Run '... -help'` line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum UsageError {
@@ -16,16 +18,9 @@ pub(crate) enum UsageError {
     BadMode(String),
     #[error("Error: wrong number of arguments for the '{0}' mode")]
     ArgumentCount(String),
-    #[error("Error: the start of window is not a valid integer")]
-    WindowStart,
-    #[error("Error: the end of window is neither a valid integer nor '_'")]
-    WindowEnd,
-    #[error("Error: a window [start, end) should be such that start <= end")]
-    WindowOrder,
-    #[error(
-        "Error: when the start of a window is non-positive, its end must be a non-positive number"
-    )]
-    WindowSign,
+    /// `-w M N`'s bounds (the pipeline's check, which the web API makes too).
+    #[error(transparent)]
+    Window(#[from] WindowError),
     #[error("Error: the option '{0}' needs a value")]
     MissingValue(String),
     #[error("Error: --record works in the '-i' and '-g' modes only")]

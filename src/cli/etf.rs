@@ -8,20 +8,7 @@ use std::path::PathBuf;
 use super::{Invocation, Job, STDOUT, UsageError, values};
 use crate::bots::{Autopilot, Bot, Strategy};
 use crate::window::{Window, WindowEnd};
-
-/// A window as `-w` and the web API take it, checked as SPEC §5 says:
-/// `start <= end`, and a non-positive start with a non-positive end.
-pub(crate) fn check_window(start: i32, end: WindowEnd) -> Result<Window, UsageError> {
-    if let WindowEnd::Line(n) = end {
-        if start > n {
-            return Err(UsageError::WindowOrder);
-        }
-        if start <= 0 && n > 0 {
-            return Err(UsageError::WindowSign);
-        }
-    }
-    Ok(Window { start, end })
-}
+use tictac_run::windowed;
 
 /// Options of a played session; they may stand anywhere on the line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -172,13 +159,14 @@ fn parse_etf(args: &[OsString]) -> Result<Invocation, UsageError> {
     }
 }
 
+/// A window as `-w M N` takes it: the numbers read here, checked by the
+/// pipeline (`windowed::checked`, the web API's check too).
 fn parse_window(start: &OsStr, end: &OsStr) -> Result<Window, UsageError> {
-    let start = integer(start).ok_or(UsageError::WindowStart)?;
     let end = match end.to_str().map(str::trim) {
-        Some("_") => WindowEnd::Unbounded,
-        _ => WindowEnd::Line(integer(end).ok_or(UsageError::WindowEnd)?),
+        Some("_") => Some(WindowEnd::Unbounded),
+        _ => integer(end).map(WindowEnd::Line),
     };
-    check_window(start, end)
+    Ok(windowed::checked(integer(start), end)?)
 }
 
 /// A 32-bit integer, with an optional sign and surrounding spaces.
@@ -194,6 +182,7 @@ fn integer(text: &OsStr) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tictac_run::windowed::WindowError;
 
     fn p(args: &[&str]) -> Result<Invocation, UsageError> {
         super::super::parse(&args.iter().map(OsString::from).collect::<Vec<_>>())
@@ -305,13 +294,14 @@ mod tests {
 
     #[test]
     fn window_checks_come_in_order() {
-        assert_eq!(window("x", "y"), Err(UsageError::WindowStart));
-        assert_eq!(window("1", "y"), Err(UsageError::WindowEnd));
-        assert_eq!(window("3", "2"), Err(UsageError::WindowOrder));
-        assert_eq!(window("0", "2"), Err(UsageError::WindowSign));
-        assert_eq!(window("2147483648", "_"), Err(UsageError::WindowStart));
+        let wrong = |e| Err(UsageError::Window(e));
+        assert_eq!(window("x", "y"), wrong(WindowError::Start));
+        assert_eq!(window("1", "y"), wrong(WindowError::End));
+        assert_eq!(window("3", "2"), wrong(WindowError::Order));
+        assert_eq!(window("0", "2"), wrong(WindowError::Sign));
+        assert_eq!(window("2147483648", "_"), wrong(WindowError::Start));
         assert_eq!(window(" +2 ", "_"), Ok(Window { start: 2, end: WindowEnd::Unbounded }));
         assert_eq!(window("-3", "-1"), Ok(Window { start: -3, end: WindowEnd::Line(-1) }));
-        assert_eq!(window("1", "+-1"), Err(UsageError::WindowEnd));
+        assert_eq!(window("1", "+-1"), wrong(WindowError::End));
     }
 }

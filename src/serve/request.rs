@@ -4,7 +4,6 @@
 //! the run's job.
 
 use tictac_web::api::{self, RunRequest, StateRequest};
-use tictac_web::modes::Mode;
 
 use super::error::ApiError;
 use crate::bots::Autopilot;
@@ -19,12 +18,7 @@ fn refused(why: String) -> ApiError {
 /// request is refused.
 pub(crate) fn run(body: &[u8]) -> Result<(String, Job, Autopilot), ApiError> {
     let request: RunRequest = api::parse(body).map_err(refused)?;
-    let (mode, autopilot) = request.mode().map_err(refused)?;
-    let job = match mode {
-        Mode::Whole => Job::Whole,
-        Mode::Chunks => Job::Chunks,
-        Mode::Window(window) => Job::Window(window),
-    };
+    let (job, autopilot) = request.mode().map_err(refused)?;
     Ok((trace(request.trace)?, job, autopilot))
 }
 

@@ -21,6 +21,7 @@ use crate::command::Command;
 use crate::engine::Engine;
 use crate::lang::source::is_kept;
 use crate::run::protocol::{LineProtocol, Reply, run_plain};
+use crate::run::windowed::WindowError;
 use crate::run::{
     FileError, Input, Job, Message, PipelineError, Recorder, Showing, Unit, Watch, open_input,
     run_watched,
@@ -182,10 +183,10 @@ fn of_usage(e: &UsageError) -> Option<Behaviour> {
         UsageError::NoMode => Behaviour::InvocationNoMode,
         UsageError::BadMode(_) => Behaviour::InvocationBadMode,
         UsageError::ArgumentCount(_) => Behaviour::InvocationArgumentCount,
-        UsageError::WindowStart => Behaviour::WindowBadStart,
-        UsageError::WindowEnd => Behaviour::WindowBadEnd,
-        UsageError::WindowOrder => Behaviour::WindowStartAfterEnd,
-        UsageError::WindowSign => Behaviour::WindowNonPositiveStart,
+        UsageError::Window(WindowError::Start) => Behaviour::WindowBadStart,
+        UsageError::Window(WindowError::End) => Behaviour::WindowBadEnd,
+        UsageError::Window(WindowError::Order) => Behaviour::WindowStartAfterEnd,
+        UsageError::Window(WindowError::Sign) => Behaviour::WindowNonPositiveStart,
         _ => return None,
     })
 }

@@ -1,18 +1,20 @@
 //! The static site's engine (`crates/tictac-web`, compiled to WebAssembly
-//! by dist/site.sh) against the command line: its in-memory modes print what
+//! by dist/site.sh) against the command line: asked as the pages ask it
+//! (`api::answer`, a request's JSON and the trace's bytes), it prints what
 //! `tictac -b IN`, `-b IN OUT`, `-w M N IN` and `-l IN` print, byte for
 //! byte, with the same exit status, on every acceptance trace and on traces
 //! made to reach what they do not (several chunks, CR LF, bytes that are
-//! not UTF-8, parse errors mid-line). Its API answers as the server's do:
+//! not UTF-8, parse errors mid-line): both run the same pipeline
+//! (`tictac-run`), the site on a trace in memory. Its API answers as the server's do:
 //! tests/it/serve.rs (`the_static_sites_engine_answers_as_the_server_does`).
 //! The browser test (bench/check-site-browser.sh) runs the built module.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tictac_core::bots::Autopilot;
+use tictac::run::Job as Mode;
 use tictac_core::window::{Window, WindowEnd};
-use tictac_web::modes::{self, Mode};
+use tictac_web::api::{Call, answer};
 
 use crate::common::{temp_dir, tictac};
 
@@ -29,11 +31,27 @@ const WINDOWS: [(i32, Option<i32>); 8] = [
     (1, Some(1)),
 ];
 
-/// The engine's output and status for `trace` in `mode`.
-fn web(trace: &[u8], mode: Mode) -> (Vec<u8>, u8) {
-    let mut out = Vec::new();
-    let status = modes::run(trace, mode, Autopilot::default(), &mut out).expect("in memory");
-    (out, status)
+/// The engine's output and status for `trace` in `mode`, asked as the
+/// playground asks it, with `more` of the request's JSON (the bots).
+fn web(trace: &[u8], mode: Mode, more: &str) -> (Vec<u8>, u8) {
+    let bound = |n: Option<i32>| n.map_or(r#""_""#.to_string(), |n| n.to_string());
+    let request = match mode {
+        Mode::Whole => r#"{"mode": "b""#.to_string(),
+        Mode::Chunks => r#"{"mode": "chunks""#.to_string(),
+        Mode::Window(Window { start, end }) => {
+            let end = match end {
+                WindowEnd::Line(n) => Some(n),
+                WindowEnd::Unbounded => None,
+            };
+            format!(r#"{{"mode": "window", "start": {start}, "end": {}"#, bound(end))
+        }
+    } + more
+        + "}";
+    let answered = answer(Call::Run, request.as_bytes(), trace);
+    let json: serde_json::Value = serde_json::from_slice(&answered.json).expect("JSON");
+    assert!(answered.ok, "{request}: {json}");
+    let status = json["status"].as_u64().expect("a status");
+    (answered.output, u8::try_from(status).expect("a status"))
 }
 
 /// What the command line prints for the trace file `path` in `mode`, and its status.
@@ -128,7 +146,7 @@ fn the_sites_engine_prints_what_the_command_line_prints_in_every_mode() {
         let trace = fs::read(path).expect("a trace");
         for mode in modes() {
             let want = command_line(path, mode, scratch.path());
-            let got = web(&trace, mode);
+            let got = web(&trace, mode, "");
             assert!(
                 got == want,
                 "{} in {mode:?}: the site's engine printed (status {})\n{}\nthe command line (status {})\n{}",
@@ -152,13 +170,8 @@ fn bots_answer_in_the_sites_engine_as_with_bot() {
     for strategy in ["tla", "elm", "perfect", "random"] {
         let bot = format!("Hal={strategy}");
         let want = tictac(&["-b", file, "--bot", &bot, "--seed", "7"]);
-        let bots = vec![tictac_core::bots::Bot {
-            name: b"Hal".to_vec(),
-            strategy: tictac_core::bots::Strategy::from_name(strategy).expect("a strategy"),
-        }];
-        let mut out = Vec::new();
-        let trace = fs::read(&trace).expect("read");
-        modes::run(&trace, Mode::Whole, Autopilot::new(bots, Some(7)), &mut out).expect("ran");
+        let bots = format!(r#", "bots": {{"Hal": "{strategy}"}}, "seed": 7"#);
+        let (out, _) = web(&fs::read(&trace).expect("read"), Mode::Whole, &bots);
         assert_eq!(
             String::from_utf8_lossy(&out),
             String::from_utf8_lossy(&want.stdout),

@@ -18,7 +18,7 @@ use crate::spool::{Spool, read_varint, truncated, write_varint};
 use crate::status::Status;
 use crate::tape::{Checkpoint, Entry, FIRST_MARK, Tape, TapeReader};
 use crate::watch::{Message, Showing, Unit, Watch};
-use crate::window::Window;
+use crate::window::{Window, WindowEnd};
 use crate::{Input, RunError};
 
 /// Ends the commands of a line that ran.
@@ -29,6 +29,39 @@ const LINE_ERROR: u8 = FIRST_MARK + 1;
 /// A run of valid lines without commands (`?`, say): the count follows.
 /// Such lines are counted, not stored one by one.
 const EMPTY_LINES: u8 = FIRST_MARK + 2;
+
+/// Why a window's bounds are refused, in SPEC §5's words: the command
+/// line's (`-w M N`) and the web API's alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WindowError {
+    #[error("Error: the start of window is not a valid integer")]
+    Start,
+    #[error("Error: the end of window is neither a valid integer nor '_'")]
+    End,
+    #[error("Error: a window [start, end) should be such that start <= end")]
+    Order,
+    #[error(
+        "Error: when the start of a window is non-positive, its end must be a non-positive number"
+    )]
+    Sign,
+}
+
+/// A window from its bounds as read (`None`: not a 32-bit integer; the end
+/// `_` is `WindowEnd::Unbounded`), checked in SPEC §5's order: the start,
+/// the end, `start <= end`, and a non-positive start with a non-positive end.
+pub fn checked(start: Option<i32>, end: Option<WindowEnd>) -> Result<Window, WindowError> {
+    let start = start.ok_or(WindowError::Start)?;
+    let end = end.ok_or(WindowError::End)?;
+    if let WindowEnd::Line(n) = end {
+        if start > n {
+            return Err(WindowError::Order);
+        }
+        if start <= 0 && n > 0 {
+            return Err(WindowError::Sign);
+        }
+    }
+    Ok(Window { start, end })
+}
 
 pub fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
     match window.counted_from_start() {
@@ -396,5 +429,22 @@ impl LineReader {
                 return Err(RunError::Spool(truncated()));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_bounds_are_checked_in_the_specs_order() {
+        let line = |n| Some(WindowEnd::Line(n));
+        assert_eq!(checked(None, None), Err(WindowError::Start));
+        assert_eq!(checked(Some(1), None), Err(WindowError::End));
+        assert_eq!(checked(Some(3), line(2)), Err(WindowError::Order));
+        assert_eq!(checked(Some(0), line(2)), Err(WindowError::Sign));
+        assert_eq!(checked(Some(-3), line(-1)), Ok(Window { start: -3, end: WindowEnd::Line(-1) }));
+        let unbounded = Window { start: 0, end: WindowEnd::Unbounded };
+        assert_eq!(checked(Some(0), Some(WindowEnd::Unbounded)), Ok(unbounded));
     }
 }

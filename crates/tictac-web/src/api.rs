@@ -16,9 +16,10 @@ use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use tictac_core::bots::{Autopilot, Bot, Strategy};
-use tictac_core::window::{Window, WindowEnd};
+use tictac_core::window::WindowEnd;
+use tictac_run::status::WriteError;
+use tictac_run::{Input, Job, RunError, run_input, windowed};
 
-use crate::modes::{self, Mode};
 use crate::state;
 
 /// Bytes a transcript may reach: past it the call stops and is refused,
@@ -199,10 +200,14 @@ fn apart(trace: Option<&String>) -> Result<(), String> {
 fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     let request: RunRequest = parse(request)?;
     apart(request.trace.as_ref())?;
-    let (mode, autopilot) = request.mode()?;
+    let (job, autopilot) = request.mode()?;
     let mut output = Capped::new(limit);
-    let status = modes::run(trace, mode, autopilot, &mut output).map_err(|e| failed(e, limit))?;
-    Ok(reply(&RunReply { status }, output.bytes))
+    let status = match run_input(job, Input::memory(trace), &mut output, autopilot) {
+        Ok(status) => status,
+        Err(RunError::Write(WriteError::Failed(e))) => return Err(failed(e, limit)),
+        Err(e) => return Err(format!("the engine could not run the trace: {e}")),
+    };
+    Ok(reply(&RunReply { status: status.code() }, output.bytes))
 }
 
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
@@ -249,14 +254,14 @@ fn failed(e: io::Error, limit: usize) -> String {
 impl RunRequest {
     /// The mode and the bots, or why this combination is refused (as the
     /// command line refuses it).
-    pub fn mode(&self) -> Result<(Mode, Autopilot), String> {
+    pub fn mode(&self) -> Result<(Job, Autopilot), String> {
         let windowed = self.start.is_some() || self.end.is_some();
         let mode = match self.mode {
             ModeName::B | ModeName::Chunks if windowed => {
                 return Err("\"start\" and \"end\" go with the window mode only".into());
             }
-            ModeName::B => Mode::Whole,
-            ModeName::Chunks => Mode::Chunks,
+            ModeName::B => Job::Whole,
+            ModeName::Chunks => Job::Chunks,
             ModeName::Window => {
                 let (Some(start), Some(end)) = (&self.start, &self.end) else {
                     return Err("the window mode needs \"start\" and \"end\"".into());
@@ -267,7 +272,7 @@ impl RunRequest {
                         "bots play in the b and chunks modes only (as --bot goes with -b)".into()
                     );
                 }
-                Mode::Window(window)
+                Job::Window(window)
             }
         };
         Ok((mode, autopilot(&self.bots, self.seed)?))
@@ -281,24 +286,14 @@ impl StateRequest {
     }
 }
 
-/// A window's bounds as `-w M N` takes them, or the command line's words.
-fn window(start: &Value, end: &Value) -> Result<Window, String> {
-    let start = integer(start).ok_or("Error: the start of window is not a valid integer")?;
+/// A window's bounds as `-w M N` takes them (the pipeline's one check),
+/// or the command line's words.
+fn window(start: &Value, end: &Value) -> Result<tictac_core::window::Window, String> {
     let end = match end {
-        Value::String(s) if s == "_" => WindowEnd::Unbounded,
-        _ => WindowEnd::Line(
-            integer(end).ok_or("Error: the end of window is neither a valid integer nor '_'")?,
-        ),
+        Value::String(s) if s == "_" => Some(WindowEnd::Unbounded),
+        _ => integer(end).map(WindowEnd::Line),
     };
-    if let WindowEnd::Line(n) = end {
-        if start > n {
-            return Err("Error: a window [start, end) should be such that start <= end".into());
-        }
-        if start <= 0 && n > 0 {
-            return Err("Error: when the start of a window is non-positive, its end must be a non-positive number".into());
-        }
-    }
-    Ok(Window { start, end })
+    windowed::checked(integer(start), end).map_err(|e| e.to_string())
 }
 
 /// A window bound: a JSON number that is a 32-bit integer, as `-w` takes.
@@ -370,7 +365,8 @@ mod tests {
                 .expect("the server's form");
         assert_eq!(request.trace.as_deref(), Some("undo\n"));
         let (mode, _) = request.mode().expect("a window");
-        assert_eq!(mode, Mode::Window(Window { start: 1, end: WindowEnd::Unbounded }));
+        let window = tictac_core::window::Window { start: 1, end: WindowEnd::Unbounded };
+        assert_eq!(mode, Job::Window(window));
         let state: StateRequest =
             parse(br#"{"trace": "", "bots": {"Hal": "elm"}}"#).expect("state");
         assert_eq!(state.trace.as_deref(), Some(""));

@@ -1,6 +1,7 @@
 //! tictac's engine for the static site's pages (dist/site.sh), compiled to
 //! `wasm32-unknown-unknown`: the calls `tictac serve`'s API answers (`run`,
-//! `state`), answered here on plain data (`api`), and the module's exports,
+//! `state`), answered here on plain data (`api`; the modes run through the
+//! command line's own pipeline, `tictac-run`), and the module's exports,
 //! a small glue of our own (docs/DECISIONS.md): the input and output
 //! buffers are Rust's, JavaScript (engine.js beside this crate) writes the
 //! request and the trace into the first and reads the answer from the
@@ -11,7 +12,6 @@
 #![deny(unsafe_code)]
 
 pub mod api;
-pub mod modes;
 pub mod state;
 
 use std::cell::RefCell;

@@ -8,13 +8,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 use tictac_core::bots::Autopilot;
-use tictac_core::engine::Engine;
 use tictac_core::game::view::{banner, message_text, render, write_state};
 use tictac_core::game::{Cell, Game, Mark, Phase};
 use tictac_core::history::{History, Op};
-use tictac_core::lang::source::KeptLines;
-
-use crate::modes::{Driver, show_step, validate};
+use tictac_core::lang::source::{KeptLines, LineSource};
+use tictac_core::lang::{self, Failure, Rejection};
+use tictac_run::{Driver, show_step};
 
 /// A trace that does not validate: the message `-b` prints.
 #[derive(Debug, Serialize)]
@@ -98,7 +97,7 @@ pub fn after<W: Write + Into<Vec<u8>>>(
         rejection.write_to(&mut out)?;
         return Ok(Err(Rejected { status: 1, error: text(out.into()) }));
     }
-    let mut driver = Driver { engine: Engine::new(), autopilot };
+    let mut driver = Driver::new(autopilot);
     let mut answers = Vec::new();
     write_state(&mut out, driver.engine.game())?;
     let mut k = 0;
@@ -135,6 +134,15 @@ pub fn after<W: Write + Into<Vec<u8>>>(
         transcript: text(out.into()),
         ..view(engine.game())
     }))
+}
+
+/// The verdict on the kept lines `lines` gives, `keep` seeing each command
+/// while all is well (a trace in memory: read errors are `keep`'s).
+fn validate<S: LineSource>(
+    lines: S,
+    keep: impl FnMut(&tictac_core::command::Command) -> io::Result<()>,
+) -> io::Result<Result<(), Rejection>> {
+    lang::validate(lines, keep).map_err(|(Failure::Read(e) | Failure::Keep(e))| e)
 }
 
 /// The round's history as the page draws it; none past `HISTORY_SHOWN` entries.
