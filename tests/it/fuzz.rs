@@ -156,13 +156,11 @@ fn in_memory(text: &[u8]) -> Vec<u8> {
     }))
 }
 
-/// The streaming reader with buffers of `refill` bytes, and lines longer
-/// than that handed on in pieces.
+/// The streaming reader with buffers of `refill` bytes.
 fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
     let mut echoes = Vec::new();
-    // A tiny buffer and tiny long lines: edges everywhere, mid-token too.
-    let reader = std::io::BufReader::with_capacity(refill, bytes);
-    let lines = KeptLines::with_long_line(reader, refill);
+    // A tiny buffer: edges everywhere, mid-token too.
+    let lines = KeptLines::new(std::io::BufReader::with_capacity(refill, bytes));
     let walked = lang::validate(lines, |c| {
         let mut echo = Vec::new();
         c.write_echo(&mut echo)?;

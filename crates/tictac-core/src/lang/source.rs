@@ -14,60 +14,9 @@ pub fn is_kept(line: &[u8]) -> bool {
     start.is_some_and(|k| !line[k..].starts_with(b"--"))
 }
 
-/// Whether a line starting with this byte might be dropped.
-fn may_drop(first: u8) -> bool {
-    matches!(first, b' ' | b'\t' | b'\r' | b'\n' | b'-')
-}
-
-/// Appends a line (without its newline) and a newline, if it is kept.
-fn keep_line(line: &[u8], out: &mut Vec<u8>) {
-    if is_kept(line) {
-        out.extend_from_slice(line);
-        out.push(b'\n');
-    }
-}
-
-/// A line whose end the reader has not given yet is handed on in pieces
-/// once its start tells whether it is kept (see `KeptLines::settle_pending`),
-/// so a long line (or an endless one: `/dev/zero`) is never held whole, and
-/// `next_piece` hands on parts of at most this many bytes.
+/// The size of the pieces a line is read in when it is not kept whole (a
+/// piped shell line longer than this, what is skipped after a parse error).
 pub const LONG_LINE: usize = 64 * 1024;
-
-/// A byte that cannot tell whether its line is kept.
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r')
-}
-
-/// Whether a line starting with these bytes is kept, once the start tells.
-fn decided(start: &[u8]) -> Option<bool> {
-    let k = start.iter().position(|&b| !is_blank(b))?;
-    match start[k] {
-        b'-' => start.get(k + 1).map(|&b| b != b'-'),
-        _ => Some(true),
-    }
-}
-
-/// Where the reader stands in the current line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Within {
-    /// Its start, if any, is in `pending`.
-    Start,
-    /// A kept line, partly handed on already.
-    Kept,
-    /// A dropped line: the rest is skipped.
-    Dropped,
-}
-
-/// What `KeptLines::next_piece` appended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Piece {
-    /// The rest of a kept line, with its newline.
-    Line,
-    /// A part of a long kept line; more follows.
-    Part,
-    /// Nothing: the input has ended.
-    End,
-}
 
 /// Where the parser takes its text from: kept lines, in blocks.
 pub trait LineSource {
@@ -88,18 +37,17 @@ pub trait LineSource {
 }
 
 impl<R: BufRead> LineSource for KeptLines<R> {
-    #[inline]
     fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-        KeptLines::fill_into(self, out, want)
+        let mut all = usize::MAX;
+        self.read(out, want, &mut all)
     }
 
     fn skipped(&mut self) -> u64 {
-        std::mem::take(&mut self.skipped)
+        std::mem::take(&mut self.line.skipped)
     }
 }
 
 impl<S: LineSource + ?Sized> LineSource for &mut S {
-    #[inline]
     fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
         (**self).fill_into(out, want)
     }
@@ -113,20 +61,18 @@ impl<S: LineSource + ?Sized> LineSource for &mut S {
 pub struct Lines<'k, R> {
     lines: &'k mut KeptLines<R>,
     left: usize,
-    /// Kept lines begun so far.
-    begun: usize,
-    /// Whether the line being read is a part line.
-    in_part: bool,
+    asked: usize,
 }
 
 impl<'k, R: BufRead> Lines<'k, R> {
     pub fn new(lines: &'k mut KeptLines<R>, left: usize) -> Self {
-        Lines { lines, left, begun: 0, in_part: false }
+        Lines { lines, left, asked: left }
     }
 
     /// How many kept lines the source held (fewer than asked at the end).
     pub fn begun(&self) -> usize {
-        self.begun
+        self.asked - self.left
+            + usize::from(self.left > 0 && self.lines.line.within == Within::Kept)
     }
 
     /// Whether these lines have all been read to their end.
@@ -149,37 +95,7 @@ impl<'k, R: BufRead> Lines<'k, R> {
 
 impl<R: BufRead> LineSource for Lines<'_, R> {
     fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-        let target = out.len() + want;
-        while out.len() < target {
-            if self.left == 0 {
-                return Ok(false);
-            }
-            let piece = self.lines.next_piece(out)?;
-            if piece != Piece::End && !self.in_part {
-                self.begun += 1;
-            }
-            match piece {
-                Piece::Line => {
-                    self.left -= 1;
-                    self.in_part = false;
-                    // Said at once, so the last line is parsed once, as the
-                    // end of its text (a window line: every line).
-                    if self.left == 0 {
-                        return Ok(false);
-                    }
-                }
-                Piece::Part => self.in_part = true,
-                Piece::End => {
-                    self.left = 0;
-                    return Ok(false);
-                }
-            }
-            // Skipped blanks are told before anything after them.
-            if self.lines.skipped > 0 {
-                return Ok(true);
-            }
-        }
-        Ok(true)
+        self.lines.read(out, want, &mut self.left)
     }
 
     fn skipped(&mut self) -> u64 {
@@ -187,28 +103,116 @@ impl<R: BufRead> LineSource for Lines<'_, R> {
     }
 }
 
+/// Where the reader stands in the current line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Within {
+    /// At its start, or in blanks that cannot tell yet whether it is kept.
+    Start,
+    /// After those blanks, a `-`: a second one makes it a comment.
+    Dash,
+    /// A kept line: the rest is handed on.
+    Kept,
+    /// A dropped line: the rest is skipped.
+    Dropped,
+}
+
+/// What the reader knows of the current line's start.
+struct LineStart {
+    within: Within,
+    /// The start of a line that cannot tell yet whether it is kept (blanks,
+    /// perhaps a last `-`), held until it can; once kept, handed on first.
+    pending: Vec<u8>,
+    /// Blanks of that start past `long_blanks`, counted rather than held.
+    lost: u64,
+    /// See `LineSource::skipped`.
+    skipped: u64,
+    /// A kept line's start waits in `pending` while its counted blanks are
+    /// told.
+    held: bool,
+    long_blanks: usize,
+}
+
+impl LineStart {
+    /// Looks at the bytes of a line's start (a line of blanks may go on
+    /// for ever) until they tell whether it is kept; gives how many it
+    /// took. A kept line's held start is handed on (or waits while its
+    /// counted blanks are told, `skipped`); the byte that told is not taken.
+    fn settle(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> usize {
+        for (k, &b) in bytes.iter().enumerate() {
+            self.within = match (self.within, b) {
+                (Within::Start, b' ' | b'\t' | b'\r') => Within::Start,
+                (Within::Start, b'-') => Within::Dash,
+                (Within::Start, b'\n') | (Within::Dash, b'-') => Within::Dropped,
+                _ => Within::Kept,
+            };
+            match self.within {
+                Within::Kept => {
+                    self.keep(out);
+                    return k;
+                }
+                Within::Dropped => {
+                    self.pending.clear();
+                    self.lost = 0;
+                    // A line of blanks ends here.
+                    if b == b'\n' {
+                        self.within = Within::Start;
+                    }
+                    return k + 1;
+                }
+                _ => self.pending.push(b),
+            }
+            if self.pending.len() > self.long_blanks && self.within == Within::Start {
+                self.lost += self.pending.len() as u64;
+                self.pending.clear();
+            }
+        }
+        bytes.len()
+    }
+
+    /// Takes from `bytes` (what the reader has at hand) what the current
+    /// line's state decides (see `KeptLines::read`); gives how many.
+    fn take(&mut self, bytes: &[u8], out: &mut Vec<u8>, lines: &mut usize) -> usize {
+        match self.within {
+            Within::Kept | Within::Dropped => {
+                let end = memchr::memchr(b'\n', bytes);
+                let n = end.map_or(bytes.len(), |e| e + 1);
+                if self.within == Within::Kept {
+                    out.extend_from_slice(&bytes[..n]);
+                    *lines -= usize::from(end.is_some());
+                }
+                if end.is_some() {
+                    self.within = Within::Start;
+                }
+                n
+            }
+            _ if self.pending.is_empty() && self.lost == 0 => {
+                match whole_lines(bytes, out, lines) {
+                    0 => self.settle(bytes, out),
+                    n => n,
+                }
+            }
+            _ => self.settle(bytes, out),
+        }
+    }
+
+    /// The line is kept: its held start is handed on, after the blanks
+    /// counted before it are told.
+    fn keep(&mut self, out: &mut Vec<u8>) {
+        self.within = Within::Kept;
+        if self.lost > 0 {
+            self.skipped = std::mem::take(&mut self.lost);
+            self.held = true;
+        } else {
+            out.extend_from_slice(&self.pending);
+            self.pending.clear();
+        }
+    }
+}
+
 /// The kept lines of a reader, in order.
 pub struct KeptLines<R> {
     reader: R,
-    /// The start of a line whose end the reader has not given yet, while
-    /// it cannot tell whether the line is kept: blanks, perhaps a `-`.
-    pending: Vec<u8>,
-    /// How many bytes at the start of `pending` are known to be blanks, so
-    /// a long run of blanks is looked at once, not again with each block.
-    blanks: usize,
-    /// Blanks of that line before `pending`, counted rather than held: a
-    /// line's start is held up to `long_blanks` bytes (see `skipped`).
-    lost: u64,
-    /// A kept line, or its start, to hand on once the blanks counted before
-    /// it have been told (`skipped`).
-    held_back: Option<Vec<u8>>,
-    /// See `LineSource::skipped`.
-    skipped: u64,
-    within: Within,
-    /// See `LONG_LINE`.
-    long_line: usize,
-    /// Blanks past this many at the start of a line are counted, not held.
-    long_blanks: usize,
+    line: LineStart,
 }
 
 impl<R: BufRead> KeptLines<R> {
@@ -218,285 +222,71 @@ impl<R: BufRead> KeptLines<R> {
     }
 
     pub fn new(reader: R) -> Self {
-        Self::with_long_line(reader, LONG_LINE)
+        Self::with_long_blanks(reader, MAX_EVENT)
     }
 
-    /// `next_piece` hands on parts of at most `long_line` bytes (tests use
-    /// short ones).
-    pub fn with_long_line(reader: R, long_line: usize) -> Self {
-        KeptLines {
-            reader,
-            pending: Vec::new(),
-            blanks: 0,
-            lost: 0,
-            held_back: None,
-            skipped: 0,
+    /// Lines whose leading blanks past `long_blanks` are counted, not held
+    /// (tests use few).
+    pub(crate) fn with_long_blanks(reader: R, long_blanks: usize) -> Self {
+        let line = LineStart {
             within: Within::Start,
-            long_line,
-            long_blanks: MAX_EVENT,
-        }
-    }
-
-    /// Lines whose leading blanks past `long_blanks` are counted (tests).
-    #[cfg(test)]
-    pub(crate) fn with_long_blanks(reader: R, long_line: usize, long_blanks: usize) -> Self {
-        KeptLines { long_blanks, ..Self::with_long_line(reader, long_line) }
+            pending: Vec::new(),
+            lost: 0,
+            held: false,
+            skipped: 0,
+            long_blanks,
+        };
+        KeptLines { reader, line }
     }
 
     /// Appends kept lines (each with its newline) to `out` until it has
-    /// grown by at least `want` bytes or the input ends; false at the end.
-    /// This is the fast path for long traces: whole runs of kept lines are
-    /// copied at once. The last line appended may be the first part of a
-    /// line whose end is not at hand yet (see `LONG_LINE`). It stops early
-    /// after a kept line's start whose blanks were counted (`skipped`).
-    pub(crate) fn fill_into(&mut self, out: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    /// grown by at least `want` bytes, `lines` kept lines have ended
+    /// (counted down), or the input ends; false at the end (of the input
+    /// or of those lines). What the reader holds of whole lines is taken at
+    /// once, so a long trace is copied in runs of kept lines; the last line
+    /// appended may be the start of one whose end is not at hand yet. It
+    /// stops early after a kept line's start whose blanks were counted
+    /// (`skipped`), so they are told before what follows them.
+    fn read(&mut self, out: &mut Vec<u8>, want: usize, lines: &mut usize) -> io::Result<bool> {
         let target = out.len() + want;
-        while out.len() < target {
-            if let Some(back) = self.held_back.take() {
-                out.extend_from_slice(&back);
+        while out.len() < target && *lines > 0 {
+            let line = &mut self.line;
+            if line.held {
+                out.extend_from_slice(&line.pending);
+                line.pending.clear();
+                line.held = false;
                 continue;
             }
             let available = self.reader.fill_buf()?;
             if available.is_empty() {
-                match self.within {
-                    Within::Kept => out.push(b'\n'),
-                    Within::Dropped => {}
-                    Within::Start => {
-                        let line = self.take_pending();
-                        if self.end_line(line, out) {
-                            return Ok(true);
-                        }
+                match line.within {
+                    Within::Kept => {
+                        out.push(b'\n');
+                        *lines -= 1;
                     }
+                    Within::Dash => {
+                        // A last line `-` is kept.
+                        line.keep(out);
+                        return Ok(true);
+                    }
+                    Within::Start | Within::Dropped => {}
                 }
-                self.within = Within::Start;
+                line.within = Within::Start;
+                line.pending.clear();
+                line.lost = 0;
                 return Ok(false);
             }
-            if self.within != Within::Start {
-                // The rest of a long line.
-                let end = memchr::memchr(b'\n', available);
-                let n = end.map_or(available.len(), |e| e + 1);
-                if self.within == Within::Kept {
-                    out.extend_from_slice(&available[..n]);
-                }
-                if end.is_some() {
-                    self.within = Within::Start;
-                }
-                self.reader.consume(n);
-                continue;
+            // All the reader has at hand is taken (up to `lines`).
+            let mut taken = 0;
+            while taken < available.len() && *lines > 0 && !line.held {
+                taken += line.take(&available[taken..], out, lines);
             }
-            let Some(last) = memchr::memrchr(b'\n', available) else {
-                self.pending.extend_from_slice(available);
-                let n = available.len();
-                self.reader.consume(n);
-                if self.settle_pending(out) {
-                    return Ok(true);
-                }
-                continue;
-            };
-            let (lines, tail) = available.split_at(last + 1);
-            let mut from = 0;
-            if !self.pending.is_empty() || self.lost > 0 {
-                let end = memchr::memchr(b'\n', lines).unwrap_or(last);
-                self.pending.extend_from_slice(&lines[..end]);
-                self.blanks = 0;
-                let mut line = std::mem::take(&mut self.pending);
-                if !is_kept(&line) {
-                    self.lost = 0;
-                } else if self.lost > 0 {
-                    // After blanks counted: told first (see `hand_on`).
-                    line.push(b'\n');
-                    self.skipped = std::mem::take(&mut self.lost);
-                    self.held_back = Some(line);
-                    self.reader.consume(end + 1);
-                    return Ok(true);
-                } else {
-                    keep_line(&line, out);
-                }
-                from = end + 1;
-            }
-            // Copy runs of kept lines whole; skip the others. A line that
-            // starts with anything but a blank or `-` is kept: only the
-            // others need a closer look.
-            let mut run = from;
-            let mut line_start = from;
-            let mut doubtful = lines.get(from).is_some_and(|&b| may_drop(b));
-            for (k, &b) in lines.iter().enumerate().skip(from) {
-                if b != b'\n' {
-                    continue;
-                }
-                if doubtful && !is_kept(&lines[line_start..k]) {
-                    out.extend_from_slice(&lines[run..line_start]);
-                    run = k + 1;
-                }
-                line_start = k + 1;
-                doubtful = lines.get(line_start).is_some_and(|&b| may_drop(b));
-            }
-            out.extend_from_slice(&lines[run..]);
-            self.pending.extend_from_slice(tail);
-            let n = available.len();
-            self.reader.consume(n);
-            if self.settle_pending(out) {
+            self.reader.consume(taken);
+            if self.line.held {
                 return Ok(true);
             }
         }
-        Ok(true)
-    }
-
-    /// Ends a line whose start was pending (`line`, without its newline):
-    /// hands it on if it is kept (see `hand_on`; true when it waits).
-    fn end_line(&mut self, mut line: Vec<u8>, out: &mut Vec<u8>) -> bool {
-        if !is_kept(&line) {
-            self.lost = 0;
-            return false;
-        }
-        line.push(b'\n');
-        self.hand_on(&line, out)
-    }
-
-    /// Hands on a kept line or its start, after the blanks counted before
-    /// it: when there are some, they are told first (`skipped`) and the
-    /// bytes wait for the next call (then true).
-    fn hand_on(&mut self, bytes: &[u8], out: &mut Vec<u8>) -> bool {
-        if self.lost == 0 {
-            out.extend_from_slice(bytes);
-            return false;
-        }
-        self.skipped = std::mem::take(&mut self.lost);
-        self.held_back = Some(bytes.to_vec());
-        true
-    }
-
-    /// Hands on the start of a line whose end has not come yet as soon as
-    /// it shows the line is kept, or skips the rest of a dropped one: the
-    /// reader may wait a long time for the rest (a FIFO whose writer stays
-    /// open), and an answer that needs no more than this (a parse error at
-    /// its first byte) must not wait for it. Blanks alone cannot tell yet;
-    /// past `long_blanks` of them, they are counted instead of held. True
-    /// when the start waits for its counted blanks to be told.
-    fn settle_pending(&mut self, out: &mut Vec<u8>) -> bool {
-        if self.pending.is_empty() {
-            return false;
-        }
-        let from = self.blanks.min(self.pending.len());
-        let mut waits = false;
-        match decided(&self.pending[from..]) {
-            Some(true) => {
-                self.within = Within::Kept;
-                let start = std::mem::take(&mut self.pending);
-                waits = self.hand_on(&start, out);
-                self.pending = start;
-            }
-            Some(false) => {
-                self.within = Within::Dropped;
-                self.lost = 0;
-            }
-            None => {
-                let more = self.pending[from..].iter().take_while(|&&b| is_blank(b)).count();
-                self.blanks = from + more;
-                if self.blanks > self.long_blanks {
-                    self.lost += self.blanks as u64;
-                    self.pending.drain(..self.blanks);
-                    self.blanks = 0;
-                }
-                return false;
-            }
-        }
-        if self.pending.capacity() > self.long_line {
-            self.pending = Vec::new();
-        } else {
-            self.pending.clear();
-        }
-        self.blanks = 0;
-        waits
-    }
-
-    /// The pending start of a line, taken whole (its blanks forgotten).
-    fn take_pending(&mut self) -> Vec<u8> {
-        self.blanks = 0;
-        std::mem::take(&mut self.pending)
-    }
-
-    /// Appends the next kept line with its newline (`Piece::Line`), or, for
-    /// a long line, its next part (`Piece::Part`, at most about `long_line`
-    /// bytes); `Piece::End` at the end of the input. A line whose counted
-    /// blanks are told (`skipped`) begins with an empty part.
-    pub(crate) fn next_piece(&mut self, out: &mut Vec<u8>) -> io::Result<Piece> {
-        loop {
-            if let Some(back) = self.held_back.take() {
-                out.extend_from_slice(&back);
-                return Ok(if self.within == Within::Start { Piece::Line } else { Piece::Part });
-            }
-            let available = self.reader.fill_buf()?;
-            let newline = memchr::memchr(b'\n', available);
-            match self.within {
-                Within::Kept => {
-                    if available.is_empty() {
-                        self.within = Within::Start;
-                        out.push(b'\n');
-                        return Ok(Piece::Line);
-                    }
-                    let n = newline.map_or(available.len().min(self.long_line.max(1)), |e| e + 1);
-                    out.extend_from_slice(&available[..n]);
-                    self.reader.consume(n);
-                    if newline.is_none() {
-                        return Ok(Piece::Part);
-                    }
-                    self.within = Within::Start;
-                    return Ok(Piece::Line);
-                }
-                Within::Dropped => {
-                    if available.is_empty() {
-                        self.within = Within::Start;
-                        return Ok(Piece::End);
-                    }
-                    let n = newline.map_or(available.len(), |e| e + 1);
-                    self.reader.consume(n);
-                    if newline.is_some() {
-                        self.within = Within::Start;
-                    }
-                }
-                Within::Start => {
-                    if available.is_empty() {
-                        let line = self.take_pending();
-                        let kept = is_kept(&line);
-                        return Ok(match self.end_line(line, out) {
-                            true => Piece::Part,
-                            false if kept => Piece::Line,
-                            false => Piece::End,
-                        });
-                    }
-                    let Some(e) = newline else {
-                        self.pending.extend_from_slice(available);
-                        let n = available.len();
-                        self.reader.consume(n);
-                        if self.settle_pending(out) || self.within == Within::Kept {
-                            return Ok(Piece::Part);
-                        }
-                        continue;
-                    };
-                    if self.pending.is_empty() && self.lost == 0 {
-                        let line = &available[..e];
-                        let kept = is_kept(line);
-                        keep_line(line, out);
-                        self.reader.consume(e + 1);
-                        if kept {
-                            return Ok(Piece::Line);
-                        }
-                        continue;
-                    }
-                    self.pending.extend_from_slice(&available[..e]);
-                    self.reader.consume(e + 1);
-                    let line = self.take_pending();
-                    let kept = is_kept(&line);
-                    if self.end_line(line, out) {
-                        return Ok(Piece::Part);
-                    }
-                    if kept {
-                        return Ok(Piece::Line);
-                    }
-                }
-            }
-        }
+        Ok(*lines > 0)
     }
 
     /// Counts the remaining kept lines.
@@ -515,6 +305,29 @@ impl<R: BufRead> KeptLines<R> {
     }
 }
 
+/// Takes the whole lines at the start of `bytes`, up to `lines` kept ones
+/// (counted down): appends the kept ones to `out`, in runs; gives how many
+/// bytes it took.
+fn whole_lines(bytes: &[u8], out: &mut Vec<u8>, lines: &mut usize) -> usize {
+    let (mut run, mut start) = (0, 0);
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        let line = &bytes[start..end];
+        // Only a line that starts with a blank or `-` may be dropped.
+        if matches!(line.first(), Some(b' ' | b'\t' | b'\r' | b'-') | None) && !is_kept(line) {
+            out.extend_from_slice(&bytes[run..start]);
+            run = end + 1;
+        } else {
+            *lines -= 1;
+        }
+        start = end + 1;
+        if *lines == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&bytes[run..start]);
+    start
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -522,17 +335,32 @@ mod tests {
 
     /// Everything `fill_into` hands on, in blocks of `want`, with each
     /// count of skipped blanks told as `<N>` where it stands.
-    fn filled<R: BufRead>(mut lines: KeptLines<R>, want: usize) -> Vec<u8> {
+    fn filled(mut lines: impl LineSource, want: usize) -> Vec<u8> {
         let mut got = Vec::new();
         loop {
             let more = lines.fill_into(&mut got, want).expect("read");
-            let skipped = LineSource::skipped(&mut lines);
+            let skipped = lines.skipped();
             if skipped > 0 {
                 got.extend_from_slice(format!("<{skipped}>").as_bytes());
             }
             if !more {
                 return got;
             }
+        }
+    }
+
+    /// The same, read one kept line at a time (as windows read), and how
+    /// many lines were begun.
+    fn one_by_one<R: BufRead>(mut lines: KeptLines<R>, want: usize) -> (Vec<u8>, usize) {
+        let (mut got, mut begun) = (Vec::new(), 0);
+        loop {
+            let mut line = Lines::new(&mut lines, 1);
+            got.extend_from_slice(&filled(&mut line, want));
+            if line.begun() == 0 {
+                return (got, begun);
+            }
+            assert!(line.is_done());
+            begun += line.begun();
         }
     }
 
@@ -546,7 +374,7 @@ mod tests {
             let end = k + rest[k..].iter().position(|&b| b == b'>').expect("a count");
             let n: usize =
                 std::str::from_utf8(&rest[k + 1..end]).expect("digits").parse().expect("n");
-            let blanks = rest[end + 1..].iter().take_while(|&&b| is_blank(b)).count();
+            let blanks = rest[end + 1..].iter().take_while(|&&b| b" \t\r".contains(&b)).count();
             out.extend_from_slice(format!("<{}>", n + blanks).as_bytes());
             rest = &rest[end + 1 + blanks..];
         }
@@ -570,17 +398,19 @@ mod tests {
         assert_eq!(filled(lines, 1), b"undo\r\nredo\n");
         assert_eq!(kept_lines(b"--c\r\nundo\r\n\n  \nredo"), b"undo\r\nredo\n");
         assert_eq!(KeptLines::new(&b"a\n\nb\n--\n"[..]).count().expect("read"), 2);
+        assert_eq!(filled(KeptLines::new(&b"x\n \t-"[..]), 1), b"x\n \t-\n");
     }
 
     #[test]
     fn filling_in_blocks_keeps_the_same_lines_across_buffer_edges() {
         let mut text = Vec::new();
         for k in 0..5000 {
-            let line: &[u8] = match k % 5 {
+            let line: &[u8] = match k % 6 {
                 0 => b"undo",
                 1 => b"  -- a comment",
                 2 => b"",
                 3 => b"\t \r",
+                4 => b" - 1",
                 _ => b"play(\"Ann\", 5)\r",
             };
             text.extend_from_slice(line);
@@ -588,20 +418,20 @@ mod tests {
         }
         text.extend_from_slice(b"redo"); // no final newline
         let expected = kept_lines(&text);
+        let n = memchr::memchr_iter(b'\n', &expected).count();
         for capacity in [1, 7, 64, 4096] {
-            let reader = std::io::BufReader::with_capacity(capacity, &text[..]);
-            let mut blocks = KeptLines::new(reader);
-            let mut got = Vec::new();
-            while blocks.fill_into(&mut got, 100).expect("read") {}
-            assert_eq!(got, expected, "buffer of {capacity}");
+            let reader = || std::io::BufReader::with_capacity(capacity, &text[..]);
+            assert_eq!(filled(KeptLines::new(reader()), 100), expected, "buffer of {capacity}");
+            let (got, begun) = one_by_one(KeptLines::new(reader()), 100);
+            assert_eq!((got, begun), (expected.clone(), n), "lines, buffer of {capacity}");
         }
-        assert_eq!(KeptLines::new(&text[..]).count().expect("read"), 2001);
+        assert_eq!(KeptLines::new(&text[..]).count().expect("read"), n);
     }
 
     /// Blanks at the start of a line are held up to `long_blanks`, then
     /// counted: a kept line's are told (`skipped`) before the rest of it, a
     /// dropped line's forgotten; fewer come back byte for byte (a string
-    /// may hold them). Blocks and pieces agree.
+    /// may hold them). Blocks and single lines agree.
     #[test]
     fn long_leading_blanks_are_counted_and_told_before_their_line() {
         let blanks = |n: usize| -> Vec<u8> { (0..n).map(|k| b" \t\r"[k % 7 % 3]).collect() };
@@ -609,6 +439,7 @@ mod tests {
         let mut want = Vec::new();
         for (n, rest, kept) in [
             (5000, &b"x"[..], true),
+            (1001, b"y", true),
             (3000, b"-- a comment", false),
             (2000, b"-", true),
             (4000, b"", false),
@@ -633,31 +464,17 @@ mod tests {
         text.extend_from_slice(&blanks(7000)); // no final newline: dropped
         for capacity in [1, 5, 64, 1000] {
             let reader = || std::io::BufReader::with_capacity(capacity, &text[..]);
-            let blocks = KeptLines::with_long_blanks(reader(), 16, 1000);
-            let got = merged(&filled(blocks, 7));
-            assert!(
-                got == want,
-                "blocks, buffer of {capacity}: {:?}",
-                String::from_utf8_lossy(&got).replace(['\t', '\r'], " ")
-            );
-            let mut pieces = KeptLines::with_long_blanks(reader(), 16, 1000);
-            let (mut got, mut lines) = (Vec::new(), 0);
-            loop {
-                match pieces.next_piece(&mut got).expect("read") {
-                    Piece::Line => lines += 1,
-                    Piece::Part => {}
-                    Piece::End => break,
-                }
-                let skipped = LineSource::skipped(&mut pieces);
-                if skipped > 0 {
-                    got.extend_from_slice(format!("<{skipped}>").as_bytes());
-                }
-            }
-            assert!(merged(&got) == want, "pieces, buffer of {capacity}");
-            assert_eq!(lines, 5);
+            let got = merged(&filled(KeptLines::with_long_blanks(reader(), 1000), 7));
+            let shown = |got: &[u8]| String::from_utf8_lossy(got).replace(['\t', '\r'], " ");
+            assert!(got == want, "blocks, buffer of {capacity}: {:?}", shown(&got));
+            let (got, begun) = one_by_one(KeptLines::with_long_blanks(reader(), 1000), 7);
+            assert!(merged(&got) == want, "lines, buffer of {capacity}: {:?}", shown(&got));
+            assert_eq!(begun, 6);
         }
     }
 
+    /// A line whose end is not at hand is handed on as it comes, never
+    /// held whole (an endless one: `/dev/zero`).
     #[test]
     fn long_lines_are_handed_on_in_pieces_with_the_same_bytes() {
         let long = |start: &str, fill: u8| {
@@ -683,8 +500,8 @@ mod tests {
         let expected = kept_lines(&text);
         assert_eq!(memchr::memchr_iter(b'\n', &expected).count(), 5);
         for capacity in [1000, 4096, 64 * 1024] {
-            let reader = std::io::BufReader::with_capacity(capacity, &text[..]);
-            let mut blocks = KeptLines::new(reader);
+            let reader = || std::io::BufReader::with_capacity(capacity, &text[..]);
+            let mut blocks = KeptLines::new(reader());
             let mut got = Vec::new();
             let mut largest = 0;
             loop {
@@ -696,20 +513,8 @@ mod tests {
                 }
             }
             assert!(got == expected, "buffer of {capacity}");
-            assert!(largest < LONG_LINE + 2 * capacity + 2, "{largest} at once");
-            let reader = std::io::BufReader::with_capacity(capacity, &text[..]);
-            let mut pieces = KeptLines::new(reader);
-            let (mut got, mut lines) = (Vec::new(), 0);
-            loop {
-                let before = got.len();
-                match pieces.next_piece(&mut got).expect("read") {
-                    Piece::Line => lines += 1,
-                    Piece::Part => assert!(got.len() - before <= LONG_LINE + capacity + 1),
-                    Piece::End => break,
-                }
-            }
-            assert!(got == expected, "pieces, buffer of {capacity}");
-            assert_eq!(lines, 5);
+            assert!(largest <= 1000 + capacity + 1, "{largest} at once");
+            assert_eq!(one_by_one(KeptLines::new(reader()), 1), (expected.clone(), 5));
         }
     }
 }

@@ -392,73 +392,36 @@ mod tests {
     use crate::lang::source::KeptLines;
     use std::io::BufRead;
 
-    fn names(text: &[u8]) -> Result<Vec<String>, Stop<()>> {
-        let mut out = Vec::new();
-        EventStream::over(KeptLines::new(text)).for_each(|e, _| {
-            out.push(String::from_utf8_lossy(e.name).into_owned());
-            Ok(())
-        })?;
-        Ok(out)
-    }
-
-    fn syntax_pos(text: &[u8]) -> Pos {
-        match names(text) {
-            Err(Stop::Syntax(e)) => e.pos,
-            other => panic!("expected a syntax error, got {other:?}"),
-        }
-    }
-
     #[test]
     fn events_may_span_lines_and_refills() {
         let mut text = Vec::new();
         for _ in 0..20_000 {
             text.extend_from_slice(b"undo\n-- c\n\n(\n1)\n");
         }
-        let n = names(&text).expect("parses");
-        assert_eq!(n.len(), 20_000);
+        assert_eq!(names_of(&text[..]).expect("parses"), 20_000);
         let long = format!("new_game(\"{}\n\",\n\"b\")\nredo", "a\\\"".repeat(100_000));
-        assert_eq!(names(long.as_bytes()).expect("parses"), ["new_game", "redo"]);
+        assert_eq!(names_of(long.as_bytes()).expect("parses"), 2);
     }
 
+    /// What may change with the next byte waits for it, at any buffer
+    /// edge: a `-` for its number, a comment for its line's end, a name
+    /// for a `(` on a later line; positions count kept lines, and the end
+    /// is past the last.
     #[test]
-    fn a_minus_at_a_buffer_edge_waits_for_its_number() {
-        let text = b"play(\"a\", -\n\n3)\n";
-        let mut events = 0;
-        let lines = KeptLines::with_long_line(io::BufReader::with_capacity(1, &text[..]), 1);
-        EventStream::over(lines)
-            .for_each(|e, _| {
-                assert_eq!(e.args.as_ref().map(|a| a.len()), Some(2));
-                events += 1;
-                Ok::<(), ()>(())
-            })
-            .expect("parses");
-        assert_eq!(events, 1);
-    }
-
-    #[test]
-    fn positions_count_kept_lines_and_end_past_the_last() {
-        assert_eq!(syntax_pos(b"undo\n\n--x\n  play(\"a\" 1)\n"), Pos { line: 2, column: 12 });
-        assert_eq!(syntax_pos(b"undo\nplay(\"a\",\n"), Pos { line: 3, column: 1 });
-        assert_eq!(syntax_pos(b"undo\nplay(\"a\","), Pos { line: 3, column: 1 });
-        assert_eq!(syntax_pos(b"play(\"open)\nundo\n"), Pos { line: 1, column: 6 });
-    }
-
-    #[test]
-    fn a_last_comment_is_no_event() {
-        // The comment alone is left once the event is read: it waits for
-        // its line to end, then ends the trace.
-        for refill in 1..=8 {
-            let text = b"play(\n\n  \n[0]) -- a note\n";
-            let lines =
-                KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
-            let mut events = 0;
-            EventStream::over(lines)
-                .for_each(|_, _| {
-                    events += 1;
-                    Ok::<(), ()>(())
-                })
-                .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
-            assert_eq!(events, 1, "refill {refill}");
+    fn what_the_next_byte_may_change_waits_for_it() {
+        let events = |names: &[&str]| Ok(names.iter().map(|n| n.to_string()).collect());
+        for (text, want) in [
+            (&b"play(\"a\", -\n\n3)\n"[..], events(&["play(2)"])),
+            (b"play(\n\n  \n[0]) -- a note\n", events(&["play(1)"])),
+            (b"play_again -- note\n(\"Ann\")", events(&["play_again(1)"])),
+            (b"undo\n\n--x\n  play(\"a\" 1)\n", Err("Syntax 2:12".to_string())),
+            (b"undo\nplay(\"a\",\n", Err("Syntax 3:1".to_string())),
+            (b"undo\nplay(\"a\",", Err("Syntax 3:1".to_string())),
+            (b"play(\"open)\nundo\n", Err("Syntax 1:6".to_string())),
+        ] {
+            for refill in 1..=12 {
+                assert_eq!(walk(text, 64, refill).0, want, "{text:?}, refill {refill}");
+            }
         }
     }
 
@@ -528,7 +491,7 @@ mod tests {
     /// held.
     fn walk(text: &[u8], limit: usize, refill: usize) -> (Result<Vec<String>, String>, usize) {
         let reader = io::BufReader::with_capacity(refill, text);
-        let lines = KeptLines::with_long_blanks(reader, refill, limit);
+        let lines = KeptLines::with_long_blanks(reader, limit);
         let mut stream = EventStream::with_limit(lines, limit);
         let mut got = Vec::new();
         let mut most = 0;
@@ -620,25 +583,6 @@ mod tests {
                 assert_eq!(got, want.map_err(String::from), "{}, refill {refill}", &text[..12]);
                 assert!(most <= 4 * limit + 2 * refill, "{most} bytes held for {}", &text[..12]);
             }
-        }
-    }
-
-    /// A `-` at the end of a text that stops mid-line may start a comment:
-    /// after an event's name it does not end the event.
-    #[test]
-    fn a_dash_at_a_buffer_edge_after_a_name_waits_for_the_next_byte() {
-        let text = b"play_again -- note\n(\"Ann\")";
-        for refill in 1..=12 {
-            let lines =
-                KeptLines::with_long_line(io::BufReader::with_capacity(refill, &text[..]), refill);
-            let mut scalars = 0;
-            EventStream::over(lines)
-                .for_each(|e, _| {
-                    scalars += e.args.as_ref().map_or(0, |a| a.len());
-                    Ok::<(), ()>(())
-                })
-                .unwrap_or_else(|e| panic!("refill {refill}: {e:?}"));
-            assert_eq!(scalars, 1, "refill {refill}");
         }
     }
 }
