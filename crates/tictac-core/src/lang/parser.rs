@@ -60,11 +60,9 @@ fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Arg
         let (rest, a) = arg(blank(i), ctx)?;
         args.push(a);
         i = blank(rest);
-        if let Ok((rest, _)) = tag::<_, _, PErr>(&b","[..])(i) {
-            i = rest;
-        } else {
-            let (rest, _) = tag(close)(i)?;
-            return Ok((rest, args));
+        match i.strip_prefix(b",") {
+            Some(rest) => i = rest,
+            None => return Ok((tag(close)(i)?.0, args)),
         }
     }
 }

@@ -4,9 +4,9 @@
 //! told by how much text is left, so errors carry that length and the caller
 //! turns it into a line and column.
 
-use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::IResult;
+use nom::bytes::complete::take_while1;
 use nom::error::{ErrorKind, ParseError};
-use nom::{IResult, Parser};
 
 /// Why the parser stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,40 +79,16 @@ pub(crate) fn blank(mut i: &[u8]) -> &[u8] {
 /// parse error found at such a byte stays there whatever text follows, so
 /// the answer need not wait for more (see `stream::LOOKAHEAD`).
 pub(crate) fn foreign(b: u8) -> bool {
-    matches!(
-        b,
-        0..=8
-            | 0x0b
-            | 0x0c
-            | 0x0e..=0x1f
-            | 0x7f..=0xff
-            | b'!'
-            | b'#'
-            | b'$'
-            | b'%'
-            | b'&'
-            | b'*'
-            | b'+'
-            | b'/'
-            | b':'
-            | b';'
-            | b'='
-            | b'@'
-            | b'\\'
-            | b'^'
-            | b'`'
-            | b'{'
-            | b'|'
-            | b'}'
-            | b'~'
-    )
+    matches!(b, 0..=8 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0xff)
+        || b"!#$%&*+/:;=@\\^`{|}~".contains(&b)
 }
 
 /// `[a-zA-Z][a-zA-Z0-9_]*`
 pub(crate) fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
     match i.first() {
         Some(b) if b.is_ascii_alphabetic() => {
-            take_while(|b: u8| b.is_ascii_alphanumeric() || b == b'_')(i)
+            let n = i.iter().position(|&b| !is_word_byte(b)).unwrap_or(i.len());
+            Ok((&i[n..], &i[..n]))
         }
         _ => PErr::soft(i),
     }
@@ -125,22 +101,22 @@ pub(crate) fn is_word_byte(b: u8) -> bool {
 
 /// Words of the ETF language that are never identifiers.
 pub(crate) fn is_reserved(word: &[u8]) -> bool {
-    const RESERVED: [&[u8]; 13] = [
-        b"system",
-        b"BOOL",
-        b"BOOLEAN",
-        b"CHAR",
-        b"CHARACTER",
-        b"INT",
-        b"INTEGER",
-        b"REAL",
-        b"STRING",
-        b"VALUE",
-        b"TUPLE",
-        b"ARRAY",
-        b"type",
-    ];
-    RESERVED.contains(&word)
+    matches!(
+        word,
+        b"system"
+            | b"BOOL"
+            | b"BOOLEAN"
+            | b"CHAR"
+            | b"CHARACTER"
+            | b"INT"
+            | b"INTEGER"
+            | b"REAL"
+            | b"STRING"
+            | b"VALUE"
+            | b"TUPLE"
+            | b"ARRAY"
+            | b"type"
+    )
 }
 
 /// `true` / `false` in any letter case.
@@ -156,9 +132,10 @@ pub(crate) fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
 /// An unsigned number: its integer digits and, for a real, its fraction digits.
 pub(crate) fn unsigned_number(i: &[u8]) -> PResult<'_, (&[u8], Option<&[u8]>)> {
     let (i, int) = digits(i)?;
-    let (i, frac) =
-        nom::combinator::opt(nom::sequence::preceded(tag(&b"."[..]), digits)).parse(i)?;
-    Ok((i, (int, frac)))
+    match i.strip_prefix(b".").map(digits) {
+        Some(Ok((rest, frac))) => Ok((rest, (int, Some(frac)))),
+        _ => Ok((i, (int, None))),
+    }
 }
 
 /// A string literal: the longest match of `"(\\.|[^"])*"`, that is up to the
