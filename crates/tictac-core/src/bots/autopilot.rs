@@ -8,8 +8,6 @@
 use super::Strategy;
 use crate::command::Command;
 use crate::engine::Engine;
-#[cfg(test)]
-use crate::game::Cell;
 use crate::game::{Game, Phase};
 
 /// A computer player: the name it plays under and its strategy.
@@ -78,7 +76,6 @@ impl Autopilot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Mark;
 
     fn run_with_bots(autopilot: &mut Autopilot, engine: &mut Engine, c: Command) -> Vec<String> {
         let mut issued = Vec::new();
@@ -95,41 +92,13 @@ mod tests {
         issued
     }
 
-    fn hal(strategy: Strategy) -> Vec<Bot> {
-        vec![Bot { name: b"Hal".to_vec(), strategy }]
-    }
-
-    #[test]
-    fn a_bot_moves_when_it_is_its_turn() {
-        let mut a = Autopilot::new(hal(Strategy::Elm), None);
-        let mut e = Engine::new();
-        let c = Command::NewGame { player1: b"Hal", player2: b"Ann" };
-        assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",5)"]);
-        let press = Cell::new(1).expect("cell");
-        let c = Command::Play { player: b"Ann", press };
-        assert_eq!(run_with_bots(&mut a, &mut e, c), ["play(\"Hal\",9)"]);
-        assert_eq!(e.game().state.next, crate::game::Mark::O, "Ann, a person, is to move");
-    }
-
-    #[test]
-    fn undo_goes_back_to_the_persons_turn_and_redo_forward() {
-        let mut a = Autopilot::new(hal(Strategy::Elm), None);
-        let mut e = Engine::new();
-        run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Ann", player2: b"Hal" });
-        let press = Cell::new(1).expect("cell");
-        run_with_bots(&mut a, &mut e, Command::Play { player: b"Ann", press });
-        assert_eq!(e.game().state.board.count(Mark::O), 1);
-        assert_eq!(run_with_bots(&mut a, &mut e, Command::Undo), ["undo"]);
-        assert_eq!(e.game().state.board.count(Mark::X), 0);
-        assert_eq!(run_with_bots(&mut a, &mut e, Command::Redo), ["redo"]);
-        assert_eq!(e.game().state.board.count(Mark::O), 1);
-    }
-
+    // A bot's answer, an undo or redo that walks back to a person's turn:
+    // acceptance/tictac/32_bot_session and 33_bot_shell; two bots playing
+    // whole rounds: tests/it/bots.rs.
     #[test]
     fn undo_after_a_finished_round_issues_nothing_more() {
-        let mut bots = hal(Strategy::Perfect);
-        bots.push(Bot { name: b"Eve".to_vec(), strategy: Strategy::Perfect });
-        let mut a = Autopilot::new(bots, Some(7));
+        let bots = [b"Hal", b"Eve"].map(|n| Bot { name: n.to_vec(), strategy: Strategy::Perfect });
+        let mut a = Autopilot::new(bots.to_vec(), Some(7));
         let mut e = Engine::new();
         run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Hal", player2: b"Eve" });
         let over = e.game().state;
@@ -138,17 +107,5 @@ mod tests {
             assert!(run_with_bots(&mut a, &mut e, walk).is_empty(), "no walk after the round");
             assert_eq!(e.game().state, over, "the finished round keeps its message");
         }
-    }
-
-    #[test]
-    fn two_bots_play_a_whole_round() {
-        let mut bots = hal(Strategy::Perfect);
-        bots.push(Bot { name: b"Eve".to_vec(), strategy: Strategy::Perfect });
-        let mut a = Autopilot::new(bots, Some(7));
-        let mut e = Engine::new();
-        let issued =
-            run_with_bots(&mut a, &mut e, Command::NewGame { player1: b"Hal", player2: b"Eve" });
-        assert_eq!(issued.len(), 9, "perfect players draw: {issued:?}");
-        assert_eq!(e.game().state.phase, Phase::Over);
     }
 }
