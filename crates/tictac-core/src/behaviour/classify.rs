@@ -82,11 +82,9 @@ fn win(after: &State, cell: Cell) -> Behaviour {
     let Some(mark) = after.board.get(cell) else {
         return Behaviour::PlayMove;
     };
-    let mut won = LINES.iter().enumerate().filter(|(_, line)| {
-        line.contains(&cell.number())
-            && line.iter().all(|&n| Cell::new(n).is_some_and(|c| after.board.get(c) == Some(mark)))
-    });
-    let first = won.next().map_or(0, |(k, _)| k);
+    // The round was in play before the move: every line of `mark` is its doing.
+    let mut won = after.board.lines_of(mark);
+    let first = won.next().and_then(|line| LINES.iter().position(|&l| l == line)).unwrap_or(0);
     if won.next().is_some() {
         return Behaviour::WinTwoLines;
     }

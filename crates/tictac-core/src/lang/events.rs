@@ -97,17 +97,7 @@ impl Spec {
 
     /// The same, written to `out` (type errors can be millions of lines).
     pub(crate) fn write_declaration<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
-        out.write_all(self.name.as_bytes())?;
-        for (k, p) in self.params.iter().enumerate() {
-            out.write_all(if k == 0 { b"(" } else { b" ; " })?;
-            out.write_all(p.name.as_bytes())?;
-            out.write_all(b": ")?;
-            out.write_all(p.kind.declared().as_bytes())?;
-        }
-        if !self.params.is_empty() {
-            out.write_all(b")")?;
-        }
-        Ok(())
+        self.write_with_params(out, "(", " ; ", ")")
     }
 
     /// The `man` entry: the declaration with one parameter a line.
@@ -135,15 +125,33 @@ impl Spec {
         self.params.get(k).map(|p| p.kind)
     }
 
+    fn with_params(&self, open: &str, separator: &str, close: &str) -> String {
+        let mut text = Vec::new();
+        // Writing into a Vec cannot fail.
+        let _ = self.write_with_params(&mut text, open, separator, close);
+        String::from_utf8_lossy(&text).into_owned()
+    }
+
     /// The name, then, if it takes any, its parameters `p: T` between
     /// `open` and `close`.
-    fn with_params(&self, open: &str, separator: &str, close: &str) -> String {
-        if self.params.is_empty() {
-            return self.name.to_string();
+    fn write_with_params<W: Write + ?Sized>(
+        &self,
+        out: &mut W,
+        open: &str,
+        separator: &str,
+        close: &str,
+    ) -> io::Result<()> {
+        out.write_all(self.name.as_bytes())?;
+        for (k, p) in self.params.iter().enumerate() {
+            out.write_all(if k == 0 { open } else { separator }.as_bytes())?;
+            out.write_all(p.name.as_bytes())?;
+            out.write_all(b": ")?;
+            out.write_all(p.kind.declared().as_bytes())?;
         }
-        let params: Vec<String> =
-            self.params.iter().map(|p| format!("{}: {}", p.name, p.kind.declared())).collect();
-        format!("{}{open}{}{close}", self.name, params.join(separator))
+        if !self.params.is_empty() {
+            out.write_all(close.as_bytes())?;
+        }
+        Ok(())
     }
 }
 
@@ -164,11 +172,6 @@ mod tests {
     #[test]
     fn declarations_are_as_the_oracle_prints_them() {
         let declared: Vec<String> = EVENTS.iter().map(Spec::declaration).collect();
-        for (spec, text) in EVENTS.iter().zip(&declared) {
-            let mut written = Vec::new();
-            spec.write_declaration(&mut written).expect("vec");
-            assert_eq!(written, text.as_bytes());
-        }
         assert_eq!(
             declared,
             [
