@@ -96,6 +96,23 @@ struct Timeout {
     timeout: Seconds,
 }
 
+/// `--build` and `--build-timeout`, one definition for the commands that
+/// build a program before its tests (grade's help says it its own way).
+#[derive(Args)]
+struct Build {
+    /// Run CMD once in the program's folder before the tests (split as --program is)
+    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
+    build: Option<Words>,
+    /// Stop a build still running after S seconds (then no test runs)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::seconds),
+        default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
+    )]
+    build_timeout: Seconds,
+}
+
 #[derive(Args)]
 #[command(mut_arg("timeout", |a| a.help("Stop a program or oracle still running after S seconds (its test fails)")))]
 struct TestArgs {
@@ -108,17 +125,8 @@ struct TestArgs {
     /// Take the expected output from CMD -b TRACE, not NAME.expected.txt
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     oracle: Option<Words>,
-    /// Run CMD once in the program's folder before the tests (split as --program is)
-    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
-    build: Option<Words>,
-    /// Stop a build still running after S seconds (then no test runs)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
-    )]
-    build_timeout: Seconds,
+    #[command(flatten)]
+    build: Build,
 
     /// Run the program as the user NAME (as root; default: you)
     #[arg(long, value_name = "NAME", value_parser = Checked(values::user))]
@@ -153,21 +161,16 @@ struct TestArgs {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("build", |a| a.help("Run CMD once in each student's folder before their tests (split as --program is)")),
+    mut_arg("build_timeout", |a| a.help("Stop a build still running after S seconds (then none of theirs runs)"))
+)]
 struct GradeArgs {
     /// Run CMD -b TRACE inside each student's folder (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     command: Words,
-    /// Run CMD once in each student's folder before their tests (split as --program is)
-    #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
-    build: Option<Words>,
-    /// Stop a build still running after S seconds (then none of theirs runs)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::seconds),
-        default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
-    )]
-    build_timeout: Seconds,
+    #[command(flatten)]
+    build: Build,
 
     #[command(flatten)]
     jobs: Jobs,
@@ -434,8 +437,8 @@ impl TestArgs {
             course: self.course,
             paths: self.paths,
             dir: None,
-            build: self.build.map(|w| w.0),
-            build_timeout: self.build_timeout.0,
+            build: self.build.build.map(|w| w.0),
+            build_timeout: self.build.build_timeout.0,
             user: self.user,
         };
         if options.build.is_some() && options.program.is_none() {
@@ -494,8 +497,8 @@ impl GradeArgs {
             timeout: self.timeout.timeout.0,
             out: self.out,
             update: self.update,
-            build: self.build.map(|w| w.0),
-            build_timeout: self.build_timeout.0,
+            build: self.build.build.map(|w| w.0),
+            build_timeout: self.build.build_timeout.0,
             user: self.user,
         })
     }
