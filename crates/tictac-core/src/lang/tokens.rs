@@ -145,15 +145,7 @@ pub(crate) fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
     let Some(body) = i.strip_prefix(b"\"") else {
         return PErr::soft(i);
     };
-    let mut unescaped = None;
-    let mut from = 0;
-    while let Some(k) = memchr::memchr(b'"', &body[from..]).map(|k| k + from) {
-        if k == 0 || body[k - 1] != b'\\' {
-            unescaped = Some(k);
-            break;
-        }
-        from = k + 1;
-    }
+    let unescaped = (0..body.len()).find(|&k| body[k] == b'"' && (k == 0 || body[k - 1] != b'\\'));
     let end = match (unescaped, extent) {
         (Some(k), _) => k,
         // Every quote so far is escaped: a later line may still close it.
