@@ -23,7 +23,7 @@ pub use record::Recorder;
 pub use tictac_run::RunError as PipelineError;
 pub use tictac_run::{
     CHUNK_LINES, Driver, Encoding, Input, Job, Message, Showing, Sink, Unit, Watch, batch,
-    encoding, input, run_input, run_watched, show_step, step, tape, windowed,
+    encoding, input, run_input, run_watched, show_step, spool, step, tape, windowed,
 };
 
 use crate::bots::Autopilot;

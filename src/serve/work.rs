@@ -98,7 +98,7 @@ pub(crate) fn state(
     while k + 1 < commands {
         match tape.next_entry().map_err(spool)? {
             Some(Entry::Command(c)) => step(&mut driver.engine, &c, &mut out).map_err(cut)?,
-            _ => return Err(spool(crate::platform::spool::truncated())),
+            _ => return Err(spool(crate::run::spool::truncated())),
         }
         k += 1;
     }

@@ -63,65 +63,9 @@ pub fn make(bound: usize) -> Box<dyn Store> {
     }
 }
 
-/// Writes `n` in 7-bit groups, low first (LEB128).
-pub fn write_varint(out: &mut (impl Write + ?Sized), mut n: u64) -> io::Result<()> {
-    let mut bytes = [0u8; 10];
-    let mut k = 0;
-    loop {
-        let low = (n & 0x7f) as u8;
-        n >>= 7;
-        if n == 0 {
-            bytes[k] = low;
-            return out.write_all(&bytes[..=k]);
-        }
-        bytes[k] = low | 0x80;
-        k += 1;
-    }
-}
-
-/// Reads what `write_varint` wrote.
-pub fn read_varint(input: &mut (impl BufRead + ?Sized)) -> io::Result<u64> {
-    let mut n = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = read_byte(input)?.ok_or_else(truncated)?;
-        n |= u64::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            return Ok(n);
-        }
-    }
-    Err(truncated())
-}
-
-/// The next byte, or `None` at the end.
-#[inline]
-pub fn read_byte(input: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
-    let b = input.fill_buf()?.first().copied();
-    if b.is_some() {
-        input.consume(1);
-    }
-    Ok(b)
-}
-
-/// A store that ends in the middle of a record: only a failed write does that.
-pub fn truncated() -> io::Error {
-    io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn varints_round_trip() {
-        let values = [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX];
-        let mut bytes = Vec::new();
-        values.iter().for_each(|&v| write_varint(&mut bytes, v).expect("vec"));
-        let mut input = &bytes[..];
-        for v in values {
-            assert_eq!(read_varint(&mut input).expect("read"), v);
-        }
-        assert!(read_varint(&mut &[0x80u8][..]).is_err());
-    }
 
     #[test]
     fn without_a_maker_a_store_is_memory_and_reads_back_what_was_written() {

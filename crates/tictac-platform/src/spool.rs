@@ -7,8 +7,8 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
 
-/// The core's record helpers and bound: one definition for both crates.
-pub use tictac_core::store::{MEMORY_BOUND, read_byte, read_varint, truncated, write_varint};
+/// The core's bound: one definition for both crates.
+pub use tictac_core::store::MEMORY_BOUND;
 
 /// Buffer size for the temporary file, both ways.
 const FILE_BUFFER: usize = 64 * 1024;
@@ -95,7 +95,7 @@ impl Spool {
     /// its start: for a reader that keeps no buffer of its own.
     pub fn into_file(mut self) -> io::Result<File> {
         self.move_to_file()?;
-        let mut file = self.file.take().ok_or_else(truncated)?;
+        let mut file = self.file.take().ok_or_else(|| io::Error::other("the spool has no file"))?;
         file.seek(SeekFrom::Start(0))?;
         Ok(file)
     }
