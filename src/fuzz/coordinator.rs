@@ -1,9 +1,11 @@
-//! The coordinator of a session: the one owner of what the workers find.
-//! Workers send it events (a trace about to run, a run's result, a shrunk
-//! divergence, a failure); it keeps the counts, the coverage, the reports
-//! and the traces the program stalled on, decides when the session stops
-//! (raising the stop flag the workers and their programs watch), and tells
-//! the reporter each divergence and the progress.
+//! The coordinator of a session: the one owner of what the workers find,
+//! and of the work they do. It hands each worker its work over the
+//! worker's own channel (`schedule`: a trace, a shrinking candidate, a
+//! timed-out run again alone, or the end); workers send it events over one
+//! channel (a run's result, a shrunk divergence, a failure, what they ask
+//! to run). It keeps the counts, the coverage, the reports and the traces
+//! the program stalled on, decides when the session stops, and tells the
+//! reporter each divergence and the progress.
 
 use std::collections::HashSet;
 use std::io;
@@ -16,6 +18,7 @@ use super::progress::Progress;
 use super::report::{self, Ended, Reports, Telling, falsifying};
 use super::reporter::{FuzzEvent, FuzzReporter, Summary};
 use super::saved::{TracesFile, save};
+use super::schedule::{Drawn, Grant, Schedule};
 use super::trace::Trace;
 use super::worker::Found;
 use super::{FuzzError, Options, STALLS, Stop};
@@ -28,13 +31,16 @@ const TICK: Duration = Duration::from_millis(250);
 
 /// What a worker tells the coordinator.
 pub(super) enum Event {
-    /// A trace is about to run (told only when traces are saved).
-    Trying(Vec<u8>),
     /// A run ended: what its trace covers, and the divergence it showed, if
     /// any; then the worker waits for the `Verdict` on it.
     Ran { worker: usize, run: u64, coverage: Coverage, divergence: Option<(Trace, Box<Found>)> },
-    /// A run timed out, then finished when run again alone.
-    Flaky,
+    /// The worker asks to run a shrinking candidate (`Note::Go`).
+    Next(usize),
+    /// The worker's run timed out: it asks to run it again alone
+    /// (`Note::Alone`).
+    TimedOut(usize),
+    /// The worker's run alone ended; `flaky`: it finished this time.
+    RanAlone { worker: usize, flaky: bool },
     /// A divergence the coordinator asked for, shrunk.
     Shrunk(Box<Shrunk>),
     /// The oracle failed on a trace (the message): the session ends.
@@ -45,10 +51,16 @@ pub(super) enum Event {
     CannotStart(String),
 }
 
-/// What the coordinator tells a worker.
+/// What the coordinator tells a worker. Its channel closed: the session
+/// is over for it.
 pub(super) enum Note {
-    /// A hang was reported: timeouts need no confirming any more.
-    HangFound,
+    /// Run this trace; a timeout of the program is run again alone before
+    /// it counts while no hang has been found (`true`).
+    Run(Drawn, bool),
+    /// Run the shrinking candidate asked for.
+    Go,
+    /// Run the timed-out run again: no other program runs.
+    Alone,
     /// What to do with the divergence the worker told.
     Verdict(Verdict),
 }
@@ -63,6 +75,7 @@ pub(super) enum Verdict {
 
 /// A new kind of divergence, shrunk by a worker.
 pub(super) struct Shrunk {
+    pub(super) worker: usize,
     pub(super) run: u64,
     /// The events of the trace it was found on.
     pub(super) from: usize,
@@ -81,9 +94,18 @@ pub(super) struct Shrunk {
 /// What the session knows, kept by the coordinator alone.
 pub(super) struct Coordinator<'a> {
     options: &'a Options,
-    stop: &'a AtomicBool,
-    /// Each worker's way to hear back.
-    notes: Vec<mpsc::Sender<Note>>,
+    /// Raised when the session stops: the programs running stop at once.
+    /// A flag, not a message: a worker's program is waited on by the
+    /// process core (`platform::process::run`), which looks at a flag
+    /// between its waits, as for an interrupt from a signal handler; a
+    /// message would be read only once the run is over.
+    interrupt: &'a AtomicBool,
+    /// Each worker's way to hear back (none once told its work is over).
+    notes: Vec<Option<mpsc::Sender<Note>>>,
+    /// Who runs what, when.
+    schedule: Schedule,
+    /// A hang was reported: timeouts need no confirming any more.
+    hang_found: bool,
     /// Where each trace is kept (`--save-traces`).
     saved: Option<TracesFile>,
     covered: Coverage,
@@ -126,15 +148,18 @@ pub(super) struct Watch<'a> {
 impl<'a> Coordinator<'a> {
     pub(super) fn new(
         options: &'a Options,
-        stop: &'a AtomicBool,
+        interrupt: &'a AtomicBool,
         notes: Vec<mpsc::Sender<Note>>,
+        schedule: Schedule,
         saved: Option<TracesFile>,
         exclude: Coverage,
     ) -> Coordinator<'a> {
         Coordinator {
             options,
-            stop,
-            notes,
+            interrupt,
+            notes: notes.into_iter().map(Some).collect(),
+            schedule,
+            hang_found: false,
             saved,
             covered: Coverage::default(),
             exclude,
@@ -155,8 +180,9 @@ impl<'a> Coordinator<'a> {
         }
     }
 
-    /// Takes the workers' events until every worker is done, telling each
-    /// divergence and the progress; the time, a signal and a closed output
+    /// Hands out the work and takes the workers' events until every worker
+    /// is done, telling each divergence and the progress; traces are drawn
+    /// ahead while no event waits. The time, a signal and a closed output
     /// stop the session.
     pub(super) fn coordinate(
         &mut self,
@@ -166,10 +192,24 @@ impl<'a> Coordinator<'a> {
     ) {
         self.look(watch);
         let mut tick = Instant::now() + TICK;
+        let mut drawing = true;
         loop {
-            let found = match events.recv_timeout(tick.saturating_duration_since(Instant::now())) {
-                Ok(event) => self.take(event),
-                Err(mpsc::RecvTimeoutError::Timeout) => None,
+            self.hand_out(watch.deadline);
+            let wait = if drawing {
+                Duration::ZERO
+            } else {
+                tick.saturating_duration_since(Instant::now())
+            };
+            let found = match events.recv_timeout(wait) {
+                Ok(event) => {
+                    // It may have taken traces: there may be room again.
+                    drawing = true;
+                    self.take(event)
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    drawing = self.schedule.draw_ahead();
+                    None
+                }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             let due = Instant::now() >= tick;
@@ -198,11 +238,51 @@ impl<'a> Coordinator<'a> {
         }
     }
 
+    /// Tells each worker what to do now (a trace, with its number and
+    /// text saved when `--save-traces` asks); none once `--time` is up.
+    fn hand_out(&mut self, deadline: Option<Instant>) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            self.halt(Stop::Time);
+        }
+        for (worker, grant) in self.schedule.grants() {
+            let note = match grant {
+                Grant::Run(drawn) => {
+                    self.save(&drawn.1);
+                    Note::Run(drawn, !self.hang_found)
+                }
+                Grant::Go => Note::Go,
+                Grant::Alone => Note::Alone,
+                Grant::Stop => {
+                    self.notes[worker] = None;
+                    continue;
+                }
+            };
+            self.tell_worker(worker, note);
+        }
+    }
+
+    /// Keeps a trace handed out in `--save-traces`' file; a failure ends
+    /// the session.
+    fn save(&mut self, trace: &Trace) {
+        if let Some(Err(e)) = self.saved.as_mut().map(|saved| saved.append(&trace.text())) {
+            self.save_failed.get_or_insert(e);
+            self.halt(Stop::Other);
+        }
+    }
+
+    fn tell_worker(&self, worker: usize, note: Note) {
+        // A worker gone (a panic) needs no word.
+        if let Some(notes) = &self.notes[worker] {
+            let _ = notes.send(note);
+        }
+    }
+
     /// Ends the session: no new run, running programs stopped. The first
     /// reason given is the one kept.
     fn halt(&mut self, why: Stop) {
         self.why.get_or_insert(why);
-        self.stop.store(true, Ordering::Relaxed);
+        self.schedule.stop();
+        self.interrupt.store(true, Ordering::Relaxed);
     }
 
     /// Tells a divergence's report (if any) and where the session stands.
@@ -232,24 +312,30 @@ impl<'a> Coordinator<'a> {
     /// Takes one event; what it found to tell, if anything.
     fn take(&mut self, event: Event) -> Option<String> {
         match event {
-            Event::Trying(text) => {
-                if let Some(Err(e)) = self.saved.as_mut().map(|saved| saved.append(&text)) {
-                    self.save_failed.get_or_insert(e);
-                    self.halt(Stop::Other);
-                }
-                None
-            }
             Event::Ran { worker, run, coverage, divergence } => {
-                let (verdict, found) = self.ran(run, coverage, divergence)?;
-                // A worker gone (a panic) needs no answer.
-                let _ = self.notes[worker].send(Note::Verdict(verdict));
+                let answer = self.ran(run, coverage, divergence);
+                self.schedule.ran(worker, matches!(answer, Some((Verdict::Shrink, _))));
+                let (verdict, found) = answer?;
+                self.tell_worker(worker, Note::Verdict(verdict));
                 found
             }
-            Event::Flaky => {
-                self.flaky += 1;
+            Event::Next(worker) => {
+                self.schedule.asks(worker);
                 None
             }
-            Event::Shrunk(shrunk) => Some(self.report(*shrunk)),
+            Event::TimedOut(worker) => {
+                self.schedule.timed_out(worker);
+                None
+            }
+            Event::RanAlone { worker, flaky } => {
+                self.schedule.ran_alone(worker);
+                self.flaky += u64::from(flaky);
+                None
+            }
+            Event::Shrunk(shrunk) => {
+                self.schedule.shrunk(shrunk.worker);
+                Some(self.report(*shrunk))
+            }
             Event::OracleFailed(message) => {
                 self.oracle_failure.get_or_insert(message);
                 self.halt(Stop::Other);
@@ -296,11 +382,7 @@ impl<'a> Coordinator<'a> {
         if !self.kinds.insert(found.kind) {
             return Some((Verdict::Known, None));
         }
-        if found.kind == Kind::Hang {
-            for worker in &self.notes {
-                let _ = worker.send(Note::HangFound);
-            }
-        }
+        self.hang_found |= found.kind == Kind::Hang;
         // Lines that differ as in a report made: no need to shrink.
         match self.reports.same_cause(&trace.text(), &found.symptom) {
             Some((k, how)) => {
@@ -327,7 +409,8 @@ impl<'a> Coordinator<'a> {
     /// the same cause was made meanwhile (the same shrunk trace, the same
     /// differing lines), counted there.
     fn report(&mut self, shrunk: Shrunk) -> String {
-        let Shrunk { run, from, began, mut small, mut found, cut, mut text, mut wanted } = shrunk;
+        let Shrunk { run, from, began, mut small, mut found, cut, mut text, mut wanted, .. } =
+            shrunk;
         let kind = found.kind;
         let cut = cut.then(|| self.why.unwrap_or(Stop::Other));
         // Stopped because the program fails on every trace: the smallest
@@ -484,6 +567,7 @@ impl<'a> Coordinator<'a> {
 mod tests {
     use super::*;
     use crate::fuzz::program::Exit;
+    use crate::fuzz::schedule::Draws;
     use crate::fuzz::trace::Item;
 
     fn options() -> Options {
@@ -522,25 +606,42 @@ mod tests {
         Event::Ran { worker: 1, run: events as u64, coverage: Coverage::default(), divergence }
     }
 
-    /// The verdicts the coordinator sent worker 1, and whether it heard of
-    /// a hang.
-    fn heard(notes: &mpsc::Receiver<Note>) -> (Vec<Verdict>, bool) {
-        let (mut verdicts, mut hang) = (Vec::new(), false);
-        for note in notes.try_iter() {
-            match note {
-                Note::Verdict(v) => verdicts.push(v),
-                Note::HangFound => hang = true,
-            }
-        }
-        (verdicts, hang)
+    /// A coordinator of two workers, and what each hears.
+    fn coordinator<'a>(
+        options: &'a Options,
+        interrupt: &'a AtomicBool,
+    ) -> (Coordinator<'a>, Vec<mpsc::Receiver<Note>>) {
+        let (channels, receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
+        let draws = Draws::new(1, Default::default(), options.runs, 2);
+        let schedule = Schedule::new(2, draws);
+        (
+            Coordinator::new(options, interrupt, channels, schedule, None, Coverage::default()),
+            receivers,
+        )
+    }
+
+    /// The verdicts a worker heard.
+    fn verdicts(notes: &mpsc::Receiver<Note>) -> Vec<Verdict> {
+        let verdict = |note| match note {
+            Note::Verdict(v) => Some(v),
+            _ => None,
+        };
+        notes.try_iter().filter_map(verdict).collect()
+    }
+
+    /// Whether the traces a worker was handed have their timeouts run again alone.
+    fn confirmed(notes: &mpsc::Receiver<Note>) -> Vec<bool> {
+        let run = |note| match note {
+            Note::Run(_, confirm) => Some(confirm),
+            _ => None,
+        };
+        notes.try_iter().filter_map(run).collect()
     }
 
     #[test]
     fn each_new_kind_is_shrunk_once_and_a_root_fault_once_whatever_its_kind() {
         let (options, stop) = (options(), AtomicBool::new(false));
-        let (channels, mut receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
-        let mut coordinator =
-            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        let (mut coordinator, receivers) = coordinator(&options, &stop);
         let first = Kind::Behaviour(crate::behaviour::Behaviour::ALL[0]);
         let other = Kind::Behaviour(crate::behaviour::Behaviour::ALL[1]);
         for event in [
@@ -551,30 +652,34 @@ mod tests {
         ] {
             assert_eq!(coordinator.take(event), None);
         }
-        let notes = receivers.remove(1);
         let shrink_known = [Verdict::Shrink, Verdict::Known, Verdict::Known, Verdict::Shrink];
-        assert_eq!(heard(&notes), (shrink_known.to_vec(), false));
+        assert_eq!(verdicts(&receivers[1]), shrink_known);
         assert_eq!(coordinator.runs, 4);
         assert!(!stop.load(Ordering::Relaxed));
     }
 
     #[test]
-    fn a_hang_found_is_heard_by_every_worker() {
+    fn once_a_hang_is_found_timeouts_are_no_longer_run_again() {
         let (options, stop) = (options(), AtomicBool::new(false));
-        let (channels, receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
-        let mut coordinator =
-            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        let (mut coordinator, receivers) = coordinator(&options, &stop);
+        coordinator.hand_out(None);
+        assert_eq!((confirmed(&receivers[0]), confirmed(&receivers[1])), (vec![true], vec![true]));
+        coordinator.take(Event::Ran {
+            worker: 0,
+            run: 0,
+            coverage: Coverage::default(),
+            divergence: None,
+        });
         coordinator.take(diverged(3, Kind::Hang, false));
-        assert_eq!(heard(&receivers[0]), (vec![], true));
-        assert_eq!(heard(&receivers[1]), (vec![Verdict::Shrink], true));
+        coordinator.hand_out(None);
+        assert_eq!(confirmed(&receivers[0]), [false]);
+        assert_eq!(verdicts(&receivers[1]), [Verdict::Shrink]);
     }
 
     #[test]
     fn the_stalls_th_different_trace_the_program_hangs_on_stops_the_session() {
         let (options, stop) = (options(), AtomicBool::new(false));
-        let (channels, _receivers): (Vec<_>, Vec<_>) = (0..2).map(|_| mpsc::channel()).unzip();
-        let mut coordinator =
-            Coordinator::new(&options, &stop, channels, None, Coverage::default());
+        let (mut coordinator, _receivers) = coordinator(&options, &stop);
         // The same trace twice is one stall.
         for events in [1, 1].into_iter().chain(2..STALLS) {
             coordinator.take(diverged(events, Kind::Hang, false));
@@ -584,7 +689,7 @@ mod tests {
         coordinator.take(diverged(STALLS, Kind::Hang, false));
         assert!(stop.load(Ordering::Relaxed));
         assert_eq!(coordinator.why, Some(Stop::Stalled));
-        coordinator.take(Event::Flaky);
+        coordinator.take(Event::RanAlone { worker: 1, flaky: true });
         coordinator.take(Event::CannotStart("gone".into()));
         // The first reason stays.
         assert_eq!((coordinator.why, coordinator.flaky), (Some(Stop::Stalled), 1));

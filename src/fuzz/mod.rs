@@ -11,6 +11,7 @@ mod progress;
 mod report;
 mod reporter;
 mod saved;
+mod schedule;
 mod shrink;
 mod trace;
 mod worker;
@@ -21,7 +22,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::sync::{RwLock, mpsc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::behaviour::{Behaviour, Coverage};
@@ -32,7 +33,8 @@ use generate::Settings;
 use program::{Guarded, Launched, Launcher, Limits};
 use reporter::{FuzzEvent, FuzzReporter, Human, LOGGED_EVERY, Opening};
 use saved::{TracesFile, check_out};
-use worker::{Drawn, Feed, Worker, draw_ahead};
+use schedule::{Draws, Schedule};
+use worker::Worker;
 use workplace::{Room, Workplace};
 
 pub(crate) use crate::cli::options::FuzzOptions as Options;
@@ -139,11 +141,6 @@ const STALLS: usize = 5;
 /// Output past this size (beyond the expected one) is a divergence of its own.
 const MIN_CAP: usize = 16 << 20;
 
-/// Traces drawn ahead of the workers (per worker): enough that a worker
-/// never waits for one, few enough that a session stopped by `--time`
-/// drops little.
-const AHEAD: usize = 4;
-
 /// Runs a session, printing progress and each divergence found, then what
 /// was found and the closing `Fuzz Results: ...` line. `closed` says
 /// whether the reader of `out` has gone: the session then stops at once.
@@ -170,44 +167,36 @@ pub(crate) fn run(
     let mut reporter = Human::new(out, terminal, LOGGED_EVERY);
     open(options, seed, in_place.as_deref(), &mut reporter)
         .map_err(|e| WriteError::earned(e, Status::Ran))?;
-    let files = trace_files(scratch.path(), options.jobs.max(1)).map_err(FuzzError::Scratch)?;
-    let stop = AtomicBool::new(false);
+    let jobs = options.jobs.max(1);
+    let files = trace_files(scratch.path(), jobs).map_err(FuzzError::Scratch)?;
+    let interrupt_runs = AtomicBool::new(false);
     let watch = Watch { start: Instant::now(), deadline, interrupt: &interrupt, closed };
     let (events, taken) = mpsc::channel();
     let (notes, heard): (Vec<_>, Vec<_>) = files.iter().map(|_| mpsc::channel()).unzip();
-    let mut coordinator = Coordinator::new(options, &stop, notes, saved, settings.exclude);
-    let (draw, queue) = mpsc::sync_channel::<Drawn>(AHEAD * files.len());
-    let feed = Feed::new(queue);
-    let alone = RwLock::new(());
+    let schedule = Schedule::new(jobs, Draws::new(seed, settings, options.runs, jobs));
+    let mut coordinator =
+        Coordinator::new(options, &interrupt_runs, notes, schedule, saved, settings.exclude);
     std::thread::scope(|scope| {
-        // Traces are drawn on a thread of their own, ahead of the runs, so
-        // a worker only writes, runs and compares.
-        let (settings, stop) = (&settings, &stop);
-        scope.spawn(move || draw_ahead(options, settings, stop, seed, deadline, &draw));
         for (id, ((file, handle), notes)) in files.into_iter().zip(heard).enumerate() {
             let place = Workplace::new(&options.program, scratch.path(), &format!("work-{id}"));
             let worker = Worker {
                 id,
                 options,
-                settings,
-                feed: &feed,
-                stop,
-                alone: &alone,
+                settings: &settings,
+                interrupt: &interrupt_runs,
                 events: events.clone(),
                 notes,
-                hang_found: Cell::new(false),
                 oracle_failed: Cell::new(false),
+                stopped: Cell::new(false),
                 file,
                 handle,
                 place: RefCell::new(place),
-                deadline,
             };
             scope.spawn(move || worker.work());
         }
         drop(events);
         // Until every worker is done: once stopped, they end within moments.
         coordinator.coordinate(&taken, &watch, &mut reporter);
-        feed.close();
     });
     coordinator.finish(&mut reporter, began)
 }

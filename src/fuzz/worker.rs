@@ -1,8 +1,9 @@
-//! A worker of a session: it draws traces, runs the program (and the
-//! oracle) on each, compares, and tells the coordinator what it saw; it
-//! shrinks a divergence the coordinator asks it to report. It shares
-//! nothing with the other workers but the feed of traces, the stop flag
-//! and the lock that lets a timeout be confirmed with no other run going.
+//! A worker of a session: it runs the program (and the oracle) on each
+//! trace the coordinator hands it, compares, and tells the coordinator what
+//! it saw; it shrinks a divergence the coordinator asks it to report. It
+//! starts a program only when the coordinator says so (a trace, a shrinking
+//! candidate, a timed-out run again alone), and shares nothing with the
+//! other workers: only the interrupt flag, which stops its program at once.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -10,22 +11,20 @@ use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError, RwLock, mpsc};
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 use std::time::Instant;
 
 use super::coordinator::{Event, Note, Shrunk, Verdict};
 use super::expect::{self, Expected, Kind, first_difference};
-use super::generate::{Settings, generate, rng_for};
+use super::generate::Settings;
 use super::program::{Exit, Guarded, Launched, Launcher, Limits};
 use super::report::{Ended, Symptom};
+use super::schedule::Drawn;
 use super::trace::Trace;
 use super::workplace::Workplace;
 use super::{FuzzError, MIN_CAP, Options, RESTART_AFTER, shrink};
-use crate::behaviour::{Behaviour, Coverage};
-
-/// A run's number, its trace and what the engine makes of it.
-pub(super) type Drawn = (u64, Trace, Expected);
+use crate::behaviour::Behaviour;
 
 /// A divergence a run showed, with what the oracle printed.
 #[derive(Clone)]
@@ -54,73 +53,23 @@ enum Outcome {
     CannotStart(String),
 }
 
-/// Draws the traces of the session in run order, steered by what those
-/// drawn before reach (each drawn trace is run, so with one job this is the
-/// coverage of the runs before), until the runs or the time are spent, the
-/// session stops, or the workers are gone.
-pub(super) fn draw_ahead(
-    options: &Options,
-    settings: &Settings,
-    stop: &AtomicBool,
-    seed: u64,
-    deadline: Option<Instant>,
-    feed: &mpsc::SyncSender<Drawn>,
-) {
-    let mut drawn = Coverage::default();
-    for run in 0..options.runs {
-        let out_of_time = deadline.is_some_and(|d| Instant::now() >= d);
-        if out_of_time || stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let uncovered = Coverage::from_bits(!drawn.bits()).intersection(Coverage::batch());
-        let (trace, expected) = generate(&mut rng_for(seed, run), settings, uncovered);
-        drawn = drawn.union(expected.coverage);
-        if feed.send((run, trace, expected)).is_err() {
-            return;
-        }
-    }
-}
-
-/// The traces drawn ahead, in run order, for whichever worker is free:
-/// the receiving end of one channel, taken in turns (std's channels have
-/// one receiver). Closed once the workers are gone, so that the drawing
-/// thread is not left waiting on a full queue.
-pub(super) struct Feed(Mutex<Option<mpsc::Receiver<Drawn>>>);
-
-impl Feed {
-    pub(super) fn new(queue: mpsc::Receiver<Drawn>) -> Feed {
-        Feed(Mutex::new(Some(queue)))
-    }
-
-    /// The next trace drawn, until the drawing ends or the feed is closed.
-    fn next(&self) -> Option<Drawn> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).as_ref()?.recv().ok()
-    }
-
-    pub(super) fn close(&self) {
-        drop(self.0.lock().unwrap_or_else(PoisonError::into_inner).take());
-    }
-}
-
-/// One worker: it runs the traces it draws and tells the coordinator what
-/// each showed; it shrinks a divergence when the coordinator asks.
+/// One worker: it runs the traces the coordinator hands it and tells it
+/// what each showed; it shrinks a divergence when the coordinator asks.
 pub(super) struct Worker<'a> {
     pub(super) id: usize,
     pub(super) options: &'a Options,
     pub(super) settings: &'a Settings,
-    pub(super) feed: &'a Feed,
-    /// Raised by the coordinator: the session is over, running programs
-    /// are stopped.
-    pub(super) stop: &'a AtomicBool,
-    /// Every run holds this shared; a timeout is confirmed holding it alone.
-    pub(super) alone: &'a RwLock<()>,
+    /// Raised by the coordinator when the session stops: the program
+    /// running is stopped at once (see `Coordinator::interrupt`).
+    pub(super) interrupt: &'a AtomicBool,
     pub(super) events: mpsc::Sender<Event>,
-    /// What the coordinator tells this worker.
+    /// What the coordinator tells this worker; closed when its work is over.
     pub(super) notes: mpsc::Receiver<Note>,
-    /// A hang was reported: a timeout is no longer confirmed.
-    pub(super) hang_found: Cell<bool>,
     /// This worker saw the oracle fail: its shrinking ends.
     pub(super) oracle_failed: Cell<bool>,
+    /// A run of this worker's shrinking was refused or stopped: the
+    /// session is over.
+    pub(super) stopped: Cell<bool>,
     /// The worker's own trace file, rewritten for every run.
     pub(super) file: PathBuf,
     /// That file, open: rewritten in place, without a path lookup or a
@@ -128,53 +77,44 @@ pub(super) struct Worker<'a> {
     pub(super) handle: fs::File,
     /// Where the program runs: the worker's copy of the folder.
     pub(super) place: RefCell<Workplace>,
-    /// When `--time` runs out.
-    pub(super) deadline: Option<Instant>,
 }
 
 impl Worker<'_> {
-    /// Runs traces until the session is over, telling the coordinator what
-    /// each showed; a new divergence it is asked to report is shrunk here.
+    /// Runs the traces the coordinator hands out, until it says no more.
     pub(super) fn work(&self) {
-        while let Some((run, trace, expected)) = self.draw() {
-            if self.options.save_traces.is_some() && !self.tell(Event::Trying(trace.text())) {
+        while let Ok(Note::Run(drawn, confirm)) = self.notes.recv() {
+            if !self.run(drawn, confirm) {
                 return;
             }
-            self.hear();
-            // A timeout is confirmed until a hang has been found.
-            let confirm = !self.hang_found.get();
-            let divergence = match self.try_trace_again(&trace, &expected, confirm) {
-                Outcome::Unknown => continue,
-                Outcome::CannotStart(why) => {
-                    self.tell(Event::CannotStart(why));
-                    return;
-                }
-                Outcome::NotWritten(e) => {
-                    self.tell(Event::NotWritten(e));
-                    return;
-                }
-                Outcome::OracleFailed(why) => return self.oracle_failed(&why, &trace),
-                Outcome::Agrees => None,
-                Outcome::Diverges(divergence) => Some(divergence),
-            };
-            let told = divergence.as_ref().map(|found| (trace.clone(), found.clone()));
-            let ran =
-                Event::Ran { worker: self.id, run, coverage: expected.coverage, divergence: told };
-            if !self.tell(ran) {
-                return;
+        }
+    }
+
+    /// Runs one trace and tells the coordinator what it showed; a new kind
+    /// of divergence is shrunk here. False once this worker is done: the
+    /// session stopped, or something ended it.
+    fn run(&self, (run, trace, expected): Drawn, confirm: bool) -> bool {
+        let divergence = match self.try_trace_again(&trace, &expected, confirm) {
+            Outcome::Unknown => return false,
+            Outcome::CannotStart(why) => return self.end(Event::CannotStart(why)),
+            Outcome::NotWritten(e) => return self.end(Event::NotWritten(e)),
+            Outcome::OracleFailed(why) => return self.end(self.oracle_failed(&why, &trace)),
+            Outcome::Agrees => None,
+            Outcome::Diverges(divergence) => Some(divergence),
+        };
+        let told = divergence.as_ref().map(|found| (trace.clone(), found.clone()));
+        let ran =
+            Event::Ran { worker: self.id, run, coverage: expected.coverage, divergence: told };
+        if !self.tell(ran) {
+            return false;
+        }
+        let Some(found) = divergence else { return true };
+        // A new kind is shrunk and reported; a known one is done with.
+        match self.notes.recv() {
+            Ok(Note::Verdict(Verdict::Shrink)) => {
+                self.tell(Event::Shrunk(Box::new(self.shrunk(run, trace, *found))))
             }
-            let Some(found) = divergence else { continue };
-            // A new kind is shrunk and reported; a known one is done with.
-            match self.verdict() {
-                Some(Verdict::Shrink) => {
-                    let shrunk = Event::Shrunk(Box::new(self.shrunk(run, trace, *found)));
-                    if !self.tell(shrunk) {
-                        return;
-                    }
-                }
-                Some(Verdict::Known) => {}
-                None => return,
-            }
+            Ok(Note::Verdict(Verdict::Known)) => true,
+            _ => false,
         }
     }
 
@@ -183,57 +123,34 @@ impl Worker<'_> {
         self.events.send(event).is_ok()
     }
 
-    /// Takes in what the coordinator said meanwhile (a hang found).
-    fn hear(&self) {
-        while let Ok(note) = self.notes.try_recv() {
-            self.heard(note);
-        }
+    /// Tells the coordinator what ends this worker's session; false.
+    fn end(&self, event: Event) -> bool {
+        self.tell(event);
+        false
     }
 
-    /// Waits for the coordinator's verdict on the divergence just told.
-    fn verdict(&self) -> Option<Verdict> {
-        loop {
-            if let Some(verdict) = self.heard(self.notes.recv().ok()?) {
-                return Some(verdict);
-            }
-        }
+    /// Asks the coordinator to start a program, and waits for its word:
+    /// false when the session is over.
+    fn may_run(&self, asking: Event, answer: fn(&Note) -> bool) -> bool {
+        self.tell(asking) && self.notes.recv().is_ok_and(|note| answer(&note))
     }
 
-    fn heard(&self, note: Note) -> Option<Verdict> {
-        match note {
-            Note::HangFound => {
-                self.hang_found.set(true);
-                None
-            }
-            Note::Verdict(verdict) => Some(verdict),
-        }
-    }
-
-    /// The next run's number and trace, unless the session is over.
-    fn draw(&self) -> Option<Drawn> {
-        let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if out_of_time || self.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        self.feed.next()
-    }
-
-    /// Tells the coordinator that the oracle failed on `trace`: the session
-    /// ends.
-    fn oracle_failed(&self, why: &str, trace: &Trace) {
+    /// What to tell the coordinator when the oracle failed on `trace`: the
+    /// session ends. This worker's shrinking ends too.
+    fn oracle_failed(&self, why: &str, trace: &Trace) -> Event {
         let oracle = self.options.oracle.as_deref().unwrap_or_default().join(" ");
         let message = format!(
             "the oracle '{oracle}' failed on a trace ({why}), so no verdict on the program can be given; the trace:\n{}",
             String::from_utf8_lossy(&trace.text()).trim_end()
         );
         self.oracle_failed.set(true);
-        self.tell(Event::OracleFailed(message));
+        Event::OracleFailed(message)
     }
 
     /// Runs the oracle (none: the engine's `expected`) and the program on the
     /// trace in `self.file`, the program in its room.
     fn launch_both(&self, limits: Limits) -> Result<(Option<Launched>, Launched), FuzzError> {
-        let launcher = Guarded { stop: Some(self.stop) };
+        let launcher = Guarded { stop: Some(self.interrupt) };
         let oracle =
             self.options.oracle.as_ref().map(|o| launcher.launch(o, None, &self.file, limits));
         let room = self.place.borrow_mut().enter()?;
@@ -250,9 +167,6 @@ impl Worker<'_> {
             outcome => return outcome,
         };
         std::thread::sleep(RESTART_AFTER);
-        if self.stop.load(Ordering::Relaxed) {
-            return Outcome::CannotStart(why);
-        }
         match self.try_trace(trace, expected, confirm) {
             // Stopped meanwhile: it had not started.
             Outcome::Unknown => Outcome::CannotStart(why),
@@ -261,9 +175,9 @@ impl Worker<'_> {
     }
 
     /// Runs the program (and the oracle) on a trace. A timeout is run again
-    /// with no other run going before it counts (the oracle's always, the
-    /// program's when `confirm`): on a loaded machine a run can miss its
-    /// time without hanging.
+    /// alone, when the coordinator lets no other program run, before it
+    /// counts (the oracle's always, the program's when `confirm`): on a
+    /// loaded machine a run can miss its time without hanging.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
         if let Err(e) = self.rewrite(&trace.text()) {
             return Outcome::NotWritten(FuzzError::TraceNotWritten(e));
@@ -274,25 +188,20 @@ impl Worker<'_> {
             matches!(oracle, Some(Launched::TimedOut))
                 || (confirm && *program == Launched::TimedOut)
         };
-        let ran = {
-            let _shared = self.alone.read().unwrap_or_else(|e| e.into_inner());
-            self.launch_both(limits)
-        };
-        let mut ran = match ran {
+        let mut ran = self.launch_both(limits);
+        if ran.as_ref().is_ok_and(timed_out) {
+            if !self.may_run(Event::TimedOut(self.id), |n| matches!(n, Note::Alone)) {
+                return Outcome::Unknown;
+            }
+            ran = self.launch_both(limits);
+            let flaky =
+                ran.as_ref().is_ok_and(|r| !timed_out(r) && !matches!(r.1, Launched::Stopped));
+            self.tell(Event::RanAlone { worker: self.id, flaky });
+        }
+        let (oracle, program) = match ran {
             Ok(ran) => ran,
             Err(e) => return Outcome::NotWritten(e),
         };
-        if timed_out(&ran) {
-            let _alone = self.alone.write().unwrap_or_else(|e| e.into_inner());
-            ran = match self.launch_both(limits) {
-                Ok(ran) => ran,
-                Err(e) => return Outcome::NotWritten(e),
-            };
-            if !timed_out(&ran) && !matches!(ran.1, Launched::Stopped) {
-                self.tell(Event::Flaky);
-            }
-        }
-        let (oracle, program) = ran;
         let (wanted, wanted_status) = match oracle {
             // Borrowed: a copy only for a divergence.
             None => (Cow::Borrowed(expected.output.as_slice()), Some(expected.status)),
@@ -384,14 +293,15 @@ impl Worker<'_> {
 
     /// A new kind of divergence shrunk, with the test to write for it (an
     /// exit status's test says the status); the coordinator reports it.
-    /// Once the session is stopped the shrinking ends with the smallest
-    /// trace found so far.
+    /// Once the session is stopped (the coordinator lets no more candidate
+    /// run, or stopped one) the shrinking ends with the smallest trace
+    /// found so far.
     fn shrunk(&self, run: u64, trace: Trace, found: Found) -> Shrunk {
         let kind = found.kind;
         let from = trace.len();
         let began = Instant::now();
         let (small, found) = self.shrink(trace, found);
-        let cut = self.stop.load(Ordering::Relaxed) || self.oracle_failed.get();
+        let cut = self.stopped.get() || self.oracle_failed.get();
         let (text, wanted) = if kind == Kind::ExitStatus {
             // The test says which status the program must end with; the
             // expected output is the oracle's for the file as saved.
@@ -402,7 +312,7 @@ impl Worker<'_> {
         } else {
             (small.text(), Some(found.wanted.clone()))
         };
-        Shrunk { run, from, began, small, found, cut, text, wanted }
+        Shrunk { worker: self.id, run, from, began, small, found, cut, text, wanted }
     }
 
     /// The smallest trace that still shows `found`'s kind, and what it shows.
@@ -416,7 +326,7 @@ impl Worker<'_> {
         let mut shown: HashMap<Vec<u8>, Found> = HashMap::new();
         shown.insert(trace.text(), found.clone());
         let small = shrink::shrink(trace, |candidate| {
-            if self.stop.load(Ordering::Relaxed) || self.oracle_failed.get() {
+            if self.stopped.get() || self.oracle_failed.get() {
                 return false;
             }
             let text = candidate.text();
@@ -434,13 +344,21 @@ impl Worker<'_> {
                 seen.insert(text, false);
                 return false;
             }
+            if !self.may_run(Event::Next(self.id), |n| matches!(n, Note::Go)) {
+                self.stopped.set(true);
+                return false;
+            }
             let shows = match self.try_trace(candidate, &expected, kind == Kind::Hang) {
+                Outcome::Unknown => {
+                    self.stopped.set(true);
+                    false
+                }
                 Outcome::Diverges(f) if f.kind == kind => {
                     shown.insert(text.clone(), *f);
                     true
                 }
                 Outcome::OracleFailed(why) => {
-                    self.oracle_failed(&why, candidate);
+                    self.tell(self.oracle_failed(&why, candidate));
                     false
                 }
                 _ => false,
