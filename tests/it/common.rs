@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::thread::{self, JoinHandle, sleep};
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,32 @@ pub fn fuzz(args: &[&str]) -> Output {
     run(fuzz_command().args(args), None)
 }
 
+/// `tictac fuzz ARGS` started (see `fuzz_command`), its standard output a
+/// pipe to read, its standard error dropped, nothing on its standard input.
+#[cfg(unix)] // for the fuzz tests
+pub fn fuzz_started(args: &[&str]) -> Child {
+    let mut command = fuzz_command();
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    command.spawn().expect("start")
+}
+
+/// Waits for `child` to end, at most `limit`: past it the child is killed
+/// and the test fails, saying it was still running `after` something.
+pub fn ended_within(child: &mut Child, limit: Duration, after: &str) -> ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running {limit:?} after {after}");
+        }
+        sleep(Duration::from_millis(5));
+    }
+}
+
 /// `tictac ARGS` with `input` on standard input, through a pipe.
 pub fn tictac_with_input(args: &[&str], input: &[u8]) -> Output {
     run(Command::new(BIN).args(args), Some(input))
@@ -70,18 +96,7 @@ pub fn run(command: &mut Command, input: Option<&[u8]>) -> Output {
 pub fn finish(mut child: Child) -> Output {
     let stdout = child.stdout.take().map(drain);
     let stderr = child.stderr.take().map(drain);
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("still running after {PATIENCE:?}");
-        }
-        sleep(Duration::from_millis(5));
-    };
+    let status = ended_within(&mut child, PATIENCE, "its start");
     let bytes = |pipe: Option<JoinHandle<Vec<u8>>>| pipe.map(|p| p.join().expect("read"));
     Output {
         status,

@@ -4,11 +4,12 @@
 //! shrinking, a closed output, `--out` checked first, `initial-state` not
 //! excludable, and one fault at the root of the output reported once.
 
-use crate::common::{BIN, fuzz, fuzz_command, path, saved, script, temp_dir, text, tictac};
+use crate::common::{
+    BIN, ended_within, fuzz, fuzz_started, path, saved, script, temp_dir, text, tictac,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -165,29 +166,13 @@ fn time_is_kept_while_shrinking() {
 fn a_closed_output_stops_the_session() {
     let scratch = temp_dir();
     let exit3 = script(scratch.path(), "exit3.sh", &format!("{BIN} \"$@\"; exit 3"));
-    let mut child = fuzz_command()
-        .args(["--program", &exit3, "--runs", "100000", "--out"])
-        .arg(scratch.path().join("o"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start");
+    let out = path(&scratch.path().join("o"));
+    let mut child = fuzz_started(&["--program", &exit3, "--runs", "100000", "--out", &out]);
     let mut first = String::new();
     BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("read");
     assert!(first.starts_with("Fuzzing '"), "{first}");
     // The reader is gone: dropped with the BufReader.
-    let began = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if began.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            panic!("still fuzzing 10 s after its output was closed");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = ended_within(&mut child, Duration::from_secs(10), "its output was closed");
     assert_eq!(status.code(), Some(0));
 }
 

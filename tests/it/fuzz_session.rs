@@ -5,11 +5,13 @@
 //! default session ends within two minutes is checked on the release build
 //! (bench/check-fuzz.sh), as is the bound on the stop with `--timeout 1`.
 
-use crate::common::{BIN, fuzz, fuzz_command, path, saved, script, temp_dir, text, tictac};
+use crate::common::{
+    BIN, ended_within, fuzz, fuzz_started, path, saved, script, temp_dir, text, tictac,
+};
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -93,13 +95,7 @@ fn kinds_of_one_cause_are_one_report() {
 /// starting with `after` (and run a moment longer), and gives what it
 /// printed, its status, and how long it took to end after the signal.
 fn interrupted(args: &[&str], after: &str, signal: &str) -> (String, Option<i32>, Duration) {
-    let mut child = fuzz_command()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start");
+    let mut child = fuzz_started(args);
     // Every line it prints, as it comes (a reader that went away would stop
     // it too).
     let (lines, printed) = mpsc::channel();
@@ -119,16 +115,7 @@ fn interrupted(args: &[&str], after: &str, signal: &str) -> (String, Option<i32>
     let sent = Instant::now();
     let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill");
     assert!(kill.success());
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if sent.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("still fuzzing 20 s after {signal}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = ended_within(&mut child, Duration::from_secs(20), signal);
     let took = sent.elapsed();
     for line in printed.iter() {
         said.push_str(&line);
