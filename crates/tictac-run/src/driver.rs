@@ -59,8 +59,13 @@ pub fn show_step<W: Write + ?Sized>(
     engine: &Engine,
     out: &mut W,
 ) -> io::Result<()> {
+    show_echo(command, out)?;
+    write_state(out, engine.game())
+}
+
+/// The line a transcript step opens with: `->` and the command's echo.
+pub(crate) fn show_echo<W: Write + ?Sized>(command: &Command, out: &mut W) -> io::Result<()> {
     out.write_all(b"->")?;
     command.write_echo(out)?;
-    out.write_all(b"\n")?;
-    write_state(out, engine.game())
+    out.write_all(b"\n")
 }

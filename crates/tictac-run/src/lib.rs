@@ -24,7 +24,7 @@ pub mod windowed;
 
 use std::io;
 
-pub use driver::{Driver, show_step, step};
+pub use driver::{Driver, show_echo, show_step, step};
 pub use encoding::Encoding;
 pub use input::Input;
 pub use sink::Sink;

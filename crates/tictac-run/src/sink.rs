@@ -2,6 +2,10 @@
 
 use std::io::{self, BufWriter, Write};
 
+use super::show_echo;
+use crate::command::Command;
+use crate::engine::Engine;
+use crate::game::view::View;
 use crate::status::Status;
 
 /// The transcript's output: a `BufWriter` (batch runs write millions of
@@ -13,13 +17,19 @@ pub struct Sink<'w> {
     /// Whether a syntax or type error message was written: the run has
     /// earned exit status 1 even if the reader goes away later.
     rejected: bool,
+    /// The view, its pieces kept from step to step.
+    view: View,
 }
 
 impl<'w> Sink<'w> {
     const BLOCK: usize = 256 * 1024;
 
     pub fn new(out: &'w mut dyn Write) -> Self {
-        Sink { out: BufWriter::with_capacity(Self::BLOCK, out), rejected: false }
+        Sink {
+            out: BufWriter::with_capacity(Self::BLOCK, out),
+            rejected: false,
+            view: View::default(),
+        }
     }
 }
 
@@ -48,6 +58,17 @@ impl Sink<'_> {
     /// What the run has earned so far.
     pub fn outcome(&self) -> Status {
         if self.rejected { Status::Failed } else { Status::Ran }
+    }
+
+    /// The state as the transcript shows it.
+    pub(crate) fn state(&mut self, engine: &Engine) -> io::Result<()> {
+        self.view.write(&mut self.out, engine.game())
+    }
+
+    /// A transcript step (see `show_step`): the command's echo, then the state.
+    pub(crate) fn step(&mut self, command: &Command, engine: &Engine) -> io::Result<()> {
+        show_echo(command, &mut self.out)?;
+        self.state(engine)
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).

@@ -59,18 +59,24 @@ impl Tape {
         Tape { spool: Spool::with_bound(bound), ..Tape::default() }
     }
 
-    /// Appends a command.
+    /// Appends a command, in one write when its names are in the dictionary.
     pub fn push(&mut self, command: &Command) -> io::Result<()> {
         match *command {
             Command::Undo => self.spool.write_all(&[UNDO]),
             Command::Redo => self.spool.write_all(&[REDO]),
             Command::PlayAgain => self.spool.write_all(&[PLAY_AGAIN]),
             Command::NewGame { player1, player2 } => {
+                if let (Some(a), Some(b)) = (self.known(player1), self.known(player2)) {
+                    return self.spool.write_all(&[NEW_GAME, a, b]);
+                }
                 self.spool.write_all(&[NEW_GAME])?;
                 self.put_name(player1)?;
                 self.put_name(player2)
             }
             Command::Play { player, press } => {
+                if let Some(k) = self.known(player) {
+                    return self.spool.write_all(&[PLAY + press.number(), k]);
+                }
                 self.spool.write_all(&[PLAY + press.number()])?;
                 self.put_name(player)
             }
@@ -113,32 +119,34 @@ impl Tape {
     }
 
     fn put_name(&mut self, name: &[u8]) -> io::Result<()> {
+        if let Some(k) = self.known(name) {
+            return self.spool.write_all(&[k]);
+        }
+        self.spool.write_all(&[INLINE])?;
+        write_varint(&mut self.spool, name.len() as u64)?;
+        self.spool.write_all(name)?;
+        if indexed(name, self.names.len()) {
+            let k = self.names.len() as u8;
+            self.names.insert(name.to_vec(), k);
+            self.remember(name, k);
+        }
+        Ok(())
+    }
+
+    /// The name's index in the dictionary, if it has one.
+    fn known(&mut self, name: &[u8]) -> Option<u8> {
         for slot in 0..2 {
             if let Some((recent, k)) = &self.recent[slot]
                 && recent == name
             {
                 let k = *k;
                 self.recent.swap(0, slot);
-                return self.spool.write_all(&[k]);
+                return Some(k);
             }
         }
-        let k = match self.names.get(name) {
-            Some(&k) => k,
-            None => {
-                self.spool.write_all(&[INLINE])?;
-                write_varint(&mut self.spool, name.len() as u64)?;
-                self.spool.write_all(name)?;
-                if !indexed(name, self.names.len()) {
-                    return Ok(());
-                }
-                let k = self.names.len() as u8;
-                self.names.insert(name.to_vec(), k);
-                self.remember(name, k);
-                return Ok(());
-            }
-        };
+        let k = *self.names.get(name)?;
         self.remember(name, k);
-        self.spool.write_all(&[k])
+        Some(k)
     }
 
     fn remember(&mut self, name: &[u8], k: u8) {
@@ -186,8 +194,36 @@ pub struct TapeReader {
 }
 
 impl TapeReader {
-    /// The next entry, or `None` at the end of the tape.
+    /// The next entry, or `None` at the end of the tape. A command whose
+    /// names are in the dictionary is read as one record.
     pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
+        let [op, a, b] = match *self.input.fill_buf()? {
+            [op, a, b, ..] => [op, a, b],
+            _ => return self.next_entry_slowly(),
+        };
+        let used = match op {
+            UNDO | REDO | PLAY_AGAIN => 1,
+            NEW_GAME if a != INLINE && b != INLINE => 3,
+            PLAY_FIRST..=PLAY_LAST if a != INLINE => 2,
+            _ => return self.next_entry_slowly(),
+        };
+        self.input.consume(used);
+        let name = |k: u8| self.names.get(usize::from(k)).map_or(&[][..], Vec::as_slice);
+        let command = match op {
+            UNDO => Command::Undo,
+            REDO => Command::Redo,
+            PLAY_AGAIN => Command::PlayAgain,
+            NEW_GAME => Command::NewGame { player1: name(a), player2: name(b) },
+            _ => {
+                Command::Play { player: name(a), press: Cell::new(op - PLAY).ok_or_else(corrupt)? }
+            }
+        };
+        Ok(Some(Entry::Command(command)))
+    }
+
+    /// `next_entry` byte by byte: near the end of the spool's buffer, for
+    /// inline names and for marks.
+    fn next_entry_slowly(&mut self) -> io::Result<Option<Entry<'_>>> {
         let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
         let command = match op {
             UNDO => Command::Undo,

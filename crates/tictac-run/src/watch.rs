@@ -68,12 +68,12 @@ impl Watch for Sink<'_> {
     fn unit(&mut self, _: Unit) {}
 
     fn state(&mut self, _: Showing, engine: &Engine) -> io::Result<()> {
-        write_state(self, engine.game())
+        Sink::state(self, engine)
     }
 
     #[inline]
     fn ran(&mut self, command: &Command, engine: &Engine, shown: bool) -> io::Result<()> {
-        if shown { crate::show_step(command, engine, self) } else { Ok(()) }
+        if shown { self.step(command, engine) } else { Ok(()) }
     }
 
     fn rejected(&mut self, shown: bool, message: &mut dyn Message) -> Result<(), RunError> {

@@ -31,6 +31,7 @@ impl Autopilot {
     }
 
     /// The bot to move, if a game is in play and it is a bot's turn.
+    #[inline]
     fn to_move(&self, game: &Game) -> Option<usize> {
         if game.state.phase != Phase::InPlay {
             return None;

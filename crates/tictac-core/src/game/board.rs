@@ -134,12 +134,6 @@ impl Board {
             .into_iter()
             .filter(move |line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
     }
-
-    /// The three printed rows: `X`, `O` or `_` for each cell.
-    pub(crate) fn rows(&self) -> [[u8; 3]; 3] {
-        let l = |i: usize| self.cells[i].map_or(b'_', Mark::letter);
-        [[l(0), l(1), l(2)], [l(3), l(4), l(5)], [l(6), l(7), l(8)]]
-    }
 }
 
 #[cfg(test)]

@@ -4,13 +4,24 @@
 //! small `Copy` value with no names (`Op`), so a round of any length costs
 //! a few bytes a command.
 
-mod operation;
 mod ops;
 
-pub(crate) use operation::Operation;
 pub use ops::{NewGameOp, Op, PlayAgainOp, PlayOp};
 
 use crate::game::Game;
+use crate::game::rules::Change;
+
+/// One command, the command pattern's operation: `execute` runs it and
+/// remembers what `kept` needs; `kept` is what the history holds of it
+/// (small, `Copy`, never a name), which undoes and redoes it.
+pub(crate) trait Operation {
+    /// Runs the command on the game and says what it did to the round.
+    fn execute(&mut self, game: &mut Game) -> Change;
+
+    /// What the history keeps of the command once it ran inside a round
+    /// (it did not start one): enough to undo and redo it.
+    fn kept(&self) -> Op;
+}
 
 /// Operations executed in the current round; those before `cursor` are done,
 /// those after it were undone and may be redone.
@@ -82,7 +93,7 @@ mod tests {
     }
 
     #[test]
-    fn undo_and_redo_walk_the_cursor() {
+    fn undo_and_redo_walk_the_cursor_and_a_record_drops_what_was_undone() {
         let mut g = Game::default();
         g.new_game(b"Ann", b"Bob");
         let start = g.clone();
@@ -103,20 +114,9 @@ mod tests {
         assert!(h.redo(&mut g));
         assert_eq!(g.state.message, Message::NotThisPlayersTurn);
         assert!(!h.redo(&mut g));
-    }
-
-    #[test]
-    fn recording_after_undo_discards_the_undone_part() {
-        let mut g = Game::default();
-        g.new_game(b"Ann", b"Bob");
-        let mut h = History::default();
-        play(&mut g, &mut h, b"Ann", 1);
-        play(&mut g, &mut h, b"Bob", 2);
-        h.undo(&mut g);
-        h.undo(&mut g);
-        play(&mut g, &mut h, b"Ann", 9);
-        assert_eq!((h.undoable(), h.redoable()), (1, 0));
-        assert!(!h.redo(&mut g));
+        // What is recorded after an undo takes the place of what was undone.
+        (h.undo(&mut g), h.undo(&mut g), play(&mut g, &mut h, b"Ann", 9));
+        assert_eq!((h.undoable(), h.redoable(), h.redo(&mut g)), (1, 0, false));
         h.clear();
         assert_eq!((h.undoable(), h.redoable()), (0, 0));
     }
