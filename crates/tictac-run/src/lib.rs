@@ -19,12 +19,14 @@ mod sink;
 pub mod spool;
 pub mod status;
 pub mod tape;
+mod view;
 mod watch;
 pub mod windowed;
 
 use std::io;
 
-pub use driver::{Driver, show_echo, show_step, step};
+use driver::show_echo;
+pub use driver::{Driver, show_step, step};
 pub use encoding::Encoding;
 pub use input::Input;
 pub use sink::Sink;

@@ -2,11 +2,11 @@
 
 use std::io::{self, BufWriter, Write};
 
-use super::show_echo;
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::view::View;
+use crate::show_echo;
 use crate::status::Status;
+use crate::view::View;
 
 /// The transcript's output: a `BufWriter` (batch runs write millions of
 /// small pieces; its buffer is a concrete type, so each piece is an inlined

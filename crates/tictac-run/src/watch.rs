@@ -9,7 +9,6 @@ use std::io::{self, Write};
 
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::game::view::write_state;
 use crate::{RunError, Sink};
 
 /// A unit of a run: what is validated and run as one (the whole trace, a

@@ -11,7 +11,7 @@ macro_rules! status_openings {
     ($($variant:ident => $text:literal,)*) => {
         /// The status line up to the name of the player to move (in play),
         /// or whole with its newline (otherwise).
-        fn status_opening(message: Message, phase: Phase) -> &'static str {
+        pub fn status_opening(message: Message, phase: Phase) -> &'static str {
             match (message, phase) {
                 $(
                     (Message::$variant, Phase::NoGame) => concat!("  ", $text, ":  => start new game\n"),
@@ -66,16 +66,19 @@ pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> 
     write_scores(w, game)
 }
 
+/// What follows the name of the player to move.
+pub const PLAYS_NEXT: &[u8] = b" plays next\n";
+
 /// The end of the status line in play: `Bob plays next`.
-fn write_next<W: Write + ?Sized>(w: &mut W, name: &[u8]) -> io::Result<()> {
+pub fn write_next<W: Write + ?Sized>(w: &mut W, name: &[u8]) -> io::Result<()> {
     w.write_all(name)?;
-    w.write_all(NEXT)
+    w.write_all(PLAYS_NEXT)
 }
 
 /// The three board lines: each cell's letter from a table, without a
 /// branch (the cells of a trace's boards are as good as random).
 #[inline]
-fn board_lines(s: &State) -> [u8; 18] {
+pub fn board_lines(s: &State) -> [u8; 18] {
     let mut lines = *b"  ___\n  ___\n  ___\n";
     for (k, cell) in Cell::ALL.into_iter().enumerate() {
         let letter = [b'_', b'X', b'O'][s.board.get(cell).map_or(0, |m| m.index() + 1)];
@@ -85,7 +88,7 @@ fn board_lines(s: &State) -> [u8; 18] {
 }
 
 /// The two score lines.
-fn write_scores<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> {
+pub fn write_scores<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> {
     let mut digits = itoa::Buffer::new();
     for (mark, label) in [(Mark::X, b"\" (as X)\n"), (Mark::O, b"\" (as O)\n")] {
         w.write_all(b"  ")?;
@@ -95,64 +98,6 @@ fn write_scores<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> {
         w.write_all(label)?;
     }
     Ok(())
-}
-
-/// `write_state` for a transcript of many steps: the pieces that change
-/// only with a name or a score (the end of the status line for each
-/// player, the score lines) are kept formatted, so a step is four writes.
-/// Names longer than `KEPT_NAME` are written as `write_state` does.
-#[derive(Default)]
-pub struct View {
-    /// X's `NAME plays next`, O's, then the score lines, for `scores`.
-    pieces: Vec<u8>,
-    /// Where O's piece starts, and where the score lines do.
-    starts: [usize; 2],
-    scores: [u64; 2],
-}
-
-const KEPT_NAME: usize = 256;
-const NEXT: &[u8] = b" plays next\n";
-
-impl View {
-    pub fn write<W: Write + ?Sized>(&mut self, w: &mut W, game: &Game) -> io::Result<()> {
-        let s = &game.state;
-        if !self.holds(game) && !self.keep(game) {
-            return write_state(w, game);
-        }
-        let [o, scores] = self.starts;
-        w.write_all(status_opening(s.message, s.phase).as_bytes())?;
-        if s.phase == Phase::InPlay {
-            w.write_all([&self.pieces[..o], &self.pieces[o..scores]][s.next.index()])?;
-        }
-        w.write_all(&board_lines(s))?;
-        w.write_all(&self.pieces[scores..])
-    }
-
-    /// Whether the pieces are those of this game's names and scores.
-    fn holds(&self, game: &Game) -> bool {
-        let [o, scores] = self.starts;
-        let name = |from, to: usize| self.pieces.get(from..to - NEXT.len());
-        !self.pieces.is_empty()
-            && self.scores == game.state.scores
-            && name(0, o) == Some(game.name(Mark::X))
-            && name(o, scores) == Some(game.name(Mark::O))
-    }
-
-    /// Formats the pieces for this game; false when a name is too long to keep.
-    fn keep(&mut self, game: &Game) -> bool {
-        self.pieces.clear();
-        if game.names.iter().any(|n| n.len() > KEPT_NAME) {
-            return false;
-        }
-        // Writing into a Vec cannot fail.
-        let _ = write_next(&mut self.pieces, game.name(Mark::X));
-        self.starts[0] = self.pieces.len();
-        let _ = write_next(&mut self.pieces, game.name(Mark::O));
-        self.starts[1] = self.pieces.len();
-        let _ = write_scores(&mut self.pieces, game);
-        self.scores = game.state.scores;
-        true
-    }
 }
 
 /// The banner of the click-driven seeds (`x's turn`, `cat got it`): who
@@ -212,24 +157,6 @@ mod tests {
             "  ok: => {a} plays next\n  ___\n  ___\n  ___\n  0: score for \"{a}\" (as X)\n  0: score for \"Bob\" (as O)\n"
         );
         assert_eq!(String::from_utf8(render(&g)).expect("utf8"), expected);
-    }
-
-    #[test]
-    fn a_view_writes_what_write_state_does_as_names_and_scores_change() {
-        let (mut view, mut g) = (View::default(), Game::default());
-        let long = vec![b'L'; KEPT_NAME + 1];
-        let (ann, bob, bo, an): (&[u8], &[u8], &[u8], &[u8]) = (b"Ann", b"Bob", b"Bo", b"An");
-        let names = [(ann, bob), (ann, bo), (an, bob), (&long, bob), (bob, ann), (bob, ann)];
-        for (k, (x, o)) in names.into_iter().enumerate() {
-            g.new_game(x, o);
-            for step in 0..3 {
-                g.state.scores[step % 2] += (k % 2) as u64 * 10;
-                g.play(if step == 1 { o } else { x }, Cell::new(step as u8 + 1).expect("cell"));
-                let mut kept = Vec::new();
-                view.write(&mut kept, &g).expect("vec");
-                assert_eq!(kept, render(&g), "round {k}, step {step}");
-            }
-        }
     }
 
     #[test]

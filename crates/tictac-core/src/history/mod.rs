@@ -115,7 +115,8 @@ mod tests {
         assert_eq!(g.state.message, Message::NotThisPlayersTurn);
         assert!(!h.redo(&mut g));
         // What is recorded after an undo takes the place of what was undone.
-        (h.undo(&mut g), h.undo(&mut g), play(&mut g, &mut h, b"Ann", 9));
+        assert!(h.undo(&mut g) && h.undo(&mut g));
+        play(&mut g, &mut h, b"Ann", 9);
         assert_eq!((h.undoable(), h.redoable(), h.redo(&mut g)), (1, 0, false));
         h.clear();
         assert_eq!((h.undoable(), h.redoable()), (0, 0));
