@@ -5,7 +5,6 @@
 //! turns it into a line and column.
 
 use nom::IResult;
-use nom::bytes::complete::take_while1;
 use nom::error::{ErrorKind, ParseError};
 
 /// Why the parser stopped.
@@ -126,7 +125,10 @@ pub(crate) fn is_boolean(word: &[u8]) -> bool {
 
 /// `[0-9]+`
 pub(crate) fn digits(i: &[u8]) -> PResult<'_, &[u8]> {
-    take_while1(|b: u8| b.is_ascii_digit())(i)
+    match i.iter().position(|b| !b.is_ascii_digit()).unwrap_or(i.len()) {
+        0 => PErr::soft(i),
+        n => Ok((&i[n..], &i[..n])),
+    }
 }
 
 /// An unsigned number: its integer digits and, for a real, its fraction digits.
