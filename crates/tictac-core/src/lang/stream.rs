@@ -88,10 +88,11 @@ struct Carry {
 
 /// A token is never longer than this without being able to tell, from its
 /// start, that it goes on (strings and blanks say so; a character literal
-/// is at most six bytes): an error this close to the end of a text that
+/// is at most six bytes; the longest reserved word, `CHARACTER`, nine, and
+/// `CHARACTERS` is a name): an error this close to the end of a text that
 /// stops in the middle of a line may move once more text comes, unless the
 /// bytes at hand decide it (`stays`).
-const LOOKAHEAD: usize = 8;
+const LOOKAHEAD: usize = 10;
 
 /// Visits the events of `text` in order; an event longer than `limit`
 /// bytes is not visited (`Scanned::TooLong`).
@@ -418,6 +419,7 @@ mod tests {
             (b"undo\nplay(\"a\",\n", Err("Syntax 3:1".to_string())),
             (b"undo\nplay(\"a\",", Err("Syntax 3:1".to_string())),
             (b"play(\"open)\nundo\n", Err("Syntax 1:6".to_string())),
+            (b"play(CHARACTERS, 1)\n", events(&["play(2)"])),
         ] {
             for refill in 1..=12 {
                 assert_eq!(walk(text, 64, refill).0, want, "{text:?}, refill {refill}");
