@@ -295,6 +295,70 @@ fn a_program_of_the_same_user_cannot_open_the_runners_descriptors() {
     assert!(seen.contains("denied"), "the program listed the runner's descriptors: {seen}");
 }
 
+/// The keeper a runner started (a child of it with the keeper's argument).
+fn keeper_of(runner: u32) -> Option<u32> {
+    processes_with("tictac-keep").into_iter().find(|pid| {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        after.split_whitespace().nth(1) == Some(runner.to_string().as_str())
+    })
+}
+
+#[test]
+fn a_runner_killed_outright_leaves_no_program_running() {
+    // SIGKILL gives the runner no cleanup; its keeper kills what it left:
+    // `tictac test` and `tictac grade`, each with and without cgroups, a
+    // program holding a child and an escaped one, both sleeping.
+    let dir = suite();
+    for way in WAYS {
+        for command in ["test", "grade"] {
+            // The students' folders are copied into TMPDIR for their runs
+            // (as root): both are under the marker.
+            let tools = temp_dir();
+            let marker = path(tools.path());
+            let (student, tmp) = (tools.path().join("alice"), tools.path().join("tmp"));
+            fs::create_dir(&student).expect("mkdir");
+            fs::create_dir(&tmp).expect("mkdir");
+            // Named by their whole path, which holds the marker, wherever
+            // the folder was copied.
+            let body = "d=$(cd \"${0%/*}\" && pwd)\nsetsid \"$d/sleep\" 1000 &\n\"$d/sleep\" 1000";
+            let hang = hostile_script(&student, "ttt", body);
+            let mut args = vec![command.to_string()];
+            match command {
+                "test" => args.extend(["--program".into(), hang, path(dir.path())]),
+                _ => args.extend([
+                    path(dir.path()),
+                    "--command".into(),
+                    "./ttt".into(),
+                    "--out".into(),
+                    path(&tools.path().join("grades")),
+                    path(&student),
+                ]),
+            }
+            let mut runner = Command::new(BIN)
+                .args(&args)
+                .args(["-j", "2", "--timeout", "60"])
+                .env(NO_CGROUP, way)
+                .env("TMPDIR", &tmp)
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("spawn");
+            let until = Instant::now() + Duration::from_secs(10);
+            // Two sleepers per run, two runs at once.
+            while processes_with(&marker).len() < 4 && Instant::now() < until {
+                sleep(Duration::from_millis(20));
+            }
+            let context = format!("{command}, {NO_CGROUP}={way}");
+            let sleepers = processes_with(&marker).len();
+            assert!(sleepers >= 4, "{context}: {sleepers} sleepers");
+            runner.kill().expect("SIGKILL");
+            runner.wait().expect("wait");
+            eprintln!("{context}");
+            assert_none_left(&marker);
+        }
+    }
+}
+
 #[test]
 fn what_a_runner_killed_outright_left_the_next_runner_kills() {
     // SIGKILL (the OOM killer, `timeout -s KILL`) gives a runner no chance
@@ -323,6 +387,10 @@ fn what_a_runner_killed_outright_left_the_next_runner_kills() {
         sleep(Duration::from_millis(20));
         held = held_now();
     }
+    // Its keeper killed first (a signal to the keeper's session, `kill -9
+    // -1`): the next runner is what is left.
+    let keeper = keeper_of(runner.id()).expect("the runner's keeper");
+    let _ = Command::new("kill").args(["-9", &keeper.to_string()]).status();
     runner.kill().expect("SIGKILL");
     runner.wait().expect("wait");
     if held.is_empty() {

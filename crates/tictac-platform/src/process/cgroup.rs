@@ -262,6 +262,19 @@ fn remove_stale(own: &Path) {
     }
 }
 
+/// Kills what the runner `runner` left in its cgroups (`tictac-PID`
+/// beside this process's own cgroup, which is the runner's: its keeper's
+/// case), and removes them.
+#[cfg(target_os = "linux")]
+pub(super) fn kill_left_by(runner: u32) {
+    let Some(own) = own_cgroup() else { return };
+    let dir = own.dir.join(format!("tictac-{runner}"));
+    if dir.is_dir() {
+        let _ = Slot { dir: dir.clone(), path: String::new() }.empty(EMPTY_LIMIT);
+        remove_tree(&dir);
+    }
+}
+
 /// This process's cgroup in the cgroup v2 hierarchy.
 fn own_cgroup() -> Option<Slot> {
     let listed = fs::read_to_string("/proc/self/cgroup").ok()?;

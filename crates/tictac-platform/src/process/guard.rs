@@ -152,9 +152,20 @@ pub fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
             return Err(e);
         }
     };
+    // Started while a signal's cleanup was stopping everything, after it
+    // had given up waiting for this start: no sweep will come for it.
+    let pid = child.id() as i32;
+    if registry.closed {
+        registry.live_tags.remove(&tag);
+        drop(registry);
+        let mut child = child;
+        child.kill();
+        stop_group(pid);
+        let _ = child.wait();
+        return Err(io::Error::other("the runner is stopping"));
+    }
     // Registered at once, so that another run's sweep knows it; moved into
     // its cgroup after, outside the lock.
-    let pid = child.id() as i32;
     registry.running.insert(pid, Run { tag: tag.clone(), slot: slot.clone() });
     drop(registry);
     let slot = match (cgroups(), slot) {
@@ -287,6 +298,9 @@ fn sweep_adopted(of: Option<&Started>) -> bool {
                 registry.orphans.remove(&child);
                 continue;
             }
+            if keeper_pid() == Some(child) {
+                continue;
+            }
             match owner(child, of, &registry) {
                 Owner::Leftover => leftovers.push(child),
                 Owner::Running => {}
@@ -304,6 +318,29 @@ fn sweep_adopted(of: Option<&Started>) -> bool {
         std::thread::sleep(Duration::from_micros(50));
     }
     false
+}
+
+/// Waits (at most `limit`) until each of `pids`, children of this process
+/// just killed, has exited, without reaping them (their runs' threads do):
+/// their children are then adopted.
+fn await_exits(pids: &[i32], limit: Duration) {
+    use rustix::process::{WaitId, WaitIdOptions, waitid};
+    let until = Instant::now() + limit;
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+    for pid in pids.iter().filter_map(|&pid| Pid::from_raw(pid)) {
+        // Ok(None): still running. An error: reaped already, gone.
+        while matches!(waitid(WaitId::Pid(pid), options), Ok(None)) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+/// The keeper's pid (Linux's alone), which no sweep stops.
+fn keeper_pid() -> Option<i32> {
+    #[cfg(target_os = "linux")]
+    return super::keeper::pid();
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 /// Whether `pid`, a child of this process, had exited and is now reaped.
@@ -331,7 +368,12 @@ pub fn stop_all() {
     if let Some(cgroups) = cgroups() {
         cgroups.kill_all();
     }
+    let leaders: Vec<i32> = registry.running.keys().copied().collect();
     drop(registry);
+    // What a program left that escaped its group is adopted only once the
+    // program has exited, which a loaded machine may take a while to do:
+    // a sweep before that would find nothing and end.
+    await_exits(&leaders, SWEEP_LIMIT);
     let swept = WALKABLE.load(Ordering::Relaxed) && sweep_adopted(None);
     if !swept {
         let stopped = stop_tagged(&format!("{}.", std::process::id()));
@@ -409,6 +451,8 @@ fn setup() {
     // Off Linux there is no subreaper, and the probe finds no cgroup.
     WALKABLE.store(become_subreaper() && tree::listable(), Ordering::Relaxed);
     let _ = CGROUPS.set(Cgroups::probe());
+    #[cfg(target_os = "linux")]
+    super::keeper::start();
     // Kept for the life of the process: any run may be interrupted; after
     // a signal, nothing more is started.
     let _ = ON_SIGNAL.set(crate::signals::on_fatal_signal(|| {
@@ -443,7 +487,7 @@ fn signal_group(pgid: i32, signal: Signal) -> bool {
 /// Stops every process whose environment holds `TAG_VAR=` then `needle`
 /// (a whole tag and its NUL, or a prefix for all of this runner's tags);
 /// returns them, to be reaped.
-fn stop_tagged(needle: &str) -> Vec<i32> {
+pub(super) fn stop_tagged(needle: &str) -> Vec<i32> {
     let (prefix, whole) = match needle.strip_suffix('\0') {
         Some(tag) => (tag, true),
         None => (needle, false),

@@ -20,6 +20,8 @@ mod exception;
 mod folder;
 #[cfg(unix)]
 mod guard;
+#[cfg(target_os = "linux")]
+mod keeper;
 #[cfg(unix)]
 mod spawn;
 #[cfg(unix)]
@@ -41,6 +43,19 @@ pub use capture::Capture;
 pub use exception::Exception;
 pub use folder::within;
 pub use system::{exception_of, runnable, signal_name, signal_of, stop_all};
+
+/// When this process was started as the keeper of a runner's programs
+/// (Linux; see `keeper`): waits for the runner's end, kills what it left,
+/// and gives the exit status. None otherwise.
+pub fn kept(args: &[OsString]) -> Option<i32> {
+    #[cfg(target_os = "linux")]
+    return keeper::kept(args);
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = args;
+        None
+    }
+}
 #[cfg(unix)]
 pub use user::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
