@@ -312,6 +312,11 @@ pub(crate) fn run_watching(
         fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
         workdir::leave_out(dir);
     }
+    // Run as another user (`--user`), as under `tictac grade`: a tictac the
+    // program starts answers nothing for it.
+    if options.user.is_some() {
+        platform::process::mark_grader();
+    }
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
     // `process`); a signal stops them all.

@@ -309,6 +309,12 @@ fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
         let args = ["test", &path(&suite), "--program", "./who", "--user", "nobody"];
         let o = as_self(&args, &student);
         assert!(text(&o).contains("I am nobody"), "{}", text(&o));
+        // Run as another user, as under `tictac grade`, a program that runs
+        // tictac itself gets no answer from it.
+        script(&student, "oracle", &format!("exec '{BIN}' \"$@\""));
+        let args = ["test", &path(&suite), "--program", "./oracle", "--user", "nobody"];
+        let o = as_self(&args, &student);
+        assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
     }
 }
 
