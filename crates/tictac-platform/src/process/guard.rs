@@ -290,15 +290,14 @@ fn sweep_adopted(of: Option<&Started>) -> bool {
             None => tree::children_of_self(),
         };
         for child in children {
-            if registry.running.contains_key(&child) {
+            // The keeper is a child for the life of the runner, adopted
+            // by nobody: a sweep that counted it would take two rounds.
+            if registry.running.contains_key(&child) || keeper_pid() == Some(child) {
                 continue;
             }
             adopted = true;
             if registry.spawning == 0 && reaped(child) {
                 registry.orphans.remove(&child);
-                continue;
-            }
-            if keeper_pid() == Some(child) {
                 continue;
             }
             match owner(child, of, &registry) {
