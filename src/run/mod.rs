@@ -22,8 +22,8 @@ pub use record::Recorder;
 /// apart from this layer's `RunError`, which carries it.
 pub use tictac_run::RunError as PipelineError;
 pub use tictac_run::{
-    CHUNK_LINES, Driver, Encoding, Input, Job, Message, Showing, Sink, Unit, Watch, batch,
-    encoding, input, run_input, run_watched, show_step, spool, step, tape, windowed,
+    Driver, Encoding, Input, Job, Message, Showing, Sink, Unit, Watch, input, run_input,
+    run_watched, show_step, spool, step, tape, windowed,
 };
 
 use crate::bots::Autopilot;

@@ -14,7 +14,7 @@ use crate::{CHUNK_LINES, Driver, Input, RunError};
 /// `-b IN`: all or nothing, reading the input once. The validating read
 /// keeps the commands on a tape (memory up to a bound, then a temporary
 /// file); once the whole trace is known to be valid, the run plays the tape.
-pub fn run_whole(
+pub(crate) fn run_whole(
     mut input: Input,
     watch: &mut impl Watch,
     driver: &mut Driver,
@@ -68,7 +68,7 @@ fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(
 /// constant memory. What is printed goes out before a read that may wait
 /// (a FIFO whose writer is slow): each chunk's output, or its parse error,
 /// comes as soon as it is known.
-pub fn run_chunks<W: Watch>(
+pub(crate) fn run_chunks<W: Watch>(
     mut input: Input,
     watch: &mut W,
     driver: &mut Driver,

@@ -51,13 +51,13 @@ impl<'a> Input<'a> {
     /// Whether a whole line is already read in: if not, the next line may
     /// keep the reader waiting (a pipe or FIFO whose writer is slow), so a
     /// run flushes what it printed before asking for it.
-    pub fn holds_a_line(&self) -> bool {
+    pub(crate) fn holds_a_line(&self) -> bool {
         memchr::memchr(b'\n', self.reader.buffered()).is_some()
     }
 
     /// Whether the next read may wait: nothing is read in, and the input
     /// is not a regular file.
-    pub fn may_wait(&self) -> bool {
+    pub(crate) fn may_wait(&self) -> bool {
         self.may_wait && self.reader.buffered().is_empty()
     }
 
@@ -74,7 +74,7 @@ impl<'a> Input<'a> {
     }
 
     /// A reading failure, as a run reports it.
-    pub fn read_error(&self, e: io::Error) -> RunError {
+    pub(crate) fn read_error(&self, e: io::Error) -> RunError {
         RunError::Read(self.name.clone(), e)
     }
 

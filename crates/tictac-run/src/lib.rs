@@ -11,9 +11,9 @@
 // The core's modules, named here as in the core and in `tictac`.
 use tictac_core::{bots, command, engine, game, lang, store, window};
 
-pub mod batch;
+mod batch;
 mod driver;
-pub mod encoding;
+mod encoding;
 pub mod input;
 mod sink;
 pub mod spool;
@@ -72,7 +72,7 @@ impl From<io::Error> for RunError {
 
 /// Kept lines per chunk in `-b IN OUT` (here, below the batch front end and
 /// the coverage replay, which both need it).
-pub const CHUNK_LINES: usize = 100;
+pub(crate) const CHUNK_LINES: usize = 100;
 
 /// Runs a trace opened for its one read (a file, standard input, or bytes
 /// in memory) as `job` says, writing the output to `out`; bots (in the

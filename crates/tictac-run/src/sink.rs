@@ -51,12 +51,12 @@ impl Write for Sink<'_> {
 
 impl Sink<'_> {
     /// Notes that an error message is being written.
-    pub fn mark_rejected(&mut self) {
+    pub(crate) fn mark_rejected(&mut self) {
         self.rejected = true;
     }
 
     /// What the run has earned so far.
-    pub fn outcome(&self) -> Status {
+    pub(crate) fn outcome(&self) -> Status {
         if self.rejected { Status::Failed } else { Status::Ran }
     }
 
@@ -72,7 +72,7 @@ impl Sink<'_> {
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).
-    pub fn finish(&mut self) -> io::Result<()> {
+    pub(crate) fn finish(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 }

@@ -12,7 +12,7 @@ use crate::store::{self, MEMORY_BOUND, Store};
 /// this large: a command's byte or two is a copy, not a call through `dyn`.
 const BLOCK: usize = 64 * 1024;
 
-pub struct Spool {
+pub(crate) struct Spool {
     /// Everything written while there is no store; then what was written
     /// since the last block went to it.
     memory: Vec<u8>,
@@ -31,16 +31,16 @@ impl Default for Spool {
 
 impl Spool {
     /// A spool that moves to the store past `bound` bytes (tests use small ones).
-    pub fn with_bound(bound: usize) -> Self {
+    pub(crate) fn with_bound(bound: usize) -> Self {
         Spool { memory: Vec::new(), stored: None, limit: bound }
     }
 
     /// How many bytes were written.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.stored.as_ref().map_or(0, |s| s.len()) + self.memory.len() as u64
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
@@ -48,7 +48,7 @@ impl Spool {
     /// can take back what turned out not to be wanted (a window line found
     /// wrong after its first commands). Cheap while those bytes are still
     /// in memory, which is nearly always.
-    pub fn truncate(&mut self, len: u64) -> io::Result<()> {
+    pub(crate) fn truncate(&mut self, len: u64) -> io::Result<()> {
         let in_store = self.stored.as_ref().map_or(0, |s| s.len());
         match (len.checked_sub(in_store), &mut self.stored) {
             (Some(kept), _) => self.memory.truncate(usize::try_from(kept).unwrap_or(usize::MAX)),
@@ -62,7 +62,7 @@ impl Spool {
     }
 
     /// Everything written, from the start.
-    pub fn reader(self) -> io::Result<SpoolReader> {
+    pub(crate) fn reader(self) -> io::Result<SpoolReader> {
         match self.stored {
             None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
             Some(mut stored) => {
@@ -115,7 +115,7 @@ impl Write for Spool {
 }
 
 /// Writes `n` in 7-bit groups, low first (LEB128).
-pub fn write_varint(out: &mut (impl Write + ?Sized), mut n: u64) -> io::Result<()> {
+pub(crate) fn write_varint(out: &mut (impl Write + ?Sized), mut n: u64) -> io::Result<()> {
     let mut bytes = [0u8; 10];
     let mut k = 0;
     loop {
@@ -131,7 +131,7 @@ pub fn write_varint(out: &mut (impl Write + ?Sized), mut n: u64) -> io::Result<(
 }
 
 /// Reads what `write_varint` wrote.
-pub fn read_varint(input: &mut (impl BufRead + ?Sized)) -> io::Result<u64> {
+pub(crate) fn read_varint(input: &mut (impl BufRead + ?Sized)) -> io::Result<u64> {
     let mut n = 0u64;
     for shift in (0..64).step_by(7) {
         let b = read_byte(input)?.ok_or_else(truncated)?;
@@ -145,7 +145,7 @@ pub fn read_varint(input: &mut (impl BufRead + ?Sized)) -> io::Result<u64> {
 
 /// The next byte, or `None` at the end.
 #[inline]
-pub fn read_byte(input: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
+pub(crate) fn read_byte(input: &mut (impl BufRead + ?Sized)) -> io::Result<Option<u8>> {
     let b = input.fill_buf()?.first().copied();
     if b.is_some() {
         input.consume(1);
@@ -159,7 +159,7 @@ pub fn truncated() -> io::Error {
 }
 
 /// A spool read back: from memory, or from its store.
-pub enum SpoolReader {
+pub(crate) enum SpoolReader {
     Memory(Cursor<Vec<u8>>),
     Stored(BufReader<Box<dyn BufRead + Send>>),
 }

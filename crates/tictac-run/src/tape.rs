@@ -24,7 +24,7 @@ const PLAY: u8 = 0x10;
 const PLAY_FIRST: u8 = PLAY + 1;
 const PLAY_LAST: u8 = PLAY + 9;
 /// Bytes from here on are free for the users of the tape (see `Entry::Mark`).
-pub const FIRST_MARK: u8 = 0x20;
+pub(crate) const FIRST_MARK: u8 = 0x20;
 
 /// Names get a one-byte index up to this many; the byte `INLINE` says a
 /// name follows in full.
@@ -55,7 +55,7 @@ pub struct Tape {
 impl Tape {
     /// A tape whose spool moves to a file past `bound` bytes.
     #[cfg(test)]
-    pub fn with_bound(bound: usize) -> Self {
+    pub(crate) fn with_bound(bound: usize) -> Self {
         Tape { spool: Spool::with_bound(bound), ..Tape::default() }
     }
 
@@ -84,14 +84,14 @@ impl Tape {
     }
 
     /// Where the tape stands, to come back to with `rollback`.
-    pub fn checkpoint(&self) -> Checkpoint {
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
         Checkpoint { len: self.spool.len(), names: self.names.len() }
     }
 
     /// Takes back everything written since `at`, the names first written
     /// since then included (so a reader still numbers names as this tape
     /// does).
-    pub fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
+    pub(crate) fn rollback(&mut self, at: Checkpoint) -> io::Result<()> {
         if self.spool.len() == at.len {
             return Ok(());
         }
@@ -108,13 +108,13 @@ impl Tape {
     }
 
     /// Appends a byte of the user's own (`FIRST_MARK` or more).
-    pub fn mark(&mut self, mark: u8) -> io::Result<()> {
+    pub(crate) fn mark(&mut self, mark: u8) -> io::Result<()> {
         debug_assert!(mark >= FIRST_MARK && mark != INLINE);
         self.spool.write_all(&[mark])
     }
 
     /// Appends raw bytes (after a mark that says how to read them).
-    pub fn raw(&mut self) -> &mut Spool {
+    pub(crate) fn raw(&mut self) -> &mut Spool {
         &mut self.spool
     }
 
@@ -155,7 +155,7 @@ impl Tape {
     }
 
     /// The bytes written so far.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         self.spool.len()
     }
 
@@ -175,7 +175,7 @@ impl Tape {
 
 /// A place on a tape (see `Tape::rollback`).
 #[derive(Clone, Copy, Debug)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     len: u64,
     names: usize,
 }
@@ -276,7 +276,7 @@ impl TapeReader {
     }
 
     /// The spool itself, to read what follows a mark.
-    pub fn raw(&mut self) -> &mut impl BufRead {
+    pub(crate) fn raw(&mut self) -> &mut impl BufRead {
         &mut self.input
     }
 }

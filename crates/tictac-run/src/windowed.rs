@@ -63,7 +63,7 @@ pub fn checked(start: Option<i32>, end: Option<WindowEnd>) -> Result<Window, Win
     Ok(Window { start, end })
 }
 
-pub fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
+pub(crate) fn run(window: Window, input: Input, out: &mut impl Watch) -> Result<Status, RunError> {
     match window.counted_from_start() {
         Some((first, end)) => stream(window, first, end, input, out),
         None => run_counted(window, input, out),
