@@ -10,49 +10,30 @@ pub struct Pos {
 }
 
 /// What the syntax error says.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum SyntaxKind {
     /// A token that does not fit, or an unexpected end of input.
+    #[error("parse error")]
     Parse,
     /// A bare identifier used as an argument.
+    #[error("Unknown identifier {0}")]
     UnknownIdentifier(String),
     /// `play`'s button, normalised, is not a signed 64-bit integer.
+    #[error("Invalid number for 64-bit integer {0}")]
     InvalidNumber(String),
 }
 
-/// The one error of a trace that cannot be parsed.
+/// The one error of a trace that cannot be parsed. Written with
+/// `writeln!`, the name or number it quotes is not copied to be formatted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("Syntax Error: specification of command executions cannot be parsed\n{}", self.detail())]
+#[error(
+    "Syntax Error: specification of command executions cannot be parsed\n{kind} (Line {}, Column {})",
+    .pos.line,
+    .pos.column
+)]
 pub struct SyntaxError {
     pub(crate) kind: SyntaxKind,
     pub(crate) pos: Pos,
-}
-
-impl SyntaxError {
-    /// Writes the message with its final newline, the name or number it
-    /// quotes as it is (a long one is not copied to be formatted).
-    pub(crate) fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
-        w.write_all(b"Syntax Error: specification of command executions cannot be parsed\n")?;
-        let (what, quoted): (&str, &str) = match &self.kind {
-            SyntaxKind::Parse => ("parse error", ""),
-            SyntaxKind::UnknownIdentifier(name) => ("Unknown identifier ", name),
-            SyntaxKind::InvalidNumber(n) => ("Invalid number for 64-bit integer ", n),
-        };
-        w.write_all(what.as_bytes())?;
-        w.write_all(quoted.as_bytes())?;
-        let Pos { line, column } = self.pos;
-        writeln!(w, " (Line {line}, Column {column})")
-    }
-
-    fn detail(&self) -> String {
-        let Pos { line, column } = self.pos;
-        let at = format!("(Line {line}, Column {column})");
-        match &self.kind {
-            SyntaxKind::Parse => format!("parse error {at}"),
-            SyntaxKind::UnknownIdentifier(name) => format!("Unknown identifier {name} {at}"),
-            SyntaxKind::InvalidNumber(n) => format!("Invalid number for 64-bit integer {n} {at}"),
-        }
-    }
 }
 
 /// An event longer than `stream::MAX_EVENT`, and where it starts (its
@@ -87,7 +68,7 @@ impl TraceError {
     /// Writes the message byte for byte, with its final newline.
     pub fn write_to<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
         match self {
-            TraceError::Syntax(e) => e.write_to(w),
+            TraceError::Syntax(e) => writeln!(w, "{e}"),
             TraceError::Type(lines) => {
                 w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
                 for line in lines {

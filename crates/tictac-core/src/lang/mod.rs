@@ -88,7 +88,7 @@ fn validate_in<S: LineSource>(
         });
     match walked {
         Ok(()) => checker.finish().map_err(Failure::Keep),
-        Err(Stop::Syntax(e)) => Ok(Checker::rejected(e)),
+        Err(Stop::Syntax(e)) => Ok(Err(Rejection::Syntax(e))),
         Err(Stop::TooLong(e)) => Err(Failure::Read(io::Error::new(io::ErrorKind::InvalidData, e))),
         Err(Stop::Read(e)) => Err(Failure::Read(e)),
         Err(Stop::Visit(e)) => Err(Failure::Keep(e)),

@@ -2,7 +2,7 @@
 //! identifiers, buttons that are no 64-bit integer) and the type check
 //! against the declared events.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Read, Write};
 
 use super::ast::{Arg, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
@@ -45,37 +45,11 @@ fn is_button(event: &[u8], k: usize) -> bool {
 pub struct Checker {
     /// The last unknown identifier or invalid number met: a later one
     /// replaces it, as in the ETF parser.
-    soft: Option<Soft>,
+    soft: Option<SyntaxError>,
     /// Each type error's line, with its newline.
     type_errors: Box<dyn Store>,
     /// The spool could not be written (a full disk): reported by `finish`.
     spool_error: Option<io::Error>,
-}
-
-/// A soft error: what it is, the text it quotes, where.
-struct Soft {
-    kind: SoftKind,
-    text: Vec<u8>,
-    pos: Pos,
-}
-
-#[derive(Clone, Copy)]
-enum SoftKind {
-    UnknownIdentifier,
-    InvalidNumber,
-}
-
-impl Soft {
-    fn into_error(self) -> SyntaxError {
-        // Identifiers and numbers are ASCII: taken as they are, not copied.
-        let text = String::from_utf8(self.text)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        let kind = match self.kind {
-            SoftKind::UnknownIdentifier => SyntaxKind::UnknownIdentifier(text),
-            SoftKind::InvalidNumber => SyntaxKind::InvalidNumber(text),
-        };
-        SyntaxError { kind, pos: self.pos }
-    }
 }
 
 /// Why a trace runs nothing, with type errors still on their spool.
@@ -89,19 +63,10 @@ impl Rejection {
     /// Writes the message byte for byte, with its final newline.
     pub fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<()> {
         match self {
-            Rejection::Syntax(e) => e.write_to(w),
+            Rejection::Syntax(e) => writeln!(w, "{e}"),
             Rejection::Type(lines) => {
                 w.write_all(TYPE_ERROR_HEADER.as_bytes())?;
-                let mut lines = lines.reader()?;
-                loop {
-                    let block = lines.fill_buf()?;
-                    if block.is_empty() {
-                        return Ok(());
-                    }
-                    w.write_all(block)?;
-                    let n = block.len();
-                    lines.consume(n);
-                }
+                io::copy(&mut lines.reader()?, w).map(drop)
             }
         }
     }
@@ -151,7 +116,7 @@ impl Checker {
             if is_button(event.name, k)
                 && let Some(Err(number)) = button_value(arg)
             {
-                self.set_soft(SoftKind::InvalidNumber, &number.parts(), locate(arg.rest));
+                self.set_soft(SyntaxKind::InvalidNumber, &number, locate(arg.rest));
             }
             self.find_identifiers(arg, &locate);
         }
@@ -163,9 +128,11 @@ impl Checker {
         None
     }
 
-    /// A soft error, replacing any earlier one.
-    fn set_soft(&mut self, kind: SoftKind, text: &[&[u8]], pos: Pos) {
-        self.soft = Some(Soft { kind, text: text.concat(), pos });
+    /// A soft error, replacing any earlier one. What it quotes is ASCII.
+    fn set_soft(&mut self, kind: fn(String) -> SyntaxKind, text: &[&[u8]], pos: Pos) {
+        let text = String::from_utf8(text.concat())
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        self.soft = Some(SyntaxError { kind: kind(text), pos });
     }
 
     /// Keeps the first failure to keep something, for `finish`.
@@ -178,7 +145,7 @@ impl Checker {
     fn find_identifiers(&mut self, arg: &Arg, locate: &impl Fn(usize) -> Pos) {
         match &arg.value {
             Value::Ident(name) => {
-                self.set_soft(SoftKind::UnknownIdentifier, &[name], locate(arg.rest));
+                self.set_soft(SyntaxKind::UnknownIdentifier, &[name], locate(arg.rest));
             }
             Value::Tuple(items) | Value::Array(items) => {
                 items.iter().for_each(|a| self.find_identifiers(a, locate))
@@ -205,39 +172,26 @@ impl Checker {
             return Err(e);
         }
         Ok(match self.soft {
-            Some(soft) => Err(Rejection::Syntax(soft.into_error())),
+            Some(soft) => Err(Rejection::Syntax(soft)),
             None if self.type_errors.is_empty() => Ok(()),
             None => Err(Rejection::Type(self.type_errors)),
         })
     }
-
-    /// The verdict of a parse that stopped at a syntax error.
-    pub(crate) fn rejected(e: SyntaxError) -> Result<(), Rejection> {
-        Err(Rejection::Syntax(e))
-    }
 }
 
-/// A number that is no 64-bit integer, normalised: no leading zeros in its
-/// integer part, no trailing zeros in its fraction (which goes if empty).
-#[derive(Debug, PartialEq, Eq)]
-struct Normalised<'a> {
-    negative: bool,
-    int: &'a [u8],
-    frac: &'a [u8],
+/// A number's text, in pieces (a long number is never copied whole):
+/// its sign, integer digits, and point and fraction digits if any.
+fn number_text<'a>(negative: bool, int: &'a [u8], frac: &'a [u8]) -> [&'a [u8]; 4] {
+    let sign: &[u8] = if negative { b"-" } else { b"" };
+    let point: &[u8] = if frac.is_empty() { b"" } else { b"." };
+    [sign, int, point, frac]
 }
 
-impl<'a> Normalised<'a> {
-    /// Its text, in pieces (a long number is never copied whole).
-    fn parts(&self) -> [&'a [u8]; 4] {
-        let sign: &[u8] = if self.negative { b"-" } else { b"" };
-        let point: &[u8] = if self.frac.is_empty() { b"" } else { b"." };
-        [sign, self.int, point, self.frac]
-    }
-}
-
-/// For a number argument: its value as a 64-bit integer, or its normalised
-/// text when it is none. `None` for any other argument.
-fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Normalised<'a>>> {
+/// For a number argument: its value as a 64-bit integer, or, when it is
+/// none, its text normalised (no leading zeros in its integer part, no
+/// trailing zeros in its fraction, which goes if empty). `None` for any
+/// other argument.
+fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, [&'a [u8]; 4]>> {
     let Value::Number { negative, int, frac, .. } = arg.value else {
         return None;
     };
@@ -256,73 +210,61 @@ fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Normalised<'a>>> {
             return Some(Ok(v));
         }
     }
-    Some(Err(Normalised { negative, int, frac }))
+    Some(Err(number_text(negative, int, frac)))
 }
 
 /// `play(Ora, 10) does not conform to declaration play(...)` or
-/// `Error: unknown event name jump`.
+/// `Error: unknown event name jump`. The arguments print as written, but
+/// `play`'s button as the integer it denotes.
 fn type_error_line<W: Write + ?Sized>(event: &Event, line: &mut W) -> io::Result<()> {
     let Some(spec) = events::find(event.name) else {
         line.write_all(b"Error: unknown event name ")?;
         return line.write_all(event.name);
     };
     line.write_all(event.name)?;
-    line.write_all(b"(")?;
-    for (k, arg) in event.args.iter().flatten().enumerate() {
-        if k > 0 {
-            line.write_all(b", ")?;
-        }
-        print_top_arg(event.name, k, arg, line)?;
-    }
-    line.write_all(b") does not conform to declaration ")?;
-    spec.write_declaration(line)
-}
-
-/// An event's `k`-th argument as a type error prints it: as written, but
-/// `play`'s button as the integer it denotes.
-fn print_top_arg<W: Write + ?Sized>(
-    name: &[u8],
-    k: usize,
-    arg: &Arg,
-    line: &mut W,
-) -> io::Result<()> {
-    match button_value(arg) {
-        Some(Ok(n)) if is_button(name, k) => {
+    let args = event.args.as_deref().unwrap_or_default();
+    write_list(args, b"(", b")", line, |k, arg, line| match button_value(arg) {
+        Some(Ok(n)) if is_button(event.name, k) => {
             line.write_all(itoa::Buffer::new().format(n).as_bytes())
         }
         _ => print_arg(arg, line),
+    })?;
+    line.write_all(b" does not conform to declaration ")?;
+    spec.write_declaration(line)
+}
+
+/// `items` between `open` and `close`, separated by `, `, each written by
+/// `write` (given its index).
+fn write_list<W: Write + ?Sized>(
+    items: &[Arg],
+    open: &[u8],
+    close: &[u8],
+    out: &mut W,
+    mut write: impl FnMut(usize, &Arg, &mut W) -> io::Result<()>,
+) -> io::Result<()> {
+    out.write_all(open)?;
+    for (k, a) in items.iter().enumerate() {
+        if k > 0 {
+            out.write_all(b", ")?;
+        }
+        write(k, a, out)?;
     }
+    out.write_all(close)
 }
 
 /// An argument as written, strings without their quotes (but `""` for an
 /// empty one).
 fn print_arg<W: Write + ?Sized>(arg: &Arg, out: &mut W) -> io::Result<()> {
-    let list = |items: &[Arg], open: &[u8], close: &[u8], out: &mut W| {
-        out.write_all(open)?;
-        for (k, a) in items.iter().enumerate() {
-            if k > 0 {
-                out.write_all(b", ")?;
-            }
-            print_arg(a, out)?;
-        }
-        out.write_all(close)
-    };
     match &arg.value {
         Value::Str(b"") => out.write_all(b"\"\""),
         Value::Str(s) | Value::Char(s) | Value::Bool(s) | Value::Ident(s) => out.write_all(s),
         Value::Number { negative, int, frac } => {
-            if *negative {
-                out.write_all(b"-")?;
-            }
-            out.write_all(int)?;
-            if let Some(frac) = frac {
-                out.write_all(b".")?;
-                out.write_all(frac)?;
-            }
-            Ok(())
+            number_text(*negative, int, frac.unwrap_or_default())
+                .iter()
+                .try_for_each(|part| out.write_all(part))
         }
-        Value::Tuple(items) => list(items, b"[", b"]", out),
-        Value::Array(items) => list(items, b"<<", b">>", out),
+        Value::Tuple(items) => write_list(items, b"[", b"]", out, |_, a, out| print_arg(a, out)),
+        Value::Array(items) => write_list(items, b"<<", b">>", out, |_, a, out| print_arg(a, out)),
     }
 }
 
@@ -411,12 +353,12 @@ mod tests {
 
     #[test]
     fn the_64_bit_limits_are_exact() {
-        fn value(text: &str) -> Option<Result<i64, Normalised<'_>>> {
+        fn value(text: &str) -> Option<Result<i64, [&[u8]; 4]>> {
             button_value(&event(text).args.expect("args")[1])
         }
         assert_eq!(value("play(\"a\", 9223372036854775807)"), Some(Ok(i64::MAX)));
         assert_eq!(value("play(\"a\", -9223372036854775808)"), Some(Ok(i64::MIN)));
-        let big = Normalised { negative: false, int: b"9223372036854775808", frac: b"" };
+        let big = [&b""[..], b"9223372036854775808", b"", b""];
         assert_eq!(value("play(\"a\", 9223372036854775808)"), Some(Err(big)));
         assert_eq!(value("play(\"a\", -0.000)"), Some(Ok(0)));
         assert_eq!(value("play(\"a\", \"5\")"), None);
