@@ -6,8 +6,8 @@ use crate::game::board::LINES;
 use crate::game::{Cell, Game, Mark, Message, Phase, State};
 use crate::lang::ast::{Event, Value};
 use crate::lang::events;
-use crate::lang::source::{KeptLines, is_kept};
-use crate::lang::tokens::{is_boolean, is_reserved};
+use crate::lang::source::{KeptLines, LineSource};
+use crate::lang::tokens::{identifier, is_boolean, is_reserved};
 use crate::lang::validate::command;
 use crate::lang::{EventStream, Rejection, SyntaxKind, validate};
 
@@ -108,14 +108,19 @@ fn win(after: &State, cell: Cell) -> Behaviour {
 pub fn of_rejected(kept: &[u8]) -> Option<(Behaviour, Coverage)> {
     match validate(KeptLines::new(kept), |_| Ok(())) {
         Ok(Err(Rejection::Syntax(e))) => {
+            // The error's line split at its position (past the last line,
+            // the end, is empty).
+            let line = e.pos.line.checked_sub(1).and_then(|k| kept.split(|&b| b == b'\n').nth(k));
+            let line = line.unwrap_or_default();
+            let (before, at) = line.split_at(e.pos.column.saturating_sub(1).min(line.len()));
             let kind = match &e.kind {
                 SyntaxKind::UnknownIdentifier(_) => Behaviour::SyntaxUnknownIdentifier,
                 SyntaxKind::InvalidNumber(_) => Behaviour::SyntaxInvalidNumber,
-                SyntaxKind::Parse => parse_error_at(kept, e.pos.line, e.pos.column),
+                SyntaxKind::Parse => parse_error_at(at),
             };
             // What the column counts comes first: a divergence there is
             // named after it, whatever stands at the position.
-            let counts = column_counts(kept, e.pos.line, e.pos.column);
+            let counts = column_counts(before);
             Some((counts.unwrap_or(kind), counts.into_iter().chain([kind]).collect()))
         }
         Ok(Err(Rejection::Type(_))) => {
@@ -137,22 +142,16 @@ pub fn of_rejected(kept: &[u8]) -> Option<(Behaviour, Coverage)> {
 /// `-b` validates, and error positions count in.
 pub fn kept_lines(text: &[u8]) -> Vec<u8> {
     let mut kept = Vec::with_capacity(text.len() + 1);
-    let text = text.strip_suffix(b"\n").unwrap_or(text);
-    for line in text.split(|&b| b == b'\n') {
-        if is_kept(line) {
-            kept.extend_from_slice(line);
-            kept.push(b'\n');
-        }
-    }
+    // Leading blanks of any length are kept; reading memory cannot fail.
+    let mut lines = KeptLines::with_long_blanks(text, usize::MAX);
+    while let Ok(true) = lines.fill_into(&mut kept, text.len() + 1) {}
     kept
 }
 
 /// What a syntax error's column counts that a count of characters, or of
 /// screen columns, would get wrong: a multi-byte UTF-8 character (any byte
 /// past 0x7F) or a tab before the position on its line.
-fn column_counts(kept: &[u8], line: usize, column: usize) -> Option<Behaviour> {
-    let text = kept.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
-    let before = text.get(..column.saturating_sub(1)).unwrap_or(text);
+fn column_counts(before: &[u8]) -> Option<Behaviour> {
     if before.iter().any(|&b| b > 0x7f) {
         Some(Behaviour::SyntaxColumnMultibyte)
     } else if before.contains(&b'\t') {
@@ -162,24 +161,15 @@ fn column_counts(kept: &[u8], line: usize, column: usize) -> Option<Behaviour> {
     }
 }
 
-/// What stands at a parse error's position in the kept text.
-fn parse_error_at(kept: &[u8], line: usize, column: usize) -> Behaviour {
-    let Some(text) = kept.split(|&b| b == b'\n').nth(line - 1).filter(|_| line > 0) else {
-        return Behaviour::SyntaxEndOfInput;
-    };
-    let at = text.get(column.saturating_sub(1)..).unwrap_or_default();
-    let word_end = at.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
-    let word = &at[..word_end.unwrap_or(at.len())];
-    // A file's kept lines end with a newline: past the last one is the end.
-    // A shell line's end is past its last byte.
-    if line > kept.iter().filter(|&&b| b == b'\n').count() || at.is_empty() {
-        Behaviour::SyntaxEndOfInput
-    } else if at.first() == Some(&b'"') {
-        Behaviour::SyntaxUnterminatedString
-    } else if is_reserved(word) || is_boolean(word) {
-        Behaviour::SyntaxReservedWord
-    } else {
-        Behaviour::SyntaxParse
+/// What stands at a parse error's position, up to its line's end.
+fn parse_error_at(at: &[u8]) -> Behaviour {
+    match at.first() {
+        None => Behaviour::SyntaxEndOfInput,
+        Some(b'"') => Behaviour::SyntaxUnterminatedString,
+        _ if identifier(at).is_ok_and(|(_, w)| is_reserved(w) || is_boolean(w)) => {
+            Behaviour::SyntaxReservedWord
+        }
+        _ => Behaviour::SyntaxParse,
     }
 }
 
