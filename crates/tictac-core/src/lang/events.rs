@@ -120,11 +120,6 @@ impl Spec {
         format!("{}({})", self.name, args.join(", "))
     }
 
-    /// The type of the `k`-th parameter, if there is one.
-    pub(crate) fn param_type(&self, k: usize) -> Option<Type> {
-        self.params.get(k).map(|p| p.kind)
-    }
-
     fn with_params(&self, open: &str, separator: &str, close: &str) -> String {
         let mut text = Vec::new();
         // Writing into a Vec cannot fail.
@@ -223,6 +218,5 @@ mod tests {
             assert!(echo.starts_with(spec.name.as_bytes()), "{}", spec.name);
         }
         assert!(find(b"resign").is_none());
-        assert_eq!(find(b"play").map(|s| s.param_type(1)), Some(Some(Type::Button)));
     }
 }

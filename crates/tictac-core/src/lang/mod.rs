@@ -60,7 +60,7 @@ pub fn validate<S: LineSource>(
     lines: S,
     keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
-    validate_in(&mut EventStream::over(lines), keep)
+    validate_reusing(lines, &mut Vec::new(), keep)
 }
 
 /// `validate` reading through `buf`, a buffer that the caller keeps from
@@ -68,24 +68,16 @@ pub fn validate<S: LineSource>(
 pub fn validate_reusing<S: LineSource>(
     lines: S,
     buf: &mut Vec<u8>,
-    keep: impl FnMut(&Command) -> io::Result<()>,
-) -> Result<Result<(), Rejection>, Failure> {
-    let mut stream = EventStream::reusing(lines, std::mem::take(buf));
-    let verdict = validate_in(&mut stream, keep);
-    *buf = stream.into_buffer();
-    verdict
-}
-
-fn validate_in<S: LineSource>(
-    stream: &mut EventStream<S>,
     mut keep: impl FnMut(&Command) -> io::Result<()>,
 ) -> Result<Result<(), Rejection>, Failure> {
+    let mut stream = EventStream::reusing(lines, std::mem::take(buf));
     let mut checker = Checker::default();
     let walked =
         stream.for_each(|event, locator| match checker.event(event, |rest| locator.pos(rest)) {
             Some(command) if checker.is_clean() => keep(&command),
             _ => Ok(()),
         });
+    *buf = stream.into_buffer();
     match walked {
         Ok(()) => checker.finish().map_err(Failure::Keep),
         Err(Stop::Syntax(e)) => Ok(Err(Rejection::Syntax(e))),

@@ -35,7 +35,7 @@ pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
 
 /// Whether the `k`-th argument of `event` is declared a button.
 fn is_button(event: &[u8], k: usize) -> bool {
-    events::find(event).and_then(|s| s.param_type(k)) == Some(Type::Button)
+    events::find(event).and_then(|s| s.params.get(k)).map(|p| p.kind) == Some(Type::Button)
 }
 
 /// Collects what one trace (or chunk, or line) has wrong, event by event.
