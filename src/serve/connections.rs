@@ -3,9 +3,11 @@
 //! request head must arrive within the request time bound (an idle
 //! keep-alive connection is closed then too), an answer must be written
 //! within it too (`deadline`: a client that does not read is closed, and
-//! its answer dropped), and a head is at most `HEAD_BUFFER` bytes. On
-//! stop, no new connection is taken and open ones finish the request they
-//! are in.
+//! its answer dropped), and a head is at most `HEAD_BUFFER` bytes. A
+//! connection closes lingering (`linger`: what the client still sends
+//! after its last answer is read and dropped, within bounds), so a refused
+//! body's sender reads its 413. On stop, no new connection is taken and
+//! open ones finish the request they are in.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +21,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use super::deadline::WriteDeadline;
+use super::linger::{LINGER_BYTES, Linger};
 
 pub(crate) const MAX_CONNECTIONS: usize = 4096;
 const HEAD_BUFFER: usize = 64 << 10;
@@ -64,6 +67,7 @@ pub(crate) async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let service = TowerToHyperService::new(app.clone());
+        let stream = Linger::new(stream, LINGER_BYTES, timeout);
         let io = TokioIo::new(WriteDeadline::new(stream, timeout));
         let connection = graceful.watch(http.serve_connection(io, service));
         tokio::spawn(async move {

@@ -8,6 +8,7 @@ mod error;
 mod hosts;
 mod http;
 mod limits;
+mod linger;
 mod pages;
 mod reply;
 mod request;

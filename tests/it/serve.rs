@@ -378,6 +378,37 @@ fn bodies_and_transcripts_past_their_limits_answer_413() {
     assert_eq!(fresh.into_body().read_to_string().expect("body"), "ok", "still serving");
 }
 
+/// A client that sends the whole of a refused body before it reads (as most
+/// do) gets its 413: the server shuts its side after the answer and reads
+/// and drops what still comes (a lingering close), where closing at once
+/// reset the connection and the client's write failed with a broken pipe.
+#[test]
+fn a_refused_body_sent_on_after_its_413_is_read_and_dropped() {
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(&server.base).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let body = vec![b'-'; 2 << 20];
+    write!(
+        stream,
+        "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .expect("head");
+    stream.write_all(&body[..(1 << 20) + (64 << 10)]).expect("the body's start");
+    // The answer, then the end of the server's side: it has closed, or
+    // shut its side to linger.
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(read.is_ok() && answer.starts_with("HTTP/1.1 413"), "{read:?}: {answer}");
+    assert!(answer.contains("1 MiB"), "{answer}");
+    stream
+        .write_all(&body[(1 << 20) + (64 << 10)..])
+        .expect("the server reads the rest of the body");
+    stream.shutdown(std::net::Shutdown::Write).expect("half close");
+    assert_eq!(stream.read(&mut [0; 16]).expect("the server closes"), 0);
+}
+
 /// A request whose body never comes is answered 503 when the time bound
 /// passes, and holds nothing after.
 #[test]
