@@ -1,43 +1,36 @@
 //! What a run keeps between reading its input and printing (the commands of
-//! a trace, the outcome of each window line): memory up to a bound, then
-//! the store the program gave the core (`tictac_core::store`: tictac's
-//! spool, a temporary file; in WebAssembly, memory still). Writes below the
-//! bound, nearly all of them, are a copy into a `Vec`.
+//! a trace, the outcome of each window line): a buffered writer over the
+//! store the program gave the core (`tictac_core::store`: tictac's spool,
+//! memory up to a bound, then a temporary file; in WebAssembly, memory
+//! still). Writes, nearly all of a byte or three, are a copy into the
+//! buffer, not a call through `dyn`.
 
-use std::io::{self, BufRead, BufReader, Cursor, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use crate::store::{self, MEMORY_BOUND, Store};
 
-/// Once in the store, writes go to it, and reads come from it, in blocks
-/// this large: a command's byte or two is a copy, not a call through `dyn`.
+/// The buffer between the writer and the store, and between the store and
+/// the reader: a command's byte or two is a copy, not a call through `dyn`.
 const BLOCK: usize = 64 * 1024;
 
-pub(crate) struct Spool {
-    /// Everything written while there is no store; then what was written
-    /// since the last block went to it.
-    memory: Vec<u8>,
-    /// Where the bytes go once there were more than the bound.
-    stored: Option<Box<dyn Store>>,
-    /// How much `memory` holds before a write goes past it: the bound,
-    /// then `BLOCK`.
-    limit: usize,
-}
+pub(crate) struct Spool(BufWriter<Box<dyn Store>>);
 
 impl Default for Spool {
     fn default() -> Self {
-        Spool::with_bound(MEMORY_BOUND)
+        Spool::with_block(BLOCK)
     }
 }
 
 impl Spool {
-    /// A spool that moves to the store past `bound` bytes (tests use small ones).
-    pub(crate) fn with_bound(bound: usize) -> Self {
-        Spool { memory: Vec::new(), stored: None, limit: bound }
+    /// A spool whose buffers hold `block` bytes (tests use small ones, to
+    /// cross their edges).
+    pub(crate) fn with_block(block: usize) -> Self {
+        Spool(BufWriter::with_capacity(block, store::make(MEMORY_BOUND)))
     }
 
     /// How many bytes were written.
     pub(crate) fn len(&self) -> u64 {
-        self.stored.as_ref().map_or(0, |s| s.len()) + self.memory.len() as u64
+        self.0.get_ref().len() + self.0.buffer().len() as u64
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -46,71 +39,34 @@ impl Spool {
 
     /// Forgets everything written after the first `len` bytes, so a writer
     /// can take back what turned out not to be wanted (a window line found
-    /// wrong after its first commands). Cheap while those bytes are still
-    /// in memory, which is nearly always.
+    /// wrong after its first commands). Cheap while the store is in memory,
+    /// which is nearly always.
     pub(crate) fn truncate(&mut self, len: u64) -> io::Result<()> {
-        let in_store = self.stored.as_ref().map_or(0, |s| s.len());
-        match (len.checked_sub(in_store), &mut self.stored) {
-            (Some(kept), _) => self.memory.truncate(usize::try_from(kept).unwrap_or(usize::MAX)),
-            (None, Some(stored)) => {
-                stored.truncate(len)?;
-                self.memory.clear();
-            }
-            (None, None) => {}
-        }
-        Ok(())
+        self.0.flush()?;
+        self.0.get_mut().truncate(len)
     }
 
     /// Everything written, from the start.
     pub(crate) fn reader(self) -> io::Result<SpoolReader> {
-        match self.stored {
-            None => Ok(SpoolReader::Memory(Cursor::new(self.memory))),
-            Some(mut stored) => {
-                stored.write_all(&self.memory)?;
-                Ok(SpoolReader::Stored(BufReader::with_capacity(BLOCK, stored.reader()?)))
-            }
-        }
-    }
-
-    /// Past the limit: what is in memory goes to the store (made now, the
-    /// first time), and so does `data` if it is large; from then on memory
-    /// holds at most a block.
-    #[cold]
-    fn write_past_limit(&mut self, data: &[u8]) -> io::Result<()> {
-        let stored = self.stored.get_or_insert_with(|| store::make(0));
-        stored.write_all(&self.memory)?;
-        if self.memory.capacity() > 2 * BLOCK {
-            self.memory = Vec::with_capacity(BLOCK);
-        } else {
-            self.memory.clear();
-        }
-        self.limit = BLOCK;
-        if data.len() > BLOCK {
-            return stored.write_all(data);
-        }
-        self.memory.extend_from_slice(data);
-        Ok(())
+        let block = self.0.capacity();
+        let store = self.0.into_inner().map_err(io::IntoInnerError::into_error)?;
+        Ok(BufReader::with_capacity(block, store.reader()?))
     }
 }
 
 impl Write for Spool {
     #[inline]
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
+        self.0.write(data)
     }
 
     #[inline]
     fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        if self.memory.len() + data.len() <= self.limit {
-            self.memory.extend_from_slice(data);
-            return Ok(());
-        }
-        self.write_past_limit(data)
+        self.0.write_all(data)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+        self.0.flush()
     }
 }
 
@@ -158,42 +114,13 @@ pub fn truncated() -> io::Error {
     io::Error::new(io::ErrorKind::UnexpectedEof, "the spool ends mid-record")
 }
 
-/// A spool read back: from memory, or from its store.
-pub(crate) enum SpoolReader {
-    Memory(Cursor<Vec<u8>>),
-    Stored(BufReader<Box<dyn BufRead + Send>>),
-}
-
-impl Read for SpoolReader {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            SpoolReader::Memory(c) => c.read(buf),
-            SpoolReader::Stored(s) => s.read(buf),
-        }
-    }
-}
-
-impl BufRead for SpoolReader {
-    #[inline]
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        match self {
-            SpoolReader::Memory(c) => c.fill_buf(),
-            SpoolReader::Stored(s) => s.fill_buf(),
-        }
-    }
-
-    #[inline]
-    fn consume(&mut self, n: usize) {
-        match self {
-            SpoolReader::Memory(c) => c.consume(n),
-            SpoolReader::Stored(s) => s.consume(n),
-        }
-    }
-}
+/// A spool read back, from its store.
+pub(crate) type SpoolReader = BufReader<Box<dyn BufRead + Send>>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     #[test]
     fn varints_round_trip() {
@@ -208,9 +135,9 @@ mod tests {
     }
 
     #[test]
-    fn a_spool_past_its_bound_reads_back_what_was_kept_after_truncations() {
-        for bound in [0, 10, 5000, 1 << 20] {
-            let mut spool = Spool::with_bound(bound);
+    fn a_spool_reads_back_what_was_kept_after_truncations_across_its_buffer() {
+        for block in [1, 10, 5000, 1 << 20] {
+            let mut spool = Spool::with_block(block);
             let mut expected = Vec::new();
             // Past a block of 64 KiB, taken back into the store now and then.
             for k in 0..40_000u32 {
@@ -228,7 +155,7 @@ mod tests {
             assert_eq!(spool.len(), expected.len() as u64);
             let mut back = Vec::new();
             spool.reader().expect("reader").read_to_end(&mut back).expect("read");
-            assert!(back == expected, "bound {bound}");
+            assert!(back == expected, "block {block}");
         }
     }
 }

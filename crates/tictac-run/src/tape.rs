@@ -53,10 +53,10 @@ pub struct Tape {
 }
 
 impl Tape {
-    /// A tape whose spool moves to a file past `bound` bytes.
+    /// A tape whose spool's buffers hold `block` bytes.
     #[cfg(test)]
-    pub(crate) fn with_bound(bound: usize) -> Self {
-        Tape { spool: Spool::with_bound(bound), ..Tape::default() }
+    pub(crate) fn with_block(block: usize) -> Self {
+        Tape { spool: Spool::with_block(block), ..Tape::default() }
     }
 
     /// Appends a command, in one write when its names are in the dictionary.
@@ -285,8 +285,8 @@ impl TapeReader {
 mod tests {
     use super::*;
 
-    fn echoes_of(commands: &[Command], bound: usize) -> (Vec<u8>, Vec<u8>) {
-        let mut tape = Tape::with_bound(bound);
+    fn echoes_of(commands: &[Command], block: usize) -> (Vec<u8>, Vec<u8>) {
+        let mut tape = Tape::with_block(block);
         let mut pushed = Vec::new();
         for c in commands {
             tape.push(c).expect("push");
@@ -325,8 +325,8 @@ mod tests {
     fn what_is_rolled_back_is_gone_and_its_names_with_it() {
         let press = Cell::new(4).expect("cell");
         let names: Vec<Vec<u8>> = (0..600).map(|k| format!("N{}", k % 300).into_bytes()).collect();
-        for bound in [16, 1 << 20] {
-            let mut tape = Tape::with_bound(bound);
+        for block in [16, 1 << 20] {
+            let mut tape = Tape::with_block(block);
             let mut want = Vec::new();
             for (k, pair) in names.chunks(3).enumerate() {
                 let at = tape.checkpoint();
@@ -347,7 +347,7 @@ mod tests {
             while let Some(Entry::Command(c)) = reader.next_entry().expect("read") {
                 c.write_echo(&mut got).expect("vec");
             }
-            assert!(got == want, "bound {bound}");
+            assert!(got == want, "block {block}");
         }
     }
 
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn an_opcode_no_writer_uses_is_an_error_not_a_command() {
         for op in [4, PLAY, PLAY_LAST + 1, FIRST_MARK - 1] {
-            let mut tape = Tape::with_bound(64);
+            let mut tape = Tape::with_block(64);
             tape.raw().write_all(&[op, 0, 0]).expect("write");
             let mut reader = tape.reader().expect("reader");
             let e = reader.next_entry().err().expect("an error");
