@@ -315,6 +315,15 @@ fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
         let args = ["test", &path(&suite), "--program", "./oracle", "--user", "nobody"];
         let o = as_self(&args, &student);
         assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
+        // The grader's own oracle, run as the grader, answers: a right
+        // program passes against it.
+        let model = model(home.path());
+        script(&student, "right", &format!("exec '{model}' none \"$@\""));
+        let args =
+            ["test", &path(&suite), "--program", "./right", "--user", "nobody", "--oracle", BIN];
+        let o = as_self(&args, &student);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        assert!(text(&o).contains("3/3 passed"), "{}", text(&o));
     }
 }
 

@@ -190,9 +190,13 @@ pub fn mark_grader() {
 }
 
 /// Whether a grading tictac running programs as another user is among
-/// this process's ancestors: a program under grading started tictac (by
-/// PATH, by its path, by `/proc/PID/exe`, or a copy of it), and tictac
-/// answers nothing for it.
+/// this process's ancestors, and this process runs as another user than
+/// that grader: a program under grading started tictac (by PATH, by its
+/// path, by `/proc/PID/exe`, or a copy of it), and tictac answers nothing
+/// for it. The grader's own children (an `--oracle`, a build) run as the
+/// grader and are answered: a program under grading never runs as the
+/// grader's user (only root runs programs as another user, and never as
+/// root).
 pub fn under_grading() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -206,7 +210,7 @@ pub fn under_grading() -> bool {
                 return false;
             };
             if pid != std::process::id() && &stat[open + 1..close] == GRADER.as_bytes() {
-                return true;
+                return real_uid(pid) != Some(rustix::process::getuid().as_raw());
             }
             let rest = String::from_utf8_lossy(&stat[close + 1..]).into_owned();
             match rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
@@ -218,6 +222,15 @@ pub fn under_grading() -> bool {
     }
     #[cfg(not(target_os = "linux"))]
     false
+}
+
+/// The real user id of process `pid` (its `Uid:` line, which anyone may
+/// read), or None once it is gone.
+#[cfg(target_os = "linux")]
+fn real_uid(pid: u32) -> Option<u32> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find_map(|l| l.strip_prefix("Uid:"))?;
+    line.split_whitespace().next()?.parse().ok()
 }
 
 /// What a tictac started under grading says, on standard error; the
