@@ -47,6 +47,9 @@ pub(crate) struct Row {
     pub(crate) failures: Vec<Option<Failed>>,
     /// Why the build failed, when it did (then no test ran).
     pub(crate) build: Option<BuildFailed>,
+    /// What the student's programs left in the shared folders (`/tmp`),
+    /// removed: the table's note (`filled /tmp (7.5 MiB left there, removed)`).
+    pub(crate) left: Option<String>,
 }
 
 /// The kinds of failure the table's notes count (a kind, its words): every
@@ -168,7 +171,9 @@ impl Row {
         {
             let n = self.failures.len();
             let tests = if n == 1 { "test" } else { "tests" };
-            return escape_controls(&format!("could not run ({n} {tests}): {}", first.headline));
+            let left = self.left.iter().map(|left| format!(", {left}")).collect::<String>();
+            let note = format!("could not run ({n} {tests}): {}{left}", first.headline);
+            return escape_controls(&note);
         }
         let count = |kind| self.failures.iter().flatten().filter(|f| f.kind == kind).count();
         let notes: Vec<String> = NOTED
@@ -176,8 +181,9 @@ impl Row {
             .map(|&(kind, what)| (what, count(kind)))
             .filter(|&(_, n)| n > 0)
             .map(|(what, n)| format!("{what} ({n} {})", if n == 1 { "test" } else { "tests" }))
+            .chain(self.left.clone())
             .collect();
-        notes.join(", ")
+        escape_controls(&notes.join(", "))
     }
 }
 
@@ -272,6 +278,9 @@ pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> 
                 student["build"] = serde_json::json!({
                     "failure": build.headline, "command": build.command, "output": build.output
                 });
+            }
+            if let Some(left) = &row.left {
+                student["left"] = left.as_str().into();
             }
             student
         })

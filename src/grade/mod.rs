@@ -29,6 +29,7 @@ use crate::cli::GradeOptions;
 use crate::platform::process::RunAs;
 use crate::status::Status;
 use crate::suite::build::{Build, BuildFailed, build};
+use crate::suite::leftovers::{self, Left};
 use crate::suite::{
     self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
 };
@@ -391,9 +392,22 @@ fn grade_class(
     replace: Replace,
     user: Option<&RunAs>,
 ) -> Result<Vec<Row>, GradeError> {
+    // What each student's programs leave in the shared folders (`/tmp`) is
+    // removed when it fills the disk: the next student's runs find room.
+    // Runs' scratch folders are in a holder: what the user owns in /tmp is
+    // what its programs made.
+    let _holder = match user {
+        Some(user) => {
+            let holder =
+                suite::files::Holder::new().map_err(|error| SuiteError::Scratch { error })?;
+            leftovers::watch(user);
+            Some(holder)
+        }
+        None => None,
+    };
     // As another user, each student's build is a private copy their tests
     // run in; the builds, held until grading is done, say why they failed.
-    let builds = build_all(options, students, user);
+    let (builds, left) = build_all(options, students, user);
     let built: Vec<Option<BuildFailed>> = builds.iter().map(|b| b.failed.clone()).collect();
     let each: Vec<Options> = students
         .iter()
@@ -423,6 +437,7 @@ fn grade_class(
         students,
         out: &options.out,
         replace,
+        left,
         graded: None,
         rows: Vec::with_capacity(students.len()),
         progress: Progress::new(count, students.len(), io::stderr().is_terminal()),
@@ -449,23 +464,28 @@ fn grade_class(
 
 /// Runs `--build` in each student's folder, `-j` at once, as their
 /// programs run; as another `user`, one student at a time (their programs
-/// are one user: no build may reach another's), each in a private copy.
+/// are one user: no build may reach another's), each in a private copy,
+/// with what it left in the shared folders (`/tmp`), removed.
 fn build_all(
     options: &GradeOptions,
     students: &[(String, PathBuf)],
     user: Option<&RunAs>,
-) -> Vec<Build> {
+) -> (Vec<Build>, Vec<Option<Left>>) {
     let none = || students.iter().map(|_| Build { failed: None, folder: None }).collect();
-    let Some(command) = &options.build else { return none() };
+    let nothing_left = || students.iter().map(|_| None).collect();
+    let Some(command) = &options.build else { return (none(), nothing_left()) };
     let jobs = if user.is_some() { 1 } else { options.jobs.clamp(1, students.len().max(1)) };
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let built: std::sync::Mutex<Vec<Build>> = std::sync::Mutex::new(none());
+    let built: std::sync::Mutex<(Vec<Build>, Vec<Option<Left>>)> =
+        std::sync::Mutex::new((none(), nothing_left()));
     let work = || {
         loop {
             let s = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some((_, dir)) = students.get(s) else { break };
             let build = build(command, Some(dir), options.build_timeout, user);
-            built.lock().unwrap_or_else(|p| p.into_inner())[s] = build;
+            let left = user.and_then(|_| leftovers::take());
+            let mut built = built.lock().unwrap_or_else(|p| p.into_inner());
+            (built.0[s], built.1[s]) = (build, left);
         }
     };
     // This thread builds too: a helper that cannot be started leaves it
@@ -492,6 +512,8 @@ struct Class<'a> {
     out: &'a Path,
     /// Whether a student's report and JUnit file replace theirs (`--update`).
     replace: Replace,
+    /// Per student, what their build left in the shared folders (`/tmp`).
+    left: Vec<Option<Left>>,
     graded: Option<Graded>,
     rows: Vec<Row>,
     progress: Progress,
@@ -543,11 +565,23 @@ impl pool::Results for Class<'_> {
             self.graded = Some(graded);
             return Ok(());
         }
+        // Their programs are done: what they left in the shared folders
+        // (`/tmp`), filling the disk, goes before their report is written
+        // whole (on that disk, maybe) and the next student starts.
+        let left = match self.left[s].take() {
+            Some(built) => Some(built.and(leftovers::take())),
+            None => leftovers::take(),
+        };
         let done = TestEvent::Done { report: graded.report };
         graded.recorder.report(&done).map_err(|e| write(&graded, e))?;
+        if let Some(left) = &left {
+            let mut report = graded.report_file.0.clone();
+            writeln!(report, "note: {}", left.told()).map_err(|e| write(&graded, e))?;
+        }
         let Graded { recorder, report, report_file, junit_file, .. } = graded;
-        let Recorder { row, reports } = recorder;
+        let Recorder { mut row, reports } = recorder;
         drop(reports);
+        row.left = left.map(|left| left.note());
         for (file, path) in [report_file, junit_file] {
             file.persist(&path)?;
         }

@@ -111,6 +111,7 @@ fn row_of(student: &Value, tests: usize) -> Option<Row> {
             output: lines.collect::<Option<Vec<String>>>()?,
         });
     }
+    row.left = student.get("left").and_then(Value::as_str).map(String::from);
     let results = student["tests"].as_array()?;
     if results.len() != tests {
         return None;

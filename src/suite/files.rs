@@ -25,11 +25,50 @@ impl Drop for Scratch {
     }
 }
 
+/// The folder scratch folders are made in while programs run as another
+/// user (`Holder`), if they are.
+static HOLDER: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+fn holder() -> std::sync::MutexGuard<'static, Option<std::path::PathBuf>> {
+    HOLDER.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// While programs run as another user, this process's scratch folders are
+/// made in a folder of its own in the temporary folder, its owner's (mode
+/// 711: that user reaches the scratch folder given to it, and lists
+/// nothing there): so what that user owns at the top of the temporary
+/// folder is only ever what its programs made (`leftovers`), never a run's
+/// scratch folder, this tictac's or another's.
+pub(crate) struct Holder {
+    _folder: Scratch,
+}
+
+impl Holder {
+    /// Scratch folders are made in a new holder until it is dropped.
+    pub(crate) fn new() -> io::Result<Holder> {
+        let made = Scratch::made(|| tempfile::Builder::new().prefix(".tictac-").tempdir())?;
+        files::make_passable(made.path())?;
+        *holder() = Some(made.path().to_path_buf());
+        Ok(Holder { _folder: made })
+    }
+}
+
+impl Drop for Holder {
+    fn drop(&mut self) {
+        *holder() = None;
+    }
+}
+
 impl Scratch {
-    /// A new scratch folder in the system's temporary folder.
+    /// A new scratch folder in the system's temporary folder (in the
+    /// `Holder` there, while there is one).
     /// Its owner's alone (tempfile leaves it as the umask says).
     pub(crate) fn new() -> io::Result<Scratch> {
-        let scratch = Scratch::made(tempfile::tempdir)?;
+        let holder = holder().clone();
+        let scratch = match holder {
+            Some(holder) => Scratch::made(|| tempfile::tempdir_in(&holder))?,
+            None => Scratch::made(tempfile::tempdir)?,
+        };
         files::make_private(scratch.path())?;
         Ok(scratch)
     }

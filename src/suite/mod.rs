@@ -10,6 +10,7 @@ mod discover;
 pub(crate) mod files;
 mod header;
 pub(crate) mod in_process;
+pub(crate) mod leftovers;
 mod pairs;
 pub(crate) mod plan;
 pub(crate) mod points;
@@ -67,6 +68,9 @@ pub enum SuiteError {
     CourseDir(String, String),
     #[error("error: cannot start the test threads: {0} (try a smaller -j)")]
     Threads(io::Error),
+    /// No folder of its own can be made in the temporary folder.
+    #[error("error: cannot make a scratch folder in the temporary folder '{}': {error}", std::env::temp_dir().display())]
+    Scratch { error: io::Error },
     /// A test could not run for want of what the machine gives (disk in
     /// the temporary folder, files, processes), for longer than any
     /// program's run lasts: not the program's failure.
@@ -314,9 +318,17 @@ pub(crate) fn run_watching(
     }
     // Run as another user (`--user`), as under `tictac grade`: a tictac the
     // program starts answers nothing for it.
-    if options.user.is_some() {
-        platform::process::mark_grader();
-    }
+    // Its runs' scratch folders apart from what its programs leave in the
+    // shared folders (`/tmp`), removed when it fills the disk.
+    let _holder = match &options.user {
+        Some(user) => {
+            platform::process::mark_grader();
+            let holder = files::Holder::new().map_err(|error| SuiteError::Scratch { error })?;
+            leftovers::watch(user);
+            Some(holder)
+        }
+        None => None,
+    };
     let stop = AtomicBool::new(false);
     // Each program run stops all it started before it returns (see
     // `process`); a signal stops them all.
@@ -337,9 +349,17 @@ pub(crate) fn run_watching(
         None => options,
     };
     let failed = built.as_ref().and_then(|b| b.failed.as_ref());
-    let report = run_all(&tests, options, failed, &mut *reporter, closed, &stop)?;
+    let report = run_all(&tests, options, failed, &mut *reporter, closed, &stop);
+    // What the programs left in the shared folders goes, whatever happened.
+    let left = options.user.as_ref().and_then(|_| leftovers::take());
+    let report = report?;
     let done = TestEvent::Done { report };
     reporter.report(&done).map_err(|e| WriteError::earned(e, report.status()))?;
+    drop(reporter);
+    if let Some(left) = left {
+        writeln!(progress, "note: {}", left.told())
+            .map_err(|e| WriteError::earned(e, report.status()))?;
+    }
     Ok(report)
 }
 
@@ -411,7 +431,11 @@ pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> 
         if !result.ran_out || start.elapsed() > window || stop.load(Ordering::Relaxed) {
             return result;
         }
-        std::thread::sleep(RETRY_AFTER);
+        // What the programs of another user left in the shared folders
+        // (`/tmp`), removed: tried again at once.
+        if !(options.user.is_some() && leftovers::sweep()) {
+            std::thread::sleep(RETRY_AFTER);
+        }
     }
 }
 

@@ -1505,3 +1505,97 @@ fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
         "{table}"
     );
 }
+
+/// `sh -c SCRIPT` in a mount namespace of its own, as root, its `/tmp` (or
+/// another folder SCRIPT mounts) a small tmpfs that goes with it. `None`,
+/// said, where one cannot be made (not root, no `unshare`): under CI, that
+/// fails the test.
+fn in_own_mounts(script: &str) -> Option<std::process::Output> {
+    let tried = Command::new("unshare").args(["--mount", "true"]).output();
+    if !rustix::process::getuid().is_root() || !tried.as_ref().is_ok_and(|o| o.status.success()) {
+        assert!(std::env::var_os("CI").is_none(), "CI runs this as root, to mount a tmpfs");
+        eprintln!("skipped: mounting a tmpfs needs root and unshare");
+        return None;
+    }
+    // TMPDIR unset: tictac's own scratch folders are in that /tmp too.
+    let mut command = Command::new("unshare");
+    Some(run(command.args(["--mount", "sh", "-c", script]).env_remove("TMPDIR"), None))
+}
+
+/// A student whose program fills /tmp (a file it leaves there, `cat
+/// /dev/zero > /tmp/hog`): before, the next student's copy found no room
+/// and grading stopped, blamed on that student's first test. Now what the
+/// programs' user left there is removed when the student is done (and
+/// whenever a run finds no room), said in their row and report; the others
+/// are graded as ever. A gradebook on a full disk stops grading, exit 2,
+/// with no half-written file. An 8 MiB tmpfs on /tmp, as root.
+#[test]
+fn as_root_a_program_that_fills_tmp_is_told_so_and_the_next_student_is_graded() {
+    // Out of /tmp, which the tmpfs hides.
+    let home = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("dir");
+    let suite = demo_suite(home.path());
+    let class = home.path().join("class");
+    let student = |name: &str, first: &str| {
+        let dir = class.join(name);
+        fs::create_dir_all(&dir).expect("mkdir");
+        script(&dir, "ttt", &format!("{first}\nexec '{}' none \"$@\"", path(&mutant())));
+        dir
+    };
+    let alice = student("alice", "cat /dev/zero > /tmp/hog.$$ 2>/dev/null");
+    // Bob's folder takes more room than the hog left.
+    let bob = student("bob", "");
+    fs::write(bob.join("notes.bin"), vec![7u8; 600_000]).expect("write");
+    let carol = student("carol", "");
+    let out = home.path().join("grades");
+    let grade = format!(
+        "mount -t tmpfs -o size=8m tmpfs /tmp && exec '{BIN}' grade '{}' '{}' '{}' '{}' \
+         --command ./ttt --out '{}'",
+        path(&suite),
+        path(&alice),
+        path(&bob),
+        path(&carol),
+        path(&out)
+    );
+    let Some(o) = in_own_mounts(&grade) else { return };
+    let table = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{table}{}", String::from_utf8_lossy(&o.stderr));
+    let line = |who: &str| table.lines().find(|l| l.starts_with(who)).expect(who).to_string();
+    // Her program prints the right answers once /tmp is full; her runs'
+    // own scratch folders, given to nobody, are never taken for leftovers.
+    assert!(
+        line("alice").contains("6.75/6.75") && line("alice").contains("filled /tmp ("),
+        "{table}"
+    );
+    assert!(line("alice").ends_with(" left there, removed)"), "{table}");
+    for who in ["bob", "carol"] {
+        assert!(line(who).ends_with("6.75/6.75"), "{table}");
+    }
+    let report = fs::read_to_string(out.join("alice.report.txt")).expect("report");
+    assert!(report.contains("note: your programs wrote "), "{report}");
+    assert!(
+        report.contains(" to /tmp and left it there (/tmp/hog.")
+            && report.contains("which filled the disk: tictac removed it"),
+        "{report}"
+    );
+    let json = fs::read_to_string(out.join("grades.json")).expect("grades.json");
+    assert!(json.contains("\"left\": \"filled /tmp ("), "{json}");
+    // The gradebook's own disk full: grading stops, nothing half-written.
+    let full = home.path().join("full");
+    fs::create_dir(&full).expect("mkdir");
+    let grade = format!(
+        "mount -t tmpfs -o size=64k tmpfs '{0}' && head -c 65536 /dev/zero > '{0}/fill'; \
+         '{BIN}' grade '{1}' '{2}' --command ./ttt --out '{0}/grades' 2>/dev/null; s=$?; \
+         ls -A '{0}/grades' >&2; exit $s",
+        path(&full),
+        path(&suite),
+        path(&bob),
+    );
+    let o = in_own_mounts(&grade).expect("mounted above");
+    let (said, left) = (text(&o), String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.starts_with("error: cannot write '") && said.contains("No space left on device"),
+        "{said}"
+    );
+    assert_eq!(left, "", "the gradebook's folder is left empty");
+}

@@ -46,6 +46,12 @@ mod system {
         fs::set_permissions(path, fs::Permissions::from_mode(0o700))
     }
 
+    /// A folder its owner's, that others pass through to what is given to
+    /// them inside, and list nothing of (mode 711).
+    pub fn make_passable(path: &Path) -> io::Result<()> {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o711))
+    }
+
     /// Whether the system ran out of something (files, disk, memory,
     /// processes), not what was asked for being wrong.
     pub fn is_exhaustion(e: &io::Error) -> bool {
@@ -57,6 +63,24 @@ mod system {
 
     pub fn is_loop(e: &io::Error) -> bool {
         e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error())
+    }
+
+    /// The user who owns the file `metadata` describes.
+    pub fn owner(metadata: &Metadata) -> Option<u32> {
+        Some(metadata.uid())
+    }
+
+    /// The folders every user may write in and files outlive a process:
+    /// the temporary folder (TMPDIR), `/tmp`, `/var/tmp`, `/dev/shm`.
+    pub fn shared_temp_folders() -> Vec<std::path::PathBuf> {
+        let named = [std::env::temp_dir(), "/tmp".into(), "/var/tmp".into(), "/dev/shm".into()];
+        let mut folders: Vec<std::path::PathBuf> = Vec::new();
+        for folder in named.iter().filter_map(|f| fs::canonicalize(f).ok()) {
+            if !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+        folders
     }
 
     pub fn special_kind(kind: FileType) -> Option<&'static str> {
@@ -165,8 +189,23 @@ mod system {
         make_removable(path);
     }
 
+    /// No user ids on Windows (programs never run as another user there).
+    pub fn owner(_metadata: &Metadata) -> Option<u32> {
+        None
+    }
+
+    /// None: programs never run as another user on Windows, so no file
+    /// there is told apart as theirs.
+    pub fn shared_temp_folders() -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
     /// Folders keep the permissions they inherit on Windows.
     pub fn make_private(_path: &Path) -> io::Result<()> {
+        Ok(())
+    }
+
+    pub fn make_passable(_path: &Path) -> io::Result<()> {
         Ok(())
     }
 
@@ -211,6 +250,12 @@ mod system {
     }
 }
 
+/// Whether the disk that holds `path` is full, or nearly: less than 1 MiB,
+/// or a hundredth of it, left for a user other than root.
+pub fn is_full(path: &Path) -> bool {
+    fs4::statvfs(path).is_ok_and(|s| s.available_space() < (1 << 20).max(s.total_space() / 100))
+}
+
 /// Removes a folder and all it holds, as far as its owner can: a program
 /// may leave a folder there that cannot be listed or entered (`chmod 000`
 /// as a user other than root), which plain removal cannot empty. Each
@@ -238,7 +283,7 @@ pub fn remove_tree(path: &Path) {
 }
 
 pub use system::{
-    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_private, make_removable,
-    open_without_waiting, permissions_for, special_kind, stdout_closed, symlink, widen_stdout_pipe,
-    write_at_start,
+    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_passable, make_private,
+    make_removable, open_without_waiting, owner, permissions_for, shared_temp_folders,
+    special_kind, stdout_closed, symlink, widen_stdout_pipe, write_at_start,
 };
