@@ -368,32 +368,29 @@ fn a_folder_this_user_cannot_read_whole_is_run_in_as_it_is_never_copied_in_part(
 }
 
 /// `--log` inside the folder the program runs in never makes that folder
-/// too large to copy: tictac leaves its own logs out of every copy, so
-/// each test runs in a copy however the logs grow (finding 2). The folder
-/// holds 1,998 entries: with the logs counted, the third test's copy would
-/// pass the limit of 2,000 and it would run in the folder itself, which
-/// the program tells (it fails there).
+/// too large to copy: tictac leaves its own logs out of every copy and its
+/// measure, so each test runs in a copy however the logs grow (finding 2).
+/// The logs folder holds past the copy limit's 32 MiB already (a sparse
+/// file: no disk taken, nothing copied): counted, the folder would be run
+/// in as it is, which the program tells (it fails there).
 #[test]
 fn logs_written_in_the_programs_folder_are_left_out_of_its_copies() {
     let home = open_dir();
     let model = model(home.path());
     let suite = suite(home.path());
     let folder = open_folder(home.path(), "work");
-    for k in 0..1_997 {
-        fs::write(folder.join(format!("f{k}")), "").expect("write");
-    }
+    let logs = open_folder(&folder, "logs");
+    let big = fs::File::create(logs.join("big.bin")).expect("create");
+    big.set_len((32 << 20) + 1).expect("a sparse file past the limit");
     let body = format!(
         "if [ \"$PWD\" = '{}' ]; then echo 'ran in the folder itself' >&2; exit 9; fi\nexec '{model}' none \"$@\"",
         path(&folder)
     );
     script(&folder, "ttt", &body);
-    let o = as_self(
-        &["test", &path(&suite), "--program", "./ttt", "--log", "logs", "-j", "1"],
-        &folder,
-    );
+    let o = as_self(&["test", &path(&suite), "--program", "./ttt", "--log", "logs"], &folder);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("3/3 passed"), "{}", text(&o));
-    assert_eq!(fs::read_dir(folder.join("logs")).expect("logs").count(), 3, "a log per test");
+    assert_eq!(fs::read_dir(&logs).expect("logs").count(), 4, "a log per test, and big.bin");
 }
 
 /// Graded as root, a folder that cannot be copied for the programs' user
