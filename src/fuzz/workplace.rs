@@ -4,9 +4,11 @@
 //! there, no run finds what an earlier one left, and nothing is left in
 //! the folder. A copy is kept from run to run while neither it nor the
 //! folder changed (a copy a run costs more than the run of a small
-//! program): the copy's listing is read after each run, the folder's at
-//! most once every `LOOK_EVERY`. A folder that cannot be copied whole is
-//! run in as it is, one run at a time, as `tictac test` does.
+//! program): after each run the copy's watch (`process::FolderWatch`) says
+//! whether anything happened in it, and only then is the copy listed (where
+//! there is no watch, after every run); the folder is listed at most once
+//! every `LOOK_EVERY`. A folder that cannot be copied whole is run in as it
+//! is, one run at a time, as `tictac test` does.
 
 use std::path::{Path, PathBuf};
 use std::sync::MutexGuard;
@@ -34,12 +36,47 @@ pub(crate) struct Workplace {
     /// Copies made so far: each has a name of its own, so a copy the
     /// program made impossible to remove is left for the end.
     made: u64,
-    /// The copy in use, if one was made: where, the folder's listing when
-    /// it was made, and when the folder was last listed.
-    copy: Option<(PathBuf, Listing, Instant)>,
+    /// The copy in use, if one was made.
+    copy: Option<Copy>,
     /// The program's words as given, and as they run in a copy.
     command: Vec<String>,
     in_copy: Vec<String>,
+}
+
+/// A worker's copy of the folder, kept from run to run.
+struct Copy {
+    path: PathBuf,
+    /// The folder's listing when the copy was made.
+    listed: Listing,
+    /// When the folder was last listed.
+    looked: Instant,
+    /// What happens in the copy, where it can be watched.
+    watch: Option<process::FolderWatch>,
+}
+
+impl Copy {
+    fn new(path: PathBuf, listed: Listing) -> Copy {
+        let watch = process::FolderWatch::new(&path);
+        Copy { path, listed, looked: Instant::now(), watch }
+    }
+
+    /// Whether the copy is still as made: nothing happened in it, or its
+    /// listing is the folder's (a scratch file written and removed). After
+    /// something happened the watch is made again: a folder may have been
+    /// replaced by another of the same listing.
+    fn as_made(&mut self, scratch: &Path) -> bool {
+        let Some(watch) = &self.watch else {
+            return workdir::listing(&self.path, scratch).as_ref() == Some(&self.listed);
+        };
+        if watch.untouched() {
+            return true;
+        }
+        let same = workdir::listing(&self.path, scratch).as_ref() == Some(&self.listed);
+        if same {
+            self.watch = process::FolderWatch::new(&self.path);
+        }
+        same
+    }
 }
 
 /// Where one run happens: the program's words, the folder it runs in,
@@ -108,8 +145,12 @@ fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 }
 
 impl Workplace {
+    /// A worker's place, its copies made of the folder this process runs in.
     pub(crate) fn new(command: &[String], scratch: &Path, name: &str) -> Workplace {
-        let folder = std::env::current_dir().ok();
+        Workplace::of(std::env::current_dir().ok(), command, scratch, name)
+    }
+
+    fn of(folder: Option<PathBuf>, command: &[String], scratch: &Path, name: &str) -> Workplace {
         let in_copy = match &folder {
             Some(folder) => workdir::command_in_copy(command, folder),
             None => command.to_vec(),
@@ -133,18 +174,18 @@ impl Workplace {
         let Some(folder) = &self.folder else {
             return Ok(self.room(None, None, None));
         };
-        if let Some((copy, listed, looked)) = &mut self.copy {
-            let mut same = workdir::listing(copy, &self.scratch).as_ref() == Some(listed);
-            if same && looked.elapsed() >= LOOK_EVERY {
-                same = workdir::listing(folder, &self.scratch).as_ref() == Some(listed);
-                *looked = Instant::now();
+        if let Some(copy) = &mut self.copy {
+            let mut same = copy.as_made(&self.scratch);
+            if same && copy.looked.elapsed() >= LOOK_EVERY {
+                same = workdir::listing(folder, &self.scratch).as_ref() == Some(&copy.listed);
+                copy.looked = Instant::now();
             }
             if same {
-                let copy = copy.clone();
-                return Ok(self.room(Some(copy), None, None));
+                let path = copy.path.clone();
+                return Ok(self.room(Some(path), None, None));
             }
             // Whatever is left of it goes with the scratch folder.
-            let _ = std::fs::remove_dir_all(copy);
+            let _ = std::fs::remove_dir_all(&copy.path);
             self.copy = None;
         }
         self.made += 1;
@@ -156,7 +197,7 @@ impl Workplace {
         match placed {
             Place::Copy(copy) => {
                 if let Some(listed) = listed {
-                    self.copy = Some((copy.clone(), listed, Instant::now()));
+                    self.copy = Some(Copy::new(copy.clone(), listed));
                 }
                 Ok(self.room(Some(copy), None, None))
             }
@@ -191,6 +232,51 @@ impl Workplace {
 mod tests {
     use super::*;
     use std::fs;
+
+    /// What one run leaves in its copy, the next never finds: whatever a
+    /// run changed makes a new copy, down to a file rewritten in a folder
+    /// that replaced one of the same listing; a run that changed nothing,
+    /// or only wrote and removed a scratch file, keeps the copy.
+    #[test]
+    fn what_a_run_leaves_in_its_copy_makes_a_new_one() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (folder, scratch) = (dir.path().join("folder"), dir.path().join("scratch"));
+        fs::create_dir_all(folder.join("lib")).expect("mkdir");
+        fs::create_dir(&scratch).expect("mkdir");
+        fs::write(folder.join("lib").join("ttt.sh"), "echo").expect("write");
+        let mut place = Workplace::of(Some(folder), &["./ttt.sh".into()], &scratch, "work-1");
+        let mut enter = || {
+            let room = place.enter().expect("entered");
+            assert!(room.note.is_none());
+            room.dir.expect("a copy")
+        };
+        let first = enter();
+        assert_eq!(enter(), first);
+        fs::write(first.join("lib").join("scratch.out"), "x").expect("write");
+        fs::remove_file(first.join("lib").join("scratch.out")).expect("rm");
+        assert_eq!(enter(), first);
+        fs::write(first.join("left.out"), "").expect("write");
+        let second = enter();
+        assert_ne!(second, first);
+        assert!(!second.join("left.out").exists());
+        // `lib` replaced by a folder of the same listing: the copy is kept,
+        // and what is changed in the new `lib` is seen.
+        let script = second.join("lib").join("ttt.sh");
+        let modified = fs::metadata(&script).and_then(|m| m.modified()).expect("time");
+        fs::remove_dir_all(second.join("lib")).expect("rm");
+        fs::create_dir(second.join("lib")).expect("mkdir");
+        fs::write(&script, "echo").expect("write");
+        fs::File::options()
+            .write(true)
+            .open(&script)
+            .and_then(|f| f.set_modified(modified))
+            .expect("time");
+        assert_eq!(enter(), second);
+        fs::write(&script, "ohce").expect("rewritten");
+        let third = enter();
+        assert_ne!(third, second);
+        assert_eq!(fs::read(third.join("lib").join("ttt.sh")).expect("read"), b"echo");
+    }
 
     #[test]
     fn a_copy_is_kept_while_neither_it_nor_the_folder_changes() {

@@ -143,7 +143,7 @@ impl Cgroups {
         // make a cgroup may still be refused to move (nsdelegate, ownership).
         let first = cgroups.take().ok()?;
         let moved = cgroups.visit(&first);
-        cgroups.give_back(first);
+        cgroups.give_back(first, false);
         if moved && cgroups.usable() {
             Some(cgroups)
         } else {
@@ -185,11 +185,12 @@ impl Cgroups {
         !self.stranded.load(Ordering::Relaxed)
     }
 
-    /// Kills the processes in `slot` until it is empty, then keeps it for
-    /// the next run. One that will not empty (a process stuck in the
-    /// kernel) is left for `remove`.
-    pub(super) fn give_back(&self, slot: Slot) {
-        if self.usable() && slot.empty(EMPTY_LIMIT) {
+    /// Kills the processes in `slot` until it is empty (unless `emptied`:
+    /// found empty since its program ended, and nothing enters an empty
+    /// cgroup), then keeps it for the next run. One that will not empty (a
+    /// process stuck in the kernel) is left for `remove`.
+    pub(super) fn give_back(&self, slot: Slot, emptied: bool) {
+        if self.usable() && (emptied || slot.empty(EMPTY_LIMIT)) {
             self.free.lock().unwrap_or_else(|p| p.into_inner()).push(slot);
         }
     }

@@ -116,6 +116,9 @@ pub struct Started {
     slot: Option<Slot>,
     /// What it left was stopped after it exited (`stop_descendants`).
     swept: bool,
+    /// Its cgroup was found empty after the sweep: nothing enters an empty
+    /// one, so it goes back for the next run as it is.
+    emptied: bool,
 }
 
 /// Starts `argv` in a session of its own (no controlling terminal),
@@ -147,7 +150,7 @@ pub fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
             drop(registry);
             terminal::run_ended();
             if let (Some(cgroups), Some(slot)) = (cgroups(), slot) {
-                cgroups.give_back(slot);
+                cgroups.give_back(slot, false);
             }
             return Err(e);
         }
@@ -174,12 +177,12 @@ pub fn spawn(argv: &[OsString], typed: bool) -> io::Result<(Started, Pipes)> {
             if let Some(run) = self::registry().running.get_mut(&pid) {
                 run.slot = None;
             }
-            cgroups.give_back(slot);
+            cgroups.give_back(slot, false);
             None
         }
         _ => None,
     };
-    Ok((Started { child, tag, slot, swept: false }, pipes))
+    Ok((Started { child, tag, slot, swept: false, emptied: false }, pipes))
 }
 
 /// Stops the run's session, cgroup and every descendant, reaps the child,
@@ -195,7 +198,7 @@ pub fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     }
     let status = started.child.wait();
     if !started.swept {
-        sweep(started);
+        started.emptied = sweep(started);
     }
     let mut registry = registry();
     registry.running.remove(&pid);
@@ -204,7 +207,7 @@ pub fn finish(started: &mut Started) -> io::Result<ExitStatus> {
     drop(registry);
     terminal::run_ended();
     if let (Some(cgroups), Some(slot)) = (cgroups(), started.slot.take()) {
-        cgroups.give_back(slot);
+        cgroups.give_back(slot, started.emptied);
     }
     status
 }
@@ -212,27 +215,29 @@ pub fn finish(started: &mut Started) -> io::Result<ExitStatus> {
 /// Stops everything a child that has exited (and been reaped) left behind,
 /// so nothing holds its pipes open.
 pub fn stop_descendants(started: &mut Started) {
-    sweep(started);
+    started.emptied = sweep(started);
     started.swept = true;
 }
 
 /// Stops what is left of a run whose leader has been reaped: its session's
 /// group, its cgroup, and its adopted descendants (see the module's doc).
 /// Without a walkable tree, or past `SWEEP_LIMIT`, all of `/proc` is
-/// searched for its tag instead.
-fn sweep(started: &Started) {
+/// searched for its tag instead. Whether its cgroup was found empty.
+fn sweep(started: &Started) -> bool {
     let pid = started.child.id() as i32;
     stop_group(pid);
-    if let (Some(cgroups), Some(slot)) = (cgroups(), &started.slot) {
-        cgroups.empty(slot);
-    }
+    let emptied = match (cgroups(), &started.slot) {
+        (Some(cgroups), Some(slot)) => cgroups.empty(slot),
+        _ => false,
+    };
     if WALKABLE.load(Ordering::Relaxed) && sweep_adopted(Some(started)) {
-        return;
+        return emptied;
     }
     stop_group(pid);
     let stopped = stop_tagged(&format!("{}\0", started.tag));
     stop_group(pid);
     registry().orphans.extend(stopped);
+    emptied
 }
 
 /// Whose an adopted process is, for the sweep of one run.

@@ -32,6 +32,7 @@ mod tree;
 mod unix;
 #[cfg(unix)]
 mod user;
+mod watch;
 #[cfg(unix)]
 use unix as system;
 #[cfg(windows)]
@@ -43,6 +44,7 @@ pub use capture::Capture;
 pub use exception::Exception;
 pub use folder::within;
 pub use system::{exception_of, runnable, signal_name, signal_of, stop_all};
+pub use watch::FolderWatch;
 
 /// When this process was started as the keeper of a runner's programs
 /// (Linux; see `keeper`): waits for the runner's end, kills what it left,
