@@ -100,11 +100,6 @@ impl Spec {
         self.write_with_params(out, "(", " ; ", ")")
     }
 
-    /// The `man` entry: the declaration with one parameter a line.
-    pub(crate) fn man(&self) -> String {
-        self.with_params("(\n    ", " ; \n    ", "\n)") + "\n"
-    }
-
     /// What completion inserts: the name, with `(` when it takes arguments.
     pub fn word(&self) -> String {
         let open = if self.params.is_empty() { "" } else { "(" };
@@ -150,9 +145,9 @@ impl Spec {
     }
 }
 
-/// The `man` text: every declared event, one parameter a line.
+/// The `man` text: every declared event's declaration, one parameter a line.
 pub fn man() -> String {
-    EVENTS.iter().map(Spec::man).collect()
+    EVENTS.iter().map(|s| s.with_params("(\n    ", " ; \n    ", "\n)") + "\n").collect()
 }
 
 /// The help line's list of events.

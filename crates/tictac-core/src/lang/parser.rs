@@ -165,29 +165,6 @@ mod tests {
     }
 
     #[test]
-    fn events_need_no_separator_and_may_share_lines() {
-        let e = parse_all(b"undo redo\nplay_again?undo").expect("parses");
-        let names: Vec<&[u8]> = e.iter().map(|e| e.name).collect();
-        assert_eq!(names, [&b"undo"[..], b"redo", b"play_again", b"undo"]);
-        assert!(e.iter().all(|e| e.args.is_none()));
-    }
-
-    #[test]
-    fn arguments_of_every_kind() {
-        let e = parse_all(br#"e("s", - 3, 1.5, 'c', TRUE, Ora, [1, <<>>], [])"#).expect("parses");
-        let args = e[0].args.as_ref().expect("args");
-        assert_eq!(args.len(), 8);
-        assert_eq!(args[0].value, Value::Str(b"s"));
-        assert_eq!(args[1].value, Value::Number { negative: true, int: b"3", frac: None });
-        assert_eq!(args[2].value, Value::Number { negative: false, int: b"1", frac: Some(b"5") });
-        assert_eq!(args[3].value, Value::Char(b"'c'"));
-        assert_eq!(args[4].value, Value::Bool(b"TRUE"));
-        assert_eq!(args[5].value, Value::Ident(b"Ora"));
-        assert!(matches!(&args[6].value, Value::Tuple(v) if v.len() == 2));
-        assert_eq!(args[7].value, Value::Tuple(Vec::new()));
-    }
-
-    #[test]
     fn errors_point_at_the_offending_token() {
         assert_eq!(error_at("undo()"), 5);
         assert_eq!(error_at("play(\"a\" 1)"), 9);

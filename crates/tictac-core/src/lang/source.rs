@@ -381,7 +381,6 @@ mod tests {
     fn kept_lines_end_with_a_newline_even_the_last() {
         let lines = KeptLines::new(&b"--c\r\nundo\r\n\n  \nredo"[..]);
         assert_eq!(filled(lines, 1), b"undo\r\nredo\n");
-        assert_eq!(kept_lines(b"--c\r\nundo\r\n\n  \nredo"), b"undo\r\nredo\n");
         assert_eq!(filled(KeptLines::new(&b"a\n\nb\n--\n"[..]), 1), b"a\nb\n");
         assert_eq!(filled(KeptLines::new(&b"x\n \t-"[..]), 1), b"x\n \t-\n");
     }

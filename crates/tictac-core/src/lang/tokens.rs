@@ -245,14 +245,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blank_skips_spaces_question_marks_and_comments() {
-        assert_eq!(blank(b" \t\r\n? -- note\nundo"), b"undo");
-        assert_eq!(blank(b"-- to the end"), b"");
-        assert_eq!(blank(b"- 3"), b"- 3");
-        assert_eq!(blank(b"\x0cx"), b"\x0cx");
-    }
-
-    #[test]
     fn identifiers_start_with_a_letter() {
         assert_eq!(identifier(b"play_again2 x"), Ok((&b" x"[..], &b"play_again2"[..])));
         assert!(identifier(b"_a").is_err());
@@ -267,13 +259,6 @@ mod tests {
         assert!(!is_reserved(b""));
         assert!(is_boolean(b"TrUe"));
         assert!(!is_boolean(b"truth"));
-    }
-
-    #[test]
-    fn numbers_are_integers_or_reals() {
-        assert_eq!(unsigned_number(b"007,"), Ok((&b","[..], (&b"007"[..], None))));
-        assert_eq!(unsigned_number(b"1.50)"), Ok((&b")"[..], (&b"1"[..], Some(&b"50"[..])))));
-        assert_eq!(unsigned_number(b"1.)"), Ok((&b".)"[..], (&b"1"[..], None))));
     }
 
     #[test]
