@@ -39,8 +39,9 @@ pub(super) enum Event {
     /// The worker's run timed out: it asks to run it again alone
     /// (`Note::Alone`).
     TimedOut(usize),
-    /// The worker's run alone ended; `flaky`: it finished this time.
-    RanAlone { worker: usize, flaky: bool },
+    /// The worker's run alone ended; `flaky`: it finished this time;
+    /// `cut`: the session stopped it.
+    RanAlone { worker: usize, flaky: bool, cut: bool },
     /// A divergence the coordinator asked for, shrunk.
     Shrunk(Box<Shrunk>),
     /// The oracle failed on a trace (the message): the session ends.
@@ -124,8 +125,16 @@ pub(super) struct Coordinator<'a> {
     /// A run of the program printed something.
     printed: bool,
     runs: u64,
+    /// Traces handed out to run.
+    started: u64,
+    /// Runs in which the program finished (did not time out): only these
+    /// checked something, and only their traces count as covered.
+    finished: u64,
     /// Runs that timed out, then finished when run again alone.
     flaky: u64,
+    /// Runs that timed out and wait to be run again alone, or whose run
+    /// alone the session stopped: whether they hang is not known.
+    unconfirmed: u64,
     /// Why the session is over (the first reason).
     why: Option<Stop>,
     /// The first of each failure that ends the session with an error.
@@ -170,7 +179,10 @@ impl<'a> Coordinator<'a> {
             root_found: false,
             printed: false,
             runs: 0,
+            started: 0,
+            finished: 0,
             flaky: 0,
+            unconfirmed: 0,
             why: None,
             oracle_failure: None,
             not_written: None,
@@ -247,6 +259,7 @@ impl<'a> Coordinator<'a> {
         for (worker, grant) in self.schedule.grants() {
             let note = match grant {
                 Grant::Run(drawn) => {
+                    self.started += 1;
                     self.save(&drawn.1);
                     Note::Run(drawn, !self.hang_found)
                 }
@@ -325,11 +338,13 @@ impl<'a> Coordinator<'a> {
             }
             Event::TimedOut(worker) => {
                 self.schedule.timed_out(worker);
+                self.unconfirmed += 1;
                 None
             }
-            Event::RanAlone { worker, flaky } => {
+            Event::RanAlone { worker, flaky, cut } => {
                 self.schedule.ran_alone(worker);
                 self.flaky += u64::from(flaky);
+                self.unconfirmed = self.unconfirmed.saturating_sub(u64::from(!cut));
                 None
             }
             Event::Shrunk(shrunk) => {
@@ -363,8 +378,12 @@ impl<'a> Coordinator<'a> {
         coverage: Coverage,
         divergence: Option<(Trace, Box<Found>)>,
     ) -> Option<(Verdict, Option<String>)> {
-        self.covered = self.covered.union(coverage);
         self.runs += 1;
+        // A trace the program never finished covers nothing.
+        if !divergence.as_ref().is_some_and(|(_, d)| d.kind == Kind::Hang) {
+            self.finished += 1;
+            self.covered = self.covered.union(coverage);
+        }
         // Until a run prints something, printing nothing is failing on
         // every trace too (a program started in the wrong folder).
         let silent = |d: &Found| d.symptom.silent() || d.symptom.ended == Ended::TimedOut;
@@ -473,10 +492,12 @@ impl<'a> Coordinator<'a> {
             return Err(e);
         }
         let stalled = (stopped == Some(Stop::Stalled)).then(|| self.say_stalled());
+        let unchecked = self.unchecked(stopped);
         let divergences = self.reports.len();
         let runs = self.runs;
         let summary = Summary {
             stalled,
+            unchecked: unchecked.as_deref(),
             signal: match stopped {
                 Some(Stop::Signal(name)) => Some((name, began.elapsed())),
                 _ => None,
@@ -491,7 +512,7 @@ impl<'a> Coordinator<'a> {
                 .count(),
             total: self.total,
         };
-        let earned = crate::status::Status::failed_if(divergences > 0);
+        let earned = crate::status::Status::failed_if(divergences > 0 || unchecked.is_some());
         reporter
             .report(&FuzzEvent::Finished(&summary))
             .map_err(|e| crate::status::WriteError::earned(e, earned))?;
@@ -502,7 +523,57 @@ impl<'a> Coordinator<'a> {
                 "{why} (after {runs} runs, and again {again} s later)"
             )));
         }
-        Ok(super::Fuzzed { runs, divergences, stopped })
+        Ok(super::Fuzzed { runs, divergences, stopped, unchecked: unchecked.is_some() })
+    }
+
+    /// What a session that found nothing left unchecked, when that makes
+    /// its "no divergence" untrue: no run finished at all, or runs that
+    /// timed out were not run again alone before the time ran out.
+    fn unchecked(&self, stopped: Option<Stop>) -> Option<String> {
+        if self.reports.len() > 0 || !matches!(stopped, None | Some(Stop::Time)) {
+            return None;
+        }
+        let timeout = self.options.timeout.as_secs_f64();
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let unconfirmed = self.unconfirmed;
+        if self.finished > 0 {
+            return (unconfirmed > 0).then(|| {
+                format!(
+                    "{} not finish in {timeout} s and {} being run again alone when the time ran out: whether the program hangs there is not known, so this is no pass; give the session more --time.\n",
+                    plural(unconfirmed, "run did", "runs did"),
+                    if unconfirmed == 1 { "was" } else { "were" },
+                )
+            });
+        }
+        let mut what = Vec::new();
+        if self.started == 0 {
+            what.push(
+                "the time ran out before the first run, while checking that the program starts (a run on an empty trace)".to_string(),
+            );
+        }
+        if unconfirmed > 0 {
+            what.push(format!(
+                "the program did not finish in {timeout} s on {}, and was being run again alone (to tell a hang from a busy machine) when the time ran out",
+                plural(unconfirmed, "trace", "traces")
+            ));
+        }
+        let running = self.started.saturating_sub(self.runs + unconfirmed);
+        if running > 0 {
+            what.push(format!(
+                "{} still going when the time ran out",
+                plural(running, "run was", "runs were")
+            ));
+        }
+        let within = match self.options.time {
+            Some(time) => format!(" within the session's {} s", time.as_secs_f64()),
+            None => String::new(),
+        };
+        Some(format!(
+            "No run finished{within}, so nothing was checked: {}. Give the session more --time, or find out why the program is slow or hangs: run it yourself as `{} -b TRACE`.\n",
+            what.join("; "),
+            self.options.program.join(" ")
+        ))
     }
 
     /// Says why a session stopped on a program that failed on every trace,
@@ -689,7 +760,7 @@ mod tests {
         coordinator.take(diverged(STALLS, Kind::Hang, false));
         assert!(stop.load(Ordering::Relaxed));
         assert_eq!(coordinator.why, Some(Stop::Stalled));
-        coordinator.take(Event::RanAlone { worker: 1, flaky: true });
+        coordinator.take(Event::RanAlone { worker: 1, flaky: true, cut: false });
         coordinator.take(Event::CannotStart("gone".into()));
         // The first reason stays.
         assert_eq!((coordinator.why, coordinator.flaky), (Some(Stop::Stalled), 1));

@@ -88,14 +88,19 @@ pub(crate) struct Fuzzed {
     pub(crate) divergences: usize,
     /// Why it stopped before its runs were done, if it did.
     pub(crate) stopped: Option<Stop>,
+    /// It found nothing, but runs it did not finish leave that untrue:
+    /// no run finished, or timeouts were not run again alone.
+    pub(crate) unchecked: bool,
 }
 
 impl Fuzzed {
     /// 1 once a divergence was found (or the program failed on every
-    /// trace); 130 for a session a signal stopped before it found any.
+    /// trace, or nothing was checked: no run finished, or a timeout was
+    /// not run again); 130 for a session a signal stopped before it found any.
     pub(crate) fn status(&self) -> Status {
         match self.stopped {
             _ if self.divergences > 0 => Status::Failed,
+            _ if self.unchecked => Status::Failed,
             Some(Stop::Stalled) => Status::Failed,
             Some(Stop::Signal(_)) => Status::Interrupted,
             _ => Status::Ran,

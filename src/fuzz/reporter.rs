@@ -37,6 +37,8 @@ pub(crate) struct Opening {
 pub(crate) struct Summary<'a> {
     /// Why it stopped early, when a program failed on every trace.
     pub(crate) stalled: Option<String>,
+    /// What a session that found nothing left unchecked, when it did.
+    pub(crate) unchecked: Option<&'a str>,
     /// The signal that stopped it, and after how long.
     pub(crate) signal: Option<(&'a str, Duration)>,
     /// Runs that timed out, then finished when run again alone; and the
@@ -119,6 +121,7 @@ fn summary_text(s: &Summary) -> String {
             timeout.as_secs_f64()
         ));
     }
+    text.push_str(s.unchecked.unwrap_or_default());
     text.push_str(&s.reports.recap());
     text.push_str(&format!(
         "Fuzz Results: {} runs, {}/{} behaviours covered, {} divergences found.\n",
@@ -178,6 +181,7 @@ mod tests {
         );
         let summary = Summary {
             stalled: None,
+            unchecked: None,
             signal: Some(("SIGINT", Duration::from_millis(4200))),
             flaky: (2, Duration::from_secs(10)),
             reports: &reports,

@@ -194,9 +194,9 @@ impl Worker<'_> {
                 return Outcome::Unknown;
             }
             ran = self.launch_both(limits);
-            let flaky =
-                ran.as_ref().is_ok_and(|r| !timed_out(r) && !matches!(r.1, Launched::Stopped));
-            self.tell(Event::RanAlone { worker: self.id, flaky });
+            let cut = ran.as_ref().is_ok_and(|r| matches!(r.1, Launched::Stopped));
+            let flaky = !cut && ran.as_ref().is_ok_and(|r| !timed_out(r));
+            self.tell(Event::RanAlone { worker: self.id, flaky, cut });
         }
         let (oracle, program) = match ran {
             Ok(ran) => ran,

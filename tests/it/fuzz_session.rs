@@ -200,6 +200,81 @@ fn a_program_that_hangs_or_crashes_on_every_trace_stops_the_session_after_five()
     }
 }
 
+/// A session in which no run finished checked nothing (attack 37's A4):
+/// it says why in words a student acts on and exits 1, never "0
+/// divergences found" and 0.
+#[test]
+fn a_session_in_which_no_run_finished_says_nothing_was_checked() {
+    let scratch = temp_dir();
+    let never = script(scratch.path(), "never.sh", "sleep 100");
+    let slow = script(scratch.path(), "slow.sh", &format!("sleep 3\nexec {BIN} \"$@\""));
+    let out = path(&scratch.path().join("o"));
+    let starting = "the time ran out before the first run, while checking that the program starts";
+    // The check that it starts takes 1 s (--timeout); the runs started
+    // then are still going at 1.6 s (on a loaded machine, perhaps not
+    // started yet).
+    let cases = [
+        (&never, "1.6", "1", ["2 runs were still going when the time ran out", starting]),
+        (&slow, "1", "10", [starting, starting]),
+    ];
+    for (program, time, timeout, what) in cases {
+        let o = fuzz(&[
+            "--program",
+            program,
+            "--time",
+            time,
+            "--timeout",
+            timeout,
+            "-j",
+            "2",
+            "--out",
+            &out,
+        ]);
+        let said = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{said}");
+        let no_run = |what| {
+            format!(
+                "\nNo run finished within the session's {time} s, so nothing was checked: {what}"
+            )
+        };
+        assert!(what.iter().any(|what| said.contains(&no_run(what))), "{said}");
+        assert!(said.contains(". Give the session more --time, or find out why the program is slow or hangs: run it yourself as `"), "{said}");
+        assert!(
+            said.ends_with("Fuzz Results: 0 runs, 0/66 behaviours covered, 0 divergences found.\n"),
+            "{said}"
+        );
+    }
+}
+
+/// A run that timed out and whose run alone the time cut is not "no
+/// divergence"; a trace the program never finished covers nothing.
+#[test]
+fn a_timeout_not_run_again_is_no_pass_and_a_hung_run_covers_nothing() {
+    let scratch = temp_dir();
+    // The check that it starts and the first run finish; every later run
+    // hangs: the second times out before 3.5 s (started before 1.5 s), and
+    // its run alone, which would take 2 s more, is cut at 3.5 s.
+    let count = path(&scratch.path().join("count"));
+    let body = format!(
+        "echo >> {count}\nif [ \"$(wc -l < {count})\" -gt 2 ]; then sleep 100; fi\nexec {BIN} \"$@\""
+    );
+    let later = script(scratch.path(), "later.sh", &body);
+    let out = path(&scratch.path().join("o"));
+    let o =
+        fuzz(&["--program", &later, "--time", "3.5", "--timeout", "2", "-j", "1", "--out", &out]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("\n1 run did not finish in 2 s and was being run again alone when the time ran out: whether the program hangs there is not known, so this is no pass; give the session more --time.\n"), "{said}");
+    assert!(said.contains("Fuzz Results: 1 runs, "), "{said}");
+    // One run, confirmed a hang: nothing covered.
+    let never = script(scratch.path(), "never.sh", "sleep 100");
+    let o = fuzz(&["--program", &never, "--runs", "1", "--timeout", "0.3", "--out", &out]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("Divergence: hang"), "{said}");
+    assert!(said.contains("Fuzz Results: 1 runs, 0/66 behaviours covered, "), "{said}");
+}
+
 #[test]
 fn an_out_folder_that_cannot_be_written_in_is_said_before_fuzzing() {
     // /proc refuses new files even to root.
