@@ -419,21 +419,31 @@ fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Vec<u8>
     Ok((read_any || !start.is_empty()).then_some(line))
 }
 
-/// One line, without its newline, with invisible characters shown.
+/// One line, without its newline, with invisible characters shown: tabs,
+/// carriage returns, trailing spaces, control bytes and bytes that are not
+/// UTF-8 (`\xNN`), and characters with no width or that look like another
+/// (a byte order mark `\u{feff}`, a zero-width space `\u{200b}`, a
+/// no-break space `\u{a0}`, a combining accent `\u{301}`), escaped as Rust
+/// writes them.
 pub(crate) fn visible(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let text = String::from_utf8_lossy(line);
-    let body = text.trim_end_matches(' ');
-    let trailing = text.len() - body.len();
-    let mut shown = String::with_capacity(text.len() + 8);
-    for c in body.chars() {
-        match c {
-            '\t' => shown.push('→'),
-            '\r' => shown.push('␍'),
-            c if c.is_control() => {
-                let _ = write!(shown, "\\x{:02x}", u32::from(c));
+    let trailing = line.iter().rev().take_while(|&&b| b == b' ').count();
+    let body = &line[..line.len() - trailing];
+    let mut shown = String::with_capacity(line.len() + 8);
+    for chunk in body.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\t' => shown.push('→'),
+                '\r' => shown.push('␍'),
+                c if c.is_control() => {
+                    let _ = write!(shown, "\\x{:02x}", u32::from(c));
+                }
+                '"' | '\'' | '\\' => shown.push(c),
+                c => shown.extend(c.escape_debug()),
             }
-            c => shown.push(c),
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(shown, "\\x{byte:02x}");
         }
     }
     shown.extend(std::iter::repeat_n('·', trailing));
@@ -453,7 +463,13 @@ mod tests {
     fn invisible_differences_are_shown() {
         assert_eq!(visible(b"  ok:  x \t\r\n"), "  ok:  x →␍");
         assert_eq!(visible(b"a  \n"), "a··");
+        // Characters with no width, or that look like a space or merge
+        // with the letter before, escaped; letters of any alphabet and
+        // quotes as they are.
+        let odd = "\u{feff}ok \u{200b}Zo\u{a0}e\u{301} \"李\" \\ 🎲\n";
+        assert_eq!(visible(odd.as_bytes()), "\\u{feff}ok \\u{200b}Zo\\u{a0}e\\u{301} \"李\" \\ 🎲");
         assert_eq!(visible(b"\x00b"), "\\x00b");
+        assert_eq!(visible(b"\xc9mile \t "), "\\xc9mile →·");
     }
 
     #[test]
