@@ -315,6 +315,14 @@ fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
         let args = ["test", &path(&suite), "--program", "./oracle", "--user", "nobody"];
         let o = as_self(&args, &student);
         assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
+        // Nor through a shell it named as the grader is named.
+        let body = format!(
+            "cp /bin/sh \"$TMPDIR/tictac-grader\" && \"$TMPDIR/tictac-grader\" -c '\"$0\" \"$@\"; exit $?' '{BIN}' \"$@\""
+        );
+        script(&student, "named", &body);
+        let args = ["test", &path(&suite), "--program", "./named", "--user", "nobody"];
+        let o = as_self(&args, &student);
+        assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
         // The grader's own oracle, run as the grader, answers: a right
         // program passes against it.
         let model = model(home.path());

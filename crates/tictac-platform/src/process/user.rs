@@ -190,13 +190,14 @@ pub fn mark_grader() {
 }
 
 /// Whether a grading tictac running programs as another user is among
-/// this process's ancestors, and this process runs as another user than
-/// that grader: a program under grading started tictac (by PATH, by its
-/// path, by `/proc/PID/exe`, or a copy of it), and tictac answers nothing
-/// for it. The grader's own children (an `--oracle`, a build) run as the
-/// grader and are answered: a program under grading never runs as the
-/// grader's user (only root runs programs as another user, and never as
-/// root).
+/// this process's ancestors, and runs as another user than this process:
+/// a program under grading started tictac (by PATH, by its path, by
+/// `/proc/PID/exe`, or a copy of it), and tictac answers nothing for it.
+/// The grader's own children (an `--oracle`, a build) run as the grader
+/// and are answered: a program under grading never runs as the grader's
+/// user (only root runs programs as another user, and never as root). An
+/// ancestor of that name run as this process's user is passed over, not
+/// taken for the grader: a program may name a copy of a shell so.
 pub fn under_grading() -> bool {
     #[cfg(target_os = "linux")]
     {
@@ -209,8 +210,11 @@ pub fn under_grading() -> bool {
             else {
                 return false;
             };
-            if pid != std::process::id() && &stat[open + 1..close] == GRADER.as_bytes() {
-                return real_uid(pid) != Some(rustix::process::getuid().as_raw());
+            if pid != std::process::id()
+                && &stat[open + 1..close] == GRADER.as_bytes()
+                && real_uid(pid) != Some(rustix::process::getuid().as_raw())
+            {
+                return true;
             }
             let rest = String::from_utf8_lossy(&stat[close + 1..]).into_owned();
             match rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
