@@ -31,6 +31,9 @@ mod verify;
 
 /// Arguments in, one front end run, exit status out (see `app::main`).
 pub fn main(args: Vec<std::ffi::OsString>) -> std::process::ExitCode {
+    // First, before any thread: what this process inherited beyond 0, 1
+    // and 2 reaches no program it starts.
+    platform::process::inherit_nothing();
     // Before any file is written: past `ulimit -f` a write fails, it does not kill.
     platform::signals::survive_file_size_limit();
     // What the trace language keeps (type errors) goes to a temporary file

@@ -12,8 +12,8 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use crate::common::{
-    BIN, Tmux, assert_none_left, fuzz_command, hostile_script, path, processes_with, run, suite,
-    temp_dir, text, tmux_available,
+    BIN, Tmux, assert_none_left, file, fuzz_command, hostile_script, model_program, path,
+    processes_with, run, script, suite, temp_dir, text, tmux_available,
 };
 
 /// The environment variable that turns cgroups off; both ways are tried.
@@ -293,6 +293,56 @@ fn a_program_of_the_same_user_cannot_open_the_runners_descriptors() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let seen = fs::read_to_string(&seen).expect("the program ran");
     assert!(seen.contains("denied"), "the program listed the runner's descriptors: {seen}");
+}
+
+/// A descriptor tictac inherited beyond 0, 1 and 2 reaches none of its
+/// programs: started with a file of the caller's alone on 7 (`7<secret`)
+/// and its own output also on 3 (`exec 3>&1`), `test` and `grade` (as root:
+/// the programs run as nobody) run a program that reads 7, writes to 3 and
+/// lists its descriptors before it answers as the model does: it has 0, 1
+/// and 2 only (and `ls`'s own), reads nothing and passes. (Before: the
+/// secret was the first line of its output and every test failed.)
+#[test]
+fn a_descriptor_tictac_inherited_reaches_none_of_its_programs() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = suite();
+    let home = temp_dir();
+    let secret = file(home.path(), "secret", "SECRET\n");
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).expect("chmod");
+    let student = home.path().join("student");
+    fs::create_dir(&student).expect("mkdir");
+    let body = format!(
+        "fds=$(ls /proc/self/fd | tr '\\n' ' ')\n\
+         [ \"$fds\" = '0 1 2 3 ' ] || echo \"descriptors: $fds\"\n\
+         cat <&7\n\
+         echo THROUGH-3 >&3\n\
+         exec '{}' \"$@\"",
+        model_program()
+    );
+    let program = script(&student, "ttt", &body);
+    let inheriting = |args: &[&str]| {
+        let started = "exec \"$0\" \"$@\" 3>&1 7<\"$SECRET\"";
+        let mut command = Command::new("sh");
+        command.args(["-c", started, BIN]).args(args).env("SECRET", &secret);
+        run(command.current_dir(home.path()), None)
+    };
+    let o = inheriting(&["test", "--program", &program, &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("THROUGH-3"), "{}", text(&o));
+    let out = home.path().join("grades");
+    let o = inheriting(&[
+        "grade",
+        &path(dir.path()),
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&out),
+        &path(&student),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let table = text(&o);
+    assert!(!table.contains("THROUGH-3"), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("student") && l.contains("2/2")), "{table}");
 }
 
 /// The keeper a runner started (a child of it with the keeper's argument).

@@ -58,6 +58,24 @@ pub fn kept(args: &[OsString]) -> Option<i32> {
         None
     }
 }
+
+/// Makes every descriptor this process inherited beyond 0, 1 and 2
+/// close-on-exec, so that no program it starts (a test's, a grade's, the
+/// fuzzer's, a build, the oracle, one started as another user, the keeper)
+/// gets one it is not handed on purpose: a file of root's a shell opened on
+/// 7 (`7<answers.txt`), the terminal on 3 (`exec 3>&1`). This process keeps
+/// them (`/dev/fd/7` still opens). Called first, before any thread: what
+/// this process opens itself is close-on-exec already (Rust's files and
+/// pipes, each program's pipes), and the three a program gets are copied
+/// onto 0, 1 and 2 (`spawn`). One `close_range` call where Linux has it
+/// (5.11), else a walk of the open descriptors. On Windows nothing: a
+/// handle passes to a child only when marked inheritable, and Rust marks
+/// none of its own so.
+pub fn inherit_nothing() {
+    #[cfg(unix)]
+    close_fds::set_fds_cloexec_threadsafe(3, &[]);
+}
+
 #[cfg(unix)]
 pub use user::{
     REFUSAL, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as, started_as,
