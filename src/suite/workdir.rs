@@ -238,8 +238,14 @@ pub(crate) fn listing(folder: &Path, skip: &Path) -> Option<Listing> {
     Some(Listing(listed))
 }
 
-/// Everything under `folder` but itself, in the order of names, links not followed, `skip` and
-/// what it holds left out.
+/// A version control's history at the folder's top, which no program
+/// needs to run: left out of every copy and of its measure, so that a
+/// course repository's `.git` (thousands of files) does not make its folder
+/// too large to copy (finding A11). The folder itself keeps it.
+pub(crate) const LEFT_OUT: &str = ".git";
+
+/// Everything under `folder` but itself, in the order of names, links not followed, `skip`,
+/// `LEFT_OUT` and what they hold left out.
 fn walk<'a>(
     folder: &Path,
     skip: &'a Path,
@@ -259,7 +265,10 @@ fn walk<'a>(
         .min_depth(1)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(move |entry| entry.path() != skip && !is_ours(entry))
+        .filter_entry(move |entry| {
+            let history = entry.depth() == 1 && entry.file_name() == LEFT_OUT;
+            entry.path() != skip && !history && !is_ours(entry)
+        })
 }
 
 /// Held while a program runs in a folder not copied: one run at a time
@@ -378,5 +387,25 @@ mod tests {
         fs::create_dir(&to).expect("mkdir");
         fs::remove_file(from.join("0")).expect("rm");
         assert_eq!(copy(&from, &to.join("copy"), &to).expect("copy"), Ok(()));
+    }
+
+    #[test]
+    fn a_history_at_the_top_is_left_out_of_the_copy_and_its_measure() {
+        let dir = tempfile::tempdir().expect("dir");
+        let from = dir.path().join("repo");
+        let objects = from.join(LEFT_OUT).join("objects");
+        fs::create_dir_all(&objects).expect("mkdir");
+        for k in 0..=MAX_ENTRIES {
+            fs::write(objects.join(k.to_string()), "").expect("write");
+        }
+        // Only at the top: a program's own `lib/.git` is copied.
+        fs::create_dir_all(from.join("lib").join(LEFT_OUT)).expect("mkdir");
+        fs::write(from.join("ttt"), "x").expect("write");
+        let to = dir.path().join("copy");
+        assert!(fits(&from, &to));
+        assert_eq!(copy(&from, &to, &to).expect("copy"), Ok(()));
+        assert!(to.join("ttt").is_file() && to.join("lib").join(LEFT_OUT).is_dir());
+        assert!(!to.join(LEFT_OUT).exists(), "the history is not copied");
+        assert!(objects.join("0").is_file(), "the folder keeps it");
     }
 }

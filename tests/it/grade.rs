@@ -1458,6 +1458,32 @@ fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_or_crlf() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
+/// Graded as root, a student whose folder holds a course repository's
+/// history (a `.git` of 2,100 files) is graded: the history is left out of
+/// each test's copy, which no program needs (finding A11: 0/3, never run).
+#[test]
+fn as_root_a_folder_with_a_large_git_history_is_graded() {
+    if !rustix::process::getuid().is_root() {
+        assert!(std::env::var_os("CI").is_none(), "this test needs root under CI");
+        return;
+    }
+    let home = temp_dir();
+    let suite = demo_suite(home.path());
+    let carol = home.path().join("class").join("carol");
+    let objects = carol.join(".git").join("objects");
+    fs::create_dir_all(&objects).expect("mkdir");
+    for k in 0..2_100 {
+        fs::write(objects.join(k.to_string()), "").expect("write");
+    }
+    script(&carol, "ttt", &format!("exec '{}' none \"$@\"", path(&mutant())));
+    let out = home.path().join("grades");
+    let args = ["grade", &path(&suite), &path(&carol), "--command", "./ttt", "--out", &path(&out)];
+    let o = tictac(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let row = text(&o).lines().find(|l| l.starts_with("carol")).map(str::to_owned);
+    assert!(row.is_some_and(|row| row.contains("3/3")), "{}", text(&o));
+}
+
 /// Graded as root, a student whose folder is too large to copy for each
 /// test (more than 2,000 entries) fails their own tests, their row saying
 /// why; the rest of the class is graded (it stopped the whole class).
