@@ -72,10 +72,10 @@ async function page(viewport = { width: 1100, height: 900 }, { refusals = false 
   const p = await context.newPage();
   // Any script error or CSP violation fails the test.
   p.on("pageerror", (e) => problems.push("page error: " + e.message));
-  // With `refusals`, the server's 400 for a request it refuses (the page shows why) is expected.
+  // With `refusals`, the server's 400 or 413 for a request it refuses (the page shows why) is expected.
   p.on("console", (m) => {
     if (m.type() !== "error") return;
-    if (refusals && !site && /status of 400 \(Bad Request\)/.test(m.text())) return;
+    if (refusals && !site && /status of (400 \(Bad Request\)|413 \(Payload Too Large\))/.test(m.text())) return;
     problems.push("console: " + m.text());
   });
   // Everything a page loads is its own: the server's, or the site's files.
@@ -681,6 +681,28 @@ await step("a window's bounds refused show tictac -w's two lines and exit status
     assert.equal(await p.locator("#status").textContent(), "(exit status 2: tictac -w refuses these bounds)");
   }
   await audit(p, "the playground's refused window");
+  await p.close();
+});
+
+await step("an event over 1 MiB shows tictac -b's message and exit status 2 (site-attack 2)", async () => {
+  const p = await page(undefined, { refusals: true });
+  await p.goto(at.oracle);
+  const file = join(out, "long-event.txt");
+  writeFileSync(file, 'new_game("Ann","Bob")\nplay("Ann",5)\nnew_game("' + "N".repeat(1 << 20) + '","B")\n');
+  const want = commandLineOn(file, "-b");
+  assert.equal(want.status, 2);
+  await p.setInputFiles("#trace-file", file);
+  if (!site) {
+    // The server takes bodies of up to 1 MiB: it says so, and where to run the trace.
+    await p.waitForFunction(() => !document.getElementById("problem").hidden);
+    assert.match(await p.locator("#problem").textContent(), /over 1 MiB; run a trace this long with the command line/);
+    await p.close();
+    return;
+  }
+  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  assert.equal(await p.locator("#output").textContent(), want.output.replace(file, "the trace"));
+  assert.equal(await p.locator("#status").textContent(), "(exit status 2: tictac refuses this trace)");
+  assert.ok(await p.locator("#problem").isHidden(), "an engine error shown beside the message");
   await p.close();
 });
 

@@ -179,3 +179,37 @@ fn bots_answer_in_the_sites_engine_as_with_bot() {
         );
     }
 }
+
+/// An event over 1 MiB: the command line prints its message (after what it
+/// printed before, in a window) and exits 2, `-b IN OUT` writing no OUT;
+/// the site's engine answers that output and status (it answered no output
+/// and no status, an "engine error"), the trace named as the site has it.
+#[test]
+fn an_event_over_one_mib_is_refused_as_the_command_line_refuses_it() {
+    let scratch = temp_dir();
+    let path = scratch.path().join("long.txt");
+    let name = "N".repeat(1 << 20);
+    let trace = format!("new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\nnew_game(\"{name}\",\"B\")\n");
+    fs::write(&path, &trace).expect("written");
+    let file = path.to_str().expect("UTF-8");
+    let windows = [(1, Some(4)), (2, None), (-1, Some(0))].map(|(start, end)| {
+        Mode::Window(Window { start, end: end.map_or(WindowEnd::Unbounded, WindowEnd::Line) })
+    });
+    for mode in [Mode::Whole, Mode::Chunks].into_iter().chain(windows) {
+        let (printed, status) = match mode {
+            // OUT is not made: the message is on standard output.
+            Mode::Chunks => {
+                let out = scratch.path().join("chunks.out");
+                let ran = tictac(&["-b", file, out.to_str().expect("UTF-8")]);
+                assert!(!out.exists(), "OUT written");
+                (ran.stdout, ran.status.code().expect("exited") as u8)
+            }
+            _ => command_line(&path, mode, scratch.path()),
+        };
+        let printed = String::from_utf8(printed).expect("UTF-8").replace(file, "the trace");
+        assert_eq!(status, 2, "{mode:?}: {printed}");
+        assert!(printed.contains("is longer than 1 MiB"), "{mode:?}: {printed}");
+        let (output, status) = web(trace.as_bytes(), mode, "");
+        assert_eq!((String::from_utf8_lossy(&output), status), (printed.into(), 2), "{mode:?}");
+    }
+}

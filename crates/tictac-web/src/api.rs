@@ -17,7 +17,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 use tictac_core::bots::{Autopilot, Bot, Strategy};
 use tictac_core::window::WindowEnd;
-use tictac_run::status::WriteError;
+use tictac_run::status::{Status, WriteError};
 use tictac_run::{Input, Job, RunError, run_input, windowed};
 
 use crate::state;
@@ -205,9 +205,19 @@ fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     let status = match run_input(job, Input::memory(trace), &mut output, autopilot) {
         Ok(status) => status,
         Err(RunError::Write(WriteError::Failed(e))) => return Err(failed(e, limit)),
-        Err(e) => return Err(format!("the engine could not run the trace: {e}")),
+        Err(e) => return Ok(refused(job, output.bytes, &e)),
     };
     Ok(reply(&RunReply { status: status.code() }, output.bytes))
+}
+
+/// A trace the command line refuses to go on with (an event over 1 MiB):
+/// what it shows, its message on standard output after what it printed
+/// (with `-b IN OUT`, which then makes no OUT, the message alone), and
+/// exit status 2.
+fn refused(job: Job, printed: Vec<u8>, e: &RunError) -> Answer {
+    let mut shown = if job == Job::Chunks { Vec::new() } else { printed };
+    shown.extend_from_slice(format!("{e}\n").as_bytes());
+    reply(&RunReply { status: Status::Error.code() }, shown)
 }
 
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {

@@ -87,7 +87,7 @@
    */
   function refused(answer) {
     if (!answer.error || !answer.error.startsWith("Error: ") || $("mode").value !== "window") return answer;
-    return { reply: { status: 2, output: answer.error + "\nRun 'tictac -help' to see more details\n" } };
+    return { reply: { status: 2, bounds: true, output: answer.error + "\nRun 'tictac -help' to see more details\n" } };
   }
 
   let actual = null;
@@ -115,7 +115,8 @@
     $("output").classList.toggle("message", Boolean(reply && reply.status !== 0));
     $("status").textContent = !reply ? ""
       : reply.status === 0 ? "(exit status 0)"
-        : reply.status === 2 ? "(exit status 2: tictac -w refuses these bounds)"
+        : reply.status === 2 && reply.bounds ? "(exit status 2: tictac -w refuses these bounds)"
+          : reply.status === 2 ? "(exit status 2: tictac refuses this trace)"
           : "(exit status 1: the trace has an error)";
     $("status").classList.toggle("bad", Boolean(reply && reply.status !== 0));
     $("copy-output").disabled = $("download-output").disabled = actual === null;
