@@ -164,8 +164,8 @@ fn dispatch(
             let input = open_input(&input).map_err(RunError::from)?;
             // A trace saved as UTF-16 or with a BOM is read as its bytes, as
             // the oracle reads it; standard error says what it is.
-            if let Some(encoding) = input.encoding() {
-                eprintln!("tictac: {}", encoding.hint(input.name()));
+            if let Some(hint) = input.hint() {
+                eprintln!("{hint}");
             }
             match output {
                 // The run buffers its transcript itself (`Sink`) and writes

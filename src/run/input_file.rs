@@ -1,7 +1,7 @@
 //! Opening the input, with the SPEC's messages (output files: `output_file`).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::Input;
@@ -46,10 +46,9 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
 /// Opens a trace for its one read, or says why it cannot be read.
 pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
     let name = path.display().to_string();
-    let stdin =
-        |name| Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, io::stdin())));
-    let mut input = if path.as_os_str() == STDIN {
-        stdin(name)
+    let stdin = || -> (Box<dyn Read>, bool) { (Box::new(io::stdin()), false) };
+    let (reader, regular) = if path.as_os_str() == STDIN {
+        stdin()
     } else {
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => FileError::Missing(name.clone()),
@@ -59,21 +58,19 @@ pub(crate) fn open_input(path: &Path) -> Result<Input<'static>, FileError> {
             return Err(FileError::Unreadable(name));
         }
         match File::open(path) {
-            Ok(file) => {
-                let input =
-                    Input::new(name, Box::new(BufReader::with_capacity(INPUT_BUFFER, file)));
-                if meta.is_file() { input.never_waits() } else { input }
-            }
+            Ok(file) => (Box::new(file) as Box<dyn Read>, meta.is_file()),
             // A socket cannot be opened by name: `/dev/stdin` that is one
             // is read as `-` is.
-            Err(_) if is_stdin(path) => stdin(name),
+            Err(_) if is_stdin(path) => stdin(),
             Err(_) => return Err(FileError::Unreadable(name)),
         }
     };
-    // Some files open and then fail (/proc files): find out before anything
-    // runs. What this reads stays in the buffer for the run.
-    match input.fill_buf() {
-        Ok(_) => Ok(input),
-        Err(_) => Err(FileError::Unreadable(input.into_name())),
+    // Some files open and then fail (/proc files): the start is read now,
+    // before anything runs (and stays in the buffer for the run), until the
+    // encoding it shows is decided at any edge of the reads.
+    match Input::reading(name.clone(), reader, INPUT_BUFFER) {
+        Ok(input) if regular => Ok(input.never_waits()),
+        Ok(input) => Ok(input),
+        Err(_) => Err(FileError::Unreadable(name)),
     }
 }

@@ -29,6 +29,10 @@ pub(crate) struct RunReply {
     #[serde(skip)]
     pub(crate) output: String,
     pub(crate) status: u8,
+    /// What the command line writes on standard error (a trace that begins
+    /// with a byte order mark: how to save it as plain UTF-8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) stderr: Option<String>,
 }
 
 /// When a run must stop, and the bound to name if it does.
@@ -51,7 +55,9 @@ pub(crate) fn run(
     budget: Budget,
 ) -> Result<RunReply, ApiError> {
     let mut out = Capped::new(budget.deadline);
-    let outcome = match run_input(job, Input::memory(trace.as_bytes()), &mut out, autopilot) {
+    let input = Input::memory(trace.as_bytes());
+    let stderr = input.hint().map(|hint| hint + "\n");
+    let outcome = match run_input(job, input, &mut out, autopilot) {
         Ok(outcome) => outcome,
         Err(RunError::Write(WriteError::Failed(e))) => {
             return Err(ApiError::from_cut(&e, budget.timeout));
@@ -59,7 +65,7 @@ pub(crate) fn run(
         Err(RunError::Spool(e)) => return Err(ApiError::from_spool(&e, budget.timeout)),
         Err(e) => return Err(ApiError::Internal(e.to_string())),
     };
-    Ok(RunReply { output: text(out.bytes), status: outcome.code() })
+    Ok(RunReply { output: text(out.bytes), status: outcome.code(), stderr })
 }
 
 /// The state after `trace`. The trace is the game's whole record, bots'

@@ -7,7 +7,7 @@
 //   node e2e.mjs BASE_URL OUT_DIR TICTAC_BINARY
 // Screenshots and downloads go to OUT_DIR (under target/), never the repository.
 import { chromium } from "playwright-core";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -645,7 +645,7 @@ await step("a trace file keeps its CR LF and bytes that are not UTF-8; the downl
   await p.close();
 });
 
-await step("a trace file with a UTF-8 byte order mark fails as tictac -b fails it (site-findings 1)", async () => {
+await step("a trace file with a UTF-8 byte order mark fails as tictac -b fails it, its hint on standard error (site-findings 1)", async () => {
   const p = await page();
   await p.goto(at.oracle);
   const file = join(out, "bom.txt");
@@ -656,6 +656,11 @@ await step("a trace file with a UTF-8 byte order mark fails as tictac -b fails i
   await p.waitForFunction(() => document.getElementById("status").textContent !== "");
   assert.equal(await p.locator("#output").textContent(), want.output);
   assert.equal(await p.locator("#status").textContent(), "(exit status 1: the trace has an error)");
+  // What tictac -b writes on standard error, how to save the file as plain UTF-8 (site-attack 4).
+  const said = spawnSync(tictac, ["-b", file], { encoding: "utf8" }).stderr;
+  assert.match(said, /begins with a UTF-8 byte order mark/);
+  assert.equal(await p.locator("#stderr").textContent(), said.replace(file, "the trace"));
+  await audit(p, "the playground's standard error");
   // The text shown keeps the mark: edited, it fails as the file does.
   assert.ok((await p.locator("#trace").inputValue()).startsWith("\ufeff"), "the trace shown lost its BOM");
   await p.close();

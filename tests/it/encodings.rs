@@ -79,6 +79,33 @@ fn every_mode_keeps_the_oracle_s_output_and_names_the_encoding_on_standard_error
     assert_eq!((o.status.code(), o.stderr.len()), (Some(0), 0), "{}", text(&o));
 }
 
+/// From a pipe whose writer gives the mark's first byte, then the rest
+/// (two reads): the hint still comes (it was decided on the first read).
+#[test]
+fn a_byte_order_mark_cut_by_a_pipe_is_named_all_the_same() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(["-b", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tictac starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"\xEF").expect("the first byte");
+    stdin.flush().expect("flushed");
+    // Long enough for tictac to read the byte alone, most of the time; a
+    // slower start reads both pieces at once, which passes either way.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stdin.write_all(&[&b"\xBB\xBF"[..], GAME.as_bytes()].concat()).expect("the rest");
+    drop(stdin);
+    let o = child.wait_with_output().expect("tictac ends");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.starts_with("tictac: '-' begins with a UTF-8 byte order mark"), "{stderr}");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
 #[test]
 fn a_failing_test_whose_trace_or_expected_file_is_not_plain_utf8_says_so() {
     let dir = temp_dir();

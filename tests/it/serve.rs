@@ -754,6 +754,8 @@ fn the_static_sites_engine_answers_as_the_server_does() {
         (Call::Run, json!({"trace": game, "mode": "window", "start": 2, "end": "_"})),
         (Call::Run, json!({"trace": "play(", "mode": "b"})),
         (Call::Run, json!({"trace": game, "bots": {"Hal": "random"}, "seed": 7})),
+        // The command line's hint on standard error, as "stderr".
+        (Call::Run, json!({"trace": format!("\u{feff}{game}"), "mode": "b"})),
         (Call::State, json!({"trace": game, "bots": {"Hal": "tla"}})),
         (Call::State, json!({"trace": game, "bots": {"Hal": "elm"}})),
         (Call::State, json!({"trace": game, "bots": {"Hal": "random"}, "seed": 3})),
@@ -802,9 +804,14 @@ fn the_static_sites_engine_answers_as_the_server_does() {
             continue;
         }
         assert!(got.ok, "{request}: the site refused it: {reply}");
+        if trace.starts_with('\u{feff}') {
+            let said = served["stderr"].as_str().unwrap_or_default();
+            assert!(said.starts_with("tictac: 'the trace' begins with a UTF-8 byte order mark"));
+        }
         if call == Call::Run {
-            let output = String::from_utf8(got.output).expect("UTF-8");
-            assert_eq!(json!({"output": output, "status": reply["status"]}), served, "{request}");
+            let mut reply = reply;
+            reply["output"] = json!(String::from_utf8(got.output).expect("UTF-8"));
+            assert_eq!(reply, served, "{request}");
         } else {
             assert_eq!(reply, served, "{request}");
         }

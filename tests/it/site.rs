@@ -213,3 +213,36 @@ fn an_event_over_one_mib_is_refused_as_the_command_line_refuses_it() {
         assert_eq!((String::from_utf8_lossy(&output), status), (printed.into(), 2), "{mode:?}");
     }
 }
+
+/// A trace saved with a byte order mark or as UTF-16: the command line runs
+/// its bytes and writes on standard error what it is and how to save it as
+/// plain UTF-8; the site's engine answers that line as `"stderr"` (the page
+/// showed nothing of it), the trace named as the site has it.
+#[test]
+fn the_sites_engine_says_on_stderr_what_the_command_line_says_of_an_encoding() {
+    let scratch = temp_dir();
+    let game = "new_game(\"Ann\",\"Bob\")\r\nplay(\"Ann\",5)\r\n";
+    let utf16 = |little: bool| -> Vec<u8> {
+        game.encode_utf16()
+            .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect()
+    };
+    let files: [Vec<u8>; 5] = [
+        [&b"\xEF\xBB\xBF"[..], game.as_bytes()].concat(),
+        [&[0xFF, 0xFE][..], &utf16(true)].concat(),
+        utf16(true),
+        utf16(false),
+        game.as_bytes().to_vec(),
+    ];
+    for (k, bytes) in files.iter().enumerate() {
+        let path = scratch.path().join(format!("t{k}.txt"));
+        fs::write(&path, bytes).expect("written");
+        let file = path.to_str().expect("UTF-8");
+        let said = String::from_utf8(tictac(&["-b", file]).stderr).expect("UTF-8");
+        assert_eq!(said.is_empty(), k == 4, "{said}");
+        let answered = answer(Call::Run, br#"{"mode": "b"}"#, bytes);
+        let json: serde_json::Value = serde_json::from_slice(&answered.json).expect("JSON");
+        let want = (!said.is_empty()).then(|| said.replace(file, "the trace"));
+        assert_eq!(json["stderr"].as_str(), want.as_deref(), "{k}: {json}");
+    }
+}

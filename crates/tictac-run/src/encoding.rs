@@ -18,6 +18,9 @@ pub enum Encoding {
 /// Byte pairs of the start of a file looked at for UTF-16 without a BOM.
 const PAIRS: usize = 64;
 
+/// The bytes of a file's start that `Encoding::of` looks at, at most.
+pub const LOOKED_AT: usize = 2 * PAIRS;
+
 impl Encoding {
     /// The encoding `start` (the first bytes of a file) shows, if it is one
     /// of these. UTF-16 without a BOM is ASCII text with a NUL after
@@ -41,6 +44,25 @@ impl Encoding {
         };
         let shown = nul_in(usize::from(little_endian));
         (shown * 4 >= pairs.len() * 3).then_some(Encoding::Utf16 { little_endian, by_bom: false })
+    }
+
+    /// Whether `of` may say otherwise once bytes after `start` (the first
+    /// bytes of a file, fewer than `LOOKED_AT`) are read: `start` is part of
+    /// a byte order mark, or a first pair not yet whole, or a first pair of
+    /// ASCII and NUL whose next pairs decide.
+    pub fn undecided(start: &[u8]) -> bool {
+        let part_of = |mark: &[u8]| start.len() < mark.len() && mark.starts_with(start);
+        match start {
+            _ if start.len() >= LOOKED_AT => false,
+            _ if part_of(&[0xEF, 0xBB, 0xBF])
+                || part_of(&[0xFF, 0xFE])
+                || part_of(&[0xFE, 0xFF]) =>
+            {
+                true
+            }
+            [] | [_] => true,
+            [a, b, ..] => (*a == 0) != (*b == 0),
+        }
     }
 
     /// What to tell a person about trace `name`: what it is, and how to

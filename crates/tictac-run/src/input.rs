@@ -37,6 +37,30 @@ impl<'a> Input<'a> {
         Input { name, reader, may_wait: true }
     }
 
+    /// A trace read from `reader` (a file, a pipe), buffered `capacity`
+    /// bytes at a time, its start read in first until the encoding it shows
+    /// is decided (`Encoding::undecided`), whatever the edges of its reads: a
+    /// pipe may give a byte order mark's three bytes in two. `encoding` then
+    /// answers as for the whole file. Fails as the first read fails.
+    pub fn reading(name: String, mut reader: impl Read + 'a, capacity: usize) -> io::Result<Self> {
+        let mut start = vec![0; crate::encoding::LOOKED_AT];
+        let mut len = 0;
+        loop {
+            let n = match reader.read(&mut start[len..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                read => read?,
+            };
+            len += n;
+            if n == 0 || !crate::Encoding::undecided(&start[..len]) {
+                break;
+            }
+        }
+        start.truncate(len);
+        let mut reader = BufReader::with_capacity(capacity, io::Cursor::new(start).chain(reader));
+        reader.fill_buf()?;
+        Ok(Input::new(name, Box::new(reader)))
+    }
+
     /// The same input, known never to keep a read waiting (a regular file,
     /// bytes in memory): nothing need be flushed before reading it.
     pub fn never_waits(self) -> Self {
@@ -66,6 +90,13 @@ impl<'a> Input<'a> {
     /// at, nothing more is read.
     pub fn encoding(&self) -> Option<crate::Encoding> {
         crate::Encoding::of(self.reader.buffered())
+    }
+
+    /// What the command line writes on standard error about a trace in such
+    /// an encoding, before it runs it: the line (without its end) naming the
+    /// encoding and how to save the file as plain UTF-8.
+    pub fn hint(&self) -> Option<String> {
+        self.encoding().map(|e| format!("tictac: {}", e.hint(&self.name)))
     }
 
     /// The name messages give the trace.
@@ -105,5 +136,68 @@ impl BufRead for Input<'_> {
     #[inline]
     fn consume(&mut self, n: usize) {
         self.reader.consume(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Encoding;
+
+    /// A reader that gives its bytes in reads of the sizes `cuts` says,
+    /// then the rest.
+    struct Cut<'a> {
+        bytes: &'a [u8],
+        cuts: Vec<usize>,
+    }
+
+    impl Read for Cut<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = if self.cuts.is_empty() { self.bytes.len() } else { self.cuts.remove(0) };
+            let n = n.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    fn utf16(text: &str, little: bool) -> Vec<u8> {
+        text.encode_utf16()
+            .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect()
+    }
+
+    /// The encoding named is the whole file's, at any read edge: the start
+    /// cut once anywhere in its first 130 bytes, or read a byte at a time;
+    /// and the bytes read are the file's.
+    #[test]
+    fn the_encoding_is_decided_on_the_whole_start_at_every_cut() {
+        let trace = "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5)\n".repeat(4);
+        let files: Vec<Vec<u8>> = vec![
+            [&b"\xEF\xBB\xBF"[..], trace.as_bytes()].concat(),
+            [&[0xFF, 0xFE][..], &utf16(&trace, true)].concat(),
+            [&[0xFE, 0xFF][..], &utf16(&trace, false)].concat(),
+            utf16(&trace, true),
+            utf16(&trace, false),
+            trace.clone().into_bytes(),
+            b"\xEF\xBB".to_vec(),
+            b"\xEFundo\n".to_vec(),
+            b"u\0ndo redo undo redo\n".to_vec(),
+            Vec::new(),
+        ];
+        for file in &files {
+            let whole = Encoding::of(file);
+            let one_at_a_time = vec![1; file.len()];
+            let cuts = (1..=file.len().min(130)).map(|k| vec![k]).chain([one_at_a_time]);
+            for cuts in cuts {
+                let shown = format!("{file:?} read as {cuts:?}");
+                let mut input =
+                    Input::reading("t".into(), Cut { bytes: file, cuts }, 64 << 10).expect("read");
+                assert_eq!(input.encoding(), whole, "{shown}");
+                let mut read = Vec::new();
+                input.read_to_end(&mut read).expect("read");
+                assert_eq!(&read, file, "{shown}");
+            }
+        }
     }
 }

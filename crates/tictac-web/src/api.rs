@@ -135,6 +135,10 @@ struct Refused {
 #[derive(Serialize)]
 struct RunReply {
     status: u8,
+    /// What the command line writes on standard error (a trace saved with
+    /// a byte order mark or as UTF-16: how to save it as plain UTF-8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stderr: Option<String>,
 }
 
 fn reply<T: Serialize>(value: &T, output: Vec<u8>) -> Answer {
@@ -202,22 +206,24 @@ fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
     apart(request.trace.as_ref())?;
     let (job, autopilot) = request.mode()?;
     let mut output = Capped::new(limit);
-    let status = match run_input(job, Input::memory(trace), &mut output, autopilot) {
+    let input = Input::memory(trace);
+    let stderr = input.hint().map(|hint| hint + "\n");
+    let status = match run_input(job, input, &mut output, autopilot) {
         Ok(status) => status,
         Err(RunError::Write(WriteError::Failed(e))) => return Err(failed(e, limit)),
-        Err(e) => return Ok(refused(job, output.bytes, &e)),
+        Err(e) => return Ok(refused(job, output.bytes, &e, stderr)),
     };
-    Ok(reply(&RunReply { status: status.code() }, output.bytes))
+    Ok(reply(&RunReply { status: status.code(), stderr }, output.bytes))
 }
 
 /// A trace the command line refuses to go on with (an event over 1 MiB):
 /// what it shows, its message on standard output after what it printed
 /// (with `-b IN OUT`, which then makes no OUT, the message alone), and
 /// exit status 2.
-fn refused(job: Job, printed: Vec<u8>, e: &RunError) -> Answer {
+fn refused(job: Job, printed: Vec<u8>, e: &RunError, stderr: Option<String>) -> Answer {
     let mut shown = if job == Job::Chunks { Vec::new() } else { printed };
     shown.extend_from_slice(format!("{e}\n").as_bytes());
-    reply(&RunReply { status: Status::Error.code() }, shown)
+    reply(&RunReply { status: Status::Error.code(), stderr }, shown)
 }
 
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {

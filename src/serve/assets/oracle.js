@@ -109,6 +109,10 @@
     stamp = tictac.stamp();
     $("problem").textContent = error || "";
     $("problem").hidden = !error;
+    // What tictac writes on standard error (a trace saved with a byte order
+    // mark or as UTF-16: how to save it as plain UTF-8).
+    $("stderr").textContent = (reply && reply.stderr) || "";
+    $("stderr-box").hidden = !(reply && reply.stderr);
     $("output").textContent = actual || "";
     // A syntax or type error's message is one long line: it wraps, where
     // a transcript keeps its lines (and its board) as printed.
