@@ -46,22 +46,20 @@ impl Encoding {
         (shown * 4 >= pairs.len() * 3).then_some(Encoding::Utf16 { little_endian, by_bom: false })
     }
 
-    /// Whether `of` may say otherwise once bytes after `start` (the first
-    /// bytes of a file, fewer than `LOOKED_AT`) are read: `start` is part of
-    /// a byte order mark, or a first pair not yet whole, or a first pair of
-    /// ASCII and NUL whose next pairs decide.
+    /// Whether the first bytes of a file, `start`, are to be read on before
+    /// `of` is asked: they are the start of a UTF-8 byte order mark (text
+    /// in UTF-8 sends the rest of such a lead byte anyway, so this never
+    /// waits on a writer of text), or a first pair of a letter and a NUL,
+    /// whose next pairs (up to `LOOKED_AT` bytes) decide. A first byte
+    /// alone is not waited on otherwise: a trace starting with a NUL or an
+    /// FF or FE byte is answered (a parse error) without waiting for its
+    /// writer, so a UTF-16 file whose first byte comes alone goes unnamed.
     pub fn undecided(start: &[u8]) -> bool {
-        let part_of = |mark: &[u8]| start.len() < mark.len() && mark.starts_with(start);
         match start {
             _ if start.len() >= LOOKED_AT => false,
-            _ if part_of(&[0xEF, 0xBB, 0xBF])
-                || part_of(&[0xFF, 0xFE])
-                || part_of(&[0xFE, 0xFF]) =>
-            {
-                true
-            }
-            [] | [_] => true,
+            [0xEF] | [0xEF, 0xBB] => true,
             [a, b, ..] => (*a == 0) != (*b == 0),
+            _ => false,
         }
     }
 
