@@ -447,6 +447,51 @@ await step("names of only spaces are refused by the dialog", async () => {
   await p.close();
 });
 
+await step("a name holding a double quote or ending with a backslash is refused by the dialog, saying why (site-findings 8)", async () => {
+  const p = await freshGame();
+  for (const [name, says] of [['An"n', 'A name cannot hold a double quote (").'],
+    ["Ann\\ ", "A name cannot end with a backslash (\\)."]]) {
+    await newGame(p, name, "Bob");
+    assert.ok(await p.locator("#names").evaluate((d) => d.open), `the dialog stays open for ${name}`);
+    assert.equal(await p.locator("#first-name").evaluate((i) => i.validationMessage), says);
+    await p.click("#names-cancel");
+  }
+  assert.equal(await traceText(p), "");
+  // A backslash inside a name is fine.
+  await newGame(p, "A\\nn", "Bob");
+  await waitBanner(p, "x's turn");
+  assert.equal(await traceText(p), '->new_game("A\\nn","Bob")');
+  await p.close();
+});
+
+await step("cells, keys and buttons used during a request wait their turn in one queue (site-attack 6)", async () => {
+  const p = await freshGame();
+  await newGame(p, "Ann", "Bob");
+  await waitBanner(p, "x's turn");
+  // Each request now takes 300 ms: what comes meanwhile is queued behind it.
+  await p.evaluate(() => {
+    const real = tictac.engine;
+    tictac.engine = async (call, request) => {
+      await new Promise((done) => setTimeout(done, 300));
+      return real(call, request);
+    };
+  });
+  // A move, and Undo pressed while it is answered (Undo was not yet enabled).
+  await p.keyboard.press("5");
+  await p.keyboard.press("u");
+  await p.waitForFunction(() => document.getElementById("trace").textContent.endsWith("->undo"));
+  assert.equal(await marks(p), "_________");
+  // Redo, and a cell clicked while it is answered.
+  await p.evaluate(() => {
+    document.getElementById("redo").click();
+    document.querySelector('.cell[data-cell="3"]').click();
+  });
+  await waitMarks(p, 2);
+  assert.equal(await marks(p), "__O_X____");
+  assert.ok((await traceText(p)).endsWith('->redo\n->play("Bob",3)'), await traceText(p));
+  await p.close();
+});
+
 await step("both pages fit a phone-sized screen; nothing is cut off", async () => {
   const phone = await page({ width: 375, height: 740 });
   await phone.goto(at.game);

@@ -11,7 +11,6 @@
   // The record so far, and the computer players in it (fixed at New game).
   let game = { trace: "", bots: {} };
   let view = null;
-  let busy = false;
   // Both downloads of one state share a name, so they pair up as a test.
   let stamp = tictac.stamp();
 
@@ -28,11 +27,11 @@
   /**
    * Asks for the state after the trace plus `commands`, `bots` answering
    * after the last one; keeps the trace when it ran. Answers the state, or
-   * null (the problem is shown).
+   * null (the problem is shown). Called only from a task of the queue
+   * (`soon`), so one request is in flight at a time and each is made on
+   * the state the one before left.
    */
   async function act(commands = [], bots = game.bots) {
-    if (busy) return null;
-    busy = true;
     let trace = game.trace;
     if (commands.length) {
       trace += (trace === "" || trace.endsWith("\n") ? "" : "\n") + commands.join("\n") + "\n";
@@ -42,7 +41,6 @@
     // random, while its earlier moves stay as the trace records them.
     if (Object.values(bots).includes("random")) request.seed = Math.floor(Math.random() * 2 ** 32);
     const { reply, error } = await tictac.engine("state", request);
-    busy = false;
     if (error) {
       problem(error);
       return null;
@@ -135,7 +133,7 @@
       // A finished round walks nowhere; where the computer would be to move,
       // it would walk on at once.
       button.disabled = state.phase !== "play" || computer(nameOf(state, nextAfter(state, k)));
-      button.addEventListener("click", () => travel(k));
+      button.addEventListener("click", () => soon(() => travel(k)));
       const item = document.createElement("li");
       item.append(button);
       list.append(item);
@@ -143,8 +141,8 @@
   }
 
   function travel(k) {
-    if (!view || view.phase !== "play" || k === view.cursor) return;
-    act(Array(Math.abs(k - view.cursor)).fill(k < view.cursor ? "undo" : "redo"));
+    if (!view || view.phase !== "play" || k === view.cursor) return null;
+    return act(Array(Math.abs(k - view.cursor)).fill(k < view.cursor ? "undo" : "redo"));
   }
 
   /** Focus that a redraw took away (its button disabled or redrawn) goes somewhere useful. */
@@ -169,11 +167,14 @@
     return act([`play(${quote(view.next)},${k})`]);
   }
 
-  // A cell clicked or keyed while a move is being answered waits its turn,
-  // then plays on the board as it is then (a fast double tap is not lost).
-  let moves = Promise.resolve();
-  function playSoon(k) {
-    moves = moves.then(() => play(k)).catch((e) => problem("The move failed: " + e.message));
+  // Every action that asks the engine (a cell, a button, a key, an entry
+  // of the history, the names of a new game) is a task of one queue: one
+  // made while a request is answered waits its turn, then acts on the game
+  // as it is then (a fast double tap, or Undo right after a move, is not
+  // lost), or does nothing if it no longer applies there.
+  let queue = Promise.resolve();
+  function soon(task) {
+    queue = queue.then(task).catch((e) => problem("That failed: " + e.message));
   }
 
   // New game: asks the names (with the computer: yours; it takes the other side).
@@ -200,11 +201,16 @@
     $("first-name").focus();
   }
 
-  // Only spaces is no name: the dialog says so, rather than the game after it.
+  // What a name in a trace cannot be, the dialog says, rather than the
+  // game after it: only spaces, or (in the trace's "...") a double quote
+  // in it or a backslash at its end, either of which ends the string elsewhere.
   const names = [$("first-name"), $("second-name")];
   function checkName(input) {
-    const blank = input.value !== "" && input.value.trim() === "";
-    input.setCustomValidity(blank ? "A name needs more than spaces." : "");
+    const name = input.value.trim();
+    const why = input.value !== "" && name === "" ? "A name needs more than spaces."
+      : name.includes('"') ? 'A name cannot hold a double quote (").'
+        : name.endsWith("\\") ? "A name cannot end with a backslash (\\)." : "";
+    input.setCustomValidity(why);
   }
   names.forEach((input) => input.addEventListener("input", () => checkName(input)));
 
@@ -221,8 +227,10 @@
       bots[second] = opponent;
       if ($("side").value === "O") players = [second, first];
     }
-    await startGame(players, bots);
-    focusOn(cells.find((c) => !c.disabled));
+    soon(async () => {
+      await startGame(players, bots);
+      focusOn(cells.find((c) => !c.disabled));
+    });
   });
   $("names-cancel").addEventListener("click", () => $("names").close());
   // Cancelled (the button or Escape): back where it was opened from.
@@ -243,26 +251,28 @@
     if (computer(state.next)) await act(); // the computer opens
   }
 
+  // Each runs in its turn of the queue, if its button still applies then.
   const actions = {
     "new-game": askNames,
     restart: () => {
       if (!view || view.phase === "none") return askNames();
-      act([`new_game(${view.players.map((p) => quote(p.name)).join(",")})`]);
+      return act([`new_game(${view.players.map((p) => quote(p.name)).join(",")})`]);
     },
     "play-again": () => act(["play_again"]),
     undo: () => act(["undo"]),
     redo: () => act(["redo"]),
   };
-  for (const [id, run] of Object.entries(actions)) $(id).addEventListener("click", run);
-  cells.forEach((cell, k) => cell.addEventListener("click", () => playSoon(k + 1)));
+  const press = (id) => soon(() => ($(id).disabled ? null : actions[id]()));
+  for (const id of Object.keys(actions)) $(id).addEventListener("click", () => press(id));
+  cells.forEach((cell, k) => cell.addEventListener("click", () => soon(() => play(k + 1))));
 
   const keys = { n: "new-game", s: "restart", a: "play-again", u: "undo", r: "redo" };
   document.addEventListener("keydown", (event) => {
     if (tictac.typing(event) || $("names").open) return;
     if (event.key >= "1" && event.key <= "9") {
-      playSoon(Number(event.key));
-    } else if (keys[event.key] && !$(keys[event.key]).disabled) {
-      actions[keys[event.key]]();
+      soon(() => play(Number(event.key)));
+    } else if (keys[event.key]) {
+      press(keys[event.key]);
     } else {
       return;
     }
@@ -276,5 +286,5 @@
     if (view) tictac.download(`game-${stamp}.expected.txt`, view.transcript);
   });
 
-  act();
+  soon(() => act());
 })();
