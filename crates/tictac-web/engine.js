@@ -12,43 +12,123 @@
 // "version" (2) and answers 0 (a reply) or 1 (a refused request: its
 // error); `tictac_output(which)` and `tictac_output_len(which)` give the reply's JSON (0)
 // and, for "run", the bytes printed (1).
+//
+// The engine runs in a worker (made from a blob: a page opened from disk may
+// start no worker from a file), so a long trace never freezes the page; the
+// requests go to it in turn. Where no worker can start (a host whose
+// Content-Security-Policy forbids it), it runs on the page itself.
 
 (() => {
   const MODULE =
 // @MODULE@
     "";
-  const KINDS = { run: 0, state: 1, version: 2 };
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
   const bytes = Uint8Array.from(atob(MODULE), (c) => c.charCodeAt(0));
-  const ready = WebAssembly.instantiate(bytes).then(({ instance }) => instance.exports);
 
-  function put(wasm, which, data) {
-    const at = wasm.tictac_input(which, data.length);
-    new Uint8Array(wasm.memory.buffer, at, data.length).set(data);
+  /**
+   * The engine on `module` (the module's bytes): a function that answers
+   * `call(kind, request)` with `{ reply }` or `{ error }`. It runs in the
+   * worker (this function's text is the worker's script), or on the page.
+   */
+  function engine(module) {
+    const KINDS = { run: 0, state: 1, version: 2 };
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const start = () => WebAssembly.instantiate(module).then(({ instance }) => instance.exports);
+    let ready = start();
+
+    function put(wasm, which, data) {
+      const at = wasm.tictac_input(which, data.length);
+      new Uint8Array(wasm.memory.buffer, at, data.length).set(data);
+    }
+
+    function take(wasm, which) {
+      return new Uint8Array(wasm.memory.buffer, wasm.tictac_output(which), wasm.tictac_output_len(which)).slice();
+    }
+
+    async function answer(kind, request) {
+      const wasm = await ready;
+      if (!(kind in KINDS)) return { error: "no such call: " + kind };
+      const { trace, ...rest } = request;
+      if (kind !== "version" && typeof trace !== "string" && !(trace instanceof Uint8Array)) {
+        return { error: "invalid request: \"trace\" is text, or a file's bytes" };
+      }
+      put(wasm, 0, encoder.encode(JSON.stringify(rest)));
+      put(wasm, 1, typeof trace === "string" ? encoder.encode(trace) : trace ?? new Uint8Array());
+      const refused = wasm.tictac_call(KINDS[kind]);
+      const reply = JSON.parse(decoder.decode(take(wasm, 0)));
+      if (refused) return { error: reply.error };
+      if (kind === "run") {
+        reply.outputBytes = take(wasm, 1);
+        reply.output = decoder.decode(reply.outputBytes);
+      }
+      return { reply };
+    }
+
+    return async (kind, request) => {
+      try {
+        return await answer(kind, request);
+      } catch (e) {
+        // A module that stopped (out of memory) is started afresh for the next call.
+        ready = start();
+        return { error: "the engine failed: " + e.message };
+      }
+    };
   }
 
-  function take(wasm, which) {
-    return new Uint8Array(wasm.memory.buffer, wasm.tictac_output(which), wasm.tictac_output_len(which)).slice();
+  // The worker: it starts the engine on the module it is sent first, then
+  // answers each request `{ id, kind, request }` with `{ id, answer }`.
+  const script = `"use strict";
+const engine = ${engine.toString()};
+let call = null;
+onmessage = async ({ data }) => {
+  if (!call) {
+    call = engine(data);
+    return;
+  }
+  const answer = await call(data.kind, data.request);
+  const bytes = answer.reply && answer.reply.outputBytes;
+  postMessage({ id: data.id, answer }, bytes ? [bytes.buffer] : []);
+};
+`;
+
+  // Requests sent to the worker and not yet answered, by id.
+  const waiting = new Map();
+  let sent = 0;
+  let worker = null;
+  let onPage = null;
+
+  /** No worker (it could not start, or failed): the engine on the page answers, those waiting first. */
+  function withoutWorker() {
+    if (worker) worker.terminate();
+    worker = null;
+    onPage = onPage || engine(bytes);
+    for (const { kind, request, resolve } of waiting.values()) onPage(kind, request).then(resolve);
+    waiting.clear();
   }
 
-  async function call(kind, request) {
-    const wasm = await ready;
-    if (!(kind in KINDS)) return { error: "no such call: " + kind };
-    const { trace, ...rest } = request;
-    if (kind !== "version" && typeof trace !== "string" && !(trace instanceof Uint8Array)) {
-      return { error: "invalid request: \"trace\" is text, or a file's bytes" };
-    }
-    put(wasm, 0, encoder.encode(JSON.stringify(rest)));
-    put(wasm, 1, typeof trace === "string" ? encoder.encode(trace) : trace ?? new Uint8Array());
-    const refused = wasm.tictac_call(KINDS[kind]);
-    const reply = JSON.parse(decoder.decode(take(wasm, 0)));
-    if (refused) return { error: reply.error };
-    if (kind === "run") {
-      reply.outputBytes = take(wasm, 1);
-      reply.output = decoder.decode(reply.outputBytes);
-    }
-    return { reply };
+  try {
+    worker = new Worker(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
+    worker.onmessage = ({ data }) => {
+      const asked = waiting.get(data.id);
+      waiting.delete(data.id);
+      if (asked) asked.resolve(data.answer);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      withoutWorker();
+    };
+    worker.postMessage(bytes);
+  } catch (e) {
+    withoutWorker();
+  }
+
+  function call(kind, request) {
+    if (!worker) return onPage(kind, request);
+    return new Promise((resolve) => {
+      const id = sent++;
+      waiting.set(id, { kind, request, resolve });
+      worker.postMessage({ id, kind, request });
+    });
   }
 
   tictac.useBackend({

@@ -21,9 +21,14 @@ const GAME: &str = include_str!("assets/game.html");
 const ORACLE: &str = include_str!("assets/oracle.html");
 
 /// The pages' backend of the engine (`tictac.engine` posts to the API),
-/// with this server's version; the static site has its own `engine.js`.
+/// with this server's version, and its bound on a body with the words of
+/// its refusal (a body over it is not sent); the static site has its own
+/// `engine.js`.
 static ENGINE: LazyLock<String> = LazyLock::new(|| {
-    include_str!("assets/engine.js").replacen("@VERSION@", env!("CARGO_PKG_VERSION"), 1)
+    include_str!("assets/engine.js")
+        .replacen("@VERSION@", env!("CARGO_PKG_VERSION"), 1)
+        .replacen("@BODY_LIMIT@", &super::limits::BODY_LIMIT.to_string(), 1)
+        .replacen("@BODY_TOO_BIG@", &ApiError::BodyTooBig.to_string(), 1)
 });
 
 /// The files under `/assets/`: name, content type, text.

@@ -655,7 +655,7 @@ await step("the playground matches tictac -b on the whole course suite, each fil
       const want = mode === "b" ? commandLineOn(file, "-b") : chunksOn(file);
       await p.evaluate(() => { document.getElementById("status").textContent = ""; });
       await p.setInputFiles("#trace-file", file);
-      await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+      await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
       assert.equal(await p.locator("#output").textContent(), want.output, `${mode} ${name}`);
       assert.equal(await p.locator("#status").textContent(),
         want.status === 0 ? "(exit status 0)" : "(exit status 1: the trace has an error)", `${mode} ${name}`);
@@ -679,7 +679,7 @@ await step("a trace file keeps its CR LF and bytes that are not UTF-8; the downl
     await p.close();
     return;
   }
-  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
   assert.match(await p.locator("#trace-source").textContent(), /^Running the file bytes\.txt \(38 bytes\)/);
   assert.equal(await p.locator("#output").textContent(), new TextDecoder().decode(want));
   const [download] = await Promise.all([p.waitForEvent("download"), p.click("#download-output")]);
@@ -698,7 +698,7 @@ await step("a trace file with a UTF-8 byte order mark fails as tictac -b fails i
   const want = commandLineOn(file, "-b");
   assert.equal(want.status, 1);
   await p.setInputFiles("#trace-file", file);
-  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
   assert.equal(await p.locator("#output").textContent(), want.output);
   assert.equal(await p.locator("#status").textContent(), "(exit status 1: the trace has an error)");
   // What tictac -b writes on standard error, how to save the file as plain UTF-8 (site-attack 4).
@@ -722,7 +722,7 @@ await step("a window's bounds refused show tictac -w's two lines and exit status
     await p.fill("#end", end);
     await p.evaluate(() => { document.getElementById("status").textContent = ""; });
     await p.click("#run");
-    await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+    await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
     const file = join(out, "window.txt");
     writeFileSync(file, trace);
     const want = commandLineOn(file, "-w", start, end);
@@ -749,10 +749,70 @@ await step("an event over 1 MiB shows tictac -b's message and exit status 2 (sit
     await p.close();
     return;
   }
-  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
   assert.equal(await p.locator("#output").textContent(), want.output.replace(file, "the trace"));
   assert.equal(await p.locator("#status").textContent(), "(exit status 2: tictac refuses this trace)");
   assert.ok(await p.locator("#problem").isHidden(), "an engine error shown beside the message");
+  await p.close();
+});
+
+await step("a 9 MB trace file runs off the page's thread, shown in part, saying running…, its transcript's start shown (site-attack 6)", async () => {
+  const p = await page();
+  await p.goto(at.oracle);
+  const file = join(out, "long-file.txt");
+  const lines = 600_000;
+  writeFileSync(file, 'new_game("Ann","Bob")\n' + 'play("Ann",10)\n'.repeat(lines));
+  // What the page's thread does meanwhile: the statuses it shows, and the
+  // longest time it was kept from its timers.
+  await p.evaluate(() => {
+    window.seen = [];
+    const status = document.getElementById("status");
+    new MutationObserver(() => window.seen.push(status.textContent))
+      .observe(status, { childList: true, characterData: true, subtree: true });
+    window.gap = 0;
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      window.gap = Math.max(window.gap, now - last);
+      last = now;
+    }, 20);
+  });
+  const started = Date.now();
+  await p.setInputFiles("#trace-file", file);
+  await p.waitForFunction(() => document.getElementById("trace-source").textContent !== "");
+  const box = await p.locator("#trace").evaluate((t) => ({ length: t.value.length, readOnly: t.readOnly }));
+  assert.deepEqual(box, { length: 256 * 1024, readOnly: true }, "the box holds the file's start, read-only");
+  assert.match(await p.locator("#trace-source").textContent(),
+    /^Running the file long-file\.txt \(9,000,022 bytes\) as it is, byte for byte; the box shows its first 262,144 bytes only\.$/);
+  if (!site) {
+    // Over the server's 1 MiB, refused by the page without sending it.
+    await p.waitForFunction(() => !document.getElementById("problem").hidden);
+    assert.match(await p.locator("#problem").textContent(), /over 1 MiB; run a trace this long with the command line/);
+    await p.close();
+    return;
+  }
+  await p.waitForFunction(() => document.getElementById("status").textContent.includes("exit status"), undefined,
+    { timeout: 120_000 });
+  const elapsed = Date.now() - started;
+  const { seen, gap } = await p.evaluate(() => ({ seen: window.seen, gap: window.gap }));
+  assert.ok(seen.includes("(running…)"), seen.join(" | "));
+  assert.ok(gap < elapsed / 2, `the page's thread stopped ${Math.round(gap)} ms of the run's ${elapsed} ms`);
+  assert.equal(await p.locator("#status").textContent(), "(exit status 1: the trace has an error)");
+  let printed;
+  try {
+    printed = execFileSync(tictac, ["-b", file], { encoding: "utf8", maxBuffer: 128 << 20 });
+  } catch (e) {
+    printed = e.stdout;
+  }
+  assert.equal(await p.locator("#output").textContent(), printed.slice(0, 1024 * 1024));
+  assert.equal(await p.locator("#output-cut").textContent(), `The transcript is ${printed.length.toLocaleString("en")} ` +
+    "characters long: the page shows the first 1,048,576; Copy and Download give it whole.");
+  await audit(p, "the playground with a long file");
+  // Back to a trace of one's own.
+  await p.click("#trace-clear");
+  const cleared = await p.locator("#trace").evaluate((t) => ({ value: t.value, readOnly: t.readOnly }));
+  assert.deepEqual(cleared, { value: "", readOnly: false });
+  assert.ok(await p.locator("#trace-source").isHidden());
   await p.close();
 });
 
@@ -761,7 +821,7 @@ await step("past 64 KiB the address holds no trace, says so, and a reload runs n
   await p.goto(at.oracle);
   await p.fill("#trace", sample);
   await p.click("#run");
-  await p.waitForFunction(() => document.getElementById("status").textContent !== "");
+  await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
   assert.ok(p.url().includes("#trace="), p.url());
   const big = 'new_game("Ann","Bob")\n' + "undo\n".repeat(14000);
   // Set at once (fill types slowly); the page hears one input.

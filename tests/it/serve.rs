@@ -576,6 +576,12 @@ fn the_pages_and_their_assets_are_served_from_the_binary() {
     let engine = server.get("/assets/engine.js").1;
     let version = format!("version: \"{}\",", env!("CARGO_PKG_VERSION"));
     assert!(engine.contains(&version) && !engine.contains("@VERSION@"), "{engine}");
+    // The body's bound and its refusal, the server's own.
+    assert!(engine.contains("const BODY_LIMIT = 1048576;"), "{engine}");
+    assert!(
+        engine.contains("{ error: \"the request is over 1 MiB; run a trace this long"),
+        "{engine}"
+    );
     assert_eq!(server.get("/assets/nothing.js").0, 404);
 }
 

@@ -2,7 +2,11 @@
 // The engine behind `tictac serve`'s pages: the server's JSON API
 // (docs/guide/serve.md). The static site (dist/site.sh) puts the engine
 // compiled to WebAssembly in this file's place; the pages do not change.
-// The server writes its version into `version` (src/serve/pages.rs).
+// The server writes its version into `version`, and its bound on a request's
+// body with the words of its refusal below (src/serve/pages.rs).
+
+/** A body past the server's bound is refused here, as the server would: sent, it is reset unread past a few MiB. */
+const BODY_LIMIT = @BODY_LIMIT@;
 
 tictac.useBackend({
   version: "@VERSION@",
@@ -21,12 +25,14 @@ tictac.useBackend({
       }
       body = { ...request, trace };
     }
+    const json = new TextEncoder().encode(JSON.stringify(body));
+    if (json.length > BODY_LIMIT) return { error: "@BODY_TOO_BIG@" };
     let response;
     try {
       response = await fetch("/api/" + call, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
+        body: json,
       });
     } catch (e) {
       return { error: "the server cannot be reached (" + e.message + ")" };

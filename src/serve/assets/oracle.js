@@ -14,6 +14,15 @@
    */
   const ADDRESS_LIMIT = 64 * 1024;
 
+  /**
+   * The most of a trace file shown in the text box (bytes), and of a
+   * transcript in the page (characters): a text box or a box of megabytes
+   * takes the browser seconds to lay out, and freezes the tab meanwhile.
+   * What is not shown still runs, and Copy and Download give it whole.
+   */
+  const FILE_SHOWN = 256 * 1024;
+  const OUTPUT_SHOWN = 1024 * 1024;
+
   /** Reads the trace and mode from the address; true when it holds a trace. */
   function readAddress() {
     const p = new URLSearchParams(location.hash.slice(1));
@@ -93,12 +102,18 @@
   let actual = null;
   let actualBytes = null;
   let stamp = tictac.stamp();
+  // Runs asked for; only the last one's answer is shown.
+  let runs = 0;
 
   async function run() {
     // The address holds text; a file's bytes are not put there.
     if (!traceFile) writeAddress();
+    const mine = ++runs;
     $("run").disabled = true;
+    $("status").textContent = "(running…)";
+    $("status").classList.remove("bad");
     const answer = await tictac.engine("run", request());
+    if (mine !== runs) return;
     $("run").disabled = false;
     const { reply, error } = refused(answer);
     actual = reply ? reply.output : null;
@@ -113,7 +128,11 @@
     // mark or as UTF-16: how to save it as plain UTF-8).
     $("stderr").textContent = (reply && reply.stderr) || "";
     $("stderr-box").hidden = !(reply && reply.stderr);
-    $("output").textContent = actual || "";
+    const cut = actual !== null && actual.length > OUTPUT_SHOWN;
+    $("output").textContent = cut ? actual.slice(0, OUTPUT_SHOWN) : actual || "";
+    $("output-cut").textContent = cut ? `The transcript is ${actual.length.toLocaleString("en")} characters ` +
+      `long: the page shows the first ${OUTPUT_SHOWN.toLocaleString("en")}; Copy and Download give it whole.` : "";
+    $("output-cut").hidden = !cut;
     // A syntax or type error's message is one long line: it wraps, where
     // a transcript keeps its lines (and its board) as printed.
     $("output").classList.toggle("message", Boolean(reply && reply.status !== 0));
@@ -252,11 +271,16 @@
     }
     const bytes = new Uint8Array(await file.arrayBuffer());
     // Shown with its byte order mark, if any (U+FEFF, invisible): edited, the
-    // text runs as the file does.
-    $("trace").value = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    // text runs as the file does. A long file is shown in part, and cannot be
+    // edited (its part would run): "Write a trace instead" empties the box.
+    const whole = bytes.length <= FILE_SHOWN;
+    $("trace").value = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(0, FILE_SHOWN));
+    $("trace").readOnly = !whole;
+    $("trace-clear").hidden = whole;
     traceFile = { name: file.name, bytes };
     $("trace-source").textContent = `Running the file ${file.name} (${bytes.length.toLocaleString("en")} ` +
-      "bytes) as it is, byte for byte; editing the trace runs the text instead.";
+      "bytes) as it is, byte for byte; " + (whole ? "editing the trace runs the text instead."
+      : `the box shows its first ${FILE_SHOWN.toLocaleString("en")} bytes only.`);
     $("trace-source").hidden = false;
     run();
   }
@@ -265,7 +289,16 @@
     traceFile = null;
     $("trace-source").hidden = true;
     $("trace-file").value = "";
+    $("trace").readOnly = false;
+    $("trace-clear").hidden = true;
   }
+
+  $("trace-clear").addEventListener("click", () => {
+    traceEdited();
+    $("trace").value = "";
+    writeAddress();
+    $("trace").focus();
+  });
 
   $("trace-file").addEventListener("change", (e) => loadTrace(e.target.files[0]));
   $("trace").addEventListener("dragover", (e) => e.preventDefault());
