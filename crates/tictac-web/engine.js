@@ -86,7 +86,10 @@ onmessage = async ({ data }) => {
     return;
   }
   const answer = await call(data.kind, data.request);
+  // The output goes as its bytes alone, handed over, not copied; the page
+  // decodes them (a copy of the text would cost the page as much again).
   const bytes = answer.reply && answer.reply.outputBytes;
+  if (bytes) delete answer.reply.output;
   postMessage({ id: data.id, answer }, bytes ? [bytes.buffer] : []);
 };
 `;
@@ -108,9 +111,12 @@ onmessage = async ({ data }) => {
 
   try {
     worker = new Worker(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
+    const decoder = new TextDecoder();
     worker.onmessage = ({ data }) => {
       const asked = waiting.get(data.id);
       waiting.delete(data.id);
+      const reply = data.answer.reply;
+      if (reply && reply.outputBytes) reply.output = decoder.decode(reply.outputBytes);
       if (asked) asked.resolve(data.answer);
     };
     worker.onerror = (event) => {

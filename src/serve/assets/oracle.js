@@ -20,8 +20,8 @@
    * takes the browser seconds to lay out, and freezes the tab meanwhile.
    * What is not shown still runs, and Copy and Download give it whole.
    */
-  const FILE_SHOWN = 256 * 1024;
-  const OUTPUT_SHOWN = 1024 * 1024;
+  const FILE_SHOWN = 64 * 1024;
+  const OUTPUT_SHOWN = 256 * 1024;
 
   /** Reads the trace and mode from the address; true when it holds a trace. */
   function readAddress() {
