@@ -395,6 +395,7 @@ await step("playing O against the computer, Undo cannot take back its opening al
 await step("a round too long to draw says so, and Undo still works", async () => {
   const p = await page();
   await p.goto(at.game);
+  await waitBanner(p, "start new game");
   const trace = 'new_game("Ann","Bob")\n' + 'play("Bob",1)\n'.repeat(1001);
   await p.evaluate((t) => sessionStorage.setItem("tictac.game", JSON.stringify({ trace: t, bots: {} })), trace);
   await p.reload();

@@ -49,9 +49,13 @@
       problem("That command cannot be written in a trace:\n" + reply.error);
       return null;
     }
-    if (reply.trace !== game.trace) stamp = tictac.stamp();
-    game.trace = reply.trace;
-    save();
+    // Kept only when it changed: a tab's first state must not write over a
+    // game another page of the tab stored meanwhile.
+    if (reply.trace !== game.trace) {
+      stamp = tictac.stamp();
+      game.trace = reply.trace;
+      save();
+    }
     problem("");
     show(reply);
     return reply;
