@@ -49,7 +49,25 @@ pub(crate) fn notes(
     if !none_started && rows.len() > 1 {
         notes.extend(failed_by_all(columns, rows));
     }
+    notes.extend(not_graded(rows));
     notes
+}
+
+/// The students none of whose tests ran, for trouble that is not their
+/// program's: their 0 is no grade (grading exits 1 then).
+pub(crate) fn not_graded(rows: &[Row]) -> Option<String> {
+    let ungraded: Vec<(&str, &str)> =
+        rows.iter().filter_map(|row| Some((row.student.as_str(), row.not_graded()?))).collect();
+    let (_, why) = ungraded.first()?;
+    let names: Vec<&str> = ungraded.iter().map(|(name, _)| *name).collect();
+    let n = names.len();
+    Some(crate::suite::escape_controls(&format!(
+        "warning: {n} student{} not graded, no test of theirs run: {} ({why}): their 0 in the \
+         gradebook is no grade; make their folder smaller (2,000 entries or 32 MiB, its top \
+         .git not counted) and regrade them with --update",
+        if n == 1 { "" } else { "s" },
+        first_names(&names),
+    )))
 }
 
 /// Tests every student failed, when some are.

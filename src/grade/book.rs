@@ -149,6 +149,18 @@ impl Row {
         self.failures.iter().zip(columns).map(earned)
     }
 
+    /// Why no test of theirs ran, when that is not their program's doing
+    /// (their folder cannot be copied for the programs' user): the
+    /// headline every test failed with.
+    pub(crate) fn not_graded(&self) -> Option<&str> {
+        let first = self.failures.first()?.as_ref()?;
+        let every = self.failures.iter().all(|f| f.as_ref() == Some(first));
+        (every
+            && first.kind == "could not run"
+            && crate::suite::plan::is_not_copied(&first.headline))
+        .then_some(first.headline.as_str())
+    }
+
     /// Crashes, hangs and programs that never started, counted; a failed
     /// build, with its first error line (or the last line it printed).
     fn notes(&self) -> String {

@@ -130,7 +130,7 @@ pub(crate) fn run(options: &GradeOptions, out: &mut dyn Write) -> Result<Status,
         false => graded,
     };
     write(options, &plan, &rows, regraded, out)?;
-    Ok(Status::Ran)
+    Ok(Status::failed_if(advice::not_graded(&rows).is_some()))
 }
 
 /// What grading does, found before any program runs: the students, the

@@ -552,6 +552,25 @@ pub(crate) fn produce(
     produced.map(|p| Produced { wanted_status, ..p })
 }
 
+/// Why a test did not run: its folder cannot be copied for `user`, who
+/// never runs in a folder it does not own. No program's doing: grade
+/// leaves such a student ungraded (`is_not_copied`).
+fn not_copied(folder: &Path, user: &str, why: &workdir::Uncopied) -> String {
+    format!(
+        "not run: {} {NOT_COPIED} {user} to run the program in ({why}); a program run as {user} \
+         never runs in a folder it does not own",
+        folder.display()
+    )
+}
+
+/// The words that tell `not_copied`'s headline.
+const NOT_COPIED: &str = "cannot be copied for";
+
+/// Whether a failure's headline is `not_copied`'s.
+pub(crate) fn is_not_copied(headline: &str) -> bool {
+    headline.starts_with("not run: ") && headline.contains(NOT_COPIED)
+}
+
 /// The scratch file a program writes as OUT.
 const OUT_FILE: &str = "out.txt";
 
@@ -593,11 +612,7 @@ fn external(
                 // (one grown past the limits, a build's output taken back).
                 workdir::Place::Itself(_, why) if user.is_some() => {
                     let name = user.map(RunAs::name).unwrap_or_default();
-                    return Err(Unrun::programs(format!(
-                        "not run: {} cannot be copied for {name} to run the program in ({why}); \
-                         a program run as {name} never runs in a folder it does not own",
-                        from.display()
-                    )));
+                    return Err(Unrun::programs(not_copied(from, name, &why)));
                 }
                 workdir::Place::Itself(guard, why) => {
                     in_place = Some(guard);

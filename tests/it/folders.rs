@@ -424,7 +424,7 @@ fn as_root_a_built_folder_past_the_copy_limits_is_never_run_in_as_it_is() {
         &[&args[..], &["--build", "sh build.sh", "--out", &path(&out)]].concat(),
         home.path(),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let report = fs::read_to_string(out.join("alice.report.txt")).expect("report");
     assert!(
         report.contains(

@@ -1486,7 +1486,9 @@ fn as_root_a_folder_with_a_large_git_history_is_graded() {
 
 /// Graded as root, a student whose folder is too large to copy for each
 /// test (more than 2,000 entries) fails their own tests, their row saying
-/// why; the rest of the class is graded (it stopped the whole class).
+/// why; the rest of the class is graded (it stopped the whole class). A
+/// warning under the table says that student is not graded, and grading
+/// exits 1 (it said nothing and exited 0: A11).
 #[test]
 fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
     if !rustix::process::getuid().is_root() {
@@ -1518,7 +1520,7 @@ fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
         "--out",
         &path(&out),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let table = text(&o);
     let line = |who: &str| table.lines().find(|l| l.starts_with(who)).expect(who).to_string();
     assert!(line("alice").contains("3/3"), "{table}");
@@ -1528,6 +1530,11 @@ fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
             "could not run (3 tests): not run: {} cannot be copied for nobody to run the program in (it holds more than 2000 files",
             path(&bob)
         )),
+        "{table}"
+    );
+    assert!(
+        table.contains("warning: 1 student not graded, no test of theirs run: bob (not run: ")
+            && table.contains("their 0 in the gradebook is no grade;"),
         "{table}"
     );
 }
