@@ -41,6 +41,10 @@ enum Failure {
 }
 
 impl Failure {
+    fn is_event_too_long(&self) -> bool {
+        matches!(self, Failure::Run(crate::run::RunError::Run(e)) if e.is_event_too_long())
+    }
+
     /// The exit status it ends the program with, and the message to print
     /// (none when the output went away: the status is the one the run had
     /// earned, whatever layer met it).
@@ -99,6 +103,12 @@ fn exit_status(ran: Result<Status, Failure>, program: &str, stdout: &mut dyn Wri
         Ok(status) => status,
         Err(e) => match e.status(program) {
             (earned, None) => return earned.code(),
+            // An event over 1 MiB is refused on standard error, with
+            // nothing on standard output (SPEC §5).
+            (status, Some(message)) if e.is_event_too_long() => {
+                eprintln!("{message}");
+                status
+            }
             (status, Some(message)) => {
                 let _ = writeln!(stdout, "{message}");
                 status

@@ -734,7 +734,7 @@ await step("a window's bounds refused show tictac -w's two lines and exit status
   await p.close();
 });
 
-await step("an event over 1 MiB shows tictac -b's message and exit status 2 (site-attack 2)", async () => {
+await step("an event over 1 MiB shows tictac -b's message on standard error and exit status 2 (site-attack 2)", async () => {
   const p = await page(undefined, { refusals: true });
   await p.goto(at.oracle);
   const file = join(out, "long-event.txt");
@@ -750,7 +750,12 @@ await step("an event over 1 MiB shows tictac -b's message and exit status 2 (sit
     return;
   }
   await p.waitForFunction(() => !["", "(running…)"].includes(document.getElementById("status").textContent));
-  assert.equal(await p.locator("#output").textContent(), want.output.replace(file, "the trace"));
+  // Nothing on standard output, the message on standard error (SPEC §5).
+  assert.equal(want.output, "");
+  assert.equal(await p.locator("#output").textContent(), "");
+  const said = spawnSync(tictac, ["-b", file], { encoding: "utf8" }).stderr;
+  assert.match(said, /is longer than 1 MiB/);
+  assert.equal(await p.locator("#stderr").textContent(), said.replace(file, "the trace"));
   assert.equal(await p.locator("#status").textContent(), "(exit status 2: tictac refuses this trace)");
   assert.ok(await p.locator("#problem").isHidden(), "an engine error shown beside the message");
   await p.close();

@@ -63,6 +63,14 @@ pub enum RunError {
     Write(#[from] WriteError),
 }
 
+impl RunError {
+    /// Whether the trace was refused for an event over 1 MiB: said on
+    /// standard error, nothing on standard output (SPEC §5).
+    pub fn is_event_too_long(&self) -> bool {
+        matches!(self, RunError::Read(_, e) if e.get_ref().is_some_and(|e| e.is::<tictac_core::lang::TooLong>()))
+    }
+}
+
 /// A failed write is the shared `WriteError`.
 impl From<io::Error> for RunError {
     fn from(e: io::Error) -> RunError {

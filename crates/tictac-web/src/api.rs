@@ -217,13 +217,13 @@ fn run(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
 }
 
 /// A trace the command line refuses to go on with (an event over 1 MiB):
-/// what it shows, its message on standard output after what it printed
-/// (with `-b IN OUT`, which then makes no OUT, the message alone), and
-/// exit status 2.
+/// as it shows it, what it printed before (a window streams; with
+/// `-b IN OUT`, which then makes no OUT, nothing), its message on standard
+/// error after the encoding's hint (SPEC §5), and exit status 2.
 fn refused(job: Job, printed: Vec<u8>, e: &RunError, stderr: Option<String>) -> Answer {
-    let mut shown = if job == Job::Chunks { Vec::new() } else { printed };
-    shown.extend_from_slice(format!("{e}\n").as_bytes());
-    reply(&RunReply { status: Status::Error.code(), stderr }, shown)
+    let shown = if job == Job::Chunks { Vec::new() } else { printed };
+    let said = format!("{}{e}\n", stderr.unwrap_or_default());
+    reply(&RunReply { status: Status::Error.code(), stderr: Some(said) }, shown)
 }
 
 fn state(request: &[u8], trace: &[u8], limit: usize) -> Result<Answer, String> {
