@@ -218,13 +218,17 @@ fn many_jobs_are_capped_and_threads_that_cannot_start_are_an_error() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{}\n{stderr}", text(&o));
     // Little address space: most of 256 thread stacks cannot be mapped.
+    // One malloc arena, so that the threads that do start take no 64 MiB
+    // arena each, which left the error's own allocations none at random.
     let o = run(
-        Command::new("sh").args([
-            "-c",
-            "ulimit -v 200000 && exec \"$0\" test -j 1000 \"$1\"",
-            BIN,
-            &path(dir.path()),
-        ]),
+        Command::new("sh")
+            .args([
+                "-c",
+                "ulimit -v 200000 && exec \"$0\" test -j 1000 \"$1\"",
+                BIN,
+                &path(dir.path()),
+            ])
+            .env("MALLOC_ARENA_MAX", "1"),
         None,
     );
     let out = text(&o);
