@@ -84,11 +84,13 @@ case_run() {
   local name=$1 pattern=$2; shift 3
   rm -f out.txt
   local input=${STDIN_FILE:-/dev/null}
-  /usr/bin/time -f '%e %M' -o time.txt "$bin" "$@" < "$input" > stdout.txt || true
+  /usr/bin/time -f '%e %M' -o time.txt "$bin" "$@" < "$input" > stdout.txt 2> stderr.txt || true
   read -r secs kib < <(tail -n 1 time.txt)
   local status=ok
   local shown=stdout.txt
   [ -f out.txt ] && shown=out.txt
+  # A refusal is said on standard error (SPEC §5).
+  [ "$pattern" = "$refused" ] && shown=stderr.txt
   if [ "$pattern" = NOTHING ]; then
     [ -s "$shown" ] && status=wrong
   else
@@ -179,9 +181,9 @@ endless '-b -, undo then endless spaces, 4 s' bash -c "(printf undo; tr '\\0' ' 
 # An endless event is refused once it passes 1 MiB: the run ends at once.
 piped() { # name pattern shell-command (its output piped into tictac -b -)
   local name=$1 pattern=$2 status=ok
-  /usr/bin/time -f '%e %M' -o time.txt bash -c "$3 | exec '$bin' -b -" > stdout.txt 2>/dev/null || true
+  /usr/bin/time -f '%e %M' -o time.txt bash -c "$3 | exec '$bin' -b - 2> stderr.txt" > stdout.txt 2>/dev/null || true
   read -r secs kib < <(tail -n 1 time.txt)
-  grep -q -- "$pattern" stdout.txt || status=wrong
+  grep -q -- "$pattern" stderr.txt || status=wrong
   BOUND_KIB=$refused_kib report "$name" "$status" "$secs" "$kib"
 }
 piped '-b -, play("A",000... endless zeros (refused)' "$refused" "(printf 'new_game(\"A\",\"B\")\\nplay(\"A\",'; tr '\\0' 0 < /dev/zero)"
