@@ -102,10 +102,11 @@ impl fmt::Display for Encoding {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn utf16(text: &str, little: bool) -> Vec<u8> {
+    /// `text` in UTF-16, little-endian or big-endian, without a mark.
+    pub(crate) fn utf16(text: &str, little: bool) -> Vec<u8> {
         text.encode_utf16()
             .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
             .collect()

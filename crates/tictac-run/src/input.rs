@@ -143,6 +143,7 @@ impl BufRead for Input<'_> {
 mod tests {
     use super::*;
     use crate::Encoding;
+    use crate::encoding::tests::utf16;
 
     /// A reader that gives its bytes in reads of the sizes `cuts` says,
     /// then the rest.
@@ -159,12 +160,6 @@ mod tests {
             self.bytes = &self.bytes[n..];
             Ok(n)
         }
-    }
-
-    fn utf16(text: &str, little: bool) -> Vec<u8> {
-        text.encode_utf16()
-            .flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() })
-            .collect()
     }
 
     /// The encoding named is the whole file's, at any read edge: the start
