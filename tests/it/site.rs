@@ -63,27 +63,30 @@ fn web_with_stderr(trace: &[u8], mode: Mode, more: &str) -> (Vec<u8>, u8, String
 
 /// What the command line prints for the trace file `path` in `mode`, and its status.
 fn command_line(path: &Path, mode: Mode, scratch: &Path) -> (Vec<u8>, u8) {
-    let file = path.to_str().expect("a UTF-8 path");
-    let (start, end);
-    let output = match mode {
-        Mode::Whole => tictac(&["-b", file]),
-        Mode::Chunks => {
-            let out = scratch.join("chunks.out");
-            let _ = fs::remove_file(&out);
-            let ran = tictac(&["-b", file, out.to_str().expect("UTF-8")]);
-            let status = ran.status.code().expect("exited") as u8;
-            return (fs::read(&out).expect("OUT written"), status);
-        }
+    let out = scratch.join("chunks.out");
+    let _ = fs::remove_file(&out);
+    let args = arguments(mode, path.to_str().expect("a UTF-8 path"), &out);
+    let ran = tictac(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let status = ran.status.code().expect("exited") as u8;
+    match mode {
+        Mode::Chunks => (fs::read(&out).expect("OUT written"), status),
+        _ => (ran.stdout, status),
+    }
+}
+
+/// The command line's arguments for `file` in `mode`, `out` the chunks' OUT.
+fn arguments(mode: Mode, file: &str, out: &Path) -> Vec<String> {
+    match mode {
+        Mode::Whole => vec!["-b".into(), file.into()],
+        Mode::Chunks => vec!["-b".into(), file.into(), out.to_str().expect("UTF-8").into()],
         Mode::Window(w) => {
-            start = w.start.to_string();
-            end = match w.end {
+            let end = match w.end {
                 WindowEnd::Line(n) => n.to_string(),
                 WindowEnd::Unbounded => "_".to_string(),
             };
-            tictac(&["-w", &start, &end, file])
+            vec!["-w".into(), w.start.to_string(), end, file.into()]
         }
-    };
-    (output.stdout, output.status.code().expect("exited") as u8)
+    }
 }
 
 fn modes() -> Vec<Mode> {
@@ -205,17 +208,7 @@ fn an_event_over_one_mib_is_refused_as_the_command_line_refuses_it() {
         Mode::Window(Window { start, end: end.map_or(WindowEnd::Unbounded, WindowEnd::Line) })
     });
     for mode in [Mode::Whole, Mode::Chunks].into_iter().chain(windows) {
-        let args = match mode {
-            Mode::Whole => vec!["-b".to_string(), file.to_string()],
-            Mode::Chunks => vec!["-b".into(), file.into(), out.to_str().expect("UTF-8").into()],
-            Mode::Window(Window { start, end }) => {
-                let end = match end {
-                    WindowEnd::Line(n) => n.to_string(),
-                    WindowEnd::Unbounded => "_".into(),
-                };
-                vec!["-w".into(), start.to_string(), end, file.into()]
-            }
-        };
+        let args = arguments(mode, file, &out);
         let ran = tictac(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(!out.exists(), "OUT written");
         let said = String::from_utf8(ran.stderr).expect("UTF-8").replace(file, "the trace");
