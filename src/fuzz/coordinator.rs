@@ -21,7 +21,7 @@ use super::saved::{TracesFile, save};
 use super::schedule::{Drawn, Grant, Schedule};
 use super::trace::Trace;
 use super::worker::Found;
-use super::{FuzzError, Options, STALLS, Stop};
+use super::{FuzzError, Options, STALLS, Stop, counted};
 use crate::behaviour::Coverage;
 use crate::platform::signals::StopRequest;
 
@@ -122,8 +122,12 @@ pub(super) struct Coordinator<'a> {
     /// A divergence from the very start of the output was reported: one
     /// fault, whatever kind later traces would name it.
     root_found: bool,
-    /// A run of the program printed something.
+    /// A run of the program printed something: it does not fail on every
+    /// trace, and stalls no longer count.
     printed: bool,
+    /// Shrinks going on of kinds whose tries cost no timeout (all but a
+    /// hang): a session stopped for stalls waits for them.
+    cheap_shrinks: usize,
     runs: u64,
     /// Traces handed out to run.
     started: u64,
@@ -178,6 +182,7 @@ impl<'a> Coordinator<'a> {
             stalls: Vec::new(),
             root_found: false,
             printed: false,
+            cheap_shrinks: 0,
             runs: 0,
             started: 0,
             finished: 0,
@@ -349,7 +354,14 @@ impl<'a> Coordinator<'a> {
             }
             Event::Shrunk(shrunk) => {
                 self.schedule.shrunk(shrunk.worker);
-                Some(self.report(*shrunk))
+                if shrunk.found.kind != Kind::Hang {
+                    self.cheap_shrinks = self.cheap_shrinks.saturating_sub(1);
+                }
+                let told = self.report(*shrunk);
+                if self.stalls.len() == STALLS {
+                    self.stop_stalled();
+                }
+                Some(told)
             }
             Event::OracleFailed(message) => {
                 self.oracle_failure.get_or_insert(message);
@@ -391,7 +403,10 @@ impl<'a> Coordinator<'a> {
             self.printed = true;
         }
         let (trace, found) = divergence?;
-        if found.symptom.stalled() || (found.symptom.silent() && !self.printed) {
+        // Until a run prints something, a trace it hung on, or printed
+        // nothing on, counts towards the stop; after, such a trace is a
+        // divergence like another (a hang on some traces, a crash on a tab).
+        if !self.printed && silent(&found) {
             self.stalled(&trace, &found);
         }
         // One fault at the root shows as many kinds: reported once.
@@ -407,19 +422,34 @@ impl<'a> Coordinator<'a> {
             Some((k, how)) => {
                 Some((Verdict::Known, Some(self.reports.join(k, found.kind, run, &how))))
             }
-            None => Some((Verdict::Shrink, None)),
+            None => {
+                self.cheap_shrinks += usize::from(found.kind != Kind::Hang);
+                Some((Verdict::Shrink, None))
+            }
         }
     }
 
-    /// Counts a trace the program hung on or was killed on silently (or
-    /// printed nothing on, before any run printed something); the
-    /// `STALLS`th different one ends the session.
+    /// Counts a trace the program hung on or printed nothing on, before
+    /// any run printed something; the `STALLS`th different one ends the
+    /// session.
     fn stalled(&mut self, trace: &Trace, found: &Found) {
         if self.stalls.len() < STALLS && self.stalls.iter().all(|(t, _)| t != trace) {
             self.stalls.push((trace.clone(), found.clone()));
             if self.stalls.len() == STALLS {
-                self.halt(Stop::Stalled);
+                self.stop_stalled();
             }
+        }
+    }
+
+    /// Ends a session whose program failed on its first `STALLS` different
+    /// traces and printed nothing on any: once no shrink whose tries cost
+    /// no timeout is going on (a crash's tries take milliseconds: it is
+    /// shrunk to its end, and the runs meanwhile may show the program
+    /// does not fail on every trace, which calls the stop off). A hang's
+    /// shrink is cut: each of its tries costs a timeout.
+    fn stop_stalled(&mut self) {
+        if !self.printed && self.cheap_shrinks == 0 {
+            self.halt(Stop::Stalled);
         }
     }
 
@@ -458,8 +488,8 @@ impl<'a> Coordinator<'a> {
             ));
         } else {
             head.push_str(&format!(
-                ", shrunk from {from} to {} events in {secs:.2} s",
-                small.len()
+                ", shrunk from {from} to {} in {secs:.2} s",
+                counted(small.len() as u64, "event", "events")
             ));
             if let Some(why) = cut {
                 head.push_str(&format!(" (not fully shrunk: {})", why.cut_short()));
@@ -520,7 +550,8 @@ impl<'a> Coordinator<'a> {
         if let Some(why) = self.cannot_start.take() {
             let again = super::RESTART_AFTER.as_secs_f64();
             return Err(FuzzError::Program(format!(
-                "{why} (after {runs} runs, and again {again} s later)"
+                "{why} (after {}, and again {again} s later)",
+                counted(runs, "run", "runs")
             )));
         }
         Ok(super::Fuzzed { runs, divergences, stopped, unchecked: unchecked.is_some() })
@@ -534,14 +565,12 @@ impl<'a> Coordinator<'a> {
             return None;
         }
         let timeout = self.options.timeout.as_secs_f64();
-        let plural =
-            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let unconfirmed = self.unconfirmed;
         if self.finished > 0 {
             return (unconfirmed > 0).then(|| {
                 format!(
                     "{} not finish in {timeout} s and {} being run again alone when the time ran out: whether the program hangs there is not known, so this is no pass; give the session more --time.\n",
-                    plural(unconfirmed, "run did", "runs did"),
+                    counted(unconfirmed, "run did", "runs did"),
                     if unconfirmed == 1 { "was" } else { "were" },
                 )
             });
@@ -555,14 +584,14 @@ impl<'a> Coordinator<'a> {
         if unconfirmed > 0 {
             what.push(format!(
                 "the program did not finish in {timeout} s on {}, and was being run again alone (to tell a hang from a busy machine) when the time ran out",
-                plural(unconfirmed, "trace", "traces")
+                counted(unconfirmed, "trace", "traces")
             ));
         }
         let running = self.started.saturating_sub(self.runs + unconfirmed);
         if running > 0 {
             what.push(format!(
                 "{} still going when the time ran out",
-                plural(running, "run was", "runs were")
+                counted(running, "run was", "runs were")
             ));
         }
         let within = match self.options.time {
@@ -598,7 +627,7 @@ impl<'a> Coordinator<'a> {
             }
         };
         let mut text = format!(
-            "Stopped: the program {what} on {} different traces: it seems to fail on every trace, and more runs would only show that again.\n",
+            "Stopped: the program {what} on {} different traces, and no run of it has finished with output: it seems to fail on every trace, and more runs would only show that again.\n",
             stalls.len()
         );
         // What it said on the last of them that said anything: why it fails.
@@ -764,5 +793,79 @@ mod tests {
         coordinator.take(Event::CannotStart("gone".into()));
         // The first reason stays.
         assert_eq!((coordinator.why, coordinator.flaky), (Some(Stop::Stalled), 1));
+    }
+
+    /// A run that printed something: the program does not fail on every
+    /// trace, and its hangs are divergences like others (attack 37's A5:
+    /// a program hanging on one run in five was told it fails on all).
+    #[test]
+    fn once_a_run_printed_hangs_never_stop_the_session() {
+        let (options, stop) = (options(), AtomicBool::new(false));
+        let (mut coordinator, _receivers) = coordinator(&options, &stop);
+        coordinator.take(diverged(1, Kind::Hang, false));
+        let passed =
+            Event::Ran { worker: 0, run: 0, coverage: Coverage::default(), divergence: None };
+        coordinator.take(passed);
+        for events in 2..=2 * STALLS {
+            coordinator.take(diverged(events, Kind::Hang, false));
+        }
+        assert_eq!(coordinator.why, None);
+        assert!(!stop.load(Ordering::Relaxed));
+    }
+
+    /// A crash's shrink (its tries take milliseconds) goes on to its end
+    /// when the program failed on its first traces; the stop comes after
+    /// it, unless a run printed meanwhile (A5: a crash on a tab was left a
+    /// trace of 30 lines).
+    #[test]
+    fn a_crash_being_shrunk_is_shrunk_to_its_end_before_the_stop() {
+        let dir = tempfile::tempdir().expect("dir");
+        let options = Options { out: dir.path().join("found"), ..options() };
+        let silent = |events: usize| {
+            let wanted = b"  ok\n".to_vec();
+            let crashed = Ended::Exited(Exit::Crashed("killed by signal 11 (SIGSEGV)".into()));
+            let symptom = report::Symptom::of(&wanted, b"", crashed, Some(0));
+            let kind = Kind::Behaviour(crate::behaviour::Behaviour::InitialState);
+            (trace(events), Found { kind, root: true, wanted, symptom })
+        };
+        let ran = |events: usize| {
+            let divergence = Some((silent(events).0, Box::new(silent(events).1)));
+            Event::Ran { worker: 1, run: events as u64, coverage: Coverage::default(), divergence }
+        };
+        for printed_meanwhile in [false, true] {
+            let stop = AtomicBool::new(false);
+            let (mut coordinator, receivers) = coordinator(&options, &stop);
+            for events in 1..=STALLS {
+                coordinator.take(ran(events));
+            }
+            assert_eq!(verdicts(&receivers[1])[0], Verdict::Shrink);
+            assert_eq!(coordinator.why, None, "the shrink goes on");
+            if printed_meanwhile {
+                let passed = Event::Ran {
+                    worker: 0,
+                    run: 9,
+                    coverage: Coverage::default(),
+                    divergence: None,
+                };
+                coordinator.take(passed);
+            }
+            let (small, found) = silent(1);
+            let text = small.text();
+            let shrunk = Shrunk {
+                worker: 1,
+                run: 1,
+                from: 1,
+                began: Instant::now(),
+                small,
+                wanted: Some(found.wanted.clone()),
+                found,
+                cut: false,
+                text,
+            };
+            coordinator.take(Event::Shrunk(Box::new(shrunk)));
+            let stopped = (!printed_meanwhile).then_some(Stop::Stalled);
+            assert_eq!(coordinator.why, stopped);
+            assert_eq!(stop.load(Ordering::Relaxed), !printed_meanwhile);
+        }
     }
 }

@@ -134,6 +134,12 @@ impl Stop {
     }
 }
 
+/// `n` and the word for its count (`1 run`, `2 runs`).
+pub(crate) fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// How long a program that could not be started is given before it is
 /// tried once more (a rebuild replacing it), before the session ends.
 const RESTART_AFTER: Duration = Duration::from_secs(1);
@@ -255,8 +261,10 @@ fn open(
             .map_or("the engine".to_string(), |o| format!("'{}'", o.join(" "))),
         seed,
         bounds: match options.time {
-            Some(time) => format!("{} runs or {} s", options.runs, time.as_secs_f64()),
-            None => format!("{} runs", options.runs),
+            Some(time) => {
+                format!("{} or {} s", counted(options.runs, "run", "runs"), time.as_secs_f64())
+            }
+            None => counted(options.runs, "run", "runs"),
         },
         jobs: options.jobs,
     };

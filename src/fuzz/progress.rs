@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use super::counted;
+
 /// Where a session stands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Progress {
@@ -22,8 +24,11 @@ impl Progress {
         let rate = self.runs as f64 / self.elapsed.as_secs_f64().max(1e-9);
         let eta = self.eta().map_or_else(|| "?".to_string(), duration);
         format!(
-            "{} runs, {rate:.0} runs/s, {}/{} behaviours covered, {} divergences, ETA {eta}",
-            self.runs, self.covered, self.total, self.divergences
+            "{}, {rate:.0} runs/s, {}/{} behaviours covered, {}, ETA {eta}",
+            counted(self.runs, "run", "runs"),
+            self.covered,
+            self.total,
+            counted(self.divergences as u64, "divergence", "divergences")
         )
     }
 
@@ -75,7 +80,7 @@ mod tests {
     fn the_line_has_the_rate_coverage_divergences_and_the_time_left() {
         assert_eq!(
             at(100, 10_000, 10, None),
-            "100 runs, 10 runs/s, 3/61 behaviours covered, 1 divergences, ETA 16 min 30 s"
+            "100 runs, 10 runs/s, 3/61 behaviours covered, 1 divergence, ETA 16 min 30 s"
         );
         // The time bound comes first, or the runs do.
         assert!(at(100, 10_000, 10, Some(50)).ends_with("ETA 50 s"));

@@ -75,13 +75,6 @@ impl Symptom {
         self.line.as_ref().is_some_and(|l| l.number == 1 && l.got.is_none())
     }
 
-    /// The program did not finish, or was killed before printing anything:
-    /// what a program that fails on every trace shows, wherever it shows it.
-    pub(crate) fn stalled(&self) -> bool {
-        let crashed = matches!(self.ended, Ended::Exited(Exit::Crashed(_)));
-        self.ended == Ended::TimedOut || (crashed && self.silent())
-    }
-
     /// How a run the program failed on every trace way ended, in words
     /// (`did not finish in 10 s`, `printed nothing and exited with status 2`).
     pub(crate) fn failed_how(&self, timeout: Duration) -> String {
@@ -242,7 +235,7 @@ impl Reports {
             return text;
         }
         let n = self.0.len();
-        let _ = writeln!(text, "Found {n} {}:", if n == 1 { "divergence" } else { "divergences" });
+        let _ = writeln!(text, "Found {}:", super::counted(n as u64, "divergence", "divergences"));
         for report in &self.0 {
             let kinds: Vec<&str> = report.kinds.iter().map(|k| k.id()).collect();
             let at = match (&report.symptom.line, &report.symptom.ended) {
@@ -614,14 +607,6 @@ mod tests {
         // Another text, or the same text printed otherwise: another cause.
         assert!(reports.same_cause(b"t11", &plain(b"Zo\xc3\xab\n", b"Zo?\n")).is_none());
         assert!(reports.same_cause(b"t12", &plain(b"Jo\\\"e\n", b"Jo\\\\\"e\n")).is_none());
-    }
-
-    #[test]
-    fn only_a_hang_or_a_silent_crash_stalls() {
-        assert!(Symptom::timed_out().stalled());
-        assert!(symptom(b"a\n", b"", None).stalled());
-        assert!(!symptom(b"a\n", b"", Some(1)).stalled());
-        assert!(!symptom(b"a\n", b"b\n", None).stalled());
     }
 
     #[test]

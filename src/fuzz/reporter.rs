@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use super::counted;
 use super::progress::Progress;
 use super::report::Reports;
 
@@ -84,8 +85,12 @@ impl FuzzReporter for Human<'_> {
     fn report(&mut self, event: &FuzzEvent) -> io::Result<()> {
         let text = match event {
             FuzzEvent::Started(o) => format!(
-                "Fuzzing '{}' against {}: seed {}, up to {}, {} jobs\n",
-                o.program, o.against, o.seed, o.bounds, o.jobs
+                "Fuzzing '{}' against {}: seed {}, up to {}, {}\n",
+                o.program,
+                o.against,
+                o.seed,
+                o.bounds,
+                counted(o.jobs as u64, "job", "jobs")
             ),
             FuzzEvent::Found(message) => format!("{}{message}\n", self.clear()),
             FuzzEvent::Progress(progress) if self.terminal => format!("{CLEAR}{}", progress.line()),
@@ -116,19 +121,20 @@ fn summary_text(s: &Summary) -> String {
     let (flaky, timeout) = s.flaky;
     if flaky > 0 {
         text.push_str(&format!(
-            "{flaky} {} not finish in {} s, then did when run again alone: a busy machine, no divergence.\n",
-            if flaky == 1 { "run did" } else { "runs did" },
-            timeout.as_secs_f64()
+            "{} not finish in {} s, then did when run again alone: the machine was busy, or the program hangs only now and then (a race, a read that waits for input); {} counted as a divergence.\n",
+            counted(flaky, "run did", "runs did"),
+            timeout.as_secs_f64(),
+            if flaky == 1 { "not" } else { "none" },
         ));
     }
     text.push_str(s.unchecked.unwrap_or_default());
     text.push_str(&s.reports.recap());
     text.push_str(&format!(
-        "Fuzz Results: {} runs, {}/{} behaviours covered, {} divergences found.\n",
-        s.runs,
+        "Fuzz Results: {}, {}/{} behaviours covered, {} found.\n",
+        counted(s.runs, "run", "runs"),
         s.covered,
         s.total,
-        s.reports.len()
+        counted(s.reports.len() as u64, "divergence", "divergences")
     ));
     text
 }

@@ -206,7 +206,7 @@ fn a_fault_at_the_start_of_the_output_is_one_divergence() {
         let said = text(&o);
         assert_eq!(o.status.code(), Some(1), "{said}");
         assert_eq!(said.matches("Divergence: ").count(), 1, "{said}");
-        assert!(said.ends_with(" 1 divergences found.\n"), "{said}");
+        assert!(said.ends_with(" 1 divergence found.\n"), "{said}");
         assert_eq!(saved(&out).len(), 1, "{said}");
     }
 }
