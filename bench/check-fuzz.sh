@@ -81,7 +81,7 @@ for seed in $(seq 1 40); do
   line=$(grep '^Divergence: tie ' "$scratch/shrink.log" || true)
   from=$(echo "$line" | sed -n 's/.*shrunk from \([0-9]*\) to.*/\1/p')
   from=${from:-0}
-  secs=$(echo "$line" | sed -n 's/.* events in \([0-9.]*\) s:.*/\1/p')
+  secs=$(echo "$line" | sed -n 's/.* events* in \([0-9.]*\) s:.*/\1/p')
   [ "$from" -ge 190 ] && break
 done
 cat "$scratch/shrink.log"
@@ -137,5 +137,5 @@ fuzz --program "$scratch/chars.sh" -j 2 --time 40 --out "$scratch/chars" \
 cat "$scratch/chars.log"
 [ "$status" -eq 1 ]
 # Found and fully shrunk before the 40 s ran out, to one event.
-grep -q "^Divergence: syntax-column-multibyte (.*, shrunk from [0-9]* to 1 events in [0-9.]* s:$" "$scratch/chars.log"
+grep -q "^Divergence: syntax-column-multibyte (.*, shrunk from [0-9]* to 1 event in [0-9.]* s:$" "$scratch/chars.log"
 [ "$(grep -cv '^--' "$scratch/chars/syntax-column-multibyte-1.txt")" -eq 1 ]

@@ -148,7 +148,7 @@ fn columns_counted_in_characters_or_screen_columns_are_found_in_one_line() {
         assert_eq!(o.status.code(), Some(1), "{said}");
         let head = format!("Divergence: {kind} (");
         let report = said.split(&head).nth(1).unwrap_or_else(|| panic!("{name}: {said}"));
-        assert!(report.contains(" to 1 events in "), "{name}: {said}");
+        assert!(report.contains(" to 1 event in "), "{name}: {said}");
         let trace = report.lines().nth(1).unwrap_or_default();
         assert!(!trace.contains('\t'), "{name}: a raw tab reads as a space: {said}");
         let saved = fs::read(out.join(format!("{kind}-1.txt"))).expect("saved");
