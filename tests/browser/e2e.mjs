@@ -787,8 +787,8 @@ await step("a 9 MB trace file runs off the page's thread, shown in part, saying 
   await p.waitForFunction(() => document.getElementById("trace-source").textContent !== "");
   const box = await p.locator("#trace").evaluate((t) => ({ length: t.value.length, readOnly: t.readOnly }));
   assert.deepEqual(box, { length: 64 * 1024, readOnly: true }, "the box holds the file's start, read-only");
-  assert.match(await p.locator("#trace-source").textContent(),
-    /^Running the file long-file\.txt \(9,000,022 bytes\) as it is, byte for byte; the box shows its first 65,536 bytes only\.$/);
+  assert.equal(await p.locator("#trace-source").textContent(), "Running the file long-file.txt (9,000,022 bytes) " +
+    "as it is, byte for byte; the box shows its first 65,536 bytes only. The page's address holds the mode only, not the file.");
   if (!site) {
     // Over the server's 1 MiB, refused by the page without sending it.
     await p.waitForFunction(() => !document.getElementById("problem").hidden);
@@ -842,6 +842,99 @@ await step("past 64 KiB the address holds no trace, says so, and a reload runs n
   assert.equal(await p.locator("#status").textContent(), "", "a reload ran a trace");
   assert.notEqual(await p.locator("#trace").inputValue(), sample, "a reload brought back the older trace");
   await audit(p, "the playground with a trace too long for the address");
+  await p.close();
+});
+
+/** Waits until the playground shows a run's exit status. */
+const finished = (p) => p.waitForFunction(() => document.getElementById("status").textContent.includes("exit status"));
+/** The trace the page's address holds, or null. */
+const addressTrace = (p) => new URLSearchParams(new URL(p.url()).hash.slice(1)).get("trace");
+/** Puts `text` in the trace box at once, as a paste does (fill types slowly); the page hears one input. */
+const paste = (p, text) => p.locator("#trace").evaluate((e, t) => {
+  e.value = t;
+  e.dispatchEvent(new Event("input"));
+}, text);
+
+await step("a trace file chosen leaves the address its mode only: a reload or a link runs no other trace (site-attack 2)", async () => {
+  const p = await page();
+  await p.goto(at.oracle + "#trace=" + encodeURIComponent(sample));
+  await finished(p);
+  const file = join(out, "crlf.txt");
+  writeFileSync(file, 'new_game("Ann","Bob")\r\nplay("Ann",5)\r\n');
+  await p.evaluate(() => { document.getElementById("status").textContent = ""; });
+  await p.setInputFiles("#trace-file", file);
+  await finished(p);
+  assert.equal(await p.locator("#status").textContent(), "(exit status 0)");
+  assert.equal(new URL(p.url()).hash, "#mode=b", "the address kept the text trace from before");
+  assert.match(await p.locator("#trace-source").textContent(), /The page's address holds the mode only, not the file\.$/);
+  // A mode chosen then writes the mode, not the file's text as decoded.
+  await p.selectOption("#mode", "last");
+  assert.equal(new URL(p.url()).hash, "#mode=last");
+  assert.ok(await p.locator("#address-note").isHidden());
+  await p.reload();
+  await p.waitForFunction(() => document.getElementById("mode").value === "last");
+  await p.waitForTimeout(500);
+  assert.equal(await p.locator("#status").textContent(), "", "a reload ran a trace");
+  await p.close();
+});
+
+await step("an edit reloaded before typing paused is kept, and runs (site-attack 1)", async () => {
+  const p = await page();
+  await p.goto(at.oracle + "#trace=" + encodeURIComponent(sample));
+  await finished(p);
+  const edited = 'new_game("Ann","Bob")\nplay("Ann",5) play("Bob",1)\n';
+  // The address is rewritten 300 ms after the last keystroke: the reload comes first.
+  await paste(p, edited);
+  await p.reload();
+  await p.waitForFunction((t) => document.getElementById("output").textContent === t, commandLine(edited, "-b"));
+  assert.equal(await p.locator("#trace").inputValue(), edited);
+  assert.equal(addressTrace(p), edited);
+  await p.close();
+});
+
+await step("back, forward and a link within the page run the address's trace (site-attack 3, 4)", async () => {
+  const p = await page();
+  const first = 'new_game("Ann","Bob")\nplay("Ann",5)\n';
+  const second = 'new_game("Ann","Bob")\nplay("Ann",10)\n';
+  const [one, two] = [first, second].map((trace, k) => {
+    const file = join(out, `hash-${k}.txt`);
+    writeFileSync(file, trace);
+    return commandLineOn(file, "-b");
+  });
+  assert.deepEqual([one.status, two.status], [0, 1]);
+  const shows = (want) => p.waitForFunction(({ output, status }) =>
+    document.getElementById("output").textContent === output &&
+    document.getElementById("status").textContent === status, want);
+  await p.goto(at.oracle + "#trace=" + encodeURIComponent(first));
+  await shows({ output: one.output, status: "(exit status 0)" });
+  await p.evaluate((hash) => { location.hash = hash; }, "trace=" + encodeURIComponent(second));
+  await shows({ output: two.output, status: "(exit status 1: the trace has an error)" });
+  await p.goBack();
+  await shows({ output: one.output, status: "(exit status 0)" });
+  assert.equal(await p.locator("#trace").inputValue(), first);
+  await p.goForward();
+  await shows({ output: two.output, status: "(exit status 1: the trace has an error)" });
+  // Past 64 KiB the page says the address does not hold the trace; a trace from the address hides that again.
+  await paste(p, 'new_game("Ann","Bob")\n' + "undo\n".repeat(14000));
+  await p.waitForFunction(() => !document.getElementById("address-note").hidden);
+  await p.evaluate((hash) => { location.hash = hash; }, "trace=" + encodeURIComponent(first));
+  await shows({ output: one.output, status: "(exit status 0)" });
+  assert.ok(await p.locator("#address-note").isHidden(), "the note on a long trace stayed");
+  await p.close();
+});
+
+await step("the address holds a trace of at most 64 KiB in UTF-8, not 64 Ki characters (site-attack 5)", async () => {
+  const p = await page();
+  await p.goto(at.oracle);
+  // 18 + 2 × 32,759 = 65,536 bytes, 32,777 characters.
+  const most = 'new_game("A' + "é".repeat(32759) + '","B")\n';
+  assert.equal(Buffer.byteLength(most), 64 * 1024);
+  await paste(p, most);
+  await p.waitForFunction((t) => new URLSearchParams(location.hash.slice(1)).get("trace") === t, most);
+  assert.ok(await p.locator("#address-note").isHidden());
+  await paste(p, most.replace("A", "Ab"));
+  await p.waitForFunction(() => !document.getElementById("address-note").hidden);
+  assert.equal(addressTrace(p), null, "a trace of 65,537 bytes is in the address");
   await p.close();
 });
 

@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
 
   /**
-   * The longest trace the address holds (characters). A link of megabytes
+   * The longest trace the address holds (bytes, in UTF-8). A link of megabytes
    * is no use, browsers stop updating an address past about 2 MB (a reload
    * then brings back an older trace), and rewriting it costs seconds per
    * keystroke; past this the address holds the mode only, and the page says so.
@@ -23,10 +23,19 @@
   const FILE_SHOWN = 64 * 1024;
   const OUTPUT_SHOWN = 256 * 1024;
 
-  /** Reads the trace and mode from the address; true when it holds a trace. */
+  /**
+   * Reads the trace and mode from the address; true when it holds a trace
+   * (which then replaces a trace file chosen).
+   */
   function readAddress() {
+    clearTimeout(addressTimer);
+    addressTimer = 0;
     const p = new URLSearchParams(location.hash.slice(1));
-    if (p.has("trace")) $("trace").value = p.get("trace");
+    if (p.has("trace")) {
+      traceEdited();
+      $("trace").value = p.get("trace");
+      $("address-note").hidden = true;
+    }
     if (p.has("mode")) $("mode").value = p.get("mode");
     if (!$("mode").value) $("mode").value = "b";
     if (p.has("start")) $("start").value = p.get("start");
@@ -35,20 +44,31 @@
     return p.has("trace");
   }
 
+  /** True when a text trace is past ADDRESS_LIMIT bytes in UTF-8 (never fewer bytes than UTF-16 units). */
+  const tooLong = (trace) => trace.length > ADDRESS_LIMIT || new TextEncoder().encode(trace).length > ADDRESS_LIMIT;
+
+  /** A rewrite of the address waiting for typing to pause (0: none). */
   let addressTimer = 0;
 
+  /**
+   * Writes the trace (when it is text of at most ADDRESS_LIMIT bytes in
+   * UTF-8) and the mode to the address. A file's bytes are not put there:
+   * with a file chosen the address holds the mode only, so a reload or a
+   * link runs no trace other than the one shown.
+   */
   function writeAddress() {
     clearTimeout(addressTimer);
+    addressTimer = 0;
     const trace = $("trace").value;
-    const kept = trace.length <= ADDRESS_LIMIT;
-    const p = new URLSearchParams(kept ? { trace } : {});
+    const long = !traceFile && tooLong(trace);
+    const p = new URLSearchParams(traceFile || long ? {} : { trace });
     p.set("mode", $("mode").value);
     if ($("mode").value === "window") {
       p.set("start", $("start").value);
       p.set("end", $("end").value);
     }
     history.replaceState(null, "", "#" + p.toString());
-    $("address-note").hidden = kept;
+    $("address-note").hidden = !long;
   }
 
   /** Typing rewrites the address once it pauses, not at every keystroke. */
@@ -106,8 +126,7 @@
   let runs = 0;
 
   async function run() {
-    // The address holds text; a file's bytes are not put there.
-    if (!traceFile) writeAddress();
+    writeAddress();
     const mine = ++runs;
     $("run").disabled = true;
     $("status").textContent = "(running…)";
@@ -280,7 +299,8 @@
     traceFile = { name: file.name, bytes };
     $("trace-source").textContent = `Running the file ${file.name} (${bytes.length.toLocaleString("en")} ` +
       "bytes) as it is, byte for byte; " + (whole ? "editing the trace runs the text instead."
-      : `the box shows its first ${FILE_SHOWN.toLocaleString("en")} bytes only.`);
+      : `the box shows its first ${FILE_SHOWN.toLocaleString("en")} bytes only.`) +
+      " The page's address holds the mode only, not the file.";
     $("trace-source").hidden = false;
     run();
   }
@@ -338,10 +358,45 @@
   document.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); }
   });
+  // Back, forward or a link within the page: its trace (or the trace file
+  // still chosen, when the address holds a mode only) runs, as on load.
   window.addEventListener("hashchange", () => {
-    traceEdited();
     readAddress();
+    run();
   });
 
+  /**
+   * A reload loads the address as it was before the page hid: an address
+   * write still waiting for typing to pause is made on the way out (for
+   * history), and kept in the tab's storage for the reload, which takes it.
+   */
+  const PENDING = "tictac.oracle.address";
+  window.addEventListener("pagehide", () => {
+    if (!addressTimer) return;
+    const was = location.hash;
+    writeAddress();
+    try {
+      sessionStorage.setItem(PENDING, JSON.stringify({ was, now: location.hash }));
+    } catch (e) { /* no storage: a reload runs the address before the edit */ }
+  });
+
+  /** The address write kept by pagehide, `{ was, now }`, taken out of the tab's storage. */
+  function takePending() {
+    try {
+      const pending = JSON.parse(sessionStorage.getItem(PENDING) || "null");
+      sessionStorage.removeItem(PENDING);
+      return pending;
+    } catch (e) {
+      return null;
+    }
+  }
+  // Back to this very page (the browser kept it): nothing to take.
+  window.addEventListener("pageshow", (e) => { if (e.persisted) takePending(); });
+
+  const pending = takePending();
+  const [navigation] = performance.getEntriesByType("navigation");
+  if (pending && navigation && navigation.type === "reload" && pending.was === location.hash) {
+    history.replaceState(null, "", pending.now);
+  }
   if (readAddress()) run();
 })();
