@@ -46,8 +46,9 @@ pub(super) enum Event {
     Shrunk(Box<Shrunk>),
     /// The oracle failed on a trace (the message): the session ends.
     OracleFailed(String),
-    /// A trace could not be written, or the folder copied: the session ends.
-    NotWritten(FuzzError),
+    /// tictac's own trouble (a trace not written, the folder not copied, no
+    /// open files left to start a program): the session ends.
+    Trouble(FuzzError),
     /// The program could not be started, twice (why): the session ends.
     CannotStart(String),
 }
@@ -143,7 +144,7 @@ pub(super) struct Coordinator<'a> {
     why: Option<Stop>,
     /// The first of each failure that ends the session with an error.
     oracle_failure: Option<String>,
-    not_written: Option<FuzzError>,
+    trouble: Option<FuzzError>,
     save_failed: Option<FuzzError>,
     cannot_start: Option<String>,
     /// The first error writing the output; the session stops at it.
@@ -190,7 +191,7 @@ impl<'a> Coordinator<'a> {
             unconfirmed: 0,
             why: None,
             oracle_failure: None,
-            not_written: None,
+            trouble: None,
             save_failed: None,
             cannot_start: None,
             write_error: None,
@@ -368,8 +369,8 @@ impl<'a> Coordinator<'a> {
                 self.halt(Stop::Other);
                 None
             }
-            Event::NotWritten(e) => {
-                self.not_written.get_or_insert(e);
+            Event::Trouble(e) => {
+                self.trouble.get_or_insert(e);
                 self.halt(Stop::Other);
                 None
             }
@@ -518,7 +519,7 @@ impl<'a> Coordinator<'a> {
         if let Some(failure) = self.oracle_failure.take() {
             return Err(FuzzError::OracleFailed(failure));
         }
-        if let Some(e) = self.not_written.take().or(self.save_failed.take()) {
+        if let Some(e) = self.trouble.take().or(self.save_failed.take()) {
             return Err(e);
         }
         let stalled = (stopped == Some(Stop::Stalled)).then(|| self.say_stalled());

@@ -61,6 +61,12 @@ pub(crate) enum FuzzError {
     /// stops rather than skip runs without a word.
     #[error("error: a trace could not be written to the scratch folder: {0}")]
     TraceNotWritten(io::Error),
+    /// The system ran out of what tictac needs to start a program (open
+    /// files: `ulimit -n`, processes, memory): not the program's doing.
+    #[error(
+        "error: the session could not go on, and not for the program's doing: {0}\ntictac ran out of what the system lets it have (open files: `ulimit -n`; processes: `ulimit -u`; memory): raise the limit, or run with a smaller -j."
+    )]
+    RanOut(String),
     /// The folder could not be copied for the program (a full disk).
     #[error("error: cannot copy {0} for the program: {1}")]
     FolderNotCopied(String, io::Error),
@@ -236,12 +242,12 @@ fn probe_both(
     let started = Guarded { stop: Some(interrupt.flag()) };
     let mut place = Workplace::new(&options.program, scratch, "probe");
     let room = place.enter()?;
-    probe(started, &room, scratch, limits).map_err(FuzzError::Program)?;
+    probe(started, &room, scratch, limits, FuzzError::Program)?;
     let in_place = room.note.clone();
     drop((room, place));
     if let Some(oracle) = &options.oracle {
         let here = Room::here(oracle);
-        probe(started, &here, scratch, limits).map_err(FuzzError::Oracle)?;
+        probe(started, &here, scratch, limits, FuzzError::Oracle)?;
     }
     Ok(in_place)
 }
@@ -299,12 +305,20 @@ fn scratch_dir() -> io::Result<tempfile::TempDir> {
     }
 }
 
-/// Fails when the program cannot be started at all.
-fn probe(launcher: Guarded, room: &Room, scratch: &Path, limits: Limits) -> Result<(), String> {
+/// Fails when the program cannot be started at all (`cannot`: its error),
+/// or tictac could not start it for want of files or processes.
+fn probe(
+    launcher: Guarded,
+    room: &Room,
+    scratch: &Path,
+    limits: Limits,
+    cannot: fn(String) -> FuzzError,
+) -> Result<(), FuzzError> {
     let file = scratch.join("probe.txt");
-    fs::write(&file, b"").map_err(|e| e.to_string())?;
+    fs::write(&file, b"").map_err(FuzzError::Scratch)?;
     match launcher.launch(&room.command, room.dir.as_deref(), &file, limits) {
-        Launched::CannotStart(why) => Err(why),
+        Launched::CannotStart(why) => Err(cannot(why)),
+        Launched::RanOut(why) => Err(FuzzError::RanOut(why)),
         _ => Ok(()),
     }
 }

@@ -38,6 +38,9 @@ pub(crate) enum Launched {
     /// Stopped because the session ended (its time is up, its output closed).
     Stopped,
     CannotStart(String),
+    /// It could not be started for want of what the system gives tictac
+    /// (open files, processes, memory): tictac's trouble, not the program's.
+    RanOut(String),
 }
 
 /// How a program that finished ended.
@@ -111,6 +114,9 @@ impl Launcher for Guarded<'_> {
         };
         let mut finished = match process::run(&spec) {
             Ok(finished) => finished,
+            Err(e) if crate::platform::files::is_exhaustion(&e) => {
+                return Launched::RanOut(format!("cannot run {exe}: {e}"));
+            }
             Err(e) => return Launched::CannotStart(format!("cannot run {exe}: {e}")),
         };
         // The capture holds at most the cap.

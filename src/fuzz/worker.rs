@@ -43,9 +43,10 @@ enum Outcome {
     Diverges(Box<Found>),
     /// Nothing: the session was stopped during the run.
     Unknown,
-    /// The trace could not be written, or the folder copied (a full or
-    /// size-limited disk).
-    NotWritten(FuzzError),
+    /// tictac's own trouble: the trace could not be written, the folder
+    /// copied (a full or size-limited disk), or a program started (no open
+    /// files left).
+    Trouble(FuzzError),
     /// The oracle failed on the trace (why).
     OracleFailed(String),
     /// The program could not be started (why): deleted, no longer
@@ -96,7 +97,7 @@ impl Worker<'_> {
         let divergence = match self.try_trace_again(&trace, &expected, confirm) {
             Outcome::Unknown => return false,
             Outcome::CannotStart(why) => return self.end(Event::CannotStart(why)),
-            Outcome::NotWritten(e) => return self.end(Event::NotWritten(e)),
+            Outcome::Trouble(e) => return self.end(Event::Trouble(e)),
             Outcome::OracleFailed(why) => return self.end(self.oracle_failed(&why, &trace)),
             Outcome::Agrees => None,
             Outcome::Diverges(divergence) => Some(divergence),
@@ -180,7 +181,7 @@ impl Worker<'_> {
     /// loaded machine a run can miss its time without hanging.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
         if let Err(e) = self.rewrite(&trace.text()) {
-            return Outcome::NotWritten(FuzzError::TraceNotWritten(e));
+            return Outcome::Trouble(FuzzError::TraceNotWritten(e));
         }
         let cap = MIN_CAP.max(expected.output.len() + (1 << 20));
         let limits = Limits { timeout: self.options.timeout, cap };
@@ -200,7 +201,7 @@ impl Worker<'_> {
         }
         let (oracle, program) = match ran {
             Ok(ran) => ran,
-            Err(e) => return Outcome::NotWritten(e),
+            Err(e) => return Outcome::Trouble(e),
         };
         let (wanted, wanted_status) = match oracle {
             // Borrowed: a copy only for a divergence.
@@ -221,6 +222,7 @@ impl Worker<'_> {
             Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
             Launched::Stopped => return Outcome::Unknown,
             Launched::CannotStart(why) => return Outcome::CannotStart(why),
+            Launched::RanOut(why) => return Outcome::Trouble(FuzzError::RanOut(why)),
             Launched::TooMuch(output) => (compare(&output), output, Ended::TooMuch),
             Launched::Finished { output, exit, stderr: err } => {
                 stderr = err;
@@ -280,6 +282,7 @@ impl Worker<'_> {
             )),
             Launched::TooMuch(_) => failed("it printed far more than the engine does".into()),
             Launched::CannotStart(why) => failed(why),
+            Launched::RanOut(why) => Err(Outcome::Trouble(FuzzError::RanOut(why))),
             Launched::Stopped => Err(Outcome::Unknown),
         }
     }

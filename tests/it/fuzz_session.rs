@@ -225,6 +225,30 @@ fn a_crash_on_some_traces_is_shrunk_and_does_not_stop_the_session() {
     assert!(said.ends_with(" 1 divergence found.\n"), "{said}");
 }
 
+/// tictac out of open files (its own `ulimit -n`) is tictac's trouble, not
+/// the program's: said so, exit 2, nothing blamed on the program (attack
+/// 37's A12: "the program cannot be started").
+#[test]
+fn tictac_out_of_open_files_is_not_the_programs_doing() {
+    let scratch = temp_dir();
+    let program = script(scratch.path(), "ok.sh", &format!("exec {BIN} \"$@\""));
+    let out = path(&scratch.path().join("o"));
+    let limited = "ulimit -n 12 && exec \"$@\"";
+    let args = ["fuzz", "--program", &program, "--runs", "20", "-j", "2", "--out", &out];
+    let o =
+        crate::common::run(Command::new("sh").args(["-c", limited, "sh", BIN]).args(args), None);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(
+            "error: the session could not go on, and not for the program's doing: cannot run "
+        ),
+        "{said}"
+    );
+    assert!(said.contains("Too many open files") && said.contains("`ulimit -n`"), "{said}");
+    assert!(!said.contains("the program cannot be started"), "{said}");
+}
+
 /// A session in which no run finished checked nothing (attack 37's A4):
 /// it says why in words a student acts on and exits 1, never "0
 /// divergences found" and 0.
