@@ -133,6 +133,45 @@ impl Symptom {
     }
 }
 
+/// How the differing line printed the expected line's text that is not
+/// ASCII otherwise, all else the same: the first such text expected and
+/// what stands for it (`É` as `\xC9`, `李雷` as `??`). Each run of
+/// characters that are not ASCII is printed as other bytes that are not
+/// ASCII, or as `?` (Latin-1, a console's code page, a lossy conversion):
+/// one mistake, the output's encoding, on whichever line prints such text.
+fn recoded(line: &LineDifference) -> Option<(&str, &[u8])> {
+    fn body(l: &[u8]) -> &[u8] {
+        l.strip_suffix(b"\n").unwrap_or(l)
+    }
+    let expected = std::str::from_utf8(body(line.expected.as_deref()?)).ok()?;
+    let got = body(line.got.as_deref()?);
+    let mut at = 0;
+    let mut first = None;
+    let mut rest = expected;
+    while !rest.is_empty() {
+        let ascii = rest.starts_with(|c: char| c.is_ascii());
+        let len = rest.find(|c: char| c.is_ascii() != ascii).unwrap_or(rest.len());
+        let (run, after) = rest.split_at(len);
+        if ascii {
+            got.get(at..)?.starts_with(run.as_bytes()).then_some(())?;
+            at += len;
+        } else {
+            let other = |b: &u8| !b.is_ascii() || *b == b'?';
+            let n = got.get(at..)?.iter().take_while(|b| other(b)).count();
+            let printed = &got[at..at + n];
+            if n == 0 {
+                return None;
+            }
+            if printed != run.as_bytes() && first.is_none() {
+                first = Some((run, printed));
+            }
+            at += n;
+        }
+        rest = after;
+    }
+    if at == got.len() { first } else { None }
+}
+
 /// The expected and the actual line (`None`: the output had ended).
 type LinePair<'a> = (&'a Option<Vec<u8>>, &'a Option<Vec<u8>>);
 
@@ -175,6 +214,15 @@ impl Reports {
                 };
                 let how =
                     format!("the same text printed wrongly: {} as {}", text(expected), text(got));
+                Some((k, how))
+            } else if let Some((expected, got)) = symptom.line.as_ref().and_then(recoded)
+                && r.symptom.line.as_ref().and_then(recoded).is_some()
+            {
+                let how = format!(
+                    "text that is not ASCII printed otherwise than as UTF-8: `{}` as `{}`",
+                    shown(expected.as_bytes()),
+                    shown(got)
+                );
                 Some((k, how))
             } else if let Some(at) = &symptom.rejected_at
                 && r.symptom.rejected_at.as_ref() == Some(at)
@@ -607,6 +655,48 @@ mod tests {
         // Another text, or the same text printed otherwise: another cause.
         assert!(reports.same_cause(b"t11", &plain(b"Zo\xc3\xab\n", b"Zo?\n")).is_none());
         assert!(reports.same_cause(b"t12", &plain(b"Jo\\\"e\n", b"Jo\\\\\"e\n")).is_none());
+    }
+
+    /// A program whose output is Latin-1 (`iconv -t latin1//TRANSLIT`):
+    /// `É` as `\xC9`, `李雷` and `🎲` as `?`, on any line; one report, not
+    /// five (attack 37's A6).
+    #[test]
+    fn text_printed_in_another_encoding_on_any_line_is_one_cause() {
+        let line = |wanted: &str, got: &[u8]| {
+            let mut got = got.to_vec();
+            got.push(b'\n');
+            symptom(format!("a\n{wanted}\n").as_bytes(), &[b"a\n", &got[..]].concat(), Some(0))
+        };
+        let mut reports = Reports::default();
+        let first = Kind::Behaviour(Behaviour::PlayUnknownPlayer);
+        reports.add(
+            (first, false),
+            b"t1".to_vec(),
+            line("->play(\"Émile\",1)", b"->play(\"\xC9mile\",1)"),
+            None,
+        );
+        for (wanted, got, how) in [
+            (
+                "->new_game(\"Émile\",\"Émile\")",
+                &b"->new_game(\"\xC9mile\",\"\xC9mile\")"[..],
+                "`É` as `\\xC9`",
+            ),
+            ("  ok: => Li李 plays next", b"  ok: => Li? plays next", "`李` as `?`"),
+            ("->play(\"Ro🎲\",5)", b"->play(\"Ro?\",5)", "`🎲` as `?`"),
+            ("  1: score for \"李雷\" (as X)", b"  1: score for \"??\" (as X)", "`李雷` as `??`"),
+        ] {
+            let (at, said) = reports.same_cause(b"t2", &line(wanted, got)).expect(wanted);
+            let how = format!("text that is not ASCII printed otherwise than as UTF-8: {how}");
+            assert_eq!((at, said), (0, how));
+        }
+        // Something else changed too, or the text dropped: another cause.
+        for (wanted, got) in [
+            ("->play(\"Émile\",1)", &b"->play(\"\xC9mile\",2)"[..]),
+            ("->play(\"Émile\",1)", b"->play(\"mile\",1)"),
+            ("->play(\"Emile\",1)", b"->play(\"\xC9mile\",1)"),
+        ] {
+            assert!(reports.same_cause(b"t3", &line(wanted, got)).is_none(), "{wanted}");
+        }
     }
 
     #[test]
