@@ -336,7 +336,8 @@ pub(crate) fn falsifying(
         let _ = writeln!(text, "    {line_shown}");
     }
     if lines.len() > TRACE_SHOWN {
-        let _ = writeln!(text, "    ... ({} more lines)", lines.len() - TRACE_SHOWN);
+        let more = (lines.len() - TRACE_SHOWN) as u64;
+        let _ = writeln!(text, "    ... ({})", super::counted(more, "more line", "more lines"));
     }
     if let Some(line) = &symptom.line {
         let other = |side: &Option<Vec<u8>>| side.as_ref().is_some_and(|l| l.ends_with(b"\n"));
@@ -600,6 +601,20 @@ mod tests {
         let text = falsifying("D", "play(\"Zoë\", 1)\n".as_bytes(), &s, CHECKED, &saved);
         assert!(text.ends_with("  saved: found/syntax-column-tab-1.txt"), "{text}");
         assert!(text.contains("    play(\"Zoë\", 1)\n"), "{text}");
+    }
+
+    /// A trace longer than shown ends with the count of lines left out,
+    /// singular for one.
+    #[test]
+    fn the_lines_of_a_trace_left_out_are_counted() {
+        let s = symptom(b"a\n", b"b\n", Some(0));
+        for (lines, said) in
+            [(TRACE_SHOWN + 1, "(1 more line)"), (TRACE_SHOWN + 2, "(2 more lines)")]
+        {
+            let trace = "undo\n".repeat(lines);
+            let text = falsifying("D", trace.as_bytes(), &s, CHECKED, &Err("-".into()));
+            assert!(text.contains(&format!("\n    ... {said}\n")), "{text}");
+        }
     }
 
     #[test]
