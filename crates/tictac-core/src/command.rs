@@ -38,22 +38,39 @@ impl<'a> Command<'a> {
     /// Writes the normalised echo: `new_game("Ann","Bob")`, `play("Ann",5)`,
     /// `play_again`, `undo`, `redo` (no newline).
     pub fn write_echo<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        self.write_framed(w, false)
+    }
+
+    /// Writes the transcript's line of the command: `->`, the echo, a newline.
+    pub fn write_line<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        self.write_framed(w, true)
+    }
+
+    /// The echo, as a line or bare; each fixed piece is one write.
+    #[inline(always)]
+    fn write_framed<W: Write + ?Sized>(&self, w: &mut W, line: bool) -> io::Result<()> {
+        macro_rules! piece {
+            ($text:literal, $end:literal) => {
+                if line { concat!("->", $text, $end) } else { $text }.as_bytes()
+            };
+        }
         match *self {
             Command::NewGame { player1, player2 } => {
-                w.write_all(b"new_game(\"")?;
+                w.write_all(piece!("new_game(\"", ""))?;
                 w.write_all(player1)?;
                 w.write_all(b"\",\"")?;
                 w.write_all(player2)?;
-                w.write_all(b"\")")
+                w.write_all(&b"\")\n"[..2 + usize::from(line)])
             }
             Command::Play { player, press } => {
-                w.write_all(b"play(\"")?;
+                w.write_all(piece!("play(\"", ""))?;
                 w.write_all(player)?;
-                w.write_all(&[b'"', b',', b'0' + press.number(), b')'])
+                let end = [b'"', b',', b'0' + press.number(), b')', b'\n'];
+                w.write_all(&end[..4 + usize::from(line)])
             }
-            Command::PlayAgain => w.write_all(b"play_again"),
-            Command::Undo => w.write_all(b"undo"),
-            Command::Redo => w.write_all(b"redo"),
+            Command::PlayAgain => w.write_all(piece!("play_again", "\n")),
+            Command::Undo => w.write_all(piece!("undo", "\n")),
+            Command::Redo => w.write_all(piece!("redo", "\n")),
         }
     }
 }

@@ -29,6 +29,9 @@ impl Driver {
     ) -> Result<(), E> {
         self.engine.run(command);
         after(command, &self.engine)?;
+        if self.autopilot.is_idle() {
+            return Ok(());
+        }
         self.autopilot.follow(&mut self.engine, command, |engine, bot_command| {
             engine.run(bot_command);
             after(bot_command, engine)
@@ -59,13 +62,6 @@ pub fn show_step<W: Write + ?Sized>(
     engine: &Engine,
     out: &mut W,
 ) -> io::Result<()> {
-    show_echo(command, out)?;
+    command.write_line(out)?;
     write_state(out, engine.game())
-}
-
-/// The line a transcript step opens with: `->` and the command's echo.
-pub(crate) fn show_echo<W: Write + ?Sized>(command: &Command, out: &mut W) -> io::Result<()> {
-    out.write_all(b"->")?;
-    command.write_echo(out)?;
-    out.write_all(b"\n")
 }

@@ -25,7 +25,6 @@ pub mod windowed;
 
 use std::io;
 
-use driver::show_echo;
 pub use driver::{Driver, show_step, step};
 pub use encoding::Encoding;
 pub use input::Input;

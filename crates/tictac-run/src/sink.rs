@@ -4,7 +4,6 @@ use std::io::{self, BufWriter, Write};
 
 use crate::command::Command;
 use crate::engine::Engine;
-use crate::show_echo;
 use crate::status::Status;
 use crate::view::View;
 
@@ -60,15 +59,27 @@ impl Sink<'_> {
         if self.rejected { Status::Failed } else { Status::Ran }
     }
 
-    /// The state as the transcript shows it.
+    /// A state shown on its own (its names may be others than the last
+    /// state's: commands may have run unseen).
     pub(crate) fn state(&mut self, engine: &Engine) -> io::Result<()> {
+        self.view.forget_names();
         self.view.write(&mut self.out, engine.game())
     }
 
-    /// A transcript step (see `show_step`): the command's echo, then the state.
+    /// A transcript step (see `show_step`): the command's line, then the
+    /// state. Only a new game changes the players' names.
+    #[inline]
     pub(crate) fn step(&mut self, command: &Command, engine: &Engine) -> io::Result<()> {
-        show_echo(command, &mut self.out)?;
-        self.state(engine)
+        if let Command::NewGame { .. } = command {
+            self.view.forget_names();
+        }
+        command.write_line(&mut self.out)?;
+        self.view.write(&mut self.out, engine.game())
+    }
+
+    /// A command ran unseen (before a window): it may have changed the names.
+    pub(crate) fn unseen(&mut self) {
+        self.view.forget_names();
     }
 
     /// Hands on what is left, reporting a failure (drop cannot).

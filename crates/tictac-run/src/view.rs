@@ -1,67 +1,68 @@
-//! The view of a transcript of many steps (`-b`, `-w`): the pieces of the
-//! six lines that change only with a name or a score are kept formatted.
+//! The view of a transcript of many steps (`-b`, `-w`): what follows the
+//! status line's opening is kept as one piece for each player to move.
 
 use std::io::{self, Write};
 
-use crate::game::view::{
-    PLAYS_NEXT, board_lines, status_opening, write_next, write_scores, write_state,
-};
+use crate::game::view::{board_lines, status_opening, write_next, write_scores, write_state};
 use crate::game::{Game, Mark, Phase};
 
-/// `write_state` for a transcript of many steps: the pieces that change
-/// only with a name or a score (the end of the status line for each
-/// player, the score lines) are kept formatted, so a step is four writes.
-/// Names longer than `KEPT_NAME` are written as `write_state` does.
+/// `write_state` for a transcript of many steps. For each player, a frame
+/// holds `NAME plays next`, the board and the score lines; a step patches
+/// the board into the frame of the player to move and writes the status
+/// line's opening, then the frame (from the board on when no game is in
+/// play): two writes. The frames are made again when the scores change, and
+/// when the names may have (`forget_names`). Names longer than `KEPT_NAME`
+/// are written as `write_state` does.
 #[derive(Default)]
 pub(crate) struct View {
-    /// X's `NAME plays next`, O's, then the score lines, for `scores`.
-    pieces: Vec<u8>,
-    /// Where O's piece starts, and where the score lines do.
-    starts: [usize; 2],
+    /// X's frame, then O's.
+    frames: [Vec<u8>; 2],
+    /// Where the board starts in each frame.
+    boards: [usize; 2],
+    /// The scores the frames show.
     scores: [u64; 2],
+    /// Whether the frames show the names of the game last written, and no
+    /// command that may change them ran since.
+    named: bool,
 }
 
 const KEPT_NAME: usize = 256;
+const BOARD: usize = 18;
 
 impl View {
+    #[inline]
     pub(crate) fn write<W: Write + ?Sized>(&mut self, w: &mut W, game: &Game) -> io::Result<()> {
         let s = &game.state;
-        if !self.holds(game) && !self.keep(game) {
+        if !(self.named && self.scores == s.scores || self.keep(game)) {
             return write_state(w, game);
         }
-        let [o, scores] = self.starts;
+        let (k, at) = (s.next.index(), self.boards[s.next.index()]);
+        let frame = &mut self.frames[k];
+        frame[at..at + BOARD].copy_from_slice(&board_lines(&s.board));
         w.write_all(status_opening(s.message, s.phase).as_bytes())?;
-        if s.phase == Phase::InPlay {
-            w.write_all([&self.pieces[..o], &self.pieces[o..scores]][s.next.index()])?;
-        }
-        w.write_all(&board_lines(s))?;
-        w.write_all(&self.pieces[scores..])
+        w.write_all(if s.phase == Phase::InPlay { frame } else { &frame[at..] })
     }
 
-    /// Whether the pieces are those of this game's names and scores.
-    fn holds(&self, game: &Game) -> bool {
-        let [o, scores] = self.starts;
-        let name = |from, to: usize| self.pieces.get(from..to - PLAYS_NEXT.len());
-        !self.pieces.is_empty()
-            && self.scores == game.state.scores
-            && name(0, o) == Some(game.name(Mark::X))
-            && name(o, scores) == Some(game.name(Mark::O))
+    /// The next state written may show other names: a new game ran, or
+    /// commands ran unseen.
+    pub(crate) fn forget_names(&mut self) {
+        self.named = false;
     }
 
-    /// Formats the pieces for this game; false when a name is too long to keep.
+    /// Makes the frames for this game; false when a name is too long to keep.
     fn keep(&mut self, game: &Game) -> bool {
-        self.pieces.clear();
-        if game.names.iter().any(|n| n.len() > KEPT_NAME) {
-            return false;
+        self.named = game.names.iter().all(|n| n.len() <= KEPT_NAME);
+        for mark in [Mark::X, Mark::O].into_iter().filter(|_| self.named) {
+            let frame = &mut self.frames[mark.index()];
+            frame.clear();
+            // Writing into a Vec cannot fail.
+            let _ = write_next(frame, game.name(mark));
+            self.boards[mark.index()] = frame.len();
+            frame.extend_from_slice(&[0; BOARD]);
+            let _ = write_scores(frame, game);
         }
-        // Writing into a Vec cannot fail.
-        let _ = write_next(&mut self.pieces, game.name(Mark::X));
-        self.starts[0] = self.pieces.len();
-        let _ = write_next(&mut self.pieces, game.name(Mark::O));
-        self.starts[1] = self.pieces.len();
-        let _ = write_scores(&mut self.pieces, game);
         self.scores = game.state.scores;
-        true
+        self.named
     }
 }
 
@@ -79,9 +80,11 @@ mod tests {
         let names = [(ann, bob), (ann, bo), (an, bob), (&long, bob), (bob, ann), (bob, ann)];
         for (k, (x, o)) in names.into_iter().enumerate() {
             g.new_game(x, o);
-            for step in 0..3 {
+            view.forget_names();
+            for step in 0..4 {
                 g.state.scores[step % 2] += (k % 2) as u64 * 10;
                 g.play(if step == 1 { o } else { x }, Cell::new(step as u8 + 1).expect("cell"));
+                g.state.phase = [Phase::InPlay, Phase::Over][k % 2 * (step / 3)];
                 let mut kept = Vec::new();
                 view.write(&mut kept, &g).expect("vec");
                 assert_eq!(kept, render(&g), "round {k}, step {step}");

@@ -72,7 +72,11 @@ impl Watch for Sink<'_> {
 
     #[inline]
     fn ran(&mut self, command: &Command, engine: &Engine, shown: bool) -> io::Result<()> {
-        if shown { self.step(command, engine) } else { Ok(()) }
+        if !shown {
+            self.unseen();
+            return Ok(());
+        }
+        self.step(command, engine)
     }
 
     fn rejected(&mut self, shown: bool, message: &mut dyn Message) -> Result<(), RunError> {

@@ -13,6 +13,7 @@ use crate::lang::{EventStream, Rejection, SyntaxKind, validate};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
 /// the model after it, `walked` whether an undo or redo moved the cursor.
+#[inline]
 pub fn of_command(command: &Command, before: &State, game: &Game, walked: bool) -> Behaviour {
     use Behaviour as B;
     let after = &game.state;

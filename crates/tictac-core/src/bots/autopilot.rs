@@ -30,6 +30,11 @@ impl Autopilot {
         Autopilot { bots, rng: seed.map(fastrand::Rng::with_seed) }
     }
 
+    /// Whether no bot plays.
+    pub fn is_idle(&self) -> bool {
+        self.bots.is_empty()
+    }
+
     /// The bot to move, if a game is in play and it is a bot's turn.
     #[inline]
     fn to_move(&self, game: &Game) -> Option<usize> {

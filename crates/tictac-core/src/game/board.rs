@@ -51,8 +51,9 @@ impl Cell {
         self.0
     }
 
-    fn slot(self) -> usize {
-        usize::from(self.0 - 1)
+    /// Its bit in a bitboard.
+    fn bit(self) -> u16 {
+        1 << (self.0 - 1)
     }
 }
 
@@ -60,10 +61,14 @@ impl Cell {
 pub const LINES: [[u8; 3]; 8] =
     [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 4, 7], [2, 5, 8], [3, 6, 9], [1, 5, 9], [3, 5, 7]];
 
-/// Nine cells; plain data, cheap to copy.
+/// Each line of `LINES` as a mask of `Board`'s bits.
+const LINE_MASKS: [u16; 8] = [0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
+
+/// Nine cells, as two bitboards: bit `n - 1` of `marks[m]` is set when
+/// mark `m` (`Mark::index`) holds cell `n`. Plain data, cheap to copy.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Board {
-    cells: [Option<Mark>; 9],
+    marks: [u16; 2],
 }
 
 impl Board {
@@ -73,14 +78,7 @@ impl Board {
     /// The board as a number in base 3, cell 1 the most significant digit
     /// (empty 0, X 1, O 2): an index for tables of positions.
     pub fn code(&self) -> usize {
-        Cell::ALL.iter().fold(0, |code, &c| {
-            code * 3
-                + match self.get(c) {
-                    None => 0,
-                    Some(Mark::X) => 1,
-                    Some(Mark::O) => 2,
-                }
-        })
+        Cell::ALL.iter().fold(0, |code, &c| code * 3 + self.get(c).map_or(0, |m| m.index() + 1))
     }
 
     /// The board `code` names (the inverse of `code`).
@@ -97,20 +95,34 @@ impl Board {
         board
     }
 
+    /// The bits of the cells each mark holds (bit `n - 1` for cell `n`),
+    /// indexed by `Mark::index`.
+    pub fn bits(&self) -> [u16; 2] {
+        self.marks
+    }
+
     pub fn get(&self, cell: Cell) -> Option<Mark> {
-        self.cells[cell.slot()]
+        let bit = cell.bit();
+        if self.marks[0] & bit != 0 {
+            Some(Mark::X)
+        } else if self.marks[1] & bit != 0 {
+            Some(Mark::O)
+        } else {
+            None
+        }
     }
 
     pub fn set(&mut self, cell: Cell, mark: Mark) {
-        self.cells[cell.slot()] = Some(mark);
+        self.marks[mark.other().index()] &= !cell.bit();
+        self.marks[mark.index()] |= cell.bit();
     }
 
     pub fn clear(&mut self, cell: Cell) {
-        self.cells[cell.slot()] = None;
+        self.marks = self.marks.map(|m| m & !cell.bit());
     }
 
     pub fn is_full(&self) -> bool {
-        self.cells.iter().all(Option::is_some)
+        self.marks[0] | self.marks[1] == 0x1FF
     }
 
     /// The cells still free, in ascending order.
@@ -120,19 +132,19 @@ impl Board {
 
     /// How many cells hold `mark`.
     pub fn count(&self, mark: Mark) -> usize {
-        self.cells.iter().filter(|&&c| c == Some(mark)).count()
+        self.marks[mark.index()].count_ones() as usize
     }
 
     /// Whether `mark` holds all three cells of some line.
     pub fn has_line(&self, mark: Mark) -> bool {
-        self.lines_of(mark).next().is_some()
+        let held = self.marks[mark.index()];
+        LINE_MASKS.iter().any(|&line| line & !held == 0)
     }
 
     /// The lines whose three cells `mark` holds.
     pub fn lines_of(&self, mark: Mark) -> impl Iterator<Item = [u8; 3]> + '_ {
-        LINES
-            .into_iter()
-            .filter(move |line| line.iter().all(|&n| self.cells[usize::from(n - 1)] == Some(mark)))
+        let held = self.marks[mark.index()];
+        LINES.into_iter().zip(LINE_MASKS).filter(move |&(_, m)| held & m == m).map(|(line, _)| line)
     }
 }
 
@@ -149,5 +161,6 @@ mod tests {
         board.set(Cell::ALL[0], Mark::O);
         board.set(Cell::ALL[8], Mark::X);
         assert_eq!(board.code(), 2 * 3usize.pow(8) + 1);
+        assert_eq!(LINES.map(|l| l.iter().fold(0, |m, n| m | 1 << (n - 1))), LINE_MASKS);
     }
 }

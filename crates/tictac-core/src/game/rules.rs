@@ -40,7 +40,10 @@ impl Game {
         if !starts_with_letter(p1) || !starts_with_letter(p2) {
             return self.reject(Message::NameMustStartWithLetter);
         }
-        self.names = [p1.to_vec(), p2.to_vec()];
+        for (name, new) in self.names.iter_mut().zip([p1, p2]) {
+            name.clear();
+            name.extend_from_slice(new);
+        }
         self.state.scores = [0, 0];
         self.start_round(Mark::X)
     }

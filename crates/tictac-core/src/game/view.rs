@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{Cell, Game, Mark, Message, Phase, State};
+use super::{Board, Game, Mark, Message, Phase};
 
 /// The messages' exact texts. The macro also spells out, at compile time,
 /// how each message opens the status line in each phase, so the view writes
@@ -12,15 +12,18 @@ macro_rules! status_openings {
         /// The status line up to the name of the player to move (in play),
         /// or whole with its newline (otherwise).
         pub fn status_opening(message: Message, phase: Phase) -> &'static str {
-            match (message, phase) {
+            const OPENINGS: [[&str; 10]; 3] = {
+                let mut openings = [[""; 10]; 3];
                 $(
-                    (Message::$variant, Phase::NoGame) => concat!("  ", $text, ":  => start new game\n"),
-                    (Message::$variant, Phase::InPlay) => concat!("  ", $text, ": => "),
-                    (Message::$variant, Phase::Over) => {
-                        concat!("  ", $text, ": => play again or start new game\n")
-                    }
+                    let m = Message::$variant as usize;
+                    openings[Phase::NoGame as usize][m] = concat!("  ", $text, ":  => start new game\n");
+                    openings[Phase::InPlay as usize][m] = concat!("  ", $text, ": => ");
+                    openings[Phase::Over as usize][m] =
+                        concat!("  ", $text, ": => play again or start new game\n");
                 )*
-            }
+                openings
+            };
+            OPENINGS[phase as usize][message as usize]
         }
 
         /// A message's text, as it opens the status line.
@@ -62,27 +65,38 @@ pub fn write_state<W: Write + ?Sized>(w: &mut W, game: &Game) -> io::Result<()> 
     if s.phase == Phase::InPlay {
         write_next(w, game.name(s.next))?;
     }
-    w.write_all(&board_lines(s))?;
+    w.write_all(&board_lines(&s.board))?;
     write_scores(w, game)
 }
-
-/// What follows the name of the player to move.
-pub const PLAYS_NEXT: &[u8] = b" plays next\n";
 
 /// The end of the status line in play: `Bob plays next`.
 pub fn write_next<W: Write + ?Sized>(w: &mut W, name: &[u8]) -> io::Result<()> {
     w.write_all(name)?;
-    w.write_all(PLAYS_NEXT)
+    w.write_all(b" plays next\n")
 }
 
-/// The three board lines: each cell's letter from a table, without a
-/// branch (the cells of a trace's boards are as good as random).
+/// A board line's cells and newline for each pair of three bits (X's,
+/// then O's shifted by 3).
+const ROWS: [[u8; 4]; 64] = {
+    let mut rows = [*b"___\n"; 64];
+    let mut k = 0;
+    while k < 64 * 3 {
+        let (row, cell) = (k / 3, k % 3);
+        rows[row][cell] = [b'_', b'X', b'O', b'X'][row >> cell & 1 | (row >> (cell + 3) & 1) << 1];
+        k += 1;
+    }
+    rows
+};
+
+/// The three board lines, each line's cells from a table (no branch: the
+/// cells of a trace's boards are as good as random).
 #[inline]
-pub fn board_lines(s: &State) -> [u8; 18] {
+pub fn board_lines(board: &Board) -> [u8; 18] {
+    let [x, o] = board.bits().map(usize::from);
     let mut lines = *b"  ___\n  ___\n  ___\n";
-    for (k, cell) in Cell::ALL.into_iter().enumerate() {
-        let letter = [b'_', b'X', b'O'][s.board.get(cell).map_or(0, |m| m.index() + 1)];
-        lines[k / 3 * 6 + k % 3 + 2] = letter;
+    for r in 0..3 {
+        lines[6 * r + 2..6 * r + 6]
+            .copy_from_slice(&ROWS[(x >> (3 * r) & 7) | (o >> (3 * r) & 7) << 3]);
     }
     lines
 }
