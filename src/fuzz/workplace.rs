@@ -121,27 +121,14 @@ impl Room {
     pub(crate) fn as_in_folder(&self, launched: Launched) -> Launched {
         let Some((copy, folder)) = &self.copy else { return launched };
         match launched {
-            Launched::Finished { output, exit, stderr } => {
-                let (copy, folder) =
-                    (copy.as_os_str().as_encoded_bytes(), folder.as_os_str().as_encoded_bytes());
-                Launched::Finished { output, exit, stderr: replaced(&stderr, copy, folder) }
-            }
+            Launched::Finished { output, exit, stderr } => Launched::Finished {
+                output,
+                exit,
+                stderr: workdir::as_in_folder(&stderr, copy, folder),
+            },
             other => other,
         }
     }
-}
-
-/// `bytes` with each `from` in it made `to`.
-fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut rest = bytes;
-    while let Some(at) = memchr::memmem::find(rest, from) {
-        out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(to);
-        rest = &rest[at + from.len()..];
-    }
-    out.extend_from_slice(rest);
-    out
 }
 
 impl Workplace {

@@ -666,7 +666,16 @@ fn external(
             return Ok(produced);
         }
     };
-    produced.stderr = finished.stderr;
+    // Named as the run's folder and the suite's trace, as the command is
+    // shown: the scratch copies' paths differ from run to run.
+    let mut stderr = finished.stderr;
+    if let (Some(dir), Folder::CopyOf(from)) = (dir.as_deref(), folder)
+        && dir != from
+    {
+        let from = std::path::absolute(from).unwrap_or_else(|_| from.to_path_buf());
+        stderr = workdir::as_in_folder(&stderr, dir, &from);
+    }
+    produced.stderr = workdir::as_in_folder(&stderr, &private, trace.path);
     produced.trouble = match finished.ending {
         Ending::Exited(status) => Trouble::of_exit(status),
         Ending::TimedOut => Some(Trouble::TimedOut(spec.timeout)),

@@ -116,6 +116,25 @@ pub(crate) fn command_in_copy(program: &[String], folder: &Path) -> Vec<String> 
     program.iter().map(word).collect()
 }
 
+/// What a program run in a copy wrote (its standard error), with each
+/// `copy` path in it named as what it copies, `folder` (`can't open file
+/// '/home/ann/ttt.py'`, not a scratch folder's): the student knows the
+/// folder, not the copy, and two runs that failed the same way then say
+/// the same thing. `tictac test`, `grade` and `fuzz` show it so; a copy of
+/// a file (the trace) is named as that file the same way.
+pub(crate) fn as_in_folder(bytes: &[u8], copy: &Path, folder: &Path) -> Vec<u8> {
+    let (from, to) = (copy.as_os_str().as_encoded_bytes(), folder.as_os_str().as_encoded_bytes());
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while let Some(at) = memchr::memmem::find(rest, from).filter(|_| !from.is_empty()) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
 /// Whether `path`, relative, read in the folder `at` inside a folder,
 /// names something outside that folder (`..` past its top).
 fn leaves(at: &Path, path: &Path) -> bool {

@@ -170,3 +170,39 @@ fn every_test_failing_the_same_way_is_said_once_before_the_failures() {
     assert!(!text(&o).contains("the same way"), "{}", text(&o));
     assert!(text(&o).starts_with("FAIL a "), "{}", text(&o));
 }
+
+/// A program's standard error names the folder it runs in as the folder,
+/// not as the scratch copy it ran in (a different one for every test), in
+/// `test` and `grade` alike: the student knows the folder, and a program
+/// started wrong fails every test the same way (the tester's A19).
+#[test]
+fn standard_error_names_the_folder_not_its_copy() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    let ann = home.path().join("ann");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::create_dir(&ann).expect("mkdir");
+    for (name, trace) in [("a", "undo\n"), ("b", "redo\n")] {
+        fs::write(suite.join(format!("{name}.txt")), trace).expect("write");
+    }
+    let o = in_dir(home.path(), &["test", "--bless", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let script = "#!/bin/sh\necho \"python3: can't open file '$(pwd)/nofile.py'\" >&2\nexit 2\n";
+    fs::write(ann.join("ttt"), script).expect("write");
+    fs::set_permissions(ann.join("ttt"), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let said = format!("python3: can't open file '{}/nofile.py'", ann.display());
+
+    let o = in_dir(&ann, &["test", "../suite", "--program", "./ttt", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    let same = format!(
+        "The program failed the same way on all 2 tests: exited with status 2, its standard error ending: {said}\n"
+    );
+    assert!(out.starts_with(&same), "{out}");
+    assert_eq!(out.matches(&said).count(), 3, "{out}");
+
+    let o = in_dir(home.path(), &["grade", "suite", "ann", "--command", "./ttt", "--out", "g"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report = fs::read_to_string(home.path().join("g/ann.report.txt")).expect("report");
+    assert!(report.starts_with(&same), "{report}");
+}
