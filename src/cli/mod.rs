@@ -93,6 +93,16 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
         Invocation::Fuzz(o) => ("fuzz", Some(&o.program), o.oracle.as_ref()),
         _ => return Ok(invocation),
     };
+    // As the user it runs as (`--user`) would find it, whatever the format
+    // and the build: an interpreter that user cannot run is the grader's
+    // setup, never a student's 0 (grade checks it so).
+    if let Invocation::Test(o) = &invocation
+        && let (Some(user), Some(first)) = (&o.user, o.program.as_ref().and_then(|w| w.first()))
+        && let Err(why) = crate::suite::workdir::runnable_as(first, user)
+    {
+        let error = UsageError::CannotRun("--program", first.clone(), why);
+        return Err(error.in_command(command.into()));
+    }
     for (option, words) in [("--program", program), ("--oracle", oracle)] {
         let Some(first) = words.and_then(|w| w.first()) else { continue };
         if let Err(mut why) = crate::platform::command_line::locate(first) {
@@ -103,16 +113,6 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
             } else if let Some(fix) = not_executable(words) {
                 why.push_str(&format!(": {fix}"));
             }
-            let error = UsageError::CannotRun(option, first.clone(), why);
-            return Err(error.in_command(command.into()));
-        }
-        // As the user it runs as would find it (`--user`).
-        let user = match &invocation {
-            Invocation::Test(o) if option == "--program" => o.user.as_ref(),
-            _ => None,
-        };
-        if let Some(Err(why)) = user.map(|user| crate::platform::process::runnable_as(first, user))
-        {
             let error = UsageError::CannotRun(option, first.clone(), why);
             return Err(error.in_command(command.into()));
         }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::{GradeError, shown};
 use crate::cli::GradeOptions;
 use crate::platform::process::{self, RunAs};
+use crate::suite::workdir;
 
 /// The user the programs run as, when not this process's: `--user`, or
 /// nobody when grading as root.
@@ -30,11 +31,8 @@ pub(super) fn check(
     students: &[(String, PathBuf)],
 ) -> Result<Vec<String>, GradeError> {
     let name = user.name();
-    // A command found on PATH, or by its path from the root: as the user
-    // finds it. (`./ttt` is each student's own, in the copy it owns.)
-    if let Some(first) = options.command.first().filter(|w| !w.contains('/') || w.starts_with('/'))
-    {
-        process::runnable_as(first, user).map_err(|why| GradeError::NotRunnable(shown(why)))?;
+    if let Some(first) = options.command.first() {
+        workdir::runnable_as(first, user).map_err(|why| GradeError::NotRunnable(shown(why)))?;
     }
     let temp = std::env::temp_dir();
     if !process::can_read(&temp, user) {

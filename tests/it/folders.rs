@@ -435,3 +435,33 @@ fn as_root_a_built_folder_past_the_copy_limits_is_never_run_in_as_it_is() {
     assert!(report.contains("a program run as nobody never runs in a folder it does not own"));
     assert!(report.contains("Test Results: 0/3 passed."), "{report}");
 }
+
+/// `test --user` checks the program as `grade` does, whatever the format:
+/// a relative one (`./who`) is the folder's, run in a copy the user owns,
+/// so a folder closed to the user is no reason to refuse it; one found by
+/// its path from the root that the user cannot run is the grader's setup,
+/// refused under `--format gradescope` too (the tester's A2).
+#[test]
+fn as_root_test_user_checks_the_program_as_grade_does_in_every_format() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let suite = suite(home.path());
+    let private = private_dir();
+    let who = script(private.path(), "who", "echo \"I am $(id -un)\" >&2; exit 3");
+    for format in ["human", "gradescope"] {
+        let args = ["test", &path(&suite), "--program", "./who", "--user", "nobody"];
+        let o =
+            as_self(&[&args[..], &["--format", format, "--filter", "b"]].concat(), private.path());
+        let all = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{format}: {all}");
+        assert!(all.contains("I am nobody"), "{format}: {all}");
+        let args = ["test", &path(&suite), "--program", &who, "--user", "nobody"];
+        let o = as_self(&[&args[..], &["--format", format]].concat(), home.path());
+        let all = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(2), "{format}: {all}");
+        let refused = format!("{who}, which the user nobody cannot run");
+        assert!(all.contains(&refused), "{format}: {all}");
+    }
+}

@@ -158,10 +158,10 @@ fn runnable_within(program: &str, user: &RunAs, depth: usize) -> Result<(), Stri
             Some(why) => {
                 let found = match candidate == named {
                     true => String::new(),
-                    false => format!(" is {},", candidate.display()),
+                    false => format!(" is {}", candidate.display()),
                 };
                 refused.get_or_insert(format!(
-                    "{program}{found} which the user {} cannot run ({why})",
+                    "{program}{found}, which the user {} cannot run ({why})",
                     user.name
                 ));
             }
