@@ -98,7 +98,7 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
     // setup, never a student's 0 (grade checks it so).
     if let Invocation::Test(o) = &invocation
         && let (Some(user), Some(first)) = (&o.user, o.program.as_ref().and_then(|w| w.first()))
-        && let Err(why) = crate::suite::workdir::runnable_as(first, user)
+        && let Err(why) = crate::platform::process::runnable_as(first, user)
     {
         let error = UsageError::CannotRun("--program", first.clone(), why);
         return Err(error.in_command(command.into()));

@@ -7,6 +7,7 @@ pub(crate) mod build;
 pub(crate) mod course;
 mod diff;
 mod discover;
+pub(crate) mod exposure;
 pub(crate) mod files;
 mod header;
 pub(crate) mod in_process;

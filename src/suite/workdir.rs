@@ -20,7 +20,6 @@ use std::time::SystemTime;
 use walkdir::WalkDir;
 
 use crate::platform::files;
-use crate::platform::process::{self, RunAs};
 
 /// The most entries (files, folders, links) a folder copied for each run
 /// may hold.
@@ -115,18 +114,6 @@ pub(crate) fn command_in_copy(program: &[String], folder: &Path) -> Vec<String> 
         false => word.clone(),
     };
     program.iter().map(word).collect()
-}
-
-/// Whether `user` can run a command whose first word is `first` as it
-/// would find it: on PATH, or by its path from the root (an interpreter
-/// installed under `/root` is not). A relative path (`./ttt`) is not
-/// checked: it names a file of the folder the program runs in, which runs
-/// as `user` in a copy `user` owns (`tictac grade`, `test --user`).
-pub(crate) fn runnable_as(first: &str, user: &RunAs) -> Result<(), String> {
-    match first.contains('/') && !first.starts_with('/') {
-        true => Ok(()),
-        false => process::runnable_as(first, user),
-    }
 }
 
 /// What a program run in a copy wrote (its standard error), with each

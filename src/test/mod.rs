@@ -4,8 +4,10 @@
 pub mod coverage;
 
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 
 use crate::status::Status;
+use crate::suite::exposure::{self, Answers};
 use crate::suite::{self, Format, Heading, Options, SuiteError, course};
 
 /// Runs the command; `closed` says whether the reader of `out` has gone.
@@ -35,6 +37,20 @@ pub(crate) fn run(
         coverage::run(options, out)?;
         return Ok(Status::Ran);
     }
+    // Run as another user, as `tictac grade` runs programs: what that user
+    // could read of the answers is said as grade says it.
+    if let Some(user) = &options.user {
+        let answers = match options.course {
+            true => Answers::Course,
+            false if options.paths.is_empty() => {
+                Answers::Folders(course::default_root().map(Path::new).into_iter().collect())
+            }
+            false => Answers::Folders(options.paths.iter().map(|p| suite_folder(p)).collect()),
+        };
+        for warning in exposure::warnings(user, answers, &[]) {
+            eprintln!("{warning}");
+        }
+    }
     // Under --format junit (or gradescope) the report for people goes to
     // standard error.
     let people_read = match options.format {
@@ -46,6 +62,14 @@ pub(crate) fn run(
     // Nothing a test started outlives the suite, even untagged.
     crate::platform::process::stop_all();
     Ok(ran?.status())
+}
+
+/// The folder holding a test PATH's expected files: itself, or a trace's.
+fn suite_folder(path: &Path) -> &Path {
+    match path.is_dir() {
+        true => path,
+        false => path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")),
+    }
 }
 
 /// The suite's name first when tictac chose it: the course suite, or the

@@ -465,3 +465,51 @@ fn as_root_test_user_checks_the_program_as_grade_does_in_every_format() {
         assert!(all.contains(&refused), "{format}: {all}");
     }
 }
+
+/// `test --user` warns of what grade warns of: a suite the user could read
+/// (the tester's A13).
+#[test]
+fn as_root_test_user_warns_of_a_suite_the_user_could_read() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let suite = suite(home.path());
+    let student = open_folder(home.path(), "alice");
+    script(&student, "ttt", "exit 3");
+    let args = ["test", &path(&suite), "--program", "./ttt", "--user", "nobody", "--filter", "b"];
+    let o = as_self(&args, &student);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let warning = format!("warning: the user nobody can read the suite '{}'", path(&suite));
+    assert!(err.contains(&warning), "{err}");
+}
+
+/// A student's folder the programs' user could change: another student's
+/// program, graded before, could rewrite that submission; grading warns,
+/// naming it, and names no folder that user cannot change (the tester's A18).
+#[test]
+fn as_root_a_student_folder_the_programs_user_could_change_is_warned_about() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let suite = suite(home.path());
+    let open = open_folder(home.path(), "bb");
+    let closed = home.path().join("aa");
+    fs::create_dir(&closed).expect("mkdir");
+    for folder in [&open, &closed] {
+        script(folder, "ttt", "exit 3");
+    }
+    let out = path(&temp_dir().path().join("book"));
+    let args = ["grade", &path(&suite), &path(&closed), &path(&open), "--command", "./ttt"];
+    let o = as_self(&[&args[..], &["--out", &out]].concat(), home.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let warning = format!(
+        "warning: the user nobody can change '{}': a program graded before its student's could \
+         rewrite that submission",
+        path(&open)
+    );
+    assert!(err.contains(&warning), "{err}");
+}

@@ -338,6 +338,10 @@ pub fn can_read(_folder: &Path, _user: &super::RunAs) -> bool {
     false
 }
 
+pub fn can_change(_path: &Path, _user: &super::RunAs) -> bool {
+    false
+}
+
 pub fn mark_grader() {}
 
 pub fn under_grading() -> bool {
