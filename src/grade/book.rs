@@ -331,12 +331,20 @@ pub(crate) fn write_tests_csv(
 }
 
 /// A field as RFC 4180 writes it: quoted when it holds a comma, a quote or
-/// a line break, its quotes doubled.
+/// a line break, its quotes doubled. One a spreadsheet would take for a
+/// formula (a student folder `=HYPERLINK(...)`, `+1+2`, `@SUM(1)`: starting
+/// with `=`, `+`, `-`, `@`, a tab or a carriage return) starts with `'`, which
+/// makes it text, as OWASP advises against CSV injection; `grades.json`
+/// keeps the true name.
 fn csv_field(text: &str) -> String {
+    let text = match text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        true => format!("'{text}"),
+        false => text.to_string(),
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_string()
+        text
     }
 }
 
@@ -437,6 +445,16 @@ mod tests {
             "student,passed,total,points,max_points,a,\"b,c\"\nann,2,2,4,4,1,3\n\"dan \"\"d\"\" smith\",1,2,3,4,0,3\n"
         );
         assert_eq!(csv_field("x\"y,"), "\"x\"\"y,\"");
+    }
+
+    #[test]
+    fn a_csv_cell_a_spreadsheet_would_take_for_a_formula_is_made_text() {
+        assert_eq!(csv_field("+1+2"), "'+1+2");
+        assert_eq!(csv_field("@SUM(1)"), "'@SUM(1)");
+        assert_eq!(csv_field("-2"), "'-2");
+        assert_eq!(csv_field("=HYPERLINK(\"http:"), "\"'=HYPERLINK(\"\"http:\"");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("ann=1"), "ann=1");
     }
 
     #[test]

@@ -36,6 +36,18 @@ pub(super) fn check(
     if let Some(first) = options.command.first() {
         process::runnable_as(first, user).map_err(|why| GradeError::NotRunnable(shown(why)))?;
     }
+    // Its owner may write in it whatever its mode: a folder the user made
+    // (in /tmp, in an earlier grading) would let programs change the grades.
+    if process::owned_by(&options.out, user) {
+        return Err(GradeError::Out(
+            shown(options.out.display()),
+            format!(
+                "belongs to the user {}, whom the programs run as, so they could write in the \
+                 gradebook: name a new folder, or one of your own",
+                shown(name)
+            ),
+        ));
+    }
     let temp = std::env::temp_dir();
     if !process::can_read(&temp, user) {
         return Err(GradeError::TempClosed(shown(temp.display()), shown(name)));

@@ -139,12 +139,43 @@ impl Drop for Claim {
 /// each find the other's files, so the second is refused, saying why.
 /// Under `--update` it must be a folder that exists (its `grades.json` is
 /// read next), claimed the same way.
+/// The hidden files a gradebook's writer leaves when killed outright
+/// (SIGKILL) while it writes a file in `dir`: `.NAME.tictac-XXXXXX`, each
+/// renamed into place once whole (`run::output_file`).
+fn half_written(dir: &Path) -> Vec<String> {
+    let named = |name: &str| {
+        let name = name.as_bytes();
+        name.starts_with(b".")
+            && name.len() > ".tictac-XXXXXX".len()
+            && name[..name.len() - 6].ends_with(b".tictac-")
+    };
+    let entries = fs::read_dir(dir).into_iter().flatten().flatten();
+    let names = entries.filter_map(|e| e.file_name().into_string().ok());
+    let mut left: Vec<String> = names.filter(|name| named(name)).collect();
+    left.sort();
+    left
+}
+
+/// The shell words that name `half_written`'s files.
+fn leftovers(dir: &Path) -> String {
+    let dir = crate::platform::command_line::join(&[dir.as_os_str().to_os_string()]);
+    format!("{}/.*.tictac-*", shown(dir))
+}
+
 pub(super) fn prepare_out(dir: &Path, update: bool) -> Result<Claim, GradeError> {
     let refuse = |why: &str| GradeError::Out(shown(dir.display()), shown(why));
     let busy = dir.join(BUSY);
     let taken = || {
+        let left = match half_written(dir).len() {
+            0 => String::new(),
+            n => format!(
+                " and the {n} hidden half-written file{} it left, `rm -f {}`",
+                if n == 1 { "" } else { "s" },
+                leftovers(dir)
+            ),
+        };
         refuse(&format!(
-            "is being written by another tictac grade run ({} marks it; if no other run is going, one was killed: remove that file, or name another folder)",
+            "is being written by another tictac grade run ({} marks it; if no other run is going, one was killed: remove that file{left}, or name another folder)",
             busy.display()
         ))
     };
@@ -165,6 +196,17 @@ pub(super) fn prepare_out(dir: &Path, update: bool) -> Result<Claim, GradeError>
                 return Err(taken());
             }
             if !update && entries.next().is_some() {
+                let left = half_written(dir);
+                if fs::read_dir(dir).is_ok_and(|all| all.count() == left.len()) {
+                    return Err(refuse(&format!(
+                        "holds only the {} hidden half-written file{} of a grading that was killed \
+                         ({}): `rm -f {}` empties it",
+                        left.len(),
+                        if left.len() == 1 { "" } else { "s" },
+                        shown(left.join(", ")),
+                        leftovers(dir)
+                    )));
+                }
                 return Err(refuse(&format!("is a folder that is not empty {NEVER}")));
             }
         }

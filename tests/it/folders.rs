@@ -513,3 +513,27 @@ fn as_root_a_student_folder_the_programs_user_could_change_is_warned_about() {
     );
     assert!(err.contains(&warning), "{err}");
 }
+
+/// An `--out` that belongs to the programs' user (made in /tmp by an
+/// earlier grading's program, say) is refused before anything runs: its
+/// owner could write in the gradebook whatever its mode (the tester's A17).
+#[test]
+fn as_root_an_out_folder_of_the_programs_user_is_refused() {
+    if !root_or_skip() {
+        return;
+    }
+    let home = open_dir();
+    let suite = suite(home.path());
+    let student = open_folder(home.path(), "alice");
+    script(&student, "ttt", "exit 3");
+    let out = home.path().join("book");
+    fs::create_dir(&out).expect("mkdir");
+    std::os::unix::fs::chown(&out, Some(65534), Some(65534)).expect("chown");
+    let args =
+        ["grade", &path(&suite), &path(&student), "--command", "./ttt", "--out", &path(&out)];
+    let o = as_self(&args, home.path());
+    let err = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("belongs to the user nobody, whom the programs run as"), "{err}");
+    assert_eq!(fs::read_dir(&out).expect("out").count(), 0, "nothing written");
+}

@@ -1632,3 +1632,34 @@ fn as_root_a_program_that_fills_tmp_is_told_so_and_the_next_student_is_graded() 
     );
     assert_eq!(left, "", "the gradebook's folder is left empty");
 }
+
+/// A grading killed outright (SIGKILL) leaves `.tictac-grading` and the
+/// hidden half-written files it was writing: the refusal names them and
+/// the command that removes them, so that following it makes the folder
+/// usable (the tester's A3).
+#[test]
+fn a_killed_grading_s_hidden_leftovers_are_named_with_how_to_remove_them() {
+    let home = temp_dir();
+    let student = home.path().join("ann");
+    fs::create_dir(&student).expect("mkdir");
+    script(&student, "ttt", "exit 3");
+    let out = home.path().join("g");
+    fs::create_dir(&out).expect("mkdir");
+    fs::write(out.join(".tictac-grading"), "").expect("write");
+    fs::write(out.join(".ann.report.txt.tictac-yvSCAa"), "").expect("write");
+    let (out_arg, student) = (path(&out), path(&student));
+    let args = ["grade", "--course", "--command", "./ttt", "--out", &out_arg, &student];
+    let o = tictac(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let rm = format!("`rm -f {out_arg}/.*.tictac-*`");
+    let said = format!("remove that file and the 1 hidden half-written file it left, {rm}");
+    assert!(text(&o).contains(&said), "{}", text(&o));
+    fs::remove_file(out.join(".tictac-grading")).expect("rm");
+    let o = tictac(&args);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let said = format!(
+        "holds only the 1 hidden half-written file of a grading that was killed \
+         (.ann.report.txt.tictac-yvSCAa): {rm} empties it"
+    );
+    assert!(text(&o).contains(&said), "{}", text(&o));
+}

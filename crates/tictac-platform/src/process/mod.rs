@@ -78,13 +78,13 @@ pub fn inherit_nothing() {
 
 #[cfg(unix)]
 pub use user::{
-    REFUSAL, can_change, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as,
-    started_as, take_back, under_grading,
+    REFUSAL, can_change, can_read, give, is_root, lookup, mark_grader, own_uid, owned_by,
+    runnable_as, started_as, take_back, under_grading,
 };
 #[cfg(windows)]
 pub use windows::{
-    REFUSAL, can_change, can_read, give, is_root, lookup, mark_grader, own_uid, runnable_as,
-    started_as, take_back, under_grading,
+    REFUSAL, can_change, can_read, give, is_root, lookup, mark_grader, own_uid, owned_by,
+    runnable_as, started_as, take_back, under_grading,
 };
 
 use std::ffi::OsString;

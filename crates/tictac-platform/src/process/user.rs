@@ -184,6 +184,12 @@ pub fn can_read(folder: &Path, user: &RunAs) -> bool {
     blocked(folder, user, 5).is_none()
 }
 
+/// Whether `path` (what a link there names) belongs to `user`, who may
+/// then write in it whatever its mode says.
+pub fn owned_by(path: &Path, user: &RunAs) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.uid() == user.uid)
+}
+
 /// Whether `user` could change `path`: write the file, or make, remove
 /// and rename what the folder holds (its folders passable on the way).
 pub fn can_change(path: &Path, user: &RunAs) -> bool {

@@ -342,6 +342,10 @@ pub fn can_change(_path: &Path, _user: &super::RunAs) -> bool {
     false
 }
 
+pub fn owned_by(_path: &Path, _user: &super::RunAs) -> bool {
+    false
+}
+
 pub fn mark_grader() {}
 
 pub fn under_grading() -> bool {
