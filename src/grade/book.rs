@@ -54,7 +54,7 @@ pub(crate) struct Row {
 
 /// The kinds of failure the table's notes count (a kind, its words): every
 /// one but a plain difference in output.
-const NOTED: [(&str, &str); 8] = [
+const NOTED: [(&str, &str); 9] = [
     ("exit status differs", "exit status differs"),
     ("exited", "exited non-zero"),
     ("crashed", "crashed"),
@@ -63,6 +63,7 @@ const NOTED: [(&str, &str); 8] = [
     ("printed too much", "printed too much"),
     ("could not start", "could not start"),
     ("could not run", "could not run"),
+    ("ran tictac", "ran tictac itself"),
 ];
 
 /// How a test failed: its kind (`exited`, `output differs`, ...) and the
@@ -74,7 +75,7 @@ pub(crate) struct Failed {
 }
 
 /// Every kind of failure, as `grades.json` names them (`Failed::of`).
-const KINDS: [&str; 11] = [
+const KINDS: [&str; 12] = [
     "build failed",
     "output differs",
     "exit status differs",
@@ -86,6 +87,7 @@ const KINDS: [&str; 11] = [
     "could not start",
     "no expected output",
     "could not run",
+    "ran tictac",
 ];
 
 impl Failed {
@@ -209,7 +211,13 @@ pub(crate) struct Recorder<'a> {
 impl Reporter for Recorder<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         if let TestEvent::Finished { result, .. } = event {
-            self.row.failures.push(Failed::of(&result.verdict));
+            // A program refused an answer by the tictac it ran is told apart
+            // from one that crashed on its own.
+            let failed = Failed::of(&result.verdict).map(|failed| match result.ran_tictac() {
+                true => Failed { kind: "ran tictac", ..failed },
+                false => failed,
+            });
+            self.row.failures.push(failed);
         }
         self.reports.report(event)
     }

@@ -180,6 +180,12 @@ impl TestResult {
     /// test's expected output: the verdict, the line where the outputs
     /// first differ and the program's own standard error stay; the diff,
     /// which quotes the expected text, goes.
+    /// Whether the program ran tictac itself, which refused to answer for
+    /// it (under `--user`, `tictac grade`).
+    pub(crate) fn ran_tictac(&self) -> bool {
+        self.notes.iter().any(|note| note == RAN_TICTAC)
+    }
+
     pub(crate) fn for_students(&self, visibility: plan::Visibility) -> TestResult {
         let mut shown = self.clone();
         if visibility == plan::Visibility::Visible {

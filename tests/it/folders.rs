@@ -227,6 +227,12 @@ fn as_root_programs_that_take_tictac_s_answers_score_0_and_an_honest_one_full_ma
     }
     let report = fs::read_to_string(out.join("on_path.report.txt")).expect("report");
     assert!(report.contains("note: the program ran tictac itself"), "{report}");
+    // The table tells a refused tictac from a crash (the tester's A20).
+    let table = text(&o);
+    let row = table.lines().find(|l| l.starts_with("on_path ")).unwrap_or_default();
+    assert!(row.ends_with("ran tictac itself (3 tests)"), "{table}");
+    let json = fs::read_to_string(out.join("grades.json")).expect("grades.json");
+    assert!(json.contains("\"kind\": \"ran tictac\""), "{json}");
     // The folder given to the programs' user was not the gradebook's.
     let mode = fs::metadata(&out).expect("book").permissions().mode();
     assert_eq!(mode & 0o777, 0o700, "the gradebook is root's alone");
