@@ -301,8 +301,9 @@ fn a_session_in_which_no_run_finished_says_nothing_was_checked() {
 fn a_timeout_not_run_again_is_no_pass_and_a_hung_run_covers_nothing() {
     let scratch = temp_dir();
     // The check that it starts and the first run finish; every later run
-    // hangs: the second times out before 3.5 s (started before 1.5 s), and
-    // its run alone, which would take 2 s more, is cut at 3.5 s.
+    // hangs: the second times out before 1.8 s (started before 0.8 s, in
+    // 0.1 to 0.2 s at load 13 here), and its run alone, which would take
+    // 1 s more, is cut at 1.8 s.
     let count = path(&scratch.path().join("count"));
     let body = format!(
         "echo >> {count}\nif [ \"$(wc -l < {count})\" -gt 2 ]; then sleep 100; fi\nexec {BIN} \"$@\""
@@ -310,14 +311,26 @@ fn a_timeout_not_run_again_is_no_pass_and_a_hung_run_covers_nothing() {
     let later = script(scratch.path(), "later.sh", &body);
     let out = path(&scratch.path().join("o"));
     let o =
-        fuzz(&["--program", &later, "--time", "3.5", "--timeout", "2", "-j", "1", "--out", &out]);
+        fuzz(&["--program", &later, "--time", "1.8", "--timeout", "1", "-j", "1", "--out", &out]);
     let said = text(&o);
     assert_eq!(o.status.code(), Some(1), "{said}");
-    assert!(said.contains("\n1 run did not finish in 2 s and was being run again alone when the time ran out: whether the program hangs there is not known, so this is no pass; give the session more --time.\n"), "{said}");
+    assert!(said.contains("\n1 run did not finish in 1 s and was being run again alone when the time ran out: whether the program hangs there is not known, so this is no pass; give the session more --time.\n"), "{said}");
     assert!(said.contains("Fuzz Results: 1 run, "), "{said}");
-    // One run, confirmed a hang: nothing covered.
+    // One run, confirmed a hang: nothing covered. A trace of one line, so
+    // that shrinking it is one more hung run, not fifty.
     let never = script(scratch.path(), "never.sh", "sleep 100");
-    let o = fuzz(&["--program", &never, "--runs", "1", "--timeout", "0.3", "--out", &out]);
+    let o = fuzz(&[
+        "--program",
+        &never,
+        "--runs",
+        "1",
+        "--timeout",
+        "0.3",
+        "--max-lines",
+        "1",
+        "--out",
+        &out,
+    ]);
     let said = text(&o);
     assert_eq!(o.status.code(), Some(1), "{said}");
     assert!(said.contains("Divergence: hang"), "{said}");
