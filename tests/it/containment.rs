@@ -32,10 +32,12 @@ const CHURN_C: &str = include_str!("churn.c");
 
 /// Fails if the churner writing to `beat` still runs: the file grows.
 fn assert_stopped(beat: &Path, context: &str) {
+    // A churner that runs beats about once a millisecond: 250 ms without a
+    // beat is a stopped one, even on a loaded machine.
     let size = || fs::metadata(beat).map_or(0, |m| m.len());
-    sleep(Duration::from_millis(100));
+    sleep(Duration::from_millis(50));
     let before = size();
-    sleep(Duration::from_millis(400));
+    sleep(Duration::from_millis(250));
     let after = size();
     assert_eq!(before, after, "{context}: the churner still runs ({before} then {after} beats)");
 }
@@ -70,7 +72,7 @@ fn a_fork_churning_daemon_outlives_no_test_run() {
     );
     let program = hostile_script(tools.path(), "daemon.sh", &body);
     for no_cgroup in WAYS {
-        for k in 1..=5 {
+        for k in 1..=3 {
             let _ = fs::remove_file(&beat);
             let o = run(
                 Command::new(BIN)

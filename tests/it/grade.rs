@@ -626,15 +626,18 @@ fn trouble_that_is_not_the_program_s_is_never_charged_to_a_student() {
     // grading exited 0. A test that finds the system out of something is
     // run again once others have given it back: the class is graded right,
     // or (when it stays out) grading stops, exit 2, no grades.
+    // Two students, one right and one wrong, are enough: a student's 46
+    // tests run at once, past the descriptors 64 allow; the class's other
+    // two only doubled the runs.
     let home = temp_dir();
-    let students = class(home.path());
+    let students = &class(home.path())[..2];
     let out = home.path().join("grades");
     let mut command = Command::new("/bin/sh");
     command
         .args(["-c", "ulimit -n 64 && exec \"$@\"", "sh", BIN, "grade", "--course"])
         .args(["--command", "./ttt", "-j", "200", "--timeout", "2", "--out"])
         .arg(&out)
-        .args(&students);
+        .args(students);
     let o = run(&mut command, None);
     let said = text(&o);
     match o.status.code() {
@@ -644,8 +647,7 @@ fn trouble_that_is_not_the_program_s_is_never_charged_to_a_student() {
             let tests = rows(&csv)[0].len() - 5;
             let all = tests.to_string();
             assert_eq!(passed[0], all, "{csv}");
-            assert_eq!(passed[3], all, "{csv}");
-            assert!(passed[1] != all && passed[2] != all, "{csv}");
+            assert!(passed[1] != all, "{csv}");
             assert!(!said.contains("could not start") && !said.contains("could not run"), "{said}");
         }
         Some(2) => {
