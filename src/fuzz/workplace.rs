@@ -61,22 +61,43 @@ impl Copy {
     }
 
     /// Whether the copy is still as made: nothing happened in it, or its
-    /// listing is the folder's (a scratch file written and removed). After
-    /// something happened the watch is made again: a folder may have been
-    /// replaced by another of the same listing.
-    fn as_made(&mut self, scratch: &Path) -> bool {
+    /// listing is the folder's and each of its files holds the folder's
+    /// bytes (a scratch file written and removed; not a file rewritten with
+    /// its length and modification time put back, which lists the same).
+    /// After something happened the watch is made again: a folder may have
+    /// been replaced by another of the same listing. Where there is no
+    /// watch, only the listing is compared, after every run.
+    fn as_made(&mut self, folder: &Path, scratch: &Path) -> bool {
         let Some(watch) = &self.watch else {
             return workdir::listing(&self.path, scratch).as_ref() == Some(&self.listed);
         };
         if watch.untouched() {
             return true;
         }
-        let same = workdir::listing(&self.path, scratch).as_ref() == Some(&self.listed);
+        let same = workdir::listing(&self.path, scratch).as_ref() == Some(&self.listed)
+            && same_files(&self.path, folder);
         if same {
             self.watch = process::FolderWatch::new(&self.path);
         }
         same
     }
+}
+
+/// Whether each file of `copy` holds the bytes of the same file in
+/// `folder` (read only after a run that changed something in the copy: at
+/// most the copy's limit, 32 MiB, as much as a new copy would cost).
+fn same_files(copy: &Path, folder: &Path) -> bool {
+    walkdir::WalkDir::new(copy).follow_links(false).into_iter().all(|entry| {
+        let Ok(entry) = entry else { return false };
+        if !entry.file_type().is_file() {
+            return true;
+        }
+        let Ok(inside) = entry.path().strip_prefix(copy) else { return false };
+        match (std::fs::read(entry.path()), std::fs::read(folder.join(inside))) {
+            (Ok(copied), Ok(there)) => copied == there,
+            _ => false,
+        }
+    })
 }
 
 /// Where one run happens: the program's words, the folder it runs in,
@@ -162,7 +183,7 @@ impl Workplace {
             return Ok(self.room(None, None, None));
         };
         if let Some(copy) = &mut self.copy {
-            let mut same = copy.as_made(&self.scratch);
+            let mut same = copy.as_made(folder, &self.scratch);
             if same && copy.looked.elapsed() >= LOOK_EVERY {
                 same = workdir::listing(folder, &self.scratch).as_ref() == Some(&copy.listed);
                 copy.looked = Instant::now();
@@ -263,6 +284,35 @@ mod tests {
         let third = enter();
         assert_ne!(third, second);
         assert_eq!(fs::read(third.join("lib").join("ttt.sh")).expect("read"), b"echo");
+    }
+
+    /// A file of the copy rewritten with as many bytes and its modification
+    /// time put back lists the same: where the copy is watched, its bytes
+    /// tell, and the next run gets a new copy (attack 37's A15: the next
+    /// run found "LEFT BY ANOTHER RUN").
+    #[test]
+    fn a_file_rewritten_with_its_length_and_time_put_back_makes_a_new_copy() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (folder, scratch) = (dir.path().join("folder"), dir.path().join("scratch"));
+        fs::create_dir(&folder).expect("mkdir");
+        fs::create_dir(&scratch).expect("mkdir");
+        if process::FolderWatch::new(&scratch).is_none() {
+            return; // Not watched here: only the listing is compared (the guide's limit).
+        }
+        fs::write(folder.join("state"), "0").expect("write");
+        let mut place = Workplace::of(Some(folder), &["./ttt.sh".into()], &scratch, "work-1");
+        let first = place.enter().expect("entered").dir.expect("a copy");
+        let state = first.join("state");
+        let modified = fs::metadata(&state).and_then(|m| m.modified()).expect("time");
+        fs::write(&state, "1").expect("rewritten");
+        fs::File::options()
+            .write(true)
+            .open(&state)
+            .and_then(|f| f.set_modified(modified))
+            .expect("time");
+        let second = place.enter().expect("entered").dir.expect("a copy");
+        assert_ne!(second, first);
+        assert_eq!(fs::read(second.join("state")).expect("read"), b"0");
     }
 
     #[test]
