@@ -44,6 +44,9 @@ pub enum RunError {
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
+    /// The shell (`-i`) could not read the terminal it was typed on.
+    #[error("error: reading the terminal failed: {0}")]
+    Terminal(io::Error),
     /// What stopped the pipeline: a read, the spool, the output.
     #[error(transparent)]
     Run(#[from] PipelineError),

@@ -47,12 +47,10 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
             hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             ..TraceHelper::default()
         };
-        match run_terminal(shell(), helper, &mut recorder) {
-            Ok(()) => return Ok(Status::Ran),
-            Err(ReadlineError::Io(e)) => return Err(e.into()),
-            // No usable terminal after all: fall back to plain lines.
-            Err(_) => {}
+        if run_terminal(shell(), helper, &mut recorder)? {
+            return Ok(Status::Ran);
         }
+        // No line editor on this terminal after all: plain lines.
     }
     let mut out = io::stdout().lock();
     run_plain(shell(), io::stdin().lock(), &mut out, &mut recorder, &mut |_, _| {}).map_err(
@@ -67,24 +65,17 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     Ok(Status::Ran)
 }
 
+/// The shell on a terminal, with its history; `false` when no line editor
+/// can be made there (the caller falls back to plain lines).
 fn run_terminal(
     mut shell: LineProtocol,
     helper: TraceHelper,
     recorder: &mut Recorder,
-) -> Result<(), ReadlineError> {
-    let config = Config::builder()
-        .auto_add_history(true)
-        .history_ignore_dups(true)?
-        .completion_type(CompletionType::List)
-        // One Tab lists the candidates when there are several.
-        .completion_show_all_if_ambiguous(true)
-        .build();
+) -> Result<bool, RunError> {
     // The editor sets the terminal raw at each prompt and back after it; a
     // fatal signal at the prompt (SIGTERM, SIGHUP...) puts it back too.
     let _modes = crate::platform::terminal::put_back_on_fatal_signal();
-    let mut editor: Editor<TraceHelper, DefaultHistory> = Editor::with_config(config)?;
-    editor.set_helper(Some(helper));
-    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(DropHint)));
+    let Ok(mut editor) = editor(helper) else { return Ok(false) };
     let mut history = history_file();
     if let Some(path) = &history {
         if let Err(why) = usable_history(path) {
@@ -95,39 +86,8 @@ fn run_terminal(
             let _ = editor.load_history(path);
         }
     }
-    let mut out = io::stdout();
-    writeln!(out, "{GUIDE}")?;
-    shell.show(&mut out)?;
-    loop {
-        match editor.readline(PROMPT) {
-            Ok(line) => {
-                match shell.line(line.as_bytes(), &mut out)? {
-                    Reply::Quit => break,
-                    Reply::Ran(record) => recorder.keep(&record)?,
-                    Reply::Shown | Reply::Man | Reply::Refused => {}
-                }
-                if matches!(line.as_str(), "help" | "exit") {
-                    writeln!(out, "{GUIDE}")?;
-                }
-                out.flush()?;
-                if let Some(helper) = editor.helper_mut() {
-                    let game = shell.engine().game();
-                    helper.players = [Mark::X, Mark::O]
-                        .map(|m| String::from_utf8_lossy(game.name(m)).into_owned())
-                        .into_iter()
-                        .filter(|n| !n.is_empty())
-                        .collect();
-                }
-            }
-            // Ctrl-C abandons the line being typed.
-            Err(ReadlineError::Interrupted) => continue,
-            Err(ReadlineError::Eof) => {
-                writeln!(out)?;
-                break;
-            }
-            Err(e) => return Err(e),
-        }
-    }
+    let ended = converse(&mut editor, &mut shell, recorder);
+    // Kept however the session ended.
     if let Some(path) = &history {
         // It may have been replaced meanwhile: a FIFO would never be opened.
         let saved = regular_history(path)
@@ -140,7 +100,85 @@ fn run_terminal(
             );
         }
     }
-    Ok(())
+    ended.map(|()| true)
+}
+
+type LineEditor = Editor<TraceHelper, DefaultHistory>;
+
+/// The line editor. Bracketed paste is off: a paste arrives as typed keys,
+/// so each of its lines is its own entry, answered as a piped line is (a
+/// bracketed paste was one entry of many lines, run as one trace); the
+/// `buffer-redux` feature keeps what was read past an Enter for the next
+/// prompt (without it, rustyline dropped every pasted line but the first).
+fn editor(helper: TraceHelper) -> rustyline::Result<LineEditor> {
+    let config = Config::builder()
+        .history_ignore_dups(true)?
+        .bracketed_paste(false)
+        .completion_type(CompletionType::List)
+        // One Tab lists the candidates when there are several.
+        .completion_show_all_if_ambiguous(true)
+        .build();
+    let mut editor = Editor::with_config(config)?;
+    editor.set_helper(Some(helper));
+    editor.bind_sequence(KeyEvent::ctrl('C'), EventHandler::Conditional(Box::new(DropHint)));
+    Ok(editor)
+}
+
+/// Said when a typed or pasted line holds a byte that is not UTF-8 (a
+/// terminal set to Latin-1, or a paste of such text): that line is refused.
+const NOT_UTF8: &str = "tictac: that line was refused: it holds a byte that is not UTF-8 text, \
+and the shell reads UTF-8 from a terminal: set the terminal to UTF-8, or pipe the trace \
+to use other bytes (tictac -i < FILE)";
+
+/// Reads and answers lines until `quit` or the end of input.
+fn converse(
+    editor: &mut LineEditor,
+    shell: &mut LineProtocol,
+    recorder: &mut Recorder,
+) -> Result<(), RunError> {
+    let mut out = io::stdout();
+    writeln!(out, "{GUIDE}")?;
+    shell.show(&mut out)?;
+    loop {
+        let entry = match editor.readline(PROMPT) {
+            Ok(entry) => entry,
+            // Ctrl-C abandons the line being typed.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => {
+                writeln!(out)?;
+                return Ok(());
+            }
+            Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                // The editor has ended the line it showed.
+                eprintln!("{NOT_UTF8}");
+                continue;
+            }
+            Err(ReadlineError::Io(e)) => return Err(RunError::Terminal(e)),
+            Err(e) => return Err(RunError::Terminal(io::Error::other(e))),
+        };
+        // An entry holding a line break (a quoted Ctrl-J) is lines, each
+        // its own command and history entry, as piped lines are.
+        for line in entry.split('\n') {
+            editor.add_history_entry(line).map_err(|e| RunError::Terminal(io::Error::other(e)))?;
+            match shell.line(line.as_bytes(), &mut out)? {
+                Reply::Quit => return Ok(()),
+                Reply::Ran(record) => recorder.keep(&record)?,
+                Reply::Shown | Reply::Man | Reply::Refused => {}
+            }
+            if matches!(line, "help" | "exit") {
+                writeln!(out, "{GUIDE}")?;
+            }
+            out.flush()?;
+        }
+        if let Some(helper) = editor.helper_mut() {
+            let game = shell.engine().game();
+            helper.players = [Mark::X, Mark::O]
+                .map(|m| String::from_utf8_lossy(game.name(m)).into_owned())
+                .into_iter()
+                .filter(|n| !n.is_empty())
+                .collect();
+        }
+    }
 }
 
 /// Makes the history usable, or says plainly why it is not: its folder

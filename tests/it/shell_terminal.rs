@@ -1,9 +1,11 @@
 //! `tictac -i` on a real terminal (tmux): the opening line, hints that are
-//! never input, Ctrl-C, NO_COLOR, help and exit, completion, and a history
-//! file that cannot be written. Piped sessions are not affected (tests/it/cli.rs,
+//! never input, Ctrl-C, NO_COLOR, help and exit, completion, pastes, a byte
+//! that is not UTF-8, and a history file that cannot be written. Piped sessions are not affected (tests/it/cli.rs,
 //! acceptance/).
 
-use crate::common::{BIN, Killed, Tmux, killed_in_tmux, temp_dir, tmux_available};
+use crate::common::{
+    BIN, Killed, Tmux, file, killed_in_tmux, temp_dir, text, tictac_with_input, tmux_available,
+};
 
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
@@ -265,4 +267,75 @@ fn sigterm_and_sighup_at_the_prompt_give_the_terminal_back() {
             assert!(on(mode), "SIG{signal}: {mode} is off: {modes}");
         }
     }
+}
+
+/// A game Ann wins, one command a line.
+const GAME: &str = "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",1)\nplay(\"Bob\",4)\n\
+play(\"Ann\",2)\nplay(\"Bob\",5)\nplay(\"Ann\",3)\n";
+
+/// The lines a history file keeps, once it holds `last`.
+fn history_once_it_holds(tmux: &Tmux, dir: &std::path::Path, last: &str) -> Vec<String> {
+    let history = dir.join("tictac").join("history");
+    let read = || std::fs::read_to_string(&history).unwrap_or_default();
+    tmux.wait_until("no history saved", |_| read().lines().any(|l| l == last));
+    read().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
+}
+
+/// A paste, bracketed or not (and so lines typed ahead of their answers):
+/// each line is an entry of its own, answered as the same lines piped are,
+/// and kept in the history one by one. rustyline dropped every line after
+/// the first of a plain paste, and made a bracketed one a single entry.
+#[test]
+fn a_paste_is_answered_line_by_line_as_piped_lines_are() {
+    if !tmux_available() {
+        return;
+    }
+    // The piped session, with each line shown after its prompt.
+    let commands: Vec<&str> = GAME.lines().collect();
+    let piped = text(&tictac_with_input(&["-i"], GAME.as_bytes()));
+    let mut parts = piped.split("->");
+    let mut shown = parts.next().expect("the first state").to_string();
+    for (k, part) in parts.enumerate() {
+        shown += &format!("->{}", commands.get(k).map_or(String::new(), |c| format!("{c}\n")));
+        shown += part;
+    }
+    let expected = format!("{GUIDE}\n{shown}");
+    for bracketed in [false, true] {
+        let dir = temp_dir();
+        let tmux = shell_with(&format!("paste{bracketed}"), dir.path(), "", "");
+        tmux.wait_for("start new game");
+        let game = file(dir.path(), "game.txt", GAME);
+        tmux.run(&["load-buffer", &game]);
+        let paste: &[&str] = if bracketed { &["-p"] } else { &[] };
+        tmux.run(&[&["paste-buffer", "-t", "t"], paste].concat());
+        tmux.wait_for("1: score for \"Ann\"");
+        // The session from its start, scrolled off the screen or not.
+        let screen = tmux.run(&["capture-pane", "-p", "-S", "-", "-t", "t"]);
+        let screen = lines(&screen).join("\n");
+        assert!(screen.starts_with(expected.trim_end()), "bracketed {bracketed}:\n{screen}");
+        runs_as_usual(&tmux);
+        let kept = history_once_it_holds(&tmux, dir.path(), "quit");
+        assert_eq!(kept[..6], commands[..], "bracketed {bracketed}");
+    }
+}
+
+/// One byte that is not UTF-8 (a terminal set to Latin-1): that line is
+/// refused, saying why, and the session goes on, its history kept. It
+/// ended the session with "writing the output failed", the history lost.
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, dir) = shell("latin1", "", "");
+    tmux.wait_for("start new game");
+    tmux.type_text("new_game(\"Ann\",\"B");
+    tmux.run(&["send-keys", "-t", "t", "-H", "e9"]);
+    tmux.type_text("b\")");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("tictac: that line was refused");
+    assert!(!screen.contains("failed"), "{screen}");
+    runs_as_usual(&tmux);
+    let kept = history_once_it_holds(&tmux, dir.path(), "quit");
+    assert_eq!(kept, ["new_game(\"Ann\",\"Bob\")", "quit"]);
 }
