@@ -42,14 +42,31 @@ fn indexed(name: &[u8], entries: usize) -> bool {
     entries < DICTIONARY && name.len() <= LONGEST_INDEXED
 }
 
-#[derive(Default)]
 pub struct Tape {
     spool: Spool,
     names: HashMap<Vec<u8>, u8>,
-    /// The last two names written and their indexes: most commands repeat
-    /// one of the two players' names, and a comparison is cheaper than a
-    /// hash. `recent[0]` is the latest.
-    recent: [Option<(Vec<u8>, u8)>; 2],
+    /// The last two short names written (their `short` keys) and their
+    /// indexes: most commands repeat one of the two players' names, and
+    /// comparing two integers is cheaper than a hash or a `memcmp`.
+    recent: [(u128, u8); 2],
+}
+
+/// No name's `short` key.
+const NO_KEY: u128 = u128::MAX;
+
+/// A name of at most 15 bytes as one integer, its length in the top byte:
+/// two names are equal when their keys are.
+fn short(name: &[u8]) -> Option<u128> {
+    (name.len() < 16).then(|| {
+        let bytes = name.iter().fold(0u128, |key, &b| key << 8 | u128::from(b));
+        bytes | (name.len() as u128) << 120
+    })
+}
+
+impl Default for Tape {
+    fn default() -> Self {
+        Tape { spool: Spool::default(), names: HashMap::new(), recent: [(NO_KEY, 0); 2] }
+    }
 }
 
 impl Tape {
@@ -99,8 +116,8 @@ impl Tape {
         if self.names.len() > at.names {
             self.names.retain(|_, k| usize::from(*k) < at.names);
             for slot in &mut self.recent {
-                if slot.as_ref().is_some_and(|(_, k)| usize::from(*k) >= at.names) {
-                    *slot = None;
+                if usize::from(slot.1) >= at.names {
+                    *slot = (NO_KEY, 0);
                 }
             }
         }
@@ -134,24 +151,27 @@ impl Tape {
     }
 
     /// The name's index in the dictionary, if it has one.
+    #[inline]
     fn known(&mut self, name: &[u8]) -> Option<u8> {
-        for slot in 0..2 {
-            if let Some((recent, k)) = &self.recent[slot]
-                && recent == name
-            {
-                let k = *k;
-                self.recent.swap(0, slot);
-                return Some(k);
-            }
+        let key = short(name);
+        match self.recent.iter().find(|(recent, _)| Some(*recent) == key) {
+            Some(&(_, k)) => Some(k),
+            None => self.look_up(name),
         }
+    }
+
+    /// `known` for a name not at hand: in the dictionary, if it has one.
+    fn look_up(&mut self, name: &[u8]) -> Option<u8> {
         let k = *self.names.get(name)?;
         self.remember(name, k);
         Some(k)
     }
 
+    /// A short name's index, kept at hand in place of the older one.
     fn remember(&mut self, name: &[u8], k: u8) {
-        self.recent.swap(0, 1);
-        self.recent[0] = Some((name.to_vec(), k));
+        if let Some(key) = short(name) {
+            self.recent = [(key, k), self.recent[0]];
+        }
     }
 
     /// The bytes written so far.

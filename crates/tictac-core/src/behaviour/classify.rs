@@ -8,7 +8,6 @@ use crate::lang::ast::{Event, Value};
 use crate::lang::events;
 use crate::lang::source::{KeptLines, LineSource};
 use crate::lang::tokens::{identifier, is_boolean, is_reserved};
-use crate::lang::validate::command;
 use crate::lang::{EventStream, Rejection, SyntaxKind, validate};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
@@ -176,10 +175,10 @@ fn parse_error_at(at: &[u8]) -> Behaviour {
 
 /// The kind of type error an event shows, if it is not type-correct.
 fn type_error(event: &Event) -> Option<Behaviour> {
-    if command(event).is_some() {
+    if event.command.is_some() {
         return None;
     }
-    let args = event.args.as_deref().unwrap_or_default();
+    let args = event.arguments();
     let Some(spec) = events::find(event.name) else { return Some(Behaviour::TypeUnknownEvent) };
     Some(match event.name {
         _ if spec.params.is_empty() => Behaviour::TypeArgumentsOnBare,

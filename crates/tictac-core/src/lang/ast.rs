@@ -29,14 +29,23 @@ pub(crate) struct Arg<'a> {
     pub(crate) rest: usize,
 }
 
-/// An event's arguments: most events have two, kept without a heap
-/// allocation (a trace has millions of events).
-pub(crate) type Args<'a> = smallvec::SmallVec<[Arg<'a>; 2]>;
-
-/// `name` or `name(arg, ...)`.
+/// `name` or `name(arg, ...)`, and its command when it is type-correct (the
+/// parser types the arguments as it reads them: such an event keeps none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event<'a> {
     pub(crate) name: &'a [u8],
-    /// `None` without parentheses; never an empty list (`undo()` does not parse).
-    pub(crate) args: Option<Args<'a>>,
+    /// The text of its arguments, after the `(` up to the `)` included;
+    /// `None` without parentheses (`undo()` does not parse).
+    pub(crate) args: Option<&'a [u8]>,
+    /// The bytes left after the event.
+    pub(crate) rest: usize,
+    pub(crate) command: Option<crate::command::Command<'a>>,
+}
+
+impl<'a> Event<'a> {
+    /// Its arguments, parsed again (for a type error); their positions
+    /// count the bytes left before the event's end: add `rest`.
+    pub(crate) fn arguments(&self) -> Vec<Arg<'a>> {
+        self.args.map(super::parser::arguments).unwrap_or_default()
+    }
 }

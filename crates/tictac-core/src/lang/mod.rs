@@ -16,7 +16,7 @@ pub(crate) use stream::{EventStream, Stop};
 pub use stream::{Locator, MAX_EVENT};
 pub use tokens::{Unwritable, writable};
 pub use validate::Checker;
-pub use validate::{Rejection, command};
+pub use validate::Rejection;
 
 use std::io;
 
@@ -33,7 +33,7 @@ pub fn check(text: &[u8]) -> Result<Vec<Command<'_>>, TraceError> {
         checker.event(e, |rest| locator.pos(rest));
     }
     match checker.finish() {
-        Ok(Ok(())) => Ok(events.iter().filter_map(command).collect()),
+        Ok(Ok(())) => Ok(events.iter().filter_map(|e| e.command).collect()),
         Ok(Err(rejection)) => Err(rejection.into_trace_error()),
         Err(e) => Err(validate::lost(e)),
     }

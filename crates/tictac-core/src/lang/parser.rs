@@ -9,14 +9,15 @@
 //! Failures point at the token that does not fit (see `tokens::PErr`).
 
 use nom::Parser;
-use nom::bytes::complete::tag;
 use nom::combinator::cut;
 
-use super::ast::{Arg, Args, Event, Value};
+use super::ast::{Arg, Event, Value};
+use super::events;
 use super::tokens::{
-    Extent, Halt, PErr, PResult, blank, char_literal, identifier, is_boolean, is_reserved,
-    string_literal, unsigned_number,
+    Extent, Halt, PErr, PResult, after, blank, char_literal, identifier, is_boolean, is_keyword,
+    is_reserved, string_literal, unsigned_number,
 };
+use super::validate::Typing;
 
 /// Parses the next event after any blanks, or `Ok(None)` when only blanks
 /// are left. With `Extent::Partial`, an error or an event that reaches the
@@ -28,16 +29,27 @@ pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
         return Ok((i, None));
     }
     let (rest, name) = identifier(i).map_err(|_| nom::Err::Failure(PErr::at(i)))?;
-    if is_reserved(name) || is_boolean(name) {
+    if is_keyword(name) {
         return PErr::fatal(i);
     }
-    let after = blank(rest);
-    if after.first() != Some(&b'(') {
-        return Ok((rest, Some(Event { name, args: None })));
-    }
+    let mut typing = Typing::new(events::find(name));
+    let Some(open) = blank(rest).strip_prefix(b"(") else {
+        let command = typing.command();
+        return Ok((rest, Some(Event { name, args: None, rest: rest.len(), command })));
+    };
     let ctx = Ctx { extent, depth: 0 };
-    let (rest, args) = cut(|i| list(i, b"(", b")", ctx)).parse(after)?;
-    Ok((rest, Some(Event { name, args: Some(args) })))
+    let (rest, ()) = cut(|i| list(i, b")", ctx, &mut |a| typing.add(&a))).parse(open)?;
+    let args = Some(&open[..open.len() - rest.len()]);
+    Ok((rest, Some(Event { name, args, rest: rest.len(), command: typing.command() })))
+}
+
+/// The arguments of an event already parsed, from the text after its `(`
+/// (see `Event::arguments`).
+pub(crate) fn arguments(text: &[u8]) -> Vec<Arg<'_>> {
+    let mut items = Vec::new();
+    let ctx = Ctx { extent: Extent::Final, depth: 0 };
+    let _ = list(text, b")", ctx, &mut |a| items.push(a));
+    items
 }
 
 /// Tuples and arrays nest at most this deep: deeper, the opening bracket is
@@ -52,17 +64,16 @@ struct Ctx {
     depth: usize,
 }
 
-/// `open arg {"," arg} close`, with at least one argument.
-fn list<'a>(i: &'a [u8], open: &[u8], close: &[u8], ctx: Ctx) -> PResult<'a, Args<'a>> {
-    let (mut i, _) = tag(open)(i)?;
-    let mut args = Args::new();
+/// `arg {"," arg} end` after an opening bracket, with at least one
+/// argument, each handed to `f` in order.
+fn list<'a>(mut i: &'a [u8], end: &[u8], ctx: Ctx, f: &mut impl FnMut(Arg<'a>)) -> PResult<'a, ()> {
     loop {
         let (rest, a) = arg(blank(i), ctx)?;
-        args.push(a);
+        f(a);
         i = blank(rest);
         match i.strip_prefix(b",") {
             Some(rest) => i = rest,
-            None => return Ok((tag(close)(i)?.0, args)),
+            None => return Ok((after(i, end).ok_or_else(|| nom::Err::Error(PErr::at(i)))?, ())),
         }
     }
 }
@@ -74,17 +85,17 @@ fn maybe_empty_list<'a>(
     close: &[u8],
     ctx: Ctx,
 ) -> PResult<'a, Vec<Arg<'a>>> {
-    let (after_open, _) = tag(open)(i)?;
+    let after_open = after(i, open).ok_or_else(|| nom::Err::Error(PErr::at(i)))?;
     if ctx.depth >= MAX_NESTING {
         return PErr::fatal(i);
     }
     let ctx = Ctx { depth: ctx.depth + 1, ..ctx };
-    let inner = blank(after_open);
-    if let Ok((rest, _)) = tag::<_, _, PErr>(close)(inner) {
+    if let Some(rest) = after(blank(after_open), close) {
         return Ok((rest, Vec::new()));
     }
-    let (rest, items) = cut(|i| list(i, open, close, ctx)).parse(i)?;
-    Ok((rest, items.into_vec()))
+    let mut items = Vec::new();
+    let (rest, ()) = cut(|i| list(i, close, ctx, &mut |a| items.push(a))).parse(after_open)?;
+    Ok((rest, items))
 }
 
 /// One argument, starting at a token (blanks already skipped).

@@ -487,7 +487,7 @@ mod tests {
         let walked = stream.for_each(|e, locator| {
             let name = String::from_utf8_lossy(e.name);
             got.push(match &e.args {
-                Some(args) => format!("{name}({})", args.len()),
+                Some(_) => format!("{name}({})", e.arguments().len()),
                 None => name.into_owned(),
             });
             most = most.max(locator.text.len());

@@ -118,6 +118,17 @@ pub(crate) fn is_reserved(word: &[u8]) -> bool {
     )
 }
 
+/// Reserved or a boolean (which start with a capital, `s`, `t` or `f`).
+pub(crate) fn is_keyword(word: &[u8]) -> bool {
+    matches!(word.first(), Some(b'A'..=b'Z' | b's' | b't' | b'f'))
+        && (is_reserved(word) || is_boolean(word))
+}
+
+/// The text after `token`, if `i` starts with it (no `memcmp` call).
+pub(crate) fn after<'a>(i: &'a [u8], token: &[u8]) -> Option<&'a [u8]> {
+    i.get(..token.len())?.iter().zip(token).all(|(a, b)| a == b).then(|| &i[token.len()..])
+}
+
 /// `true` / `false` in any letter case.
 pub(crate) fn is_boolean(word: &[u8]) -> bool {
     word.eq_ignore_ascii_case(b"true") || word.eq_ignore_ascii_case(b"false")

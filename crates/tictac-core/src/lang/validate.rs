@@ -6,31 +6,46 @@ use std::io::{self, Read, Write};
 
 use super::ast::{Arg, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
-use super::events::{self, Type, Typed};
+use super::events::{self, Spec, Type, Typed};
 use crate::command::Cell;
 use crate::command::Command;
 use crate::store::{self, MEMORY_BOUND, Store};
-use smallvec::SmallVec;
 
-/// The command a type-correct event stands for, or `None`.
-pub fn command<'a>(event: &Event<'a>) -> Option<Command<'a>> {
-    let spec = events::find(event.name)?;
-    let args = match (&event.args, spec.params.len()) {
-        (None, 0) => &[][..],
-        (Some(args), n) if n > 0 && args.len() == n => &args[..],
-        _ => return None,
-    };
-    let mut typed: SmallVec<[Typed<'a>; 2]> = SmallVec::new();
-    for (arg, param) in args.iter().zip(spec.params) {
-        typed.push(match (param.kind, &arg.value) {
-            (Type::Name, Value::Str(name)) => Typed::Name(name),
-            (Type::Button, _) => {
-                Typed::Button(Cell::new(u8::try_from(button_value(arg)?.ok()?).ok()?)?)
-            }
-            _ => return None,
-        });
+/// The type check of one event, its arguments handed over as they are
+/// parsed: its command, if they are all of its declared types.
+pub(crate) struct Typing<'a> {
+    spec: Option<&'static Spec>,
+    /// No event declares more than two parameters (more do not fit).
+    typed: [Typed<'a>; 2],
+    count: usize,
+    fits: bool,
+}
+
+impl<'a> Typing<'a> {
+    pub(crate) fn new(spec: Option<&'static Spec>) -> Self {
+        Typing { spec, typed: [Typed::Name(b""); 2], count: 0, fits: spec.is_some() }
     }
-    (spec.build)(&typed)
+
+    pub(crate) fn add(&mut self, arg: &Arg<'a>) {
+        let param = self.spec.and_then(|s| s.params.get(self.count));
+        let typed = param.and_then(|p| match (p.kind, &arg.value) {
+            (Type::Name, Value::Str(name)) => Some(Typed::Name(name)),
+            (Type::Button, _) => {
+                Some(Typed::Button(Cell::new(u8::try_from(button_value(arg)?.ok()?).ok()?)?))
+            }
+            _ => None,
+        });
+        match (typed, self.typed.get_mut(self.count)) {
+            (Some(typed), Some(slot)) => *slot = typed,
+            _ => self.fits = false,
+        }
+        self.count += 1;
+    }
+
+    pub(crate) fn command(&self) -> Option<Command<'a>> {
+        let spec = self.spec.filter(|s| self.fits && s.params.len() == self.count)?;
+        (spec.build)(&self.typed[..self.count])
+    }
 }
 
 /// Whether the `k`-th argument of `event` is declared a button.
@@ -109,10 +124,12 @@ impl Checker {
     ) -> Option<Command<'a>> {
         // A type-correct event holds only strings and a valid button: no
         // identifier, no invalid number. That is nearly every event.
-        if let Some(command) = command(event) {
-            return Some(command);
+        if event.command.is_some() {
+            return event.command;
         }
-        for (k, arg) in event.args.iter().flatten().enumerate() {
+        let args = event.arguments();
+        let locate = |rest| locate(rest + event.rest);
+        for (k, arg) in args.iter().enumerate() {
             if is_button(event.name, k)
                 && let Some(Err(number)) = button_value(arg)
             {
@@ -121,7 +138,7 @@ impl Checker {
             self.find_identifiers(arg, &locate);
         }
         if self.soft.is_none() {
-            let written = type_error_line(event, &mut self.type_errors)
+            let written = type_error_line(event, &args, &mut self.type_errors)
                 .and_then(|()| self.type_errors.write_all(b"\n"));
             self.note(written);
         }
@@ -219,13 +236,12 @@ fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Digits<'a>>> {
 /// `play(Ora, 10) does not conform to declaration play(...)` or
 /// `Error: unknown event name jump`. The arguments print as written, but
 /// `play`'s button as the integer it denotes.
-fn type_error_line<W: Write + ?Sized>(event: &Event, line: &mut W) -> io::Result<()> {
+fn type_error_line<W: Write + ?Sized>(event: &Event, args: &[Arg], line: &mut W) -> io::Result<()> {
     let Some(spec) = events::find(event.name) else {
         line.write_all(b"Error: unknown event name ")?;
         return line.write_all(event.name);
     };
     line.write_all(event.name)?;
-    let args = event.args.as_deref().unwrap_or_default();
     write_list(args, b"(", b")", line, |k, arg, line| match button_value(arg) {
         Some(Ok(n)) if is_button(event.name, k) => {
             line.write_all(itoa::Buffer::new().format(n).as_bytes())
@@ -340,7 +356,7 @@ mod tests {
     #[test]
     fn the_64_bit_limits_are_exact() {
         fn value(text: &str) -> Option<Result<i64, Digits<'_>>> {
-            button_value(&event(text).args.expect("args")[1])
+            button_value(&event(text).arguments()[1])
         }
         assert_eq!(value("play(\"a\", 9223372036854775807)"), Some(Ok(i64::MAX)));
         assert_eq!(value("play(\"a\", -9223372036854775808)"), Some(Ok(i64::MIN)));
