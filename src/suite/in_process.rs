@@ -91,10 +91,12 @@ impl<W: Write> Write for Limited<'_, W> {
 }
 
 /// What the executable would print (or write to OUT: its content is what
-/// the job writes, no file is made), and its exit status.
+/// the job writes, no file is made), and its exit status. The trace is
+/// read from `held` when its bytes are held elsewhere than at `trace` (the
+/// course suite's, in the executable).
 pub(super) fn run(
     plan: &Plan,
-    trace: &Path,
+    (trace, held): (&Path, Option<&[u8]>),
     cap: u64,
     limit: Limit,
 ) -> Result<(Capture, i32), String> {
@@ -103,7 +105,12 @@ pub(super) fn run(
     let ran: Result<i32, String> = match &plan.directive {
         Directive::Run { job, input, session } => {
             let opened = match input {
-                Source::Trace => open_input(trace),
+                Source::Trace => match held {
+                    Some(bytes) => {
+                        Ok(Input::new(trace.display().to_string(), Box::new(bytes)).never_waits())
+                    }
+                    None => open_input(trace),
+                },
                 Source::Stdin(name) => {
                     let typed = plan.typed.as_deref().unwrap_or_default();
                     Ok(Input::new(name.display().to_string(), Box::new(typed)).never_waits())

@@ -517,6 +517,7 @@ pub(crate) fn produce(
     cap: u64,
     stop: Option<&AtomicBool>,
 ) -> Result<Produced, Unrun> {
+    let held = text;
     let text = match text {
         Some(text) => text.to_vec(),
         None => files::read_checked(trace, MAX_TYPED)?,
@@ -530,7 +531,7 @@ pub(crate) fn produce(
             let argv = plan.argv(trace, Path::new("OUT"));
             let words = std::iter::once(OsString::from(cli::PROGRAM)).chain(argv);
             let command = command_line::join(&words.collect::<Vec<_>>());
-            in_process::run(&plan, trace, cap, limit)
+            in_process::run(&plan, (trace, held), cap, limit)
                 .map(|(output, status)| Produced {
                     output,
                     stderr: Vec::new(),

@@ -1665,3 +1665,44 @@ fn a_killed_grading_s_hidden_leftovers_are_named_with_how_to_remove_them() {
     );
     assert!(text(&o).contains(&said), "{}", text(&o));
 }
+
+/// `grade --course` expects of each test the status tictac's own run of its
+/// trace ends with (0, or 1 after a syntax error): a program that exits 2
+/// is told so, one that exits 1 on a syntax error is told only of its
+/// output (the tester's C7: every test was taken to expect 2).
+#[test]
+fn the_course_suite_graded_expects_each_tests_own_exit_status() {
+    let home = temp_dir();
+    let (two, one) = (home.path().join("two"), home.path().join("one"));
+    for (folder, status) in [(&two, 2), (&one, 1)] {
+        fs::create_dir(folder).expect("mkdir");
+        script(folder, "ttt", &format!("echo wrong; exit {status}"));
+    }
+    let out = path(&home.path().join("grades"));
+    let o = tictac(&[
+        "grade",
+        "--course",
+        "--command",
+        "./ttt",
+        "--out",
+        &out,
+        &path(&two),
+        &path(&one),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let json = fs::read_to_string(home.path().join("grades/grades.json")).expect("grades.json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let result = |student: usize, test: &str| {
+        let tests = json["students"][student]["tests"].as_array().expect("tests");
+        tests.iter().find(|t| t["test"] == test).expect(test).clone()
+    };
+    let exited = result(0, "01_x_wins");
+    assert_eq!(
+        (&exited["kind"], &exited["failure"]),
+        (&"exited".into(), &"exited with status 2".into()),
+        "{json}"
+    );
+    assert_eq!(result(0, "17_syntax_parse_error")["kind"], "exited", "{json}");
+    assert_eq!(result(1, "17_syntax_parse_error")["kind"], "output differs", "{json}");
+    assert_eq!(result(1, "01_x_wins")["kind"], "exited", "{json}");
+}
