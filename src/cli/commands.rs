@@ -437,6 +437,7 @@ impl TestArgs {
             course: self.course,
             paths: self.paths,
             dir: None,
+            built_from: None,
             build: self.build.build.map(|w| w.0),
             build_timeout: self.build.build_timeout.0,
             user: self.user,

@@ -74,6 +74,9 @@ pub struct TestOptions {
     /// The folder `program` runs in (a student's, under `tictac grade`);
     /// without it, this process's.
     pub dir: Option<PathBuf>,
+    /// When `dir` is tictac's own private built copy (`--build` as another
+    /// user), the folder it was built from, as messages name it.
+    pub built_from: Option<PathBuf>,
     /// Run once in that folder before the tests (`--build`).
     pub build: Option<Vec<String>>,
     /// How long the build may take.
@@ -116,6 +119,7 @@ impl Default for TestOptions {
             course: false,
             paths: Vec::new(),
             build: None,
+            built_from: None,
             build_timeout: DEFAULT_BUILD_TIMEOUT,
             dir: None,
             user: None,

@@ -416,6 +416,7 @@ fn grade_class(
             program: Some(options.command.clone()),
             timeout: options.timeout,
             dir: build.folder_or(Some(dir)),
+            built_from: build.folder.as_ref().map(|_| dir.clone()),
             course: options.suite.is_none(),
             user: user.cloned(),
             ..Options::default()

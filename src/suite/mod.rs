@@ -350,7 +350,8 @@ pub(crate) fn run_watching(
     let in_built;
     let options = match built.as_ref().and_then(|b| b.folder_or(None)) {
         Some(folder) => {
-            in_built = Options { dir: Some(folder), ..options.clone() };
+            let from = options.dir.clone().or_else(|| std::env::current_dir().ok());
+            in_built = Options { dir: Some(folder), built_from: from, ..options.clone() };
             &in_built
         }
         None => options,
@@ -654,9 +655,10 @@ fn actual(
 ) -> Result<Actual, plan::Unrun> {
     let timeout = options.timeout;
     let here = std::env::current_dir().ok();
-    let folder = match options.dir.as_deref().or(here.as_deref()) {
-        Some(dir) => Folder::CopyOf(dir),
-        None => Folder::Here,
+    let folder = match (options.dir.as_deref().or(here.as_deref()), &options.built_from) {
+        (Some(copy), Some(of)) if options.user.is_some() => Folder::Built { copy, of },
+        (Some(dir), _) => Folder::CopyOf(dir),
+        (None, _) => Folder::Here,
     };
     let producer = options.program.as_deref().map_or(Producer::InProcess { timeout }, |command| {
         Producer::Program { command, timeout, folder, user: options.user.as_ref() }

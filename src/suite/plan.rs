@@ -353,6 +353,12 @@ pub(crate) enum Folder<'a> {
     /// A private copy of this folder, made for each run (the program under
     /// test: the student's folder, or the one `tictac test` runs in).
     CopyOf(&'a Path),
+    /// The same, of tictac's own private copy of the folder `of` built as
+    /// another user (`--build`), in a scratch folder of its own: when too
+    /// large to copy for each run (a build's `target/`, `node_modules/`),
+    /// the run happens in the built copy itself, its scratch folder given
+    /// to the user for that run alone and taken back after.
+    Built { copy: &'a Path, of: &'a Path },
 }
 
 /// How a program's run went wrong, as every report format names it.
@@ -598,9 +604,11 @@ fn external(
     let scratch = files::Scratch::new().map_err(|e| Unrun::io("no scratch folder".into(), &e))?;
     // Held while it runs in a folder not copied: one run there at a time.
     let mut in_place = None;
+    // The built copy's scratch folder, given to the user for this run.
+    let mut given = None;
     let (dir, note, words) = match folder {
         Folder::Here => (None, None, program.to_vec()),
-        Folder::CopyOf(from) => {
+        Folder::CopyOf(from) | Folder::Built { copy: from, .. } => {
             let work = scratch.path().join(WORK);
             let place = workdir::place(from, &work, scratch.path()).map_err(|e| {
                 Unrun::io(format!("cannot copy {} for the program", from.display()), &e)
@@ -609,8 +617,27 @@ fn external(
                 workdir::Place::Copy(work) => {
                     (Some(work), None, workdir::command_in_copy(program, from))
                 }
+                // tictac's own build, its to give: the user's for this run.
+                workdir::Place::Itself(guard, why) if let Folder::Built { of, .. } = folder => {
+                    let (Some(user), Some(root)) = (user, from.parent()) else {
+                        return Err("a build's copy run in as this user".into());
+                    };
+                    in_place = Some(guard);
+                    process::give(root, user).map_err(|e| {
+                        Unrun::io(
+                            format!("cannot give {}'s build to {}", of.display(), user.name()),
+                            &e,
+                        )
+                    })?;
+                    given = Some(root.to_path_buf());
+                    (
+                        Some(from.to_path_buf()),
+                        Some(workdir::note_built(of, &why)),
+                        program.to_vec(),
+                    )
+                }
                 // As another user, never in a folder that user does not own
-                // (one grown past the limits, a build's output taken back).
+                // (one grown past the limits).
                 workdir::Place::Itself(_, why) if user.is_some() => {
                     let name = user.map(RunAs::name).unwrap_or_default();
                     return Err(Unrun::programs(not_copied(from, name, &why)));
@@ -655,7 +682,13 @@ fn external(
         note,
     };
     let finished = process::run(&spec);
+    // Nothing the run started outlives it: the build is tictac's again
+    // before the next run may have it.
+    let taken_back = given.as_deref().map(process::take_back);
     drop(in_place);
+    if let Some(Err(e)) = taken_back {
+        return Err(Unrun::io("cannot take the build back from the program's user".into(), &e));
+    }
     let finished = match finished {
         Ok(finished) => finished,
         // Out of files, disk or memory: no news about the program.

@@ -325,6 +325,17 @@ pub(crate) fn note(folder: &Path, why: &Uncopied) -> String {
     )
 }
 
+/// What a failing test says when its program ran in the build of
+/// `folder` itself (`--build` as another user): tictac's own copy, given
+/// to the program's user for each test.
+pub(crate) fn note_built(folder: &Path, why: &Uncopied) -> String {
+    format!(
+        "note: the program ran in its build of {} itself, one test at a time: {why} (what one \
+         test leaves there, the next finds)",
+        folder.display()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
