@@ -206,3 +206,38 @@ fn standard_error_names_the_folder_not_its_copy() {
     let report = fs::read_to_string(home.path().join("g/ann.report.txt")).expect("report");
     assert!(report.starts_with(&same), "{report}");
 }
+
+/// A program built for another system, and a Python file with no `#!`
+/// line, are said to be so before anything runs, and by each test where
+/// the check is each run's (Gradescope's format): /bin/sh reading them
+/// said only its own syntax error (the tester's C8).
+#[test]
+fn a_program_for_another_system_or_a_script_without_its_interpreter_line_is_named() {
+    let home = temp_dir();
+    let dir = home.path();
+    fs::write(dir.join("ttt.exe"), b"MZ\x90\x00\x03\x00").expect("write");
+    fs::write(dir.join("ttt.py"), "print(1)\n").expect("write");
+    for file in ["ttt.exe", "ttt.py"] {
+        fs::set_permissions(dir.join(file), fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let o = in_dir(dir, &["test", "--course", "--program", "./ttt.exe", "--filter", "61_"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot run './ttt.exe': it is a Windows program (.exe), which does \
+             not run on "
+        ),
+        "{}",
+        text(&o)
+    );
+    let args = ["test", "--course", "--program", "./ttt.py", "--filter", "61_"];
+    let o = in_dir(dir, &[&args[..], &["--format", "gradescope"]].concat());
+    let json = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        json.contains(
+            "./ttt.py: it has no `#!` line, so /bin/sh would run it as a shell script: make its \
+             first line `#!/usr/bin/env python3`, or name what runs it (`python3 ./ttt.py`)"
+        ),
+        "{json}"
+    );
+}

@@ -226,5 +226,38 @@ mod tests {
         }
         std::fs::write(&plain, "#!/bin/sh\necho hi\n").expect("write");
         assert_eq!(locate(&plain.to_string_lossy()), Ok(()));
+        // A program built for another system, a Python file with no `#!`
+        // line: said what it is, not left to /bin/sh (the tester's C8).
+        let foreign = if cfg!(target_arch = "aarch64") { 62u16 } else { 183 };
+        let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+        elf.resize(18, 0);
+        elf.extend(foreign.to_le_bytes());
+        for (name, bytes, says) in [
+            (
+                "ttt.exe",
+                b"MZ\x90\x00".to_vec(),
+                "it is a Windows program (.exe), which does not run",
+            ),
+            ("ttt.py", b"print(1)\n".to_vec(), "it has no `#!` line, so /bin/sh would run it"),
+            ("ttt", b"echo hi\n".to_vec(), ""),
+        ]
+        .into_iter()
+        .chain(cfg!(target_os = "linux").then(|| ("tttarm", elf, "it is a Linux program for ")))
+        .chain(cfg!(target_os = "linux").then(|| {
+            ("tttmac", b"\xcf\xfa\xed\xfe\x0c".to_vec(), "it is a macOS program (Mach-O)")
+        })) {
+            let at = dir.path().join(name);
+            std::fs::write(&at, bytes).expect("write");
+            std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+            match locate(&at.to_string_lossy()) {
+                Ok(()) => assert_eq!(says, "", "{name} is refused"),
+                Err(why) => assert!(!says.is_empty() && why.starts_with(says), "{name}: {why}"),
+            }
+        }
+        let python = locate(&dir.path().join("ttt.py").to_string_lossy()).expect_err("refused");
+        assert!(
+            python.ends_with("`#!/usr/bin/env python3`, or name what runs it (`python3 ./ttt.py`)"),
+            "{python}"
+        );
     }
 }

@@ -51,7 +51,12 @@ fn runnable_path(program: &Path) -> Result<(), String> {
 fn interpreter_exists(script: &Path) -> Result<(), String> {
     let mut head = [0u8; 256];
     let read = std::fs::File::open(script).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    let Some(line) = head[..read].strip_prefix(b"#!") else { return Ok(()) };
+    let Some(line) = head[..read].strip_prefix(b"#!") else {
+        return match built_elsewhere(&head[..read]) {
+            Some(what) => Err(what),
+            None => no_interpreter_line(script),
+        };
+    };
     let line = line.split(|&b| b == b'\n').next().unwrap_or_default();
     let start = line.iter().position(|b| !b" \t".contains(b)).unwrap_or(line.len());
     let word = &line[start..];
@@ -76,6 +81,90 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
             Err(format!("its first line names the interpreter '{shown}', which does not exist"))
         }
     }
+}
+
+/// What a file that is no script is, when it is a program built for
+/// another system or processor, by its first bytes: the kernel refuses it
+/// (ENOEXEC) and posix_spawn then has /bin/sh read it as a script, whose
+/// syntax error would be all a student reads (the tester's C8).
+fn built_elsewhere(head: &[u8]) -> Option<String> {
+    let system = match std::env::consts::OS {
+        "macos" => "macOS",
+        "linux" => "Linux",
+        other => other,
+    };
+    let what = |program: &str| {
+        format!(
+            "it is {program}, which does not run on {system}: build it on this system (from its \
+             source), or submit the source and a build command"
+        )
+    };
+    const MACH_O: [[u8; 4]; 5] = [
+        [0xfe, 0xed, 0xfa, 0xce],
+        [0xfe, 0xed, 0xfa, 0xcf],
+        [0xce, 0xfa, 0xed, 0xfe],
+        [0xcf, 0xfa, 0xed, 0xfe],
+        [0xca, 0xfe, 0xba, 0xbe],
+    ];
+    if head.starts_with(b"MZ") {
+        return Some(what("a Windows program (.exe)"));
+    }
+    if MACH_O.iter().any(|magic| head.starts_with(magic)) && system != "macOS" {
+        return Some(what("a macOS program (Mach-O)"));
+    }
+    if !head.starts_with(b"\x7fELF") || head.len() < 20 {
+        return None;
+    }
+    if system != "Linux" {
+        return Some(what("a Linux program (ELF)"));
+    }
+    let bytes = [head[18], head[19]];
+    let machine = match head[5] {
+        2 => u16::from_be_bytes(bytes),
+        _ => u16::from_le_bytes(bytes),
+    };
+    let theirs = match machine {
+        3 => "x86",
+        8 => "mips",
+        20 => "powerpc",
+        21 => "powerpc64",
+        22 => "s390x",
+        40 => "arm",
+        62 => "x86_64",
+        183 => "aarch64",
+        243 => "riscv64",
+        258 => "loongarch64",
+        _ => return None,
+    };
+    let ours = std::env::consts::ARCH;
+    // A 32-bit program of the same family may run.
+    let runs = theirs == ours || matches!((theirs, ours), ("x86", "x86_64") | ("arm", "aarch64"));
+    (!runs).then(|| {
+        format!(
+            "it is a Linux program for {theirs}, and this machine is {ours}: build it on this \
+             machine (from its source), or submit the source and a build command"
+        )
+    })
+}
+
+/// The interpreters of scripts named by their extension, which a script
+/// without a `#!` line needs named: /bin/sh would run it otherwise.
+const SCRIPTS: [(&str, &str); 5] =
+    [("py", "python3"), ("rb", "ruby"), ("js", "node"), ("pl", "perl"), ("php", "php")];
+
+/// A script of another language than the shell's without a `#!` line, by
+/// its name (`ttt.py`): /bin/sh would run it and report its own syntax
+/// error. A file named otherwise may be a shell script, which needs none.
+fn no_interpreter_line(script: &Path) -> Result<(), String> {
+    let extension = script.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    let Some((_, interpreter)) = SCRIPTS.iter().find(|(e, _)| *e == extension) else {
+        return Ok(());
+    };
+    let shown = script.file_name().map(Path::new).unwrap_or(script).display();
+    Err(format!(
+        "it has no `#!` line, so /bin/sh would run it as a shell script: make its first line \
+         `#!/usr/bin/env {interpreter}`, or name what runs it (`{interpreter} ./{shown}`)"
+    ))
 }
 
 /// `argv` started in `dir`: posix_spawn has no portable change of folder
