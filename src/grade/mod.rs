@@ -166,7 +166,8 @@ fn plan(options: &GradeOptions) -> Result<(Plan, Claim), GradeError> {
     let user = contain::programs_user(options)?;
     if let Some(user) = &user {
         let suite = named.as_ref().map(|(path, _)| path.as_path());
-        for warning in contain::check(options, user, suite, &students)? {
+        let tests = named.as_ref().map_or(&[][..], |(_, tests)| tests.as_slice());
+        for warning in contain::check(options, user, suite, tests, &students)? {
             eprintln!("{warning}");
         }
     }

@@ -296,6 +296,13 @@ pub(crate) fn tictac_only(trace: &Path) -> Option<String> {
         .then(|| "an invocation error: its message names tictac".to_string())
 }
 
+/// The other file a trace's `-- run:` line names as its input, where it is
+/// read (`beside` the trace), if it names one and can be read.
+pub(crate) fn named_input(trace: &Path) -> Option<PathBuf> {
+    let text = files::read_bounded(trace, MAX_TYPED).ok()?;
+    Plan::checked(&text).ok()?.file().map(|file| beside(trace, file))
+}
+
 /// What a trace is worth (`tictac grade`, `--format gradescope`): `--
 /// points: N` on one of its first comment lines, else 1. A trace that says
 /// it wrongly is refused by `points_of` before it runs.

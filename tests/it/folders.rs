@@ -298,6 +298,32 @@ fn as_root_a_suite_the_programs_user_could_read_is_warned_about() {
         path(&suite)
     );
     assert!(err.contains(&warning), "{err}");
+    // A closed suite whose files are links to that folder: the same answers,
+    // open through the links (the tester's C5).
+    let linked = home.path().join("linked");
+    fs::create_dir(&linked).expect("mkdir");
+    fs::set_permissions(&linked, fs::Permissions::from_mode(0o700)).expect("chmod");
+    for entry in fs::read_dir(&suite).expect("suite").flatten() {
+        std::os::unix::fs::symlink(entry.path(), linked.join(entry.file_name())).expect("link");
+    }
+    let out = path(&temp_dir().path().join("book"));
+    let o = run(
+        Command::new(BIN)
+            .args(["grade", &path(&linked), "--command", "./ttt", "--out", &out])
+            .arg(&student),
+        None,
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let warning = format!(
+        "warning: the user nobody can read '{0}/a.txt' ({1}/a.txt links there) (and 5 more files \
+         the suite links to), which the programs could read whatever the suite's folder allows: \
+         `chmod 700 '{0}'` keeps it from them",
+        path(&suite),
+        path(&linked)
+    );
+    assert!(err.contains(&warning), "{err}");
+    assert!(!err.contains("can read the suite"), "{err}");
 }
 
 #[test]

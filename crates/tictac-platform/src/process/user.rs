@@ -186,9 +186,12 @@ fn runnable_within(program: &str, user: &RunAs, depth: usize) -> Result<(), Stri
     }
 }
 
-/// Whether `user` could read what `folder` holds (enter it and list it).
-pub fn can_read(folder: &Path, user: &RunAs) -> bool {
-    blocked(folder, user, 5).is_none()
+/// Whether `user` could read what `path` holds: a folder's entries (enter
+/// it and list it), a file's bytes. Links on the way are the caller's to
+/// resolve: the folders checked are the path's own.
+pub fn can_read(path: &Path, user: &RunAs) -> bool {
+    let want = if path.is_dir() { 5 } else { 4 };
+    blocked(path, user, want).is_none()
 }
 
 /// Whether `path` (what a link there names) belongs to `user`, who may
