@@ -255,6 +255,11 @@ fn named_suite(
 /// expected file saved with Windows line endings (every line CRLF) would
 /// fail every student.
 fn checked_suite(tests: &[Test]) -> Result<(), GradeError> {
+    // An answer with no question: a test the instructor wrote, never run.
+    if let Some((orphan, why)) = suite::discover::orphans(tests).into_iter().next() {
+        let why = format!("{why}: name the trace so, or remove the expected file");
+        return Err(GradeError::Expected(shown(orphan.display()), why));
+    }
     for test in tests {
         plan::check(&test.trace)
             .map_err(|why| GradeError::Trace(shown(test.trace.display()), shown(why)))?;
@@ -263,10 +268,13 @@ fn checked_suite(tests: &[Test]) -> Result<(), GradeError> {
         // Read as the run reads it: one that cannot be (a FIFO, a folder)
         // says why when its test runs.
         if fs::symlink_metadata(&expected).is_err() {
-            return Err(refuse(
+            let near = suite::discover::near_expected(&expected).map_or(String::new(), |near| {
+                format!("; {near} is beside it: an expected file is named NAME.expected.txt")
+            });
+            return Err(refuse(&format!(
                 "does not exist: each trace needs its expected output beside it \
-                 (tictac test --bless writes it)",
-            ));
+                 (tictac test --bless writes it{near})"
+            )));
         }
         let file = suite::files::open_checked(&expected).ok();
         if file.and_then(|f| all_crlf(io::BufReader::new(f)).ok()) == Some(true) {

@@ -94,6 +94,59 @@ fn is_output(name: &str) -> bool {
     [".expected.txt", ".actual.txt", ".stderr.txt"].iter().any(|end| name.ends_with(end))
 }
 
+/// The expected files beside the tests' traces that no trace has
+/// (`b.expected.txt` with no `b.txt`): a test written and never run (its
+/// trace saved as `b.TXT`, renamed `c.trace`, deleted). Each with why,
+/// naming a file of its name with another ending when there is one.
+pub(crate) fn orphans(tests: &[Test]) -> Vec<(PathBuf, String)> {
+    let folders: std::collections::BTreeSet<&Path> =
+        tests.iter().map(|t| t.trace.parent().unwrap_or(Path::new(""))).collect();
+    let mut found = Vec::new();
+    for folder in folders {
+        let mut names = names_in(folder);
+        names.sort_by(|a, b| natural(a, b));
+        for name in &names {
+            let Some(stem) = name.strip_suffix(".expected.txt") else { continue };
+            let trace = format!("{stem}.txt");
+            if stem.is_empty() || stem.starts_with('.') || folder.join(&trace).exists() {
+                continue;
+            }
+            let mut why = format!("has no trace {trace} beside it, so no test runs it");
+            let start = format!("{}.", stem.to_lowercase());
+            let near = names.iter().find(|n| {
+                let lower = n.to_lowercase();
+                lower.starts_with(&start) && !is_output(&lower)
+            });
+            if let Some(near) = near {
+                why.push_str(&format!(" ({near} is beside it: a trace is named NAME.txt)"));
+            }
+            found.push((folder.join(name), escape_controls(&why)));
+        }
+    }
+    found
+}
+
+/// A file beside `expected` (`d.expected.txt`, missing) named nearly so
+/// (`d.expected`, `D.Expected.txt`), when there is one.
+pub(crate) fn near_expected(expected: &Path) -> Option<String> {
+    let name = expected.file_name()?.to_str()?;
+    let start = name.strip_suffix(".txt")?.to_lowercase();
+    let folder = expected.parent().unwrap_or(Path::new(""));
+    let mut names = names_in(folder);
+    names.sort_by(|a, b| natural(a, b));
+    names
+        .into_iter()
+        .find(|n| n != name && n.to_lowercase().starts_with(&start))
+        .map(|n| escape_controls(&n))
+}
+
+/// The names in `folder` that are UTF-8 (none when it cannot be listed).
+fn names_in(folder: &Path) -> Vec<String> {
+    let listed = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    let entries = fs::read_dir(listed).into_iter().flatten().flatten();
+    entries.filter_map(|e| e.file_name().into_string().ok()).collect()
+}
+
 /// The folders searched when no path is given.
 pub(crate) const DEFAULT_ROOTS: [&str; 2] = ["acceptance", "tests/acceptance"];
 

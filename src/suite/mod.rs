@@ -6,7 +6,7 @@ mod bless;
 pub(crate) mod build;
 pub(crate) mod course;
 mod diff;
-mod discover;
+pub(crate) mod discover;
 pub(crate) mod exposure;
 pub(crate) mod files;
 mod header;
@@ -313,6 +313,12 @@ pub(crate) fn run_watching(
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Report, SuiteError> {
     let mut tests = discover(&options.paths)?;
+    for (orphan, why) in discover::orphans(&tests) {
+        let shown = discover::escape_controls(&orphan.display().to_string());
+        // A warning on standard error: one that cannot be written changes
+        // nothing the report says.
+        let _ = writeln!(progress, "warning: {shown} {why}");
+    }
     if let Some(text) = &options.filter {
         tests.retain(|t| t.name.contains(text.as_str()));
         if tests.is_empty() {
@@ -823,8 +829,11 @@ fn blessed_warning(program: &str, actual: &Capture, trouble: Option<Trouble>) ->
 /// output as the answer their program is then checked against.
 fn missing(test: &Test, options: &Options) -> String {
     let expected = test.expected_path();
+    let near = discover::near_expected(&expected).map_or(String::new(), |near| {
+        format!("; {near} is beside it: an expected file is named NAME.expected.txt")
+    });
     if options.program.is_none() {
-        return format!("{} is missing (run with --bless to create it)", expected.display());
+        return format!("{} is missing (run with --bless to create it{near})", expected.display());
     }
     let folder = match test.trace.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
@@ -832,7 +841,7 @@ fn missing(test: &Test, options: &Options) -> String {
     };
     format!(
         "{} is missing (tictac's answer makes it: tictac test {} --bless, without --program, \
-         which would take your program's own output as the answer)",
+         which would take your program's own output as the answer{near})",
         expected.display(),
         shell_words::quote(&folder)
     )

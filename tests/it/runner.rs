@@ -521,3 +521,60 @@ fn traces_of_tictac_s_own_features_are_skipped_under_a_program() {
     let o = tictac(&["test", "--format", "junit", "--program", BIN, &path(dir.path())]);
     assert!(text(&o).contains(" tests=\"3\" failures=\"0\" errors=\"0\" skipped=\"2\" "));
 }
+
+/// An expected file with no trace (`b.expected.txt` beside `b.TXT`, `c.trace`)
+/// is a test nobody runs: `test` warns, naming the near file; `grade` and
+/// `autograder` refuse the suite; a missing expected file's hint names a
+/// near one (`d.expected`) (the tester's C6: all were silent).
+#[test]
+fn an_expected_file_with_no_trace_is_warned_about_or_refused_naming_the_near_file() {
+    let dir = temp_dir();
+    let suite = dir.path().join("s");
+    fs::create_dir(&suite).expect("mkdir");
+    for (name, body) in [("a.txt", "undo\n"), ("b.TXT", "undo\n"), ("c.trace", "undo\n")] {
+        fs::write(suite.join(name), body).expect("write");
+    }
+    let o = tictac(&["test", "--bless", &path(&suite)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    for name in ["b", "c"] {
+        fs::copy(suite.join("a.expected.txt"), suite.join(format!("{name}.expected.txt")))
+            .expect("copy");
+    }
+    let o = tictac(&["test", &path(&suite)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let shown = path(&suite);
+    for (name, near) in [("b", "b.TXT"), ("c", "c.trace")] {
+        let warning = format!(
+            "warning: {shown}/{name}.expected.txt has no trace {name}.txt beside it, so no test \
+             runs it ({near} is beside it: a trace is named NAME.txt)\n"
+        );
+        assert!(err.contains(&warning), "{err}");
+    }
+    let (alice, out) = (dir.path().join("alice"), path(&dir.path().join("g")));
+    fs::create_dir(&alice).expect("mkdir");
+    let o = tictac(&["grade", &shown, &path(&alice), "--command", "./ttt", "--out", &out]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!(
+            "error: the expected file '{shown}/b.expected.txt' has no trace b.txt beside it"
+        )),
+        "{}",
+        text(&o)
+    );
+    for name in ["b.expected.txt", "c.expected.txt"] {
+        fs::remove_file(suite.join(name)).expect("rm");
+    }
+    fs::write(suite.join("d.txt"), "undo\n").expect("write");
+    fs::copy(suite.join("a.expected.txt"), suite.join("d.expected")).expect("copy");
+    let o = tictac(&["test", &shown]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "d.expected.txt is missing (run with --bless to create it; d.expected is beside it: \
+             an expected file is named NAME.expected.txt)"
+        ),
+        "{}",
+        text(&o)
+    );
+}
