@@ -13,6 +13,8 @@ pub enum Encoding {
     /// UTF-16, little-endian or not, found by its byte order mark (FF FE,
     /// FE FF) or by the NUL bytes of ASCII text in it.
     Utf16 { little_endian: bool, by_bom: bool },
+    /// UTF-32, found by its byte order mark (FF FE 00 00, 00 00 FE FF).
+    Utf32 { little_endian: bool },
 }
 
 /// Byte pairs of the start of a file looked at for UTF-16 without a BOM.
@@ -29,6 +31,8 @@ impl Encoding {
     pub fn of(start: &[u8]) -> Option<Encoding> {
         match start {
             [0xEF, 0xBB, 0xBF, ..] => return Some(Encoding::Utf8Bom),
+            [0xFF, 0xFE, 0, 0, ..] => return Some(Encoding::Utf32 { little_endian: true }),
+            [0, 0, 0xFE, 0xFF, ..] => return Some(Encoding::Utf32 { little_endian: false }),
             [0xFF, 0xFE, ..] => return Some(Encoding::Utf16 { little_endian: true, by_bom: true }),
             [0xFE, 0xFF, ..] => {
                 return Some(Encoding::Utf16 { little_endian: false, by_bom: true });
@@ -49,7 +53,8 @@ impl Encoding {
     /// Whether the first bytes of a file, `start`, are to be read on before
     /// `of` is asked: they are the start of a UTF-8 byte order mark (text
     /// in UTF-8 sends the rest of such a lead byte anyway, so this never
-    /// waits on a writer of text), or a first pair of a letter and a NUL,
+    /// waits on a writer of text), a UTF-16 mark or two NULs that may be
+    /// the start of a UTF-32 one (FF FE 00 00, 00 00 FE FF), or a first pair of a letter and a NUL,
     /// whose next pairs (up to `LOOKED_AT` bytes) decide. A first byte
     /// alone is not waited on otherwise: a trace starting with a NUL or an
     /// FF or FE byte is answered (a parse error) without waiting for its
@@ -58,6 +63,7 @@ impl Encoding {
         match start {
             _ if start.len() >= LOOKED_AT => false,
             [0xEF] | [0xEF, 0xBB] => true,
+            [0xFF, 0xFE] | [0xFF, 0xFE, 0] | [0, 0] | [0, 0, 0xFE] => true,
             [a, b, ..] => (*a == 0) != (*b == 0),
             _ => false,
         }
@@ -97,6 +103,11 @@ impl fmt::Display for Encoding {
                     "by the NUL byte beside each of its letters"
                 }
             ),
+            Encoding::Utf32 { little_endian } => write!(
+                f,
+                "is UTF-32 ({}-endian, by its byte order mark)",
+                if little_endian { "little" } else { "big" }
+            ),
         }
     }
 }
@@ -135,6 +146,21 @@ pub(crate) mod tests {
         }
         assert_eq!(Encoding::of(b"u\0ndo redo undo redo\n"), None);
         assert_eq!(Encoding::of(b"\0\0undo"), None);
+    }
+
+    #[test]
+    fn utf32_is_named_utf32_not_utf16() {
+        let le: Vec<u8> = "\u{FEFF}undo\n".chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        let be: Vec<u8> = "\u{FEFF}undo\n".chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+        assert_eq!(Encoding::of(&le), Some(Encoding::Utf32 { little_endian: true }));
+        assert_eq!(Encoding::of(&be), Some(Encoding::Utf32 { little_endian: false }));
+        let hint = Encoding::Utf32 { little_endian: true }.hint("u32.txt");
+        assert!(hint.starts_with("'u32.txt' is UTF-32 (little-endian, by its byte order mark): "));
+        // A pipe's first read may end inside the mark: the rest decides.
+        for cut in 2..4 {
+            assert!(Encoding::undecided(&le[..cut]) && Encoding::undecided(&be[..cut]), "{cut}");
+        }
+        assert!(!Encoding::undecided(&le[..4]) && !Encoding::undecided(&be[..4]));
     }
 
     #[test]
