@@ -86,11 +86,11 @@ struct Jobs {
 /// another option: a request's, with a default of its own.
 #[derive(Args)]
 struct Timeout {
-    /// Stop a program still running after S seconds (its test fails)
+    /// Stop a program still running after S seconds, at least 0.1 (its test fails)
     #[arg(
         long,
         value_name = "S",
-        value_parser = Checked(values::seconds),
+        value_parser = Checked(values::program_seconds),
         default_value_t = Seconds(DEFAULT_TIMEOUT)
     )]
     timeout: Seconds,
@@ -103,18 +103,18 @@ struct Build {
     /// Run CMD once in the program's folder before the tests (split as --program is)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
     build: Option<Words>,
-    /// Stop a build still running after S seconds (then no test runs)
+    /// Stop a build still running after S seconds, at least 0.1 (then no test runs)
     #[arg(
         long,
         value_name = "S",
-        value_parser = Checked(values::seconds),
+        value_parser = Checked(values::program_seconds),
         default_value_t = Seconds(DEFAULT_BUILD_TIMEOUT)
     )]
     build_timeout: Seconds,
 }
 
 #[derive(Args)]
-#[command(mut_arg("timeout", |a| a.help("Stop a program or oracle still running after S seconds (its test fails)")))]
+#[command(mut_arg("timeout", |a| a.help("Stop a program or oracle still running after S seconds, at least 0.1 (its test fails)")))]
 struct TestArgs {
     /// Write each expected file from the actual output (not with --oracle)
     #[arg(long)]
@@ -163,7 +163,7 @@ struct TestArgs {
 #[derive(Args)]
 #[command(
     mut_arg("build", |a| a.help("Run CMD once in each student's folder before their tests (split as --program is)")),
-    mut_arg("build_timeout", |a| a.help("Stop a build still running after S seconds (then none of theirs runs)"))
+    mut_arg("build_timeout", |a| a.help("Stop a build still running after S seconds, at least 0.1 (then none of theirs runs)"))
 )]
 struct GradeArgs {
     /// Run CMD -b TRACE inside each student's folder (CMD split as a shell would)
@@ -217,7 +217,7 @@ struct AutograderArgs {
 #[derive(Args)]
 #[command(
     mut_arg("jobs", |a| a.help(format!("Run N programs at once (at most {MAX_JOBS})"))),
-    mut_arg("timeout", |a| a.help("A run still going after S seconds is a hang"))
+    mut_arg("timeout", |a| a.help("A run still going after S seconds, at least 0.1, is a hang"))
 )]
 struct FuzzArgs {
     /// The program to test, run as CMD -b TRACE (CMD split as a shell would)
@@ -750,6 +750,11 @@ mod tests {
             assert_eq!(
                 error(&with(&["--timeout", "0"])),
                 "Error: --timeout takes a positive number of seconds, not '0'"
+            );
+            assert_eq!(limits(&with(&["--timeout", "0.1"])).1, Duration::from_millis(100));
+            assert_eq!(
+                error(&with(&["--timeout", "0.001"])),
+                "Error: --timeout takes at least 0.1 seconds (starting a program alone can take tens of milliseconds), not '0.001'"
             );
             if jobs.is_some() {
                 assert_eq!(limits(&with(&["-j", "3"])).0, Some(3));

@@ -42,6 +42,9 @@ pub(crate) enum UsageError {
     /// A well-formed number past what the option takes.
     #[error("Error: {0} takes at most {1}, not '{2}'")]
     TooLarge(String, &'static str, String),
+    /// A well-formed number below what the option takes.
+    #[error("Error: {0} takes at least {1}, not '{2}'")]
+    TooSmall(String, &'static str, String),
     #[error("Error: {0} takes a positive whole number, not '{1}'")]
     Count(String, String),
     #[error("Error: {0} takes a positive number of seconds, not '{1}'")]

@@ -98,6 +98,24 @@ pub(super) fn seconds(option: &str, text: &str) -> Result<Seconds, UsageError> {
     }
 }
 
+/// The least `--timeout` and `--build-timeout` take: starting a program
+/// takes milliseconds, tens of them on a busy machine, so a shorter limit
+/// (a typo such as 0.001) would fail every program whatever it does.
+const MIN_PROGRAM_SECONDS: f64 = 0.1;
+
+/// A program's time limit: `seconds`, at least `MIN_PROGRAM_SECONDS`.
+pub(super) fn program_seconds(option: &str, text: &str) -> Result<Seconds, UsageError> {
+    let limit = seconds(option, text)?;
+    if limit.0.as_secs_f64() < MIN_PROGRAM_SECONDS {
+        return Err(UsageError::TooSmall(
+            option.into(),
+            "0.1 seconds (starting a program alone can take tens of milliseconds)",
+            text.into(),
+        ));
+    }
+    Ok(limit)
+}
+
 /// A whole number as a person writes it: digits, maybe a `+`, and spaces
 /// around.
 enum Whole {
