@@ -170,6 +170,11 @@ fn not_executable(words: &[String]) -> Option<String> {
     if std::env::consts::FAMILY != "unix" || !first.contains('/') || !Path::new(first).is_file() {
         return None;
     }
+    // Executable already: it cannot start for another reason (a `#!` line
+    // ending in \r), which the error says; chmod would change nothing.
+    if crate::platform::files::has_execute_bit(Path::new(first)) {
+        return None;
+    }
     let join = |words: Vec<&str>| {
         let words: Vec<OsString> = words.into_iter().map(Into::into).collect();
         crate::platform::command_line::join(&words)

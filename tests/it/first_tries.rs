@@ -241,3 +241,19 @@ fn a_program_for_another_system_or_a_script_without_its_interpreter_line_is_name
         "{json}"
     );
 }
+
+/// A script saved with Windows line endings that is executable already is
+/// told about its line endings only, never to `chmod +x` it (the tester's
+/// A16).
+#[test]
+fn an_executable_script_with_a_crlf_first_line_is_not_told_to_chmod_it() {
+    let home = temp_dir();
+    fs::write(home.path().join("ttt.py"), "#!/usr/bin/env python3\r\nprint(\"hi\")\r\n")
+        .expect("write");
+    fs::set_permissions(home.path().join("ttt.py"), fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let o = in_dir(home.path(), &["test", "--course", "--program", "./ttt.py"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("a Windows line ending"), "{}", text(&o));
+    assert!(!text(&o).contains("chmod +x"), "{}", text(&o));
+}

@@ -46,6 +46,11 @@ mod system {
         fs::set_permissions(path, fs::Permissions::from_mode(0o700))
     }
 
+    /// Whether the file has an execute permission bit (for anyone).
+    pub fn has_execute_bit(path: &Path) -> bool {
+        fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+
     /// A folder its owner's, that others pass through to what is given to
     /// them inside, and list nothing of (mode 711).
     pub fn make_passable(path: &Path) -> io::Result<()> {
@@ -205,6 +210,11 @@ mod system {
         Ok(())
     }
 
+    /// Windows has no execute permission: any file may be run.
+    pub fn has_execute_bit(_path: &Path) -> bool {
+        true
+    }
+
     pub fn make_passable(_path: &Path) -> io::Result<()> {
         Ok(())
     }
@@ -283,7 +293,7 @@ pub fn remove_tree(path: &Path) {
 }
 
 pub use system::{
-    FileId, blocking_again, id, is_exhaustion, is_loop, is_stdin, make_passable, make_private,
-    make_removable, open_without_waiting, owner, permissions_for, shared_temp_folders,
-    special_kind, stdout_closed, symlink, widen_stdout_pipe, write_at_start,
+    FileId, blocking_again, has_execute_bit, id, is_exhaustion, is_loop, is_stdin, make_passable,
+    make_private, make_removable, open_without_waiting, owner, permissions_for,
+    shared_temp_folders, special_kind, stdout_closed, symlink, widen_stdout_pipe, write_at_start,
 };
