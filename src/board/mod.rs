@@ -71,6 +71,11 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
         return Err(RunError::NoTerminal);
     }
+    // The board is drawn with escape codes (alternate screen, mouse,
+    // colours); a terminal that says it knows none would show them raw.
+    if std::env::var_os("TERM").is_some_and(|term| term == "dumb") {
+        return Err(RunError::DumbTerminal);
+    }
     let recorder = Recorder::open(session.record.as_deref())?;
     // Shown before the board takes the screen, so it is there after quitting.
     let session = crate::run::on_terminal(session);

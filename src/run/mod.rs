@@ -44,6 +44,11 @@ pub enum RunError {
     /// `-g` without a terminal to draw on.
     #[error("error: the board (-g) needs a terminal; -i and -b work without one")]
     NoTerminal,
+    /// `-g` on a terminal whose `TERM` says it understands no escape codes.
+    #[error(
+        "error: the board (-g) needs a terminal that understands escape codes; TERM is dumb: use -i"
+    )]
+    DumbTerminal,
     /// The shell (`-i`) could not read the terminal it was typed on.
     #[error("error: reading the terminal failed: {0}")]
     Terminal(io::Error),

@@ -187,3 +187,28 @@ fn sigterm_and_sighup_give_the_terminal_back_as_quitting_does() {
         assert!(on("echo") && on("icanon"), "SIG{signal}: {modes}");
     }
 }
+
+/// A terminal whose TERM says it understands no escape codes gets no
+/// full-screen board drawn in raw escape codes: it is refused as no
+/// terminal is, with where to go instead (attack 38's C13 e).
+#[test]
+fn a_dumb_terminal_is_refused_with_the_shell_named() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = temp_dir();
+    let status = dir.path().join("status");
+    let command = format!("TERM=dumb {BIN} -g; echo $? > {}; sleep 60", status.display());
+    let tmux = Tmux::start("dumb", 80, 24, &command);
+    assert_eq!(exit_status(dir.path()), "2");
+    let screen = tmux.joined_screen();
+    assert!(
+        screen.contains(
+            "error: the board (-g) needs a terminal that understands escape codes; TERM is dumb: use -i"
+        ),
+        "{screen}"
+    );
+    let shown =
+        tmux.run(&["display-message", "-p", "-t", "t", "#{alternate_on} #{mouse_any_flag}"]);
+    assert_eq!(shown.trim(), "0 0", "the screen and the mouse were left alone");
+}

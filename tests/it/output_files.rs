@@ -310,3 +310,25 @@ fn a_file_that_cannot_be_created_is_named_as_given() {
         assert_eq!(o.status.code(), Some(2));
     }
 }
+
+/// OUT named as a folder that is a file (`new.txt/`, a trailing slash) is
+/// refused in the words of every other creation failure, `error:` in
+/// lower case (attack 38's C13 d), and nothing is made.
+#[test]
+fn an_output_named_with_a_trailing_slash_is_refused_in_lower_case() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), GAME).expect("write");
+    let o = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["-b", "t.txt", "new.txt/"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tictac");
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.starts_with("error: 'new.txt/' cannot be created: "), "{said}");
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert_eq!(o.status.code(), Some(2));
+    let left: Vec<_> =
+        fs::read_dir(dir.path()).expect("list").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(left, ["t.txt"], "nothing made beside the trace");
+}
