@@ -9,15 +9,16 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use super::options::{
-    DEFAULT_BIND, DEFAULT_BUILD_TIMEOUT, DEFAULT_FUZZ_OUT, DEFAULT_FUZZ_TIME, DEFAULT_GRADE_OUT,
-    DEFAULT_MAX_LINES, DEFAULT_PORT, DEFAULT_RUNS, DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT,
-    MAX_JOBS, MAX_LINES, default_jobs,
+    DEFAULT_AUTOGRADER_TIME, DEFAULT_BIND, DEFAULT_BUILD_TIMEOUT, DEFAULT_FUZZ_OUT,
+    DEFAULT_FUZZ_TIME, DEFAULT_GRADE_OUT, DEFAULT_MAX_LINES, DEFAULT_PORT, DEFAULT_RUNS,
+    DEFAULT_SERVE_TIMEOUT, DEFAULT_TIMEOUT, MAX_JOBS, MAX_LINES, default_jobs,
 };
 use super::values::{self, Checked, Choice, Seconds, Words};
 use super::{
@@ -138,6 +139,10 @@ struct TestArgs {
     jobs: Jobs,
     #[command(flatten)]
     timeout: Timeout,
+    /// End the run within S seconds, build included: a test starts only if it can end by then
+    /// (the rest fail, not run)
+    #[arg(long, value_name = "S", value_parser = Checked(values::program_seconds))]
+    total_time: Option<Seconds>,
     /// Print only failures and the last line
     #[arg(short, long)]
     quiet: bool,
@@ -203,6 +208,15 @@ struct AutograderArgs {
     build: Option<Words>,
     #[command(flatten)]
     timeout: Timeout,
+    /// End run_autograder within S seconds, build included (Gradescope's own limit must be
+    /// longer: 10 minutes unless the assignment sets it)
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = Checked(values::program_seconds),
+        default_value_t = Seconds(DEFAULT_AUTOGRADER_TIME)
+    )]
+    total_time: Seconds,
     /// Write the autograder to FILE (a new file: an existing one is refused)
     #[arg(long, value_name = "FILE.zip")]
     out: PathBuf,
@@ -396,15 +410,46 @@ impl Command {
             }),
             Command::Completions(a) => Invocation::Completions(a.shell),
             Command::CourseSuite(a) => Invocation::CourseSuite(a.dir),
-            Command::Autograder(a) => Invocation::Autograder(AutograderOptions {
-                suite: a.suite,
-                command: a.command.0,
-                build: a.build.map(|w| w.0),
-                timeout: a.timeout.timeout.0,
-                out: a.out,
-            }),
+            Command::Autograder(a) => {
+                let build = a.build.map(|w| w.0);
+                let timeout = a.timeout.timeout.0;
+                let build_timeout = build.as_ref().map(|_| DEFAULT_BUILD_TIMEOUT);
+                time_for_a_test(a.total_time.0, timeout, build_timeout)?;
+                Invocation::Autograder(AutograderOptions {
+                    suite: a.suite,
+                    command: a.command.0,
+                    build,
+                    timeout,
+                    total_time: a.total_time.0,
+                    out: a.out,
+                })
+            }
         })
     }
+}
+
+/// Refuses a `--total-time` in which no test could run: the build's time
+/// (when there is one) and one test's (`test`) must fit in it.
+fn time_for_a_test(
+    total: Duration,
+    test: Duration,
+    build: Option<Duration>,
+) -> Result<(), UsageError> {
+    let least = test + build.unwrap_or_default();
+    if total >= least {
+        return Ok(());
+    }
+    let secs = |d: Duration| d.as_secs_f64();
+    let why = match build {
+        Some(build) => format!(
+            "the build may take {} s (--build-timeout) and a test {} s (--timeout): give at least {} s",
+            secs(build),
+            secs(test),
+            secs(least)
+        ),
+        None => format!("a test may take {} s (--timeout): give at least that", secs(test)),
+    };
+    Err(UsageError::NoTimeForATest(secs(total).to_string(), why))
 }
 
 /// The hint under a PATH after a one-word `--program` (`--program python3
@@ -440,10 +485,15 @@ impl TestArgs {
             built_from: None,
             build: self.build.build.map(|w| w.0),
             build_timeout: self.build.build_timeout.0,
+            total_time: self.total_time.map(|s| s.0),
             user: self.user,
         };
         if options.build.is_some() && options.program.is_none() {
             return Err(UsageError::BuildWithoutProgram);
+        }
+        if let Some(total) = options.total_time {
+            let build_timeout = options.build.as_ref().map(|_| options.build_timeout);
+            time_for_a_test(total, options.test_time(), build_timeout)?;
         }
         let unquoted = |path: &Path| unquoted(options.program.as_deref(), path);
         if options.course {

@@ -78,6 +78,10 @@ pub(crate) enum UsageError {
     BlessWithOracle,
     #[error("Error: --build builds the program --program runs, so it needs --program")]
     BuildWithoutProgram,
+    /// `--total-time` shorter than the build and one test may take: the
+    /// value given, then the least it takes and why.
+    #[error("Error: --total-time {0} leaves no time for a test: {1}")]
+    NoTimeForATest(String, String),
     #[error(
         "Error: --coverage measures the engine's behaviours, running no program, so it cannot go with {0}"
     )]

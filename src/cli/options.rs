@@ -23,6 +23,10 @@ pub(crate) fn default_jobs() -> usize {
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long a build step (`--build`) may take.
 pub(crate) const DEFAULT_BUILD_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long `run_autograder` may take, build and tests, unless `tictac
+/// autograder --total-time` says: 8 minutes, well under Gradescope's
+/// default autograder timeout of 10.
+pub(crate) const DEFAULT_AUTOGRADER_TIME: Duration = Duration::from_secs(480);
 
 /// `fuzz --runs` unless given.
 pub(crate) const DEFAULT_RUNS: u64 = 10_000;
@@ -81,9 +85,21 @@ pub struct TestOptions {
     pub build: Option<Vec<String>>,
     /// How long the build may take.
     pub build_timeout: Duration,
+    /// The whole run's time, build and tests (`--total-time`): a test
+    /// starts only while it can end, at its timeout, within it.
+    pub total_time: Option<Duration>,
     /// The user `program` runs as (`--user`, or `tictac grade` as root);
     /// without it, this process's.
     pub user: Option<crate::platform::process::RunAs>,
+}
+
+impl TestOptions {
+    /// The longest one test may take: its program's timeout, and as long
+    /// again for its oracle.
+    pub(crate) fn test_time(&self) -> Duration {
+        let runs = if self.oracle.is_some() { 2 } else { 1 };
+        self.timeout.saturating_mul(runs)
+    }
 }
 
 /// How `tictac test` reports.
@@ -121,6 +137,7 @@ impl Default for TestOptions {
             build: None,
             built_from: None,
             build_timeout: DEFAULT_BUILD_TIMEOUT,
+            total_time: None,
             dir: None,
             user: None,
         }
@@ -162,6 +179,8 @@ pub(crate) struct AutograderOptions {
     /// Run once in the submission's folder before the tests.
     pub(crate) build: Option<Vec<String>>,
     pub(crate) timeout: Duration,
+    /// The time `run_autograder` takes at most, build and tests.
+    pub(crate) total_time: Duration,
     /// The zip to write (a new file).
     pub(crate) out: PathBuf,
 }

@@ -113,8 +113,14 @@ pub(crate) fn run(options: &AutograderOptions, out: &mut dyn Write) -> Result<St
         )
         .map_err(write_error)?;
     }
-    writeln!(out, "Upload it to Gradescope as the autograder's \"Zip file upload\".")
-        .map_err(write_error)?;
+    writeln!(
+        out,
+        "Upload it to Gradescope as the autograder's \"Zip file upload\"; run_autograder ends \
+         within {} s (--total-time): keep the assignment's autograder timeout above that \
+         (10 minutes unless set).",
+        options.total_time.as_secs_f64()
+    )
+    .map_err(write_error)?;
     Ok(Status::Ran)
 }
 
@@ -190,6 +196,8 @@ fn run_autograder(options: &AutograderOptions) -> String {
         USER.into(),
         "--timeout".into(),
         options.timeout.as_secs_f64().to_string(),
+        "--total-time".into(),
+        options.total_time.as_secs_f64().to_string(),
     ];
     if let Some(build) = &options.build {
         args.push("--build".into());

@@ -111,6 +111,7 @@ impl Failed {
             Verdict::NoExpected(_) => "no expected output",
             Verdict::CannotRun(_) => "could not run",
             Verdict::NotBuilt => "build failed",
+            Verdict::OutOfTime(_) => "not run, out of time",
         };
         Some(Failed { kind, headline: verdict.headline().unwrap_or_default() })
     }

@@ -31,7 +31,8 @@ use crate::status::Status;
 use crate::suite::build::{Build, BuildFailed, build};
 use crate::suite::leftovers::{self, Left};
 use crate::suite::{
-    self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, course, plan, pool,
+    self, Options, Report, Reporter, SuiteError, Test, TestEvent, TestResult, Verdict, course,
+    plan, pool,
 };
 
 /// Why the class could not be graded (a usage or file error: exit 2).
@@ -434,7 +435,7 @@ fn grade_class(
     let run = |k: usize, stop: &AtomicBool| {
         let (s, t) = (k / tests.len(), k % tests.len());
         match built[s] {
-            Some(_) => suite::not_built(&tests[t], &each[s]),
+            Some(_) => suite::unrun(&tests[t], &each[s], Verdict::NotBuilt),
             None => suite::guarded_run(&tests[t], &each[s], stop),
         }
     };

@@ -132,6 +132,9 @@ pub(crate) enum Verdict {
     /// Not run: the build step (`--build`) failed, which the reports say
     /// once, before the tests.
     NotBuilt,
+    /// Not run: the whole run's time (`--total-time`, this long) ran out
+    /// before the test could start and end within it.
+    OutOfTime(Duration),
 }
 
 impl Verdict {
@@ -148,6 +151,7 @@ impl Verdict {
             Verdict::NoExpected(_) => Some("no expected output".into()),
             Verdict::CannotRun(why) => Some(why.lines().next().unwrap_or_default().into()),
             Verdict::NotBuilt => Some(NOT_BUILT.into()),
+            Verdict::OutOfTime(total) => Some(out_of_time(*total)),
         }
     }
 
@@ -214,7 +218,7 @@ impl TestResult {
             Verdict::Pass => 0,
             Verdict::Skipped(text) | Verdict::CannotRun(text) => text.len(),
             Verdict::Differs(d) | Verdict::StatusDiffers(d) | Verdict::Broke(_, Some(d)) => diff(d),
-            Verdict::Broke(_, None) | Verdict::NotBuilt => 0,
+            Verdict::Broke(_, None) | Verdict::NotBuilt | Verdict::OutOfTime(_) => 0,
             Verdict::NoExpected(why) => why.len(),
         };
         let texts = |lines: &[String]| lines.iter().map(|l| 24 + l.len()).sum::<usize>();
@@ -232,20 +236,33 @@ pub struct Report {
     pub(crate) passed: usize,
     pub total: usize,
     pub skipped: usize,
+    /// The tests that timed out.
+    pub(crate) timed_out: usize,
+    /// The tests left unrun when the whole run's time (`--total-time`, the
+    /// first) ran out, when some were.
+    pub(crate) out_of_time: Option<(Duration, usize)>,
 }
 
 impl Report {
     /// Before any of `tests` ran.
     pub(crate) fn new(tests: usize) -> Report {
-        Report { passed: 0, total: tests, skipped: 0 }
+        Report { passed: 0, total: tests, skipped: 0, timed_out: 0, out_of_time: None }
     }
 
     /// One more result: a skipped test is no longer counted as run.
     pub(crate) fn count(&mut self, verdict: &Verdict) {
         self.passed += usize::from(*verdict == Verdict::Pass);
-        if let Verdict::Skipped(_) = verdict {
-            self.total -= 1;
-            self.skipped += 1;
+        match verdict {
+            Verdict::Skipped(_) => {
+                self.total -= 1;
+                self.skipped += 1;
+            }
+            Verdict::Broke(Trouble::TimedOut(_), _) => self.timed_out += 1,
+            Verdict::OutOfTime(total) => {
+                let (_, unrun) = self.out_of_time.get_or_insert((*total, 0));
+                *unrun += 1;
+            }
+            _ => {}
         }
     }
 
@@ -267,12 +284,17 @@ pub(crate) const STATUS_DIFFERS: &str = "exit status differs";
 /// What a test says when the build failed.
 pub(crate) const NOT_BUILT: &str = "not run: the build failed";
 
-/// A test's result when the build failed: nothing ran (a trace of
-/// tictac's own is skipped as ever).
-pub(crate) fn not_built(test: &Test, options: &Options) -> TestResult {
+/// What a test says when the whole run's time, `total`, ran out before it.
+fn out_of_time(total: Duration) -> String {
+    format!("not run: the run's time limit, {} s (--total-time), ran out", total.as_secs_f64())
+}
+
+/// A test's result when it is not run (`verdict`: the build failed, the
+/// run's time ran out): a trace of tictac's own is skipped as ever.
+pub(crate) fn unrun(test: &Test, options: &Options, verdict: Verdict) -> TestResult {
     let verdict = match plan::tictac_only(&test.trace).filter(|_| options.program.is_some()) {
         Some(why) => Verdict::Skipped(why),
-        None => Verdict::NotBuilt,
+        None => verdict,
     };
     TestResult {
         verdict,
@@ -312,6 +334,8 @@ pub(crate) fn run_watching(
     color: bool,
     closed: &(dyn Fn() -> bool + Sync),
 ) -> Result<Report, SuiteError> {
+    // The whole run's time counts from here, the build's included.
+    let deadline = options.total_time.map(|total| (Instant::now() + total, total));
     let mut tests = discover(&options.paths)?;
     for (orphan, why) in discover::orphans(&tests) {
         let shown = discover::escape_controls(&orphan.display().to_string());
@@ -363,7 +387,7 @@ pub(crate) fn run_watching(
         None => options,
     };
     let failed = built.as_ref().and_then(|b| b.failed.as_ref());
-    let report = run_all(&tests, options, failed, &mut *reporter, closed, &stop);
+    let report = run_all(&tests, options, failed, deadline, &mut *reporter, closed, &stop);
     // What the programs left in the shared folders goes, whatever happened.
     let left = options.user.as_ref().and_then(|_| leftovers::take());
     let report = report?;
@@ -378,11 +402,14 @@ pub(crate) fn run_watching(
 }
 
 /// Runs the tests on `options.jobs` threads and reports each result in
-/// sorted order, as soon as it and every test before it are done.
+/// sorted order, as soon as it and every test before it are done. A test
+/// starts only if it can end, at its timeout, by the `deadline` of the
+/// whole run (`--total-time`, the second): the rest are not run.
 fn run_all(
     tests: &[Test],
     options: &Options,
     build: Option<&build::BuildFailed>,
+    deadline: Option<(Instant, Duration)>,
     reporter: &mut dyn Reporter,
     closed: &(dyn Fn() -> bool + Sync),
     stop: &AtomicBool,
@@ -390,9 +417,11 @@ fn run_all(
     reporter
         .report(&TestEvent::Started { tests: tests.len(), build })
         .map_err(|e| WriteError::earned(e, Status::Ran))?;
-    let run = |k: usize, stop: &AtomicBool| match build {
-        Some(_) => not_built(&tests[k], options),
-        None => guarded_run(&tests[k], options, stop),
+    let late = |(at, _): &(Instant, Duration)| Instant::now() + options.test_time() > *at;
+    let run = |k: usize, stop: &AtomicBool| match (build, deadline.filter(late)) {
+        (Some(_), _) => unrun(&tests[k], options, Verdict::NotBuilt),
+        (None, Some((_, total))) => unrun(&tests[k], options, Verdict::OutOfTime(total)),
+        (None, None) => guarded_run(&tests[k], options, stop),
     };
     let jobs = pool::Jobs { count: tests.len(), threads: options.jobs, run: &run };
     let mut tally = Tally { tests, reporter, report: Report::new(tests.len()) };

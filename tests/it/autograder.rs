@@ -90,7 +90,7 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
     let mut script = String::new();
     zip.by_name("run_autograder").expect("entry").read_to_string(&mut script).expect("read");
     assert!(script.starts_with("#!/bin/sh\n"), "{script}");
-    assert!(script.contains("--timeout 5 --format gradescope"), "{script}");
+    assert!(script.contains("--timeout 5 --total-time 480 --format gradescope"), "{script}");
 
     // An existing --out is never written over.
     let before = fs::read(&out).expect("read");
@@ -282,4 +282,85 @@ fn the_guides_autograder_session_is_what_it_prints() {
     let scores: Vec<String> =
         written.lines().filter(|l| l.contains("\"score\"")).map(|l| l.trim().to_string()).collect();
     assert_eq!(scores, session("grep '\"score\"' /autograder/results/results.json"));
+}
+
+/// The whole run's time (the tester's C11): a program that hangs on every
+/// trace would outlast Gradescope's own limit, which then writes no grade
+/// at all. Under `--total-time` a test starts only if it can end, at its
+/// timeout, within that time: the rest fail, not run, results.json saying
+/// why at its top; the zip's run_autograder is given one (8 minutes unless
+/// said); and a time in which no test could run is refused.
+#[test]
+fn the_whole_run_ends_within_its_total_time_with_a_grade_and_the_reason() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    for name in ["a", "b", "c"] {
+        fs::write(suite.join(format!("{name}.txt")), "new_game(\"a\",\"b\")\n").expect("write");
+    }
+    let o = tictac(&["test", "--bless", &path(&suite)]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    script(home.path(), "hang", "sleep 30");
+    // The first test ends by 0.6 s; a second could not end within 1 s.
+    let args = ["test", &path(&suite), "--program", "./hang", "--timeout", "0.6"];
+    let args = [&args[..], &["--total-time", "1", "-j", "1", "--format", "gradescope"]].concat();
+    let start = std::time::Instant::now();
+    let o = run(Command::new(BIN).current_dir(home.path()).args(&args), None);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(took.as_secs_f64() < 5.0, "{took:?}");
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("results.json");
+    let output = results["output"].as_str().expect("output");
+    assert!(
+        output.starts_with(
+            "Not every test ran: the run's time limit, 1 s, ran out before the last 2 tests of the 3 could start, and each of them fails. The program timed out on 1 test of those that ran"
+        ),
+        "{results:#}"
+    );
+    let tests = results["tests"].as_array().expect("tests");
+    let said: Vec<&str> = tests.iter().map(|t| t["output"].as_str().expect("output")).collect();
+    assert!(said[0].contains("timed out after 0.6 s"), "{results:#}");
+    for unrun in &said[1..] {
+        assert!(
+            unrun.contains("not run: the run's time limit, 1 s (--total-time), ran out"),
+            "{results:#}"
+        );
+    }
+    assert_eq!(results["score"].as_f64(), Some(0.0), "{results:#}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Not every test ran"));
+
+    // No test could run in less than its timeout (and the build's).
+    let o = tictac(&["test", &path(&suite), "--program", "./hang", "--total-time", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "--total-time 5 leaves no time for a test: a test may take 10 s (--timeout): give at least that"
+        ),
+        "{}",
+        text(&o)
+    );
+    let zip = path(&home.path().join("ag.zip"));
+    let o = tictac(&["autograder", &path(&suite), "--command", "./t", "--build", "make"]);
+    assert_eq!(o.status.code(), Some(2), "no --out: {}", text(&o));
+    let o = tictac(&[
+        "autograder",
+        &path(&suite),
+        "--command",
+        "./t",
+        "--build",
+        "make",
+        "--total-time",
+        "60",
+        "--out",
+        &zip,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("the build may take 120 s (--build-timeout) and a test 10 s (--timeout): give at least 130 s"), "{}", text(&o));
+    let o = tictac(&["autograder", &path(&suite), "--command", "./t", "--out", &zip]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("run_autograder ends within 480 s (--total-time)"), "{}", text(&o));
+    let mut zip = zip::ZipArchive::new(fs::File::open(&zip).expect("open")).expect("a zip");
+    let mut script = String::new();
+    zip.by_name("run_autograder").expect("entry").read_to_string(&mut script).expect("read");
+    assert!(script.contains("--timeout 10 --total-time 480 --format gradescope"), "{script}");
 }

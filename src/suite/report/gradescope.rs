@@ -91,6 +91,8 @@ impl Reporter for Gradescope<'_> {
                     results["output"] = build.into();
                 } else if report.total == 0 {
                     results["output"] = format!("{}\n", super::NO_TEST_RAN).into();
+                } else if let Some(said) = super::out_of_time(report) {
+                    results["output"] = format!("{said}\n").into();
                 }
                 serde_json::to_writer_pretty(&mut *self.json, &results)?;
                 self.json.write_all(b"\n")?;

@@ -133,6 +133,9 @@ impl Reporter for Human<'_> {
             }
             TestEvent::Done { report } => {
                 self.release(true)?;
+                if let Some(said) = super::out_of_time(report) {
+                    writeln!(self.out, "{said}")?;
+                }
                 writeln!(self.out, "{}", summary(report))?
             }
         }
@@ -167,6 +170,7 @@ pub(super) fn print_outcome(
         }
         Verdict::CannotRun(why) => ("FAIL", Some(Cow::Borrowed(why.as_str()))),
         Verdict::NotBuilt => ("FAIL", Some(Cow::Borrowed(crate::suite::NOT_BUILT))),
+        Verdict::OutOfTime(_) => ("FAIL", outcome.verdict.headline().map(Cow::Owned)),
     };
     let word = match (color, word) {
         (false, w) => w.to_string(),

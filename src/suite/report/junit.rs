@@ -149,6 +149,9 @@ impl<'a> Junit<'a> {
                 "build-failed",
                 Cow::Owned(self.build.join("\n")),
             )),
+            Verdict::OutOfTime(_) => {
+                Some(("error", headline.as_str(), "out-of-time", Cow::Borrowed("")))
+            }
         };
         match problem {
             Some(("failure", ..)) => self.failures += 1,

@@ -90,10 +90,30 @@ pub(crate) fn junit_named<'a>(
     Box::new(junit::Junit::new(xml, people).named(name))
 }
 
+/// Said before the closing line when the whole run's time (`--total-time`)
+/// ran out before some tests: how many, and how many timed out before.
+fn out_of_time(report: Report) -> Option<String> {
+    let (limit, unrun) = report.out_of_time?;
+    let tests = |n: usize| if n == 1 { "1 test".to_string() } else { format!("{n} tests") };
+    let timed_out = match report.timed_out {
+        0 => String::new(),
+        n => format!(
+            " The program timed out on {} of those that ran: make it end on every trace.",
+            tests(n)
+        ),
+    };
+    Some(format!(
+        "Not every test ran: the run's time limit, {} s, ran out before the last {} of the {} could start, and each of them fails.{timed_out}",
+        limit.as_secs_f64(),
+        tests(unrun),
+        report.total,
+    ))
+}
+
 /// The closing line, `Test Results: P/N passed.`, N the tests run, and
 /// `, S skipped` before the period when some were skipped.
 fn summary(report: Report) -> String {
-    let Report { passed, total, skipped } = report;
+    let Report { passed, total, skipped, .. } = report;
     let line = match skipped {
         0 => format!("Test Results: {passed}/{total} passed."),
         _ => format!("Test Results: {passed}/{total} passed, {skipped} skipped."),

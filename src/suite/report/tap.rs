@@ -29,6 +29,9 @@ impl Reporter for Tap<'_> {
                 print_tap(self.out, number, test, result)?
             }
             TestEvent::Done { report } => {
+                if let Some(said) = super::out_of_time(report) {
+                    writeln!(self.out, "# {said}")?;
+                }
                 writeln!(self.out, "# {}", summary(report))?;
                 // A harness counts a bail-out as a failure; a plan of skips, as a pass.
                 if report.total == 0 {

@@ -111,7 +111,7 @@ fn reported(format: Format, quiet: bool, color: bool) -> String {
             let event = TestEvent::Finished { number: k + 1, test, result };
             reporter.report(&event).expect("vec");
         }
-        let report = Report { passed: 1, total: tests.len() - 1, skipped: 1 };
+        let report = Report { passed: 1, total: tests.len() - 1, skipped: 1, ..Report::new(0) };
         reporter.report(&TestEvent::Done { report }).expect("vec");
     }
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8");
