@@ -7,7 +7,9 @@
 mod commands;
 mod errors;
 mod etf;
+pub(crate) mod nested;
 pub(crate) mod options;
+pub(crate) mod shown;
 mod values;
 
 pub(crate) use commands::{is_command, summaries, write_completions};
@@ -112,6 +114,11 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
                 why.push_str(&format!("; '{first}' is a file in this folder: {option} {runs_it}"));
             } else if let Some(fix) = not_executable(words) {
                 why.push_str(&format!(": {fix}"));
+            } else if let Some(found) = nested::nested_program(Path::new("."), first) {
+                let found = shown::escape_controls(&found.display().to_string());
+                why.push_str(&format!(
+                    "; found {found} below this folder: run from the folder that holds it, or name it so"
+                ));
             }
             let error = UsageError::CannotRun(option, first.clone(), why);
             return Err(error.in_command(command.into()));

@@ -641,7 +641,7 @@ impl Class<'_> {
         };
         let build = self.built[s].as_ref();
         recorder.row.build = build.cloned();
-        let started = TestEvent::Started { tests: self.tests.len(), build };
+        let started = TestEvent::Started { tests: self.tests.len(), build, notes: &[] };
         recorder.report(&started).map_err(|e| GradeError::Write(files.clone(), e))?;
         Ok(Graded {
             recorder,

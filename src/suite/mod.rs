@@ -387,7 +387,10 @@ pub(crate) fn run_watching(
         None => options,
     };
     let failed = built.as_ref().and_then(|b| b.failed.as_ref());
-    let report = run_all(&tests, options, failed, deadline, &mut *reporter, closed, &stop);
+    let notes: Vec<String> =
+        failed.is_none().then(|| misplaced(options)).flatten().into_iter().collect();
+    let before = Before { build: failed, notes: &notes, deadline };
+    let report = run_all(&tests, options, before, &mut *reporter, closed, &stop);
     // What the programs left in the shared folders goes, whatever happened.
     let left = options.user.as_ref().and_then(|_| leftovers::take());
     let report = report?;
@@ -401,21 +404,51 @@ pub(crate) fn run_watching(
     Ok(report)
 }
 
+/// What is known before the tests run.
+struct Before<'a> {
+    /// Why the build failed, when it did: then no test runs.
+    build: Option<&'a build::BuildFailed>,
+    /// Said once, before the tests.
+    notes: &'a [String],
+    /// When the whole run must end (`--total-time`, the second).
+    deadline: Option<(Instant, Duration)>,
+}
+
+/// The note said once before the tests when the program's command names a
+/// file by a relative path (`./ttt`) that is not in the folder it runs in
+/// but in a folder below (`project/ttt`): a submission uploaded with its
+/// folder, whose every test would say `could not start: ./ttt: no such file`.
+fn misplaced(options: &Options) -> Option<String> {
+    let word = options.program.as_ref()?.first()?;
+    let folder = options.dir.clone().or_else(|| std::env::current_dir().ok())?;
+    let found = crate::cli::nested::nested_program(&folder, word)?;
+    let found = discover::escape_controls(&found.display().to_string());
+    let word = discover::escape_controls(word);
+    Some(match options.format {
+        Format::Gradescope => format!(
+            "{word} is not at the top of your submission; found {found}: upload the files themselves, not their folder"
+        ),
+        _ => format!(
+            "note: {word} is not in the folder the program runs in; found {found}: run from the folder that holds it, or name it so"
+        ),
+    })
+}
+
 /// Runs the tests on `options.jobs` threads and reports each result in
 /// sorted order, as soon as it and every test before it are done. A test
-/// starts only if it can end, at its timeout, by the `deadline` of the
-/// whole run (`--total-time`, the second): the rest are not run.
+/// starts only if it can end, at its timeout, by the deadline of the whole
+/// run: the rest are not run.
 fn run_all(
     tests: &[Test],
     options: &Options,
-    build: Option<&build::BuildFailed>,
-    deadline: Option<(Instant, Duration)>,
+    before: Before,
     reporter: &mut dyn Reporter,
     closed: &(dyn Fn() -> bool + Sync),
     stop: &AtomicBool,
 ) -> Result<Report, SuiteError> {
+    let Before { build, notes, deadline } = before;
     reporter
-        .report(&TestEvent::Started { tests: tests.len(), build })
+        .report(&TestEvent::Started { tests: tests.len(), build, notes })
         .map_err(|e| WriteError::earned(e, Status::Ran))?;
     let late = |(at, _): &(Instant, Duration)| Instant::now() + options.test_time() > *at;
     let run = |k: usize, stop: &AtomicBool| match (build, deadline.filter(late)) {

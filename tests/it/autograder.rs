@@ -364,3 +364,37 @@ fn the_whole_run_ends_within_its_total_time_with_a_grade_and_the_reason() {
     zip.by_name("run_autograder").expect("entry").read_to_string(&mut script).expect("read");
     assert!(script.contains("--timeout 10 --total-time 480 --format gradescope"), "{script}");
 }
+
+/// A submission uploaded as its folder (`project/ttt`, not `ttt`; the
+/// tester's C13 f): results.json says so once, at the top of its output,
+/// rather than only `could not start: ./ttt: no such file` on every test;
+/// `tictac test` run there names the file it found in its refusal.
+#[test]
+fn a_submission_uploaded_as_its_folder_is_told_once_where_its_program_is() {
+    let home = temp_dir();
+    let suite = crate::common::suite();
+    let submission = home.path().join("submission");
+    fs::create_dir_all(submission.join("project")).expect("mkdir");
+    script(&submission.join("project"), "ttt", "exit 0");
+    let args = ["test", &path(suite.path()), "--program", "./ttt", "--format", "gradescope"];
+    let o = run(Command::new(BIN).current_dir(&submission).args(args), None);
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("results.json");
+    assert_eq!(
+        results["output"].as_str(),
+        Some(
+            "./ttt is not at the top of your submission; found project/ttt: upload the files themselves, not their folder\n"
+        ),
+        "{results:#}"
+    );
+    assert_eq!(results["score"].as_f64(), Some(0.0), "{results:#}");
+    let o = run(Command::new(BIN).current_dir(&submission).args(&args[..4]), None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "cannot run './ttt': no such file; found project/ttt below this folder: run from the folder that holds it, or name it so"
+        ),
+        "{}",
+        text(&o)
+    );
+}

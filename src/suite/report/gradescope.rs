@@ -26,6 +26,8 @@ pub(crate) struct Gradescope<'a> {
     score: Points,
     /// Whether a test's expected output is hidden from students.
     hiding: bool,
+    /// What is said once, before the tests: the results' own output.
+    notes: Vec<String>,
     /// Why the build failed, the results' own output.
     build: Option<String>,
     start: Instant,
@@ -39,6 +41,7 @@ impl<'a> Gradescope<'a> {
             tests: Vec::new(),
             score: Points::ZERO,
             hiding: false,
+            notes: Vec::new(),
             build: None,
             start: Instant::now(),
         }
@@ -50,7 +53,8 @@ impl Reporter for Gradescope<'_> {
         // People's report: it may be closed, the results count.
         let _ = self.people.report(event);
         match *event {
-            TestEvent::Started { build, .. } => {
+            TestEvent::Started { build, notes, .. } => {
+                self.notes = notes.to_vec();
                 self.build = build.map(|b| b.lines().join("\n") + "\n");
                 Ok(())
             }
@@ -87,12 +91,16 @@ impl Reporter for Gradescope<'_> {
                     "execution_time": self.start.elapsed().as_secs(),
                     "tests": std::mem::take(&mut self.tests),
                 });
+                let mut output: String = self.notes.iter().map(|n| format!("{n}\n")).collect();
                 if let Some(build) = self.build.take() {
-                    results["output"] = build.into();
+                    output.push_str(&build);
                 } else if report.total == 0 {
-                    results["output"] = format!("{}\n", super::NO_TEST_RAN).into();
+                    output.push_str(&format!("{}\n", super::NO_TEST_RAN));
                 } else if let Some(said) = super::out_of_time(report) {
-                    results["output"] = format!("{said}\n").into();
+                    output.push_str(&format!("{said}\n"));
+                }
+                if !output.is_empty() {
+                    results["output"] = output.into();
                 }
                 serde_json::to_writer_pretty(&mut *self.json, &results)?;
                 self.json.write_all(b"\n")?;

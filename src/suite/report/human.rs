@@ -107,12 +107,15 @@ impl Human<'_> {
 impl Reporter for Human<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         match *event {
-            TestEvent::Started { tests, build } => {
+            TestEvent::Started { tests, build, notes } => {
                 match &self.heading {
                     Some(heading) if heading.warns || !self.quiet => {
                         writeln!(self.out, "{}", heading.line(tests))?
                     }
                     _ => {}
+                }
+                for note in notes {
+                    writeln!(self.out, "{note}")?;
                 }
                 for line in build.map(BuildFailed::lines).unwrap_or_default() {
                     writeln!(self.out, "{line}")?;

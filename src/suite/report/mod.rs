@@ -18,8 +18,9 @@ use crate::cli::options::Format;
 /// What the runner tells its reporter.
 pub(crate) enum TestEvent<'a> {
     /// Before any test runs; `build` when the build step failed (then
-    /// every test is `NotBuilt`).
-    Started { tests: usize, build: Option<&'a BuildFailed> },
+    /// every test is `NotBuilt`); `notes`, said once before the tests (a
+    /// program not where its command names it).
+    Started { tests: usize, build: Option<&'a BuildFailed>, notes: &'a [String] },
     /// A test ended; the events come in the tests' sorted order, `number`
     /// counting from 1.
     Finished { number: usize, test: &'a Test, result: &'a TestResult },

@@ -16,10 +16,13 @@ pub(crate) struct Tap<'a> {
 impl Reporter for Tap<'_> {
     fn report(&mut self, event: &TestEvent) -> io::Result<()> {
         match *event {
-            TestEvent::Started { tests, build } => {
+            TestEvent::Started { tests, build, notes } => {
                 writeln!(self.out, "TAP version 13\n1..{tests}")?;
                 if let Some(heading) = &self.heading {
                     writeln!(self.out, "# {}", heading.line(tests))?;
+                }
+                for note in notes {
+                    writeln!(self.out, "# {note}")?;
                 }
                 for line in build.map(super::BuildFailed::lines).unwrap_or_default() {
                     writeln!(self.out, "# {}", line.trim_start())?;

@@ -106,7 +106,9 @@ fn reported(format: Format, quiet: bool, color: bool) -> String {
     let tests = suite();
     {
         let mut reporter = for_format(format, quiet, color, None, &mut out, &mut people);
-        reporter.report(&TestEvent::Started { tests: tests.len(), build: None }).expect("vec");
+        reporter
+            .report(&TestEvent::Started { tests: tests.len(), build: None, notes: &[] })
+            .expect("vec");
         for (k, (test, result)) in tests.iter().enumerate() {
             let event = TestEvent::Finished { number: k + 1, test, result };
             reporter.report(&event).expect("vec");
@@ -184,7 +186,7 @@ fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
     };
     {
         let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
-        reporter.report(&TestEvent::Started { tests: 1, build: None }).expect("vec");
+        reporter.report(&TestEvent::Started { tests: 1, build: None, notes: &[] }).expect("vec");
         let event = TestEvent::Finished { number: 1, test: &test, result: &result };
         reporter.report(&event).expect("vec");
     }
