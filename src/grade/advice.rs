@@ -62,8 +62,8 @@ pub(crate) fn not_graded(rows: &[Row]) -> Option<String> {
     let names: Vec<&str> = ungraded.iter().map(|(name, _)| *name).collect();
     let n = names.len();
     Some(crate::suite::escape_controls(&format!(
-        "warning: {n} student{} not graded, no test of theirs run: {} ({why}): their 0 in the \
-         gradebook is no grade; make their folder smaller (2,000 entries or 32 MiB, its top \
+        "warning: {n} student{} not graded, no test of theirs run: {} ({why}): their cells in \
+         the gradebook are empty, no grade; make their folder smaller (2,000 entries or 32 MiB, its top \
          .git not counted) and regrade them with --update",
         if n == 1 { "" } else { "s" },
         first_names(&names),

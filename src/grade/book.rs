@@ -111,7 +111,7 @@ impl Failed {
             Verdict::NoExpected(_) => "no expected output",
             Verdict::CannotRun(_) => "could not run",
             Verdict::NotBuilt => "build failed",
-            Verdict::OutOfTime(_) => "not run, out of time",
+            Verdict::OutOfTime(_) => "could not run",
         };
         Some(Failed { kind, headline: verdict.headline().unwrap_or_default() })
     }
@@ -225,7 +225,10 @@ impl Reporter for Recorder<'_> {
 }
 
 /// `grades.csv`: `student,passed,total,points,max_points`, then a column
-/// per test holding the points earned on it.
+/// per test holding the points earned on it. A student not graded (no test
+/// of theirs could run, not for their program's doing) has empty cells
+/// where a grade would be, which a spreadsheet or a gradebook's import
+/// reads as no grade, not 0; `grades.json` says why.
 /// grades.csv's first columns, before one per test: no test may be named
 /// as one of them (`tests_named_as_columns`).
 pub(crate) const CSV_HEAD: [&str; 5] = ["student", "passed", "total", "points", "max_points"];
@@ -244,21 +247,25 @@ pub(crate) fn write_csv(out: &mut dyn Write, columns: &[Column], rows: &[Row]) -
     writeln!(out, "{}", header.join(","))?;
     let most = max_points(columns).to_string();
     for row in rows {
+        let graded = row.not_graded().is_none();
+        let grade = |text: String| if graded { text } else { String::new() };
         let mut fields = vec![
             csv_field(&row.student),
-            row.passed().to_string(),
+            grade(row.passed().to_string()),
             columns.len().to_string(),
-            row.points(columns).to_string(),
+            grade(row.points(columns).to_string()),
             most.clone(),
         ];
-        fields.extend(row.earned(columns).map(|p| p.to_string()));
+        fields.extend(row.earned(columns).map(|p| grade(p.to_string())));
         writeln!(out, "{}", fields.join(","))?;
     }
     Ok(())
 }
 
 /// `grades.json`: what `grades.csv` says, with each failure's kind and
-/// headline, and the suite's digest (`suite`), which a regrade checks.
+/// headline, and the suite's digest (`suite`), which a regrade checks. A
+/// student not graded has `passed` and `points` null, for them and for each
+/// test, and `not_graded`, why.
 pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> serde_json::Value {
     let tests: Vec<_> = columns
         .iter()
@@ -272,6 +279,11 @@ pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> 
     let students: Vec<_> = rows
         .iter()
         .map(|row| {
+            let not_graded = row.not_graded();
+            let grade = |value: serde_json::Value| match not_graded {
+                None => value,
+                Some(_) => serde_json::Value::Null,
+            };
             let results: Vec<_> = row
                 .failures
                 .iter()
@@ -282,19 +294,22 @@ pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> 
                         "test": c.name, "passed": true, "points": earned.json()
                     }),
                     Some(f) => serde_json::json!({
-                        "test": c.name, "passed": false, "points": earned.json(),
+                        "test": c.name, "passed": grade(false.into()), "points": grade(earned.json()),
                         "kind": f.kind, "failure": f.headline
                     }),
                 })
                 .collect();
             let mut student = serde_json::json!({
                 "student": row.student,
-                "passed": row.passed(),
+                "passed": grade(row.passed().into()),
                 "total": columns.len(),
-                "points": row.points(columns).json(),
+                "points": grade(row.points(columns).json()),
                 "max_points": most,
                 "tests": results,
             });
+            if let Some(why) = not_graded {
+                student["not_graded"] = why.into();
+            }
             if let Some(build) = &row.build {
                 student["build"] = serde_json::json!({
                     "failure": build.headline, "command": build.command, "output": build.output
@@ -328,13 +343,15 @@ pub(crate) fn write_tests_csv(
     columns: &[Column],
     rows: &[Row],
 ) -> io::Result<()> {
-    let passing = |k: usize| rows.iter().filter(|r| r.failures.get(k) == Some(&None)).count();
+    // A student not graded passed and failed nothing.
+    let graded: Vec<&Row> = rows.iter().filter(|r| r.not_graded().is_none()).collect();
+    let passing = |k: usize| graded.iter().filter(|r| r.failures.get(k) == Some(&None)).count();
     let mut order: Vec<usize> = (0..columns.len()).collect();
     order.sort_by_key(|&k| passing(k));
     writeln!(out, "test,points,passed,students")?;
     for k in order {
         let c = &columns[k];
-        writeln!(out, "{},{},{},{}", csv_field(&c.name), c.points, passing(k), rows.len())?;
+        writeln!(out, "{},{},{},{}", csv_field(&c.name), c.points, passing(k), graded.len())?;
     }
     Ok(())
 }
@@ -374,11 +391,19 @@ pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row])
                 .filter(|(f, _)| f.is_some())
                 .map(|(_, c)| c.name.as_str())
                 .collect();
-            let first = first_names(&failing);
+            // A student not graded failed nothing: the notes say why.
+            let (passed, points, first) = match row.not_graded() {
+                None => (
+                    row.passed().to_string(),
+                    format!("{}/{most}", row.points(columns)),
+                    first_names(&failing),
+                ),
+                Some(_) => ("-".into(), "not graded".into(), String::new()),
+            };
             [
                 escape_controls(&row.student),
-                format!("{}/{}", row.passed(), columns.len()),
-                format!("{}/{most}", row.points(columns)),
+                format!("{passed}/{}", columns.len()),
+                points,
                 first,
                 row.notes(),
             ]
@@ -491,6 +516,43 @@ mod tests {
             "student  passed  points  first failing  notes\n\
              ann      2/2     4/4\n\
              bob      0/2     0/4     a, b,c         exited non-zero (2 tests)\n"
+        );
+    }
+
+    /// A student none of whose tests could run, not for their program's
+    /// doing (the tester's A11): no grade anywhere, not a 0.
+    #[test]
+    fn a_student_not_graded_has_no_grade_in_any_form_of_the_gradebook() {
+        let why = "not run: /c/bob cannot be copied for nobody to run the program in (too large)";
+        let failed = Failed { kind: "could not run", headline: why.into() };
+        let bob = Row { failures: vec![Some(failed.clone()), Some(failed)], ..Row::new("bob") };
+        let rows = [row("ann", &[None, Some("exited with status 1")]), bob];
+        let mut out = Vec::new();
+        write_csv(&mut out, &columns(), &rows).expect("csv");
+        let csv = String::from_utf8(out).expect("utf-8");
+        assert_eq!(csv.lines().nth(2), Some("bob,,2,,4,,"), "{csv}");
+        let json = json("sha256:0", &Ran { command: vec![], build: None }, &columns(), &rows);
+        let bob = &json["students"][1];
+        assert_eq!(
+            (&bob["passed"], &bob["points"]),
+            (&serde_json::Value::Null, &serde_json::Value::Null)
+        );
+        assert_eq!(bob["not_graded"], why);
+        assert_eq!(bob["tests"][0]["points"], serde_json::Value::Null);
+        assert_eq!(bob["tests"][0]["failure"], why);
+        assert_eq!(json["students"][0]["points"], 1);
+        let mut out = Vec::new();
+        write_tests_csv(&mut out, &columns(), &rows).expect("csv");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert_eq!(text, "test,points,passed,students\n\"b,c\",3,0,1\na,1,1,1\n");
+        let mut out = Vec::new();
+        write_table(&mut out, &columns(), &rows).expect("table");
+        let table = String::from_utf8(out).expect("utf-8");
+        assert!(
+            table.contains(
+                "\nbob      -/2     not graded                 could not run (2 tests): not run: "
+            ),
+            "{table}"
         );
     }
 

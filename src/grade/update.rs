@@ -117,9 +117,10 @@ fn row_of(student: &Value, tests: usize) -> Option<Row> {
         return None;
     }
     for result in results {
-        let failed = match result["passed"].as_bool()? {
-            true => None,
-            false => Some(Failed::read(result["kind"].as_str()?, result["failure"].as_str()?)?),
+        // `passed` is null for a student not graded, whose tests say why.
+        let failed = match result["passed"].as_bool() {
+            Some(true) => None,
+            _ => Some(Failed::read(result["kind"].as_str()?, result["failure"].as_str()?)?),
         };
         row.failures.push(failed);
     }

@@ -1526,7 +1526,7 @@ fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
     let table = text(&o);
     let line = |who: &str| table.lines().find(|l| l.starts_with(who)).expect(who).to_string();
     assert!(line("alice").contains("3/3"), "{table}");
-    assert!(line("bob").contains("0/3"), "{table}");
+    assert!(line("bob").contains("-/3     not graded"), "{table}");
     assert!(
         line("bob").contains(&format!(
             "could not run (3 tests): not run: {} cannot be copied for nobody to run the program in (it holds more than 2000 files",
@@ -1536,9 +1536,27 @@ fn as_root_a_folder_too_large_to_copy_fails_that_student_only() {
     );
     assert!(
         table.contains("warning: 1 student not graded, no test of theirs run: bob (not run: ")
-            && table.contains("their 0 in the gradebook is no grade;"),
+            && table.contains("their cells in the gradebook are empty, no grade;"),
         "{table}"
     );
+    // No grade of 0 in the gradebook: empty cells, null points, the reason
+    // (A11's rows); kept so by a regrade of another student.
+    let not_graded = |out: &Path| {
+        let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
+        assert!(csv.lines().any(|l| l == "bob,,3,,6.75,,,"), "{csv}");
+        let json = fs::read_to_string(out.join("grades.json")).expect("grades.json");
+        let json: serde_json::Value = serde_json::from_str(&json).expect("json");
+        let bob = &json["students"][1];
+        assert!(bob["points"].is_null() && bob["passed"].is_null(), "{bob:#}");
+        assert!(bob["tests"][0]["points"].is_null(), "{bob:#}");
+        let why = bob["not_graded"].as_str().expect("why");
+        assert!(why.contains("cannot be copied for nobody"), "{why}");
+    };
+    not_graded(&out);
+    let args = ["grade", &path(&suite), &path(&alice), "--command", "./ttt", "--update"];
+    let o = tictac(&[&args[..], &["--out", &path(&out)]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    not_graded(&out);
 }
 
 /// `sh -c SCRIPT` in a mount namespace of its own, as root, its `/tmp` (or
