@@ -560,7 +560,7 @@ impl pool::Results for Class<'_> {
                 student: shown(name),
                 test: self.tests[t].name.clone(),
                 why: result.verdict.headline().unwrap_or_default(),
-                advice: match result.ran_out {
+                advice: match result.ran_out.is_some() {
                     true => format!("{} Grade again into a new --out.", suite::ran_out_advice()),
                     false => "Mend the suite, then grade again into a new --out.".into(),
                 },

@@ -100,7 +100,7 @@ impl Scratch {
 #[derive(Debug)]
 pub(crate) struct Unreadable {
     pub(crate) why: String,
-    pub(crate) ran_out: bool,
+    pub(crate) ran_out: Option<files::Shortage>,
 }
 
 impl From<Unreadable> for String {
@@ -111,16 +111,13 @@ impl From<Unreadable> for String {
 
 impl From<String> for Unreadable {
     fn from(why: String) -> Unreadable {
-        Unreadable { why, ran_out: false }
+        Unreadable { why, ran_out: None }
     }
 }
 
 /// `cannot read PATH: e`, ran out or not.
 fn cannot_read(path: &Path, e: &io::Error) -> Unreadable {
-    Unreadable {
-        why: format!("cannot read {}: {e}", path.display()),
-        ran_out: files::is_exhaustion(e),
-    }
+    Unreadable { why: format!("cannot read {}: {e}", path.display()), ran_out: files::shortage(e) }
 }
 
 /// Opens `path` for reading if it is a regular file (after symlinks);

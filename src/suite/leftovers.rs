@@ -10,11 +10,13 @@
 //! A grader who is not root cannot tell a program's files from anyone
 //! else's: nothing is watched then.
 
+use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::platform::files;
+use crate::platform::files::{self, Shortage};
 use crate::platform::process::RunAs;
 
 /// What a student's programs left, and was removed.
@@ -33,54 +35,43 @@ pub(crate) struct Left {
 struct Watch {
     uid: u32,
     folders: Vec<PathBuf>,
-    before: Vec<PathBuf>,
+    before: HashSet<PathBuf>,
     /// What was removed since the last `take`.
     swept: Option<Left>,
+    /// Whether the last sweep removed anything.
+    freed: bool,
 }
 
-static WATCH: Mutex<Option<Watch>> = Mutex::new(None);
-
-fn watching() -> MutexGuard<'static, Option<Watch>> {
-    WATCH.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// The watch, and how many sweeps were done: each sweep lists every
+/// shared folder (thousands of entries in a busy `/tmp`), so the runs that
+/// ran out while one was under way are served by it, not each by its own.
+struct Sweeper {
+    watch: Mutex<Option<Watch>>,
+    sweeps: AtomicU64,
 }
+
+static SWEEPER: Sweeper = Sweeper::new();
 
 /// Begins watching what the programs of `user` leave: what that user owns
 /// in the shared folders now is left alone.
 pub(crate) fn watch(user: &RunAs) {
-    let folders = files::shared_temp_folders();
-    let before = owned(&folders, user.uid);
-    *watching() = Some(Watch { uid: user.uid, folders, before, swept: None });
+    SWEEPER.watch(files::shared_temp_folders(), user.uid);
 }
 
-/// The entries at the top of `folders` that `uid` owns.
-fn owned(folders: &[PathBuf], uid: u32) -> Vec<PathBuf> {
-    let entries = folders.iter().filter_map(|folder| fs::read_dir(folder).ok()).flatten();
-    let theirs =
-        |entry: &fs::DirEntry| entry.metadata().is_ok_and(|m| files::owner(&m) == Some(uid));
-    entries.flatten().filter(theirs).map(|entry| entry.path()).collect()
+/// How many sweeps were done so far: taken before a run, for
+/// `sweep_after` should it run out.
+pub(crate) fn sweeps() -> u64 {
+    SWEEPER.sweeps.load(Ordering::Relaxed)
 }
 
-/// Removes what the watched user's programs left since the watch began,
-/// keeping it for `take`; whether anything was there to remove.
-pub(crate) fn sweep() -> bool {
-    let mut watching = watching();
-    let Some(watch) = watching.as_mut() else { return false };
-    // Runs' scratch folders are in a `Holder`, not the user's.
-    let found: Vec<PathBuf> = owned(&watch.folders, watch.uid)
-        .into_iter()
-        .filter(|path| !watch.before.contains(path))
-        .collect();
-    if found.is_empty() {
-        return false;
-    }
-    let swept = watch.swept.get_or_insert_with(Left::default);
-    swept.filled |= found.iter().filter_map(|path| path.parent()).any(files::is_full);
-    for path in found {
-        swept.bytes = swept.bytes.saturating_add(bytes(&path));
-        remove(&path);
-        swept.paths.push(path);
-    }
-    true
+/// After a run that found the system short of something, begun when
+/// `seen` sweeps were done: what the watched user's programs left since
+/// the watch began, removed (kept for `take`), when files are what ran
+/// short: room on a disk or in memory, not open files or processes. A
+/// sweep done since the run began serves it. Whether anything was removed
+/// (the run may be tried again at once).
+pub(crate) fn sweep_after(seen: u64, shortage: Shortage) -> bool {
+    SWEEPER.sweep_after(seen, shortage)
 }
 
 /// What was removed since the last call, swept once more first when a
@@ -89,11 +80,79 @@ pub(crate) fn sweep() -> bool {
 /// (Files that take no room the next student needs are left alone: other
 /// processes of the same user may own them.)
 pub(crate) fn take() -> Option<Left> {
-    let full = watching().as_ref().is_some_and(|w| w.folders.iter().any(|f| files::is_full(f)));
-    if full {
-        sweep();
+    SWEEPER.take()
+}
+
+impl Sweeper {
+    const fn new() -> Sweeper {
+        Sweeper { watch: Mutex::new(None), sweeps: AtomicU64::new(0) }
     }
-    watching().as_mut().and_then(|watch| watch.swept.take())
+
+    fn watching(&self) -> MutexGuard<'_, Option<Watch>> {
+        self.watch.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn watch(&self, folders: Vec<PathBuf>, uid: u32) {
+        let before = owned(&folders, uid).collect();
+        *self.watching() = Some(Watch { uid, folders, before, swept: None, freed: false });
+    }
+
+    fn sweep_after(&self, seen: u64, shortage: Shortage) -> bool {
+        if shortage != Shortage::Room {
+            return false;
+        }
+        let mut watching = self.watching();
+        let Some(watch) = watching.as_mut() else { return false };
+        if self.sweeps.load(Ordering::Relaxed) == seen {
+            self.sweep(watch);
+        }
+        watch.freed
+    }
+
+    fn take(&self) -> Option<Left> {
+        let mut watching = self.watching();
+        let watch = watching.as_mut()?;
+        if watch.folders.iter().any(|f| files::is_full(f)) {
+            self.sweep(watch);
+        }
+        watch.swept.take()
+    }
+
+    /// One sweep, counted: under the lock, so that the count a run sees
+    /// before it begins tells whether a sweep was done since.
+    fn sweep(&self, watch: &mut Watch) {
+        watch.freed = watch.sweep();
+        self.sweeps.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Watch {
+    /// Removes what the watched user's programs left since the watch
+    /// began, keeping it for `take`; whether anything was there to remove.
+    fn sweep(&mut self) -> bool {
+        // Runs' scratch folders are in a `Holder`, not the user's.
+        let found: Vec<PathBuf> =
+            owned(&self.folders, self.uid).filter(|path| !self.before.contains(path)).collect();
+        if found.is_empty() {
+            return false;
+        }
+        let swept = self.swept.get_or_insert_with(Left::default);
+        swept.filled |= found.iter().filter_map(|path| path.parent()).any(files::is_full);
+        for path in found {
+            swept.bytes = swept.bytes.saturating_add(bytes(&path));
+            remove(&path);
+            swept.paths.push(path);
+        }
+        true
+    }
+}
+
+/// The entries at the top of `folders` that `uid` owns.
+fn owned(folders: &[PathBuf], uid: u32) -> impl Iterator<Item = PathBuf> {
+    let entries = folders.iter().filter_map(|folder| fs::read_dir(folder).ok()).flatten();
+    let theirs =
+        move |entry: &fs::DirEntry| entry.metadata().is_ok_and(|m| files::owner(&m) == Some(uid));
+    entries.flatten().filter(theirs).map(|entry| entry.path())
 }
 
 /// The bytes the files of `path` and all it holds hold (links not
@@ -196,6 +255,58 @@ mod tests {
         assert_eq!(size(12 << 10), "12 KiB");
         assert_eq!(size(7_864_320), "7.5 MiB");
         assert_eq!(size(3 << 30), "3 GiB");
+    }
+
+    /// A sweeper watching what this process's user leaves in a folder of
+    /// its own, as `grade` watches `nobody`'s in `/tmp`.
+    fn watching(dir: &Path) -> Sweeper {
+        let uid = files::owner(&fs::metadata(dir).expect("stat")).expect("an owner");
+        let sweeper = Sweeper::new();
+        sweeper.watch(vec![dir.to_path_buf()], uid);
+        sweeper
+    }
+
+    #[test]
+    fn one_sweep_serves_the_runs_that_ran_out_while_it_was_under_way() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let kept = dir.path().join("kept");
+        fs::write(&kept, "there before").expect("write");
+        let sweeper = watching(dir.path());
+        let seen = sweeper.sweeps.load(Ordering::Relaxed);
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        fs::write(&one, "12345").expect("write");
+        // Two runs begun before any sweep ran out of room: the first to
+        // come sweeps, the other waited for it and is served by it.
+        assert!(sweeper.sweep_after(seen, Shortage::Room));
+        assert!(!one.exists());
+        fs::write(&two, "").expect("write");
+        assert!(sweeper.sweep_after(seen, Shortage::Room), "freed by the sweep it waited for");
+        assert!(two.exists(), "swept again for a run the last sweep served");
+        // A run begun since sweeps.
+        assert!(sweeper.sweep_after(sweeper.sweeps.load(Ordering::Relaxed), Shortage::Room));
+        assert!(!two.exists() && kept.exists());
+        let left = sweeper.take().expect("what was swept");
+        assert_eq!((left.paths, left.bytes), (vec![one, two], 5));
+    }
+
+    #[test]
+    fn running_out_of_open_files_or_processes_neither_sweeps_nor_waits_for_a_sweep() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sweeper = watching(dir.path());
+        let left = dir.path().join("left");
+        fs::write(&left, "").expect("write");
+        let seen = sweeper.sweeps.load(Ordering::Relaxed);
+        // Another run's sweep under way.
+        let under_way = sweeper.watching();
+        let (tell, told) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(|| tell.send(sweeper.sweep_after(seen, Shortage::Handles)));
+            let answer = told.recv_timeout(std::time::Duration::from_secs(10));
+            drop(under_way);
+            assert_eq!(answer, Ok(false), "waited for the sweep under way");
+        });
+        assert!(left.exists(), "swept when open files or processes ran out");
+        assert!(sweeper.sweep_after(seen, Shortage::Room) && !left.exists());
     }
 
     #[test]

@@ -31,6 +31,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::platform::files::Shortage;
 use crate::platform::{self, process::Capture};
 use crate::run::{Encoding, FileError};
 use crate::status::{Status, WriteError};
@@ -175,8 +176,8 @@ pub(crate) struct TestResult {
     /// runner's (an expected file that cannot be read, the system out of
     /// files, disk or memory). `tictac grade` stops at it.
     pub(crate) not_the_programs: bool,
-    /// The system ran out of something (processes, files, disk, memory).
-    pub(crate) ran_out: bool,
+    /// What the system ran out of (processes, files, disk, memory).
+    pub(crate) ran_out: Option<Shortage>,
 }
 
 impl TestResult {
@@ -303,7 +304,7 @@ pub(crate) fn unrun(test: &Test, options: &Options, verdict: Verdict) -> TestRes
         notes: Vec::new(),
         stderr: Vec::new(),
         not_the_programs: false,
-        ran_out: false,
+        ran_out: None,
     }
 }
 
@@ -479,7 +480,7 @@ impl pool::Results for Tally<'_> {
         failed_so_far: bool,
     ) -> Result<(), SuiteError> {
         // The machine's trouble, not the program's: no verdict (finding 10).
-        if result.ran_out {
+        if result.ran_out.is_some() {
             return Err(SuiteError::RanOut {
                 test: self.tests[k].name.clone(),
                 why: result.verdict.headline().unwrap_or_default(),
@@ -503,13 +504,15 @@ pub(crate) fn guarded_run(test: &Test, options: &Options, stop: &AtomicBool) -> 
     let start = Instant::now();
     let window = options.timeout.saturating_mul(2).saturating_add(Duration::from_secs(1));
     loop {
+        let sweeps = leftovers::sweeps();
         let result = guarded_run_once(test, options, stop);
-        if !result.ran_out || start.elapsed() > window || stop.load(Ordering::Relaxed) {
+        let Some(shortage) = result.ran_out else { return result };
+        if start.elapsed() > window || stop.load(Ordering::Relaxed) {
             return result;
         }
         // What the programs of another user left in the shared folders
         // (`/tmp`), removed: tried again at once.
-        if !(options.user.is_some() && leftovers::sweep()) {
+        if !(options.user.is_some() && leftovers::sweep_after(sweeps, shortage)) {
             std::thread::sleep(RETRY_AFTER);
         }
     }
@@ -529,7 +532,7 @@ fn guarded_run_once(test: &Test, options: &Options, stop: &AtomicBool) -> TestRe
             notes: Vec::new(),
             stderr: Vec::new(),
             not_the_programs: true,
-            ran_out: false,
+            ran_out: None,
         })
 }
 
@@ -543,7 +546,7 @@ struct Ran {
     command: Option<String>,
     /// See `TestResult::not_the_programs`.
     not_the_programs: bool,
-    ran_out: bool,
+    ran_out: Option<Shortage>,
     notes: Vec<String>,
     stderr: Vec<u8>,
     /// Said when the test fails: its program ran in its folder itself.
@@ -580,7 +583,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
         stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
         not_the_programs: failed
             && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
-        ran_out: failed && ran.ran_out,
+        ran_out: ran.ran_out.filter(|_| failed),
         verdict,
     }
 }
@@ -602,7 +605,10 @@ impl Judged {
     fn unrun(unrun: plan::Unrun) -> Judged {
         let ran = Ran {
             not_the_programs: unrun.blame != plan::Blame::Program,
-            ran_out: unrun.blame == plan::Blame::RanOut,
+            ran_out: match unrun.blame {
+                plan::Blame::RanOut(shortage) => Some(shortage),
+                _ => None,
+            },
             ..Ran::default()
         };
         Judged { verdict: Verdict::CannotRun(unrun.why), ran }
@@ -677,7 +683,7 @@ fn expected(
         let opened = files::open_checked(&expected_path).and_then(|f| {
             Capture::of_file(f).map_err(|e| files::Unreadable {
                 why: format!("cannot read {}: {e}", expected_path.display()),
-                ran_out: platform::files::is_exhaustion(&e),
+                ran_out: platform::files::shortage(&e),
             })
         });
         return match opened {

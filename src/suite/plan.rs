@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use crate::cli::{self, Invocation, STDOUT, Session, UsageError};
 use crate::platform::command_line;
-use crate::platform::files as platform_files;
+use crate::platform::files::{self as platform_files, Shortage};
 use crate::platform::process::{self, Capture, Ending, RunAs};
 use crate::run::{Job, STDIN};
 
@@ -476,7 +476,7 @@ pub(crate) enum Blame {
     /// The system ran out of something (processes, open files, disk,
     /// memory): often another program's doing, stopped at its own
     /// deadline, so the test is run again a little later.
-    RanOut,
+    RanOut(Shortage),
 }
 
 impl Unrun {
@@ -486,7 +486,7 @@ impl Unrun {
 
     /// `context: e`, ran out or not.
     fn io(context: String, e: &std::io::Error) -> Unrun {
-        let blame = if platform_files::is_exhaustion(e) { Blame::RanOut } else { Blame::Suite };
+        let blame = platform_files::shortage(e).map_or(Blame::Suite, Blame::RanOut);
         Unrun { why: format!("{context}: {e}"), blame }
     }
 }
@@ -499,7 +499,7 @@ impl From<String> for Unrun {
 
 impl From<files::Unreadable> for Unrun {
     fn from(unreadable: files::Unreadable) -> Unrun {
-        let blame = if unreadable.ran_out { Blame::RanOut } else { Blame::Suite };
+        let blame = unreadable.ran_out.map_or(Blame::Suite, Blame::RanOut);
         Unrun { why: unreadable.why, blame }
     }
 }

@@ -7,6 +7,21 @@ use std::fs::{self, File, FileType, Metadata, OpenOptions};
 use std::io;
 use std::path::Path;
 
+/// What the system ran out of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shortage {
+    /// Disk space, a disk quota or memory: what files take.
+    Room,
+    /// Open files or processes.
+    Handles,
+}
+
+/// Whether the system ran out of something (files, disk, memory,
+/// processes), not what was asked for being wrong.
+pub fn is_exhaustion(e: &io::Error) -> bool {
+    shortage(e).is_some()
+}
+
 #[cfg(unix)]
 mod system {
     use super::*;
@@ -57,13 +72,16 @@ mod system {
         fs::set_permissions(path, fs::Permissions::from_mode(0o711))
     }
 
-    /// Whether the system ran out of something (files, disk, memory,
-    /// processes), not what was asked for being wrong.
-    pub fn is_exhaustion(e: &io::Error) -> bool {
+    /// What the system ran out of, if that is why `e` happened (not what
+    /// was asked for being wrong).
+    pub fn shortage(e: &io::Error) -> Option<Shortage> {
         use rustix::io::Errno;
-        let out =
-            [Errno::MFILE, Errno::NFILE, Errno::NOSPC, Errno::NOMEM, Errno::AGAIN, Errno::DQUOT];
-        out.iter().any(|errno| e.raw_os_error() == Some(errno.raw_os_error()))
+        let code = Errno::from_raw_os_error(e.raw_os_error()?);
+        match code {
+            Errno::NOSPC | Errno::DQUOT | Errno::NOMEM => Some(Shortage::Room),
+            Errno::MFILE | Errno::NFILE | Errno::AGAIN => Some(Shortage::Handles),
+            _ => None,
+        }
     }
 
     pub fn is_loop(e: &io::Error) -> bool {
@@ -159,13 +177,16 @@ mod system {
 
     pub fn blocking_again(_file: &File) {}
 
-    /// Whether the system ran out of something (handles, disk, memory),
-    /// not what was asked for being wrong.
-    pub fn is_exhaustion(e: &io::Error) -> bool {
-        // ERROR_TOO_MANY_OPEN_FILES, _NOT_ENOUGH_MEMORY, _OUTOFMEMORY,
-        // _HANDLE_DISK_FULL, _DISK_FULL, _NO_SYSTEM_RESOURCES.
-        const OUT: [i32; 6] = [4, 8, 14, 39, 112, 1450];
-        e.raw_os_error().is_some_and(|code| OUT.contains(&code))
+    /// What the system ran out of, if that is why `e` happened (not what
+    /// was asked for being wrong).
+    pub fn shortage(e: &io::Error) -> Option<Shortage> {
+        match e.raw_os_error()? {
+            // ERROR_NOT_ENOUGH_MEMORY, _OUTOFMEMORY, _HANDLE_DISK_FULL, _DISK_FULL.
+            8 | 14 | 39 | 112 => Some(Shortage::Room),
+            // ERROR_TOO_MANY_OPEN_FILES, _NO_SYSTEM_RESOURCES.
+            4 | 1450 => Some(Shortage::Handles),
+            _ => None,
+        }
     }
 
     /// A read-only file cannot be deleted on Windows: writable again, so
@@ -293,7 +314,26 @@ pub fn remove_tree(path: &Path) {
 }
 
 pub use system::{
-    FileId, blocking_again, has_execute_bit, id, is_exhaustion, is_loop, is_stdin, make_passable,
-    make_private, make_removable, open_without_waiting, owner, permissions_for,
-    shared_temp_folders, special_kind, stdout_closed, symlink, widen_stdout_pipe, write_at_start,
+    FileId, blocking_again, has_execute_bit, id, is_loop, is_stdin, make_passable, make_private,
+    make_removable, open_without_waiting, owner, permissions_for, shared_temp_folders, shortage,
+    special_kind, stdout_closed, symlink, widen_stdout_pipe, write_at_start,
 };
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use rustix::io::Errno;
+
+    #[test]
+    fn room_that_files_take_is_told_from_open_files_and_processes() {
+        let of = |errno: Errno| shortage(&io::Error::from_raw_os_error(errno.raw_os_error()));
+        for errno in [Errno::NOSPC, Errno::DQUOT, Errno::NOMEM] {
+            assert_eq!(of(errno), Some(Shortage::Room), "{errno:?}");
+        }
+        for errno in [Errno::MFILE, Errno::NFILE, Errno::AGAIN] {
+            assert_eq!(of(errno), Some(Shortage::Handles), "{errno:?}");
+        }
+        assert_eq!(of(Errno::NOENT), None);
+        assert!(!is_exhaustion(&io::Error::other("not an errno")));
+    }
+}

@@ -314,7 +314,7 @@ mod tests {
             notes: Vec::new(),
             stderr: Vec::new(),
             not_the_programs: false,
-            ran_out: false,
+            ran_out: None,
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit

@@ -22,7 +22,7 @@ fn suite() -> Vec<(Test, TestResult)> {
         notes: notes.iter().map(|n| n.to_string()).collect(),
         stderr: stderr.iter().map(|n| n.to_string()).collect(),
         not_the_programs: false,
-        ran_out: false,
+        ran_out: None,
     };
     let ran = |verdict, stderr: &[&str]| TestResult {
         command: Some("python3 'dan smith/ttt.py' -w 3 5 t/t.txt".into()),
@@ -182,7 +182,7 @@ fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
         notes: Vec::new(),
         stderr: Vec::new(),
         not_the_programs: false,
-        ran_out: false,
+        ran_out: None,
     };
     {
         let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
