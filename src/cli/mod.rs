@@ -105,6 +105,20 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
         let error = UsageError::CannotRun("--program", first.clone(), why);
         return Err(error.in_command(command.into()));
     }
+    // Beside a program run as another user, the oracle runs in a folder of
+    // its own: a relative path (the program's folder's file) names nothing.
+    if let Invocation::Test(o) = &invocation
+        && o.user.is_some()
+        && let Some(first) = o.oracle.as_ref().and_then(|w| w.first())
+        && first.contains('/')
+        && !Path::new(first).is_absolute()
+    {
+        let why = "with --user it runs in a folder of its own, never in the program's (whose \
+                   files it would read as you): name it by its absolute path"
+            .to_string();
+        let error = UsageError::CannotRun("--oracle", first.clone(), why);
+        return Err(error.in_command(command.into()));
+    }
     for (option, words) in [("--program", program), ("--oracle", oracle)] {
         let Some(first) = words.and_then(|w| w.first()) else { continue };
         if let Err(mut why) = crate::platform::command_line::locate(first) {

@@ -59,39 +59,5 @@ pub(super) fn check(
         None => Answers::Course,
     };
     let folders: Vec<&Path> = students.iter().map(|(_, dir)| dir.as_path()).collect();
-    let mut warnings = exposure::warnings(user, answers, &folders);
-    warnings.extend(linked_out(tests, user));
-    Ok(warnings)
-}
-
-/// A warning when a suite's trace, expected file or `-- run:` input is a
-/// symbolic link to a file `user` can read, wherever the suite's own folder
-/// is closed (one copy of the traces linked into each assignment's suite):
-/// the programs could read the answers there (the tester's C5). Names the
-/// first such file, and how many more there are.
-fn linked_out(tests: &[Test], user: &RunAs) -> Option<String> {
-    let files = tests.iter().flat_map(|test| {
-        let input = crate::suite::plan::named_input(&test.trace);
-        [Some(test.trace.clone()), Some(test.expected_path()), input].into_iter().flatten()
-    });
-    let open: Vec<(PathBuf, PathBuf)> = files
-        .filter(|file| std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink()))
-        .filter_map(|link| Some((std::fs::canonicalize(&link).ok()?, link)))
-        .filter(|(real, _)| process::can_read(real, user))
-        .collect();
-    let ((real, link), more) = (open.first()?, open.len() - 1);
-    let folder = real.parent().unwrap_or(real);
-    let others = match more {
-        0 => String::new(),
-        1 => " (and 1 more file the suite links to)".into(),
-        n => format!(" (and {n} more files the suite links to)"),
-    };
-    Some(format!(
-        "warning: the user {} can read '{}' ({} links there){others}, which the programs could \
-         read whatever the suite's folder allows: `chmod 700 '{}'` keeps it from them",
-        user.name(),
-        shown(real.display()),
-        shown(link.display()),
-        shown(folder.display()),
-    ))
+    Ok(exposure::warnings(user, answers, tests, &folders))
 }

@@ -1,14 +1,15 @@
 //! What the user programs run as (`--user`; nobody under `tictac grade` as
 //! root) could reach and should not, warned about before anything runs, by
 //! `tictac grade` and `tictac test --user` alike: the suite's answers (its
-//! folder, or tictac's executable, which holds the course suite's), the
+//! folder, a file it links to, or tictac's executable, which holds the
+//! course suite's), the
 //! students' folders to read, or to change, and a user of root's group.
 
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use super::{discover::escape_controls, workdir};
+use super::{Test, discover::escape_controls, workdir};
 use crate::platform::process::{self, RunAs};
 
 /// Where the expected outputs are.
@@ -20,8 +21,14 @@ pub(crate) enum Answers<'a> {
 }
 
 /// The warnings, each a line for standard error: what `user` could read
-/// of `answers`, which of `students`' folders it could read or change.
-pub(crate) fn warnings(user: &RunAs, answers: Answers, students: &[&Path]) -> Vec<String> {
+/// of `answers` (and of the files `tests` link to), which of `students`'
+/// folders it could read or change.
+pub(crate) fn warnings(
+    user: &RunAs,
+    answers: Answers,
+    tests: &[Test],
+    students: &[&Path],
+) -> Vec<String> {
     let name = escape_controls(user.name());
     let mut warnings = Vec::new();
     if user.gid == 0 {
@@ -50,6 +57,7 @@ pub(crate) fn warnings(user: &RunAs, answers: Answers, students: &[&Path]) -> Ve
             }
         }
     }
+    warnings.extend(linked_out(tests, user));
     if let Some(dir) = students.iter().find(|dir| process::can_read(dir, user)) {
         let parent = dir.parent().unwrap_or(dir);
         warnings.push(format!(
@@ -76,6 +84,38 @@ pub(crate) fn warnings(user: &RunAs, answers: Answers, students: &[&Path]) -> Ve
         ));
     }
     warnings
+}
+
+/// A warning when a suite's trace, expected file or `-- run:` input is a
+/// symbolic link to a file `user` can read, wherever the suite's own folder
+/// is closed (one copy of the traces linked into each assignment's suite):
+/// the programs could read the answers there (the tester's C5). Names the
+/// first such file, and how many more there are.
+fn linked_out(tests: &[Test], user: &RunAs) -> Option<String> {
+    let files = tests.iter().flat_map(|test| {
+        let input = super::plan::named_input(&test.trace);
+        [Some(test.trace.clone()), Some(test.expected_path()), input].into_iter().flatten()
+    });
+    let open: Vec<(PathBuf, PathBuf)> = files
+        .filter(|file| std::fs::symlink_metadata(file).is_ok_and(|m| m.is_symlink()))
+        .filter_map(|link| Some((std::fs::canonicalize(&link).ok()?, link)))
+        .filter(|(real, _)| process::can_read(real, user))
+        .collect();
+    let ((real, link), more) = (open.first()?, open.len() - 1);
+    let folder = real.parent().unwrap_or(real);
+    let others = match more {
+        0 => String::new(),
+        1 => " (and 1 more file the suite links to)".into(),
+        n => format!(" (and {n} more files the suite links to)"),
+    };
+    Some(format!(
+        "warning: the user {} can read '{}' ({} links there){others}, which the programs could \
+         read whatever the suite's folder allows: `chmod 700 '{}'` keeps it from them",
+        escape_controls(user.name()),
+        shown(real),
+        shown(link),
+        shown(folder),
+    ))
 }
 
 /// The first path in `folder` (itself included) that `user` could change,

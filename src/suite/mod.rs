@@ -693,12 +693,11 @@ fn expected(
             Err(unreadable) => Err(unreadable.into()),
         };
     };
-    let producer = Producer::Program {
-        command: oracle,
-        timeout: options.timeout,
-        folder: Folder::Here,
-        user: None,
-    };
+    // Beside a program run as another user, in a folder of its own: never
+    // in the program's (a student's), as this process's user.
+    let folder = if options.user.is_some() { Folder::Apart } else { Folder::Here };
+    let producer =
+        Producer::Program { command: oracle, timeout: options.timeout, folder, user: None };
     match produce(producer, &test.trace, trace_text, ORACLE_CAP, stop) {
         // Its exit status is part of its answer (`tictac -b` exits 1 after
         // a syntax error, 2 on a file it cannot read); a crash, a hang or a

@@ -357,6 +357,11 @@ pub(crate) enum Folder<'a> {
     /// This process's folder, as it is (an oracle: tictac's own, or the
     /// instructor's).
     Here,
+    /// An empty folder of its own: an oracle beside a program run as
+    /// another user (`--user`), which runs as this process's user, never
+    /// in the program's folder (a student's, whose files it would read as
+    /// root).
+    Apart,
     /// A private copy of this folder, made for each run (the program under
     /// test: the student's folder, or the one `tictac test` runs in).
     CopyOf(&'a Path),
@@ -615,6 +620,12 @@ fn external(
     let mut given = None;
     let (dir, note, words) = match folder {
         Folder::Here => (None, None, program.to_vec()),
+        Folder::Apart => {
+            let apart = scratch.path().join(WORK);
+            std::fs::create_dir(&apart)
+                .map_err(|e| Unrun::io("cannot make a folder for the oracle".into(), &e))?;
+            (Some(apart), None, program.to_vec())
+        }
         Folder::CopyOf(from) | Folder::Built { copy: from, .. } => {
             let work = scratch.path().join(WORK);
             let place = workdir::place(from, &work, scratch.path()).map_err(|e| {

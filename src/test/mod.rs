@@ -4,7 +4,7 @@
 pub mod coverage;
 
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::status::Status;
 use crate::suite::exposure::{self, Answers};
@@ -40,14 +40,21 @@ pub(crate) fn run(
     // Run as another user, as `tictac grade` runs programs: what that user
     // could read of the answers is said as grade says it.
     if let Some(user) = &options.user {
+        let paths: Vec<PathBuf> = match options.paths.is_empty() {
+            true => course::default_root().map(PathBuf::from).into_iter().collect(),
+            false => options.paths.clone(),
+        };
         let answers = match options.course {
             true => Answers::Course,
-            false if options.paths.is_empty() => {
-                Answers::Folders(course::default_root().map(Path::new).into_iter().collect())
-            }
-            false => Answers::Folders(options.paths.iter().map(|p| suite_folder(p)).collect()),
+            false => Answers::Folders(paths.iter().map(|p| suite_folder(p)).collect()),
         };
-        for warning in exposure::warnings(user, answers, &[]) {
+        // The files the suite links to; a suite that cannot be read is
+        // said so by the run.
+        let tests = match options.course {
+            true => Vec::new(),
+            false => suite::discover(&paths).unwrap_or_default(),
+        };
+        for warning in exposure::warnings(user, answers, &tests, &[]) {
             eprintln!("{warning}");
         }
     }

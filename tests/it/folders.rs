@@ -521,6 +521,48 @@ fn as_root_test_user_warns_of_a_suite_the_user_could_read() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     let warning = format!("warning: the user nobody can read the suite '{}'", path(&suite));
     assert!(err.contains(&warning), "{err}");
+
+    // A closed suite whose files link to that folder: warned as grade warns
+    // (the tester's C5, through suite::exposure; A13).
+    let linked = home.path().join("linked");
+    fs::create_dir(&linked).expect("mkdir");
+    fs::set_permissions(&linked, fs::Permissions::from_mode(0o700)).expect("chmod");
+    for entry in fs::read_dir(&suite).expect("suite").flatten() {
+        std::os::unix::fs::symlink(entry.path(), linked.join(entry.file_name())).expect("link");
+    }
+    let args = ["test", &path(&linked), "--program", "./ttt", "--user", "nobody", "--filter", "b"];
+    let o = as_self(&args, &student);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let warning = format!(
+        "warning: the user nobody can read '{0}/a.txt' ({1}/a.txt links there) (and 5 more files \
+         the suite links to)",
+        path(&suite),
+        path(&linked)
+    );
+    assert!(err.contains(&warning), "{err}");
+
+    // The oracle, as root, runs in a folder of its own, not the student's
+    // (A13): it prints where it ran, which is no folder of the student's.
+    let oracle = script(home.path(), "oracle", "pwd; ls");
+    fs::write(student.join("secret"), "the student's own").expect("write");
+    let args = ["test", &path(&suite), "--program", "./ttt", "--oracle", &oracle];
+    let args = [&args[..], &["--user", "nobody", "--filter", "b"]].concat();
+    let o = as_self(&args, &student);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("exited with status 3"), "{out}");
+    assert!(!out.contains(&path(&student)) && !out.contains("secret"), "{out}");
+    // Named by a relative path, it would be the student's folder's file.
+    let args = ["test", &path(&suite), "--program", "./ttt", "--oracle", "./oracle"];
+    let o = as_self(&[&args[..], &["--user", "nobody"]].concat(), &student);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o)
+            .contains("--oracle cannot run './oracle': with --user it runs in a folder of its own"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// A student's folder the programs' user could change: another student's
