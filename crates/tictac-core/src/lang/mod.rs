@@ -72,10 +72,12 @@ pub fn validate_reusing<S: LineSource>(
 ) -> Result<Result<(), Rejection>, Failure> {
     let mut stream = EventStream::reusing(lines, std::mem::take(buf));
     let mut checker = Checker::default();
+    // An event without a command has something wrong: nothing runs after it.
+    let mut clean = true;
     let walked =
         stream.for_each(|event, locator| match checker.event(event, |rest| locator.pos(rest)) {
-            Some(command) if checker.is_clean() => keep(&command),
-            _ => Ok(()),
+            Some(command) if clean => keep(&command),
+            command => Ok(clean &= command.is_some()),
         });
     *buf = stream.into_buffer();
     match walked {

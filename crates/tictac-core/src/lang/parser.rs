@@ -98,14 +98,27 @@ fn maybe_empty_list<'a>(
     Ok((rest, items))
 }
 
-/// One argument, starting at a token (blanks already skipped).
+/// One argument, starting at a token (blanks already skipped): a string
+/// or a number here, what is rarer in `other_arg`.
+#[inline(always)]
 fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
-    let here = |value| Arg { value, rest: i.len() };
     match i.first() {
         Some(b'"') => {
             let (rest, s) = string_literal(i, ctx.extent)?;
-            Ok((rest, here(Value::Str(s))))
+            Ok((rest, Arg { value: Value::Str(s), rest: i.len() }))
         }
+        Some(b) if b.is_ascii_digit() => {
+            let (rest, (int, frac)) = unsigned_number(i)?;
+            Ok((rest, number(false, int, frac, i)))
+        }
+        _ => other_arg(i, ctx),
+    }
+}
+
+#[inline(never)]
+fn other_arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
+    let here = |value| Arg { value, rest: i.len() };
+    match i.first() {
         Some(b'\'') => {
             let (rest, c) = char_literal(i)?;
             Ok((rest, here(Value::Char(c))))
@@ -121,10 +134,6 @@ fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
                 }
                 Err(_) => PErr::fatal(i),
             }
-        }
-        Some(b) if b.is_ascii_digit() => {
-            let (rest, (int, frac)) = unsigned_number(i)?;
-            Ok((rest, number(false, int, frac, i)))
         }
         Some(b'[') => {
             let (rest, items) = maybe_empty_list(i, b"[", b"]", ctx)?;

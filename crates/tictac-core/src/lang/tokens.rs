@@ -59,8 +59,17 @@ pub enum Extent {
     Partial,
 }
 
-/// Skips white space (space, tab, CR, newline), `?` and `--` comments.
-pub(crate) fn blank(mut i: &[u8]) -> &[u8] {
+/// Skips white space (space, tab, CR, newline), `?` and `--` comments
+/// (a look at the first byte when there are none: nearly every call).
+#[inline(always)]
+pub(crate) fn blank(i: &[u8]) -> &[u8] {
+    match i.first() {
+        Some(b' ' | b'\t' | b'\r' | b'\n' | b'?' | b'-') => blanks(i),
+        _ => i,
+    }
+}
+
+fn blanks(mut i: &[u8]) -> &[u8] {
     loop {
         match i {
             [b' ' | b'\t' | b'\r' | b'\n' | b'?', rest @ ..] => i = rest,
@@ -95,8 +104,19 @@ pub(crate) fn identifier(i: &[u8]) -> PResult<'_, &[u8]> {
 
 /// A byte that goes on an identifier.
 pub(crate) fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    WORD[usize::from(b)]
 }
+
+/// `is_word_byte` as a table (one look a byte).
+static WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// Words of the ETF language that are never identifiers.
 pub(crate) fn is_reserved(word: &[u8]) -> bool {
@@ -158,7 +178,12 @@ pub(crate) fn string_literal(i: &[u8], extent: Extent) -> PResult<'_, &[u8]> {
     let Some(body) = i.strip_prefix(b"\"") else {
         return PErr::soft(i);
     };
-    let unescaped = (0..body.len()).find(|&k| body[k] == b'"' && (k == 0 || body[k - 1] != b'\\'));
+    let mut before = 0;
+    let unescaped = body.iter().position(|&b| {
+        let closes = b == b'"' && before != b'\\';
+        before = b;
+        closes
+    });
     let end = match (unescaped, extent) {
         (Some(k), _) => k,
         // Every quote so far is escaped: a later line may still close it.

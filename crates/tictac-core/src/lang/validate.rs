@@ -177,11 +177,6 @@ impl Checker {
         Checker { type_errors: store::make(usize::MAX), ..Checker::default() }
     }
 
-    /// Whether no event checked so far had anything wrong.
-    pub(crate) fn is_clean(&self) -> bool {
-        self.soft.is_none() && self.type_errors.is_empty()
-    }
-
     /// The verdict once every event has been checked (an error when the
     /// type errors could not be kept).
     pub fn finish(self) -> io::Result<Result<(), Rejection>> {
