@@ -109,7 +109,7 @@ fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
         }
         Some(b) if b.is_ascii_digit() => {
             let (rest, (int, frac)) = unsigned_number(i)?;
-            Ok((rest, number(false, int, frac, i)))
+            Ok((rest, Arg { value: Value::Number { negative: false, int, frac }, rest: i.len() }))
         }
         _ => other_arg(i, ctx),
     }
@@ -128,7 +128,10 @@ fn other_arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
             // unless the text so far ends after it (its number may follow).
             let digits = blank(&i[1..]);
             match unsigned_number(digits) {
-                Ok((rest, (int, frac))) => Ok((rest, number(true, int, frac, digits))),
+                Ok((rest, (int, frac))) => Ok((
+                    rest,
+                    Arg { value: Value::Number { negative: true, int, frac }, rest: digits.len() },
+                )),
                 Err(_) if digits.is_empty() && ctx.extent == Extent::Partial => {
                     Err(nom::Err::Failure(PErr { halt: Halt::NeedMore, rest: i.len() }))
                 }
@@ -154,10 +157,6 @@ fn other_arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
             }
         }
     }
-}
-
-fn number<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>, at: &[u8]) -> Arg<'a> {
-    Arg { value: Value::Number { negative, int, frac }, rest: at.len() }
 }
 
 #[cfg(test)]

@@ -84,12 +84,10 @@ impl<'k, R: BufRead> Lines<'k, R> {
     /// constant memory, however long they are.
     pub fn skip_rest(&mut self) -> io::Result<()> {
         let mut scratch = Vec::new();
-        loop {
+        while self.fill_into(&mut scratch, LONG_LINE)? {
             scratch.clear();
-            if !self.fill_into(&mut scratch, LONG_LINE)? {
-                return Ok(());
-            }
         }
+        Ok(())
     }
 }
 
@@ -104,9 +102,10 @@ impl<R: BufRead> LineSource for Lines<'_, R> {
 }
 
 /// Where the reader stands in the current line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Within {
     /// At its start, or in blanks that cannot tell yet whether it is kept.
+    #[default]
     Start,
     /// After those blanks, a `-`: a second one makes it a comment.
     Dash,
@@ -117,6 +116,7 @@ enum Within {
 }
 
 /// What the reader knows of the current line's start.
+#[derive(Default)]
 struct LineStart {
     within: Within,
     /// The start of a line that cannot tell yet whether it is kept (blanks,
@@ -203,8 +203,7 @@ impl LineStart {
             self.skipped = std::mem::take(&mut self.lost);
             self.held = true;
         } else {
-            out.extend_from_slice(&self.pending);
-            self.pending.clear();
+            out.append(&mut self.pending);
         }
     }
 }
@@ -228,15 +227,7 @@ impl<R: BufRead> KeptLines<R> {
     /// Lines whose leading blanks past `long_blanks` are counted, not held
     /// (tests use few).
     pub(crate) fn with_long_blanks(reader: R, long_blanks: usize) -> Self {
-        let line = LineStart {
-            within: Within::Start,
-            pending: Vec::new(),
-            lost: 0,
-            held: false,
-            skipped: 0,
-            long_blanks,
-        };
-        KeptLines { reader, line }
+        KeptLines { reader, line: LineStart { long_blanks, ..LineStart::default() } }
     }
 
     /// Appends kept lines (each with its newline) to `out` until it has
@@ -252,8 +243,7 @@ impl<R: BufRead> KeptLines<R> {
         while out.len() < target && *lines > 0 {
             let line = &mut self.line;
             if line.held {
-                out.extend_from_slice(&line.pending);
-                line.pending.clear();
+                out.append(&mut line.pending);
                 line.held = false;
                 continue;
             }

@@ -120,22 +120,9 @@ static WORD: [bool; 256] = {
 
 /// Words of the ETF language that are never identifiers.
 pub(crate) fn is_reserved(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"system"
-            | b"BOOL"
-            | b"BOOLEAN"
-            | b"CHAR"
-            | b"CHARACTER"
-            | b"INT"
-            | b"INTEGER"
-            | b"REAL"
-            | b"STRING"
-            | b"VALUE"
-            | b"TUPLE"
-            | b"ARRAY"
-            | b"type"
-    )
+    b"system BOOL BOOLEAN CHAR CHARACTER INT INTEGER REAL STRING VALUE TUPLE ARRAY type"
+        .split(|&b| b == b' ')
+        .any(|w| w == word)
 }
 
 /// Reserved or a boolean (which start with a capital, `s`, `t` or `f`).
@@ -285,6 +272,7 @@ mod tests {
         assert_eq!(identifier(b"play_again2 x"), Ok((&b" x"[..], &b"play_again2"[..])));
         assert!(identifier(b"_a").is_err());
         assert!(identifier(b"1a").is_err());
+        assert!((0..=255).all(|b| is_word_byte(b) == (b.is_ascii_alphanumeric() || b == b'_')));
     }
 
     #[test]
