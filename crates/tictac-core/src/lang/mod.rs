@@ -77,7 +77,10 @@ pub fn validate_reusing<S: LineSource>(
     let walked =
         stream.for_each(|event, locator| match checker.event(event, |rest| locator.pos(rest)) {
             Some(command) if clean => keep(&command),
-            command => Ok(clean &= command.is_some()),
+            command => {
+                clean &= command.is_some();
+                Ok(())
+            }
         });
     *buf = stream.into_buffer();
     match walked {
