@@ -194,6 +194,7 @@ pub(crate) fn run(
     let mut coordinator =
         Coordinator::new(options, &interrupt_runs, notes, schedule, saved, settings.exclude);
     std::thread::scope(|scope| {
+        let mut workers = Vec::new();
         for (id, ((file, handle), notes)) in files.into_iter().zip(heard).enumerate() {
             let place = Workplace::new(&options.program, scratch.path(), &format!("work-{id}"));
             let worker = Worker {
@@ -209,11 +210,12 @@ pub(crate) fn run(
                 handle,
                 place: RefCell::new(place),
             };
-            scope.spawn(move || worker.work());
+            workers.push(scope.spawn(move || worker.work()));
         }
         drop(events);
         // Until every worker is done: once stopped, they end within moments.
         coordinator.coordinate(&taken, &watch, &mut reporter);
+        crate::suite::pool::join(workers);
     });
     coordinator.finish(&mut reporter, began)
 }

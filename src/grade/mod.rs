@@ -502,12 +502,15 @@ fn build_all(
     // This thread builds too: a helper that cannot be started leaves it
     // the builds, never a student unbuilt.
     std::thread::scope(|scope| {
+        let mut helpers = Vec::new();
         for _ in 1..jobs {
-            if std::thread::Builder::new().name("build".into()).spawn_scoped(scope, work).is_err() {
-                break;
+            match std::thread::Builder::new().name("build".into()).spawn_scoped(scope, work) {
+                Ok(helper) => helpers.push(helper),
+                Err(_) => break,
             }
         }
         work();
+        pool::join(helpers);
     });
     built.into_inner().unwrap_or_else(|p| p.into_inner())
 }

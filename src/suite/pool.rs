@@ -60,6 +60,8 @@ pub(crate) fn run<R: Results>(
     let gate = std::sync::RwLock::new(());
     std::thread::scope(|scope| -> Result<(), R::Error> {
         let closed_gate = gate.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut workers = Vec::new();
+        let mut started = Ok(());
         for _ in 0..jobs.threads.clamp(1, MAX_JOBS).min(jobs.count) {
             let sender = sender.clone();
             let (next, gate, ahead) = (&next, &gate, &ahead);
@@ -75,45 +77,141 @@ pub(crate) fn run<R: Results>(
                     }
                 }
             };
-            if let Err(e) =
-                std::thread::Builder::new().name("test".into()).spawn_scoped(scope, worker)
-            {
-                stop.store(true, Ordering::Relaxed);
-                return Err(SuiteError::Threads(e).into());
+            match std::thread::Builder::new().name("test".into()).spawn_scoped(scope, worker) {
+                Ok(handle) => workers.push(handle),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    started = Err(SuiteError::Threads(e).into());
+                    break;
+                }
             }
         }
         drop(closed_gate);
         drop(sender);
-        let stopping = |e| {
+        let handed_on = started.and_then(|()| hand_on(&arrivals, &ahead, results, closed));
+        if handed_on.is_err() {
             stop.store(true, Ordering::Relaxed);
-            e
-        };
-        // Results that arrive early wait for those before them.
-        let mut waiting: std::collections::BTreeMap<usize, TestResult> = Default::default();
-        let mut failed_so_far = false;
-        let mut handed = 0;
-        loop {
-            let (k, result) = match arrivals.recv_timeout(LOOK_AT_OUTPUT) {
-                Ok(arrival) => arrival,
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
-                    let closed =
-                        SuiteError::from(WriteError::Closed(Status::failed_if(failed_so_far)));
-                    return Err(stopping(closed.into()));
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            };
-            failed_so_far |= result.verdict.failed();
-            results.arrived(k, &result);
-            ahead.received(result.weight());
-            waiting.insert(k, result);
-            while let Some(result) = waiting.remove(&handed) {
-                let weight = result.weight();
-                results.in_order(handed, result, failed_so_far).map_err(stopping)?;
-                handed += 1;
-                ahead.reported(handed, weight);
-            }
         }
-        Ok(())
+        join(workers);
+        handed_on
     })
+}
+
+/// Hands each result that arrives on to `results`, in the jobs' order,
+/// until every worker is done (or `closed` says the reader has gone).
+fn hand_on<R: Results>(
+    arrivals: &mpsc::Receiver<(usize, TestResult)>,
+    ahead: &Ahead,
+    results: &mut R,
+    closed: &(dyn Fn() -> bool + Sync),
+) -> Result<(), R::Error> {
+    // Results that arrive early wait for those before them.
+    let mut waiting: std::collections::BTreeMap<usize, TestResult> = Default::default();
+    let mut failed_so_far = false;
+    let mut handed = 0;
+    loop {
+        let (k, result) = match arrivals.recv_timeout(LOOK_AT_OUTPUT) {
+            Ok(arrival) => arrival,
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            Err(mpsc::RecvTimeoutError::Timeout) if closed() => {
+                return Err(
+                    SuiteError::from(WriteError::Closed(Status::failed_if(failed_so_far))).into()
+                );
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+        };
+        failed_so_far |= result.verdict.failed();
+        results.arrived(k, &result);
+        ahead.received(result.weight());
+        waiting.insert(k, result);
+        while let Some(result) = waiting.remove(&handed) {
+            let weight = result.weight();
+            results.in_order(handed, result, failed_so_far)?;
+            handed += 1;
+            ahead.reported(handed, weight);
+        }
+    }
+}
+
+/// Waits for each thread to have ended, not only its work: `scope` waits
+/// for the work alone, and a thread still ending when the process exits
+/// can crash it (wine 8 at exit, docs/RELIABILITY.md, "Windows"). A panic
+/// in one is passed on, as `scope` would.
+pub(crate) fn join<T>(threads: Vec<std::thread::ScopedJoinHandle<'_, T>>) {
+    let mut panicked = None;
+    for thread in threads {
+        if let Err(panic) = thread.join() {
+            panicked.get_or_insert(panic);
+        }
+    }
+    if let Some(panic) = panicked {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::Verdict;
+
+    struct Count(usize);
+
+    impl Results for Count {
+        type Error = SuiteError;
+
+        fn in_order(&mut self, _: usize, _: TestResult, _: bool) -> Result<(), SuiteError> {
+            self.0 += 1;
+            Ok(())
+        }
+    }
+
+    /// Threads that ran a job, and those whose thread-local was dropped
+    /// since (as each thread ends).
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
+    static ENDED: AtomicUsize = AtomicUsize::new(0);
+
+    struct EndsSlowly;
+
+    impl EndsSlowly {
+        fn new() -> EndsSlowly {
+            STARTED.fetch_add(1, Ordering::SeqCst);
+            EndsSlowly
+        }
+    }
+
+    impl Drop for EndsSlowly {
+        fn drop(&mut self) {
+            std::thread::sleep(Duration::from_millis(50));
+            ENDED.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    thread_local! {
+        static ENDING: EndsSlowly = EndsSlowly::new();
+    }
+
+    #[test]
+    fn every_thread_has_ended_when_the_results_are_in() {
+        let job = |_: usize, _: &AtomicBool| {
+            ENDING.with(|_| {});
+            TestResult {
+                verdict: Verdict::Pass,
+                elapsed: Duration::ZERO,
+                command: None,
+                notes: Vec::new(),
+                stderr: Vec::new(),
+                not_the_programs: false,
+                ran_out: None,
+            }
+        };
+        let jobs = Jobs { count: 6, threads: 3, run: &job };
+        let mut count = Count(0);
+        super::run(&jobs, &mut count, &|| false, &AtomicBool::new(false)).expect("ran");
+        assert_eq!(count.0, 6);
+        // Each thread ends only after its thread-locals are dropped: 50 ms
+        // after its last job, which `scope` alone does not wait for.
+        let started = STARTED.load(Ordering::SeqCst);
+        assert!(started > 0);
+        assert_eq!(ENDED.load(Ordering::SeqCst), started, "a thread still ending");
+    }
 }

@@ -19,8 +19,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, Once, OnceLock, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
@@ -53,7 +54,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// What the reading threads tell the run.
+/// How a thread of the run ended, the last thing it tells the run.
 enum Event {
     /// An output reached its end.
     Closed,
@@ -61,6 +62,51 @@ enum Event {
     TooMuch,
     /// The capture could not be kept (its spool's disk is full).
     Failed(io::Error),
+    /// The input was written, or the program stopped taking it.
+    Typed,
+}
+
+/// The threads of a run, each joined once it has said it ended: a thread
+/// still ending when this process exits can crash it (wine 8 kills it with
+/// a signal it cannot take at that point; docs/RELIABILITY.md, "Windows").
+struct Threads {
+    running: Vec<Option<JoinHandle<()>>>,
+    events: Sender<(usize, Event)>,
+    heard: Receiver<(usize, Event)>,
+}
+
+impl Threads {
+    fn new() -> Threads {
+        let (events, heard) = mpsc::channel();
+        Threads { running: Vec::new(), events, heard }
+    }
+
+    /// Starts `work`, whose last act is the event it returns.
+    fn start(&mut self, work: impl FnOnce() -> Event + Send + 'static) {
+        let (id, events) = (self.running.len(), self.events.clone());
+        self.running.push(Some(std::thread::spawn(move || {
+            let _ = events.send((id, work()));
+        })));
+    }
+
+    /// The next thread to end within `wait`, joined.
+    fn next_end(&mut self, wait: Duration) -> Option<Event> {
+        let (id, event) = self.heard.recv_timeout(wait).ok()?;
+        if let Some(thread) = self.running[id].take() {
+            let _ = thread.join();
+        }
+        Some(event)
+    }
+
+    /// Joins each thread as it ends, until `until`; one still blocked then
+    /// (a pipe that a process outside the job holds) is left behind.
+    fn end_by(&mut self, until: Instant) {
+        while self.running.iter().any(Option::is_some) {
+            if self.next_end(until.saturating_duration_since(Instant::now())).is_none() {
+                break;
+            }
+        }
+    }
 }
 
 /// Windows reports no signals: a program killed ends with an exit code.
@@ -167,105 +213,99 @@ fn watch(
         (child.stdin().take(), child.stdout().take(), child.stderr().take())
     };
     let (stdout, stderr) = stdout.zip(stderr).ok_or(io::ErrorKind::BrokenPipe)?;
+    let mut threads = Threads::new();
     if let (Some(mut stdin), Some(text)) = (stdin, spec.input) {
         let text = text.to_vec();
-        // It may close its input early (a shell that quit): not an error.
-        std::thread::spawn(move || {
+        threads.start(move || {
+            // It may close its input early (a shell that quit): not an error.
             let _ = stdin.write_all(&text);
+            Event::Typed
         });
     }
     let out = Arc::new(Mutex::new(Capture::new(spec.cap)));
     let err = Arc::new(Mutex::new(Vec::new()));
-    let (events, heard) = mpsc::channel();
-    spawn_reader(stdout, events.clone(), {
+    threads.start(reader(stdout, {
         let out = Arc::clone(&out);
         move |bytes| match lock(&out).push(bytes) {
             Ok(true) => None,
             Ok(false) => Some(Event::TooMuch),
             Err(e) => Some(Event::Failed(e)),
         }
-    });
-    spawn_reader(stderr, events, {
+    }));
+    threads.start(reader(stderr, {
         let err = Arc::clone(&err);
         move |bytes| {
             keep_tail(&mut lock(&err), bytes);
             None
         }
-    });
+    }));
     let mut open = 2;
     let mut exited = None;
     let ending = loop {
         if spec.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            break Ending::Stopped;
+            break Ok(Ending::Stopped);
         }
         let now = Instant::now();
         let left = match deadline {
-            Some(d) if now >= d => break Ending::TimedOut,
+            Some(d) if now >= d => break Ok(Ending::TimedOut),
             Some(d) => d - now,
             None => TICK,
         };
         if exited.is_none() {
             let mut child = lock(shared);
-            if let Some(status) = child.inner_mut().try_wait()? {
-                exited = Some(status);
-                // Whatever it left behind must not hold its pipes open.
-                let _ = child.start_kill();
+            match child.inner_mut().try_wait() {
+                Ok(Some(status)) => {
+                    exited = Some(status);
+                    // Whatever it left behind must not hold its pipes open.
+                    let _ = child.start_kill();
+                }
+                Ok(None) => {}
+                Err(e) => break Err(e),
             }
         }
         if let (0, Some(status)) = (open, exited) {
-            break Ending::Exited(status);
+            break Ok(Ending::Exited(status));
         }
-        match heard.recv_timeout(left.min(TICK)) {
-            Ok(Event::Closed) => open -= 1,
-            Ok(Event::TooMuch) => break Ending::PrintedTooMuch,
-            Ok(Event::Failed(e)) => return Err(e),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+        match threads.next_end(left.min(TICK)) {
+            Some(Event::Closed) => open -= 1,
+            Some(Event::TooMuch) => break Ok(Ending::PrintedTooMuch),
+            Some(Event::Failed(e)) => break Err(e),
+            Some(Event::Typed) | None => {}
         }
     };
-    if !matches!(ending, Ending::Exited(_)) {
-        // Killed now: the readers see their ends and stop, unless a process
-        // outside the job holds a pipe (then they are left to it).
+    if !matches!(ending, Ok(Ending::Exited(_))) {
+        // Killed now: the threads see their pipes' ends and stop.
         let _ = lock(shared).start_kill();
-        let until = Instant::now() + DRAIN_LIMIT;
-        while open > 0 {
-            let wait = until.saturating_duration_since(Instant::now());
-            match heard.recv_timeout(wait) {
-                Ok(Event::Closed) => open -= 1,
-                Ok(_) => {}
-                Err(_) => break,
-            }
-        }
     }
+    // Unless a process outside the job holds a pipe: then they are left to it.
+    threads.end_by(Instant::now() + DRAIN_LIMIT);
     let stdout = std::mem::replace(&mut *lock(&out), Capture::new(0));
     let stderr = std::mem::take(&mut *lock(&err));
-    Ok((ending, stdout, stderr))
+    Ok((ending?, stdout, stderr))
 }
 
-/// Reads `pipe` to its end on a thread of its own, giving each chunk to
-/// `keep`; an event `keep` returns ends the reading.
-fn spawn_reader(
+/// Reads `pipe` to its end, giving each chunk to `keep`; an event `keep`
+/// returns ends the reading.
+fn reader(
     mut pipe: impl Read + Send + 'static,
-    events: Sender<Event>,
     mut keep: impl FnMut(&[u8]) -> Option<Event> + Send + 'static,
-) {
-    std::thread::spawn(move || {
+) -> impl FnOnce() -> Event + Send + 'static {
+    move || {
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             match pipe.read(&mut buf) {
-                Ok(0) => break,
+                Ok(0) => return Event::Closed,
                 Ok(n) => {
                     if let Some(event) = keep(&buf[..n]) {
-                        let _ = events.send(event);
-                        return;
+                        return event;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 // A broken pipe is an end.
-                Err(_) => break,
+                Err(_) => return Event::Closed,
             }
         }
-        let _ = events.send(Event::Closed);
-    });
+    }
 }
 
 /// The file `name` starts, found as `cmd.exe` in the folder `current`
