@@ -26,7 +26,7 @@ pub enum Command<'a> {
 
 impl<'a> Command<'a> {
     /// The names it carries, in order.
-    pub(crate) fn names(&self) -> impl Iterator<Item = &'a [u8]> {
+    pub fn names(&self) -> impl Iterator<Item = &'a [u8]> {
         let names = match *self {
             Command::NewGame { player1, player2 } => [Some(player1), Some(player2)],
             Command::Play { player, .. } => [Some(player), None],

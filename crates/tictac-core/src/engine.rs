@@ -14,6 +14,8 @@ pub struct Engine {
     history: History,
     last: Behaviour,
     seen: Coverage,
+    /// Whether `run` notes behaviours (a run that only prints skips them).
+    noting: bool,
 }
 
 impl Default for Engine {
@@ -25,6 +27,7 @@ impl Default for Engine {
             history: History::default(),
             last: Behaviour::InitialState,
             seen,
+            noting: true,
         }
     }
 }
@@ -52,6 +55,11 @@ impl Engine {
         self.seen
     }
 
+    /// From now on `run` notes no behaviours: `last` and `seen` stay.
+    pub fn skip_behaviours(&mut self) {
+        self.noting = false;
+    }
+
     /// Runs one command, noting the behaviour it showed.
     pub fn run(&mut self, command: &Command) {
         let before = self.game.state;
@@ -64,8 +72,10 @@ impl Engine {
             }
             Command::PlayAgain => self.perform(PlayAgainOp::default()),
         };
-        self.last = behaviour::of_command(command, &before, &self.game, walked);
-        self.seen.insert(self.last);
+        if self.noting {
+            self.last = behaviour::of_command(command, &before, &self.game, walked);
+            self.seen.insert(self.last);
+        }
     }
 
     /// Executes an operation; keeps what undo and redo need of it when it

@@ -112,6 +112,9 @@ pub fn run_watched(
     autopilot: Autopilot,
 ) -> Result<Status, RunError> {
     let mut driver = Driver::new(autopilot);
+    if !watch.reads_behaviours() {
+        driver.engine.skip_behaviours();
+    }
     match job {
         Job::Whole => batch::run_whole(input, watch, &mut driver),
         Job::Chunks => batch::run_chunks(input, watch, &mut driver),

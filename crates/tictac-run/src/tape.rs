@@ -45,27 +45,33 @@ fn indexed(name: &[u8], entries: usize) -> bool {
 pub struct Tape {
     spool: Spool,
     names: HashMap<Vec<u8>, u8>,
-    /// The last two short names written (their `short` keys) and their
-    /// indexes: most commands repeat one of the two players' names, and
-    /// comparing two integers is cheaper than a hash or a `memcmp`.
-    recent: [(u128, u8); 2],
+    /// The last two short names looked up and their indexes: most commands
+    /// repeat one of the two players' names, and comparing a few bytes in
+    /// line is cheaper than a hash or a `memcmp`.
+    recent: [Recent; 2],
 }
 
-/// No name's `short` key.
-const NO_KEY: u128 = u128::MAX;
+/// A name of at most `SHORT` bytes and its index (no name: `NO_NAME`).
+#[derive(Clone, Copy)]
+struct Recent {
+    bytes: [u8; SHORT],
+    len: usize,
+    index: u8,
+}
 
-/// A name of at most 15 bytes as one integer, its length in the top byte:
-/// two names are equal when their keys are.
-fn short(name: &[u8]) -> Option<u128> {
-    (name.len() < 16).then(|| {
-        let bytes = name.iter().fold(0u128, |key, &b| key << 8 | u128::from(b));
-        bytes | (name.len() as u128) << 120
-    })
+const SHORT: usize = 16;
+const NO_NAME: Recent = Recent { bytes: [0; SHORT], len: usize::MAX, index: 0 };
+
+impl Recent {
+    #[inline]
+    fn is(&self, name: &[u8]) -> bool {
+        name.len() == self.len && name.iter().zip(&self.bytes).all(|(a, b)| a == b)
+    }
 }
 
 impl Default for Tape {
     fn default() -> Self {
-        Tape { spool: Spool::default(), names: HashMap::new(), recent: [(NO_KEY, 0); 2] }
+        Tape { spool: Spool::default(), names: HashMap::new(), recent: [NO_NAME; 2] }
     }
 }
 
@@ -116,8 +122,8 @@ impl Tape {
         if self.names.len() > at.names {
             self.names.retain(|_, k| usize::from(*k) < at.names);
             for slot in &mut self.recent {
-                if usize::from(slot.1) >= at.names {
-                    *slot = (NO_KEY, 0);
+                if usize::from(slot.index) >= at.names {
+                    *slot = NO_NAME;
                 }
             }
         }
@@ -153,9 +159,8 @@ impl Tape {
     /// The name's index in the dictionary, if it has one.
     #[inline]
     fn known(&mut self, name: &[u8]) -> Option<u8> {
-        let key = short(name);
-        match self.recent.iter().find(|(recent, _)| Some(*recent) == key) {
-            Some(&(_, k)) => Some(k),
+        match self.recent.iter().find(|recent| recent.is(name)) {
+            Some(recent) => Some(recent.index),
             None => self.look_up(name),
         }
     }
@@ -168,9 +173,11 @@ impl Tape {
     }
 
     /// A short name's index, kept at hand in place of the older one.
-    fn remember(&mut self, name: &[u8], k: u8) {
-        if let Some(key) = short(name) {
-            self.recent = [(key, k), self.recent[0]];
+    fn remember(&mut self, name: &[u8], index: u8) {
+        if name.len() <= SHORT {
+            let mut bytes = [0; SHORT];
+            bytes[..name.len()].copy_from_slice(name);
+            self.recent = [Recent { bytes, len: name.len(), index }, self.recent[0]];
         }
     }
 
@@ -216,6 +223,7 @@ pub struct TapeReader {
 impl TapeReader {
     /// The next entry, or `None` at the end of the tape. A command whose
     /// names are in the dictionary is read as one record.
+    #[inline(always)]
     pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
         let [op, a, b] = match *self.input.fill_buf()? {
             [op, a, b, ..] => [op, a, b],
@@ -243,6 +251,7 @@ impl TapeReader {
 
     /// `next_entry` byte by byte: near the end of the spool's buffer, for
     /// inline names and for marks.
+    #[inline(never)]
     fn next_entry_slowly(&mut self) -> io::Result<Option<Entry<'_>>> {
         let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
         let command = match op {

@@ -59,6 +59,12 @@ pub trait Watch {
     /// What was told so far goes out: the run is about to read, and the
     /// read may wait.
     fn flush(&mut self) -> io::Result<()>;
+
+    /// Whether it reads the behaviours the engine notes (`Engine::last`):
+    /// if not, the engine skips them.
+    fn reads_behaviours(&self) -> bool {
+        true
+    }
 }
 
 /// The transcript: what is shown is printed.
@@ -89,6 +95,10 @@ impl Watch for Sink<'_> {
 
     fn flush(&mut self) -> io::Result<()> {
         Write::flush(self)
+    }
+
+    fn reads_behaviours(&self) -> bool {
+        false
     }
 }
 
