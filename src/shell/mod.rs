@@ -130,6 +130,14 @@ const NOT_UTF8: &str = "tictac: that line was refused: it holds a byte that is n
 and the shell reads UTF-8 from a terminal: set the terminal to UTF-8, or pipe the trace \
 to use other bytes (tictac -i < FILE)";
 
+/// Said after [`NOT_UTF8`]: rustyline drops what it read ahead of a line
+/// when the line fails (up to 1 KiB of a paste); the shell drops the rest.
+const DROPPED_WITH_IT: &str = "; the lines pasted or typed ahead with it were dropped too, \
+not run: send them again";
+
+/// How long the terminal must be quiet for a paste to have ended.
+const TYPED_AHEAD_QUIET: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Reads and answers lines until `quit` or the end of input.
 fn converse(
     editor: &mut LineEditor,
@@ -149,8 +157,11 @@ fn converse(
                 return Ok(());
             }
             Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                // The editor has ended the line it showed.
-                eprintln!("{NOT_UTF8}");
+                // The editor has ended the line it showed, and dropped what
+                // it had read past it: the rest is dropped too, so that no
+                // line of a paste runs without those before it.
+                crate::platform::terminal::drop_pending_input(TYPED_AHEAD_QUIET);
+                eprintln!("{NOT_UTF8}{DROPPED_WITH_IT}");
                 continue;
             }
             Err(ReadlineError::Io(e)) => return Err(RunError::Terminal(e)),

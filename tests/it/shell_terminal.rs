@@ -339,3 +339,28 @@ fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
     let kept = history_once_it_holds(&tmux, dir.path(), "quit");
     assert_eq!(kept, ["new_game(\"Ann\",\"Bob\")", "quit"]);
 }
+
+/// A paste whose first line is not UTF-8: the line editor drops what it had
+/// read past that line (1 KiB of the paste), so none of the rest runs either
+/// (the tail past that 1 KiB ran, out of its context), and the message says
+/// so. It said nothing, and lines 53 to 61 of this paste ran.
+#[test]
+fn a_paste_after_a_line_that_is_not_utf8_is_dropped_whole_and_said() {
+    if !tmux_available() {
+        return;
+    }
+    let (tmux, dir) = shell("latin1paste", "", "");
+    tmux.wait_for("start new game");
+    let mut paste = b"new_game(\"Ann\",\"B\xe9b\")\n".to_vec();
+    for k in 1..=60 {
+        paste.extend(format!("new_game(\"P{k}\",\"Q{k}\")\n").bytes());
+    }
+    let pasted = dir.path().join("paste.txt");
+    std::fs::write(&pasted, paste).expect("write");
+    tmux.run(&["load-buffer", &pasted.display().to_string()]);
+    tmux.run(&["paste-buffer", "-t", "t"]);
+    tmux.wait_for("were dropped too, not run: send them again");
+    runs_as_usual(&tmux);
+    let all = tmux.run(&["capture-pane", "-p", "-J", "-S", "-", "-t", "t"]);
+    assert!(!all.contains("(\"P"), "a pasted line ran:\n{all}");
+}

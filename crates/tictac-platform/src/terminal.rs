@@ -17,9 +17,42 @@ pub fn put_back_on_fatal_signal() -> Option<Registration> {
     Some(signals::on_fatal_signal(move || modes.put_back()))
 }
 
+/// Drops what waits to be read on the terminal (standard input), until it
+/// has been quiet for `quiet`: the rest of a paste, or lines typed ahead.
+/// Returns how many bytes were dropped. Nothing on Windows, whose console
+/// input the line editor reads event by event.
+pub fn drop_pending_input(quiet: std::time::Duration) -> usize {
+    system::drop_pending_input(quiet)
+}
+
 #[cfg(unix)]
 mod system {
-    use rustix::termios::{OptionalActions, Termios, tcgetattr, tcgetpgrp, tcsetattr};
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use rustix::termios::{
+        OptionalActions, QueueSelector, Termios, tcflush, tcgetattr, tcgetpgrp, tcsetattr,
+    };
+
+    pub(super) fn drop_pending_input(quiet: std::time::Duration) -> usize {
+        let stdin = std::io::stdin();
+        let timeout = Timespec::try_from(quiet).unwrap_or(Timespec { tv_sec: 0, tv_nsec: 0 });
+        let mut dropped = 0;
+        let mut scratch = [0u8; 4096];
+        loop {
+            let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+            let ready = poll(&mut fds, Some(&timeout)).is_ok_and(|n| n > 0)
+                && fds[0].revents().contains(PollFlags::IN);
+            // Unread and quiet (in line mode, a line not yet ended is not
+            // readable): dropped whole.
+            if !ready {
+                let _ = tcflush(&stdin, QueueSelector::IFlush);
+                return dropped;
+            }
+            match rustix::io::read(&stdin, &mut scratch) {
+                Ok(n) if n > 0 => dropped += n,
+                _ => return dropped,
+            }
+        }
+    }
 
     pub(super) struct Modes(Termios);
 
@@ -43,6 +76,10 @@ mod system {
     use std::io::IsTerminal;
 
     pub(super) struct Modes;
+
+    pub(super) fn drop_pending_input(_: std::time::Duration) -> usize {
+        0
+    }
 
     impl Modes {
         pub(super) fn now() -> Option<Modes> {
