@@ -216,7 +216,7 @@ source="$root/source"
 chmod 700 "$source" || exit 2
 mkdir -p "$root/results" || exit 2
 cd "$root/submission" || exit 2
-"$source/tictac" test {args} --format gradescope > "$root/results/results.json.partial"
+{executable}"$source/tictac" test {args} --format gradescope > "$root/results/results.json.partial"
 status=$?
 # 0 every test passed, 1 some failed: the grade is written either way.
 if [ "$status" -le 1 ]; then
@@ -228,6 +228,29 @@ exit "$status"
 "#,
         version = version(),
         args = args.join(" "),
+        executable = make_executable(&options.command),
+    )
+}
+
+/// The lines of run_autograder that give the command's program its
+/// executable bit when it is a file of the submission: a zip made on Windows
+/// or a browser upload keeps no Unix modes, and without the bit every test
+/// failed "not an executable file", which the student cannot mend. Nothing
+/// for a program looked up on PATH (a word without `/`). The submission is
+/// the student's throwaway copy; a path that leads out of it (a symbolic
+/// link) is left alone.
+fn make_executable(command: &[String]) -> String {
+    let Some(program) = command.first().filter(|p| p.contains('/')) else {
+        return String::new();
+    };
+    format!(
+        r#"# An upload from Windows or a browser keeps no executable bit: the program is
+# given one when it is a file of the submission.
+program={program}
+real=$(realpath -- "$program" 2>/dev/null) && [ -f "$real" ] && [ ! -x "$real" ] &&
+    case "$real" in "$(pwd -P)"/*) chmod a+x -- "$real" ;; esac
+"#,
+        program = quoted(program),
     )
 }
 

@@ -119,12 +119,19 @@ fn grade(root: &Path, body: &str) -> serde_json::Value {
 /// `run_autograder` in `root` on a submission of the scripts `files`
 /// (name, body): the results.json it wrote.
 fn submit(root: &Path, files: &[(&str, &str)]) -> serde_json::Value {
+    submit_with_mode(root, files, 0o755)
+}
+
+/// [`submit`] with the scripts' mode `mode` (0o644: as a zip made on
+/// Windows, or a browser upload, arrives).
+fn submit_with_mode(root: &Path, files: &[(&str, &str)], mode: u32) -> serde_json::Value {
     let submission = root.join("submission");
     let _ = fs::remove_dir_all(&submission);
     let _ = fs::remove_dir_all(root.join("results"));
     fs::create_dir(&submission).expect("mkdir");
     for (name, body) in files {
-        script(&submission, name, body);
+        let file = script(&submission, name, body);
+        fs::set_permissions(file, fs::Permissions::from_mode(mode)).expect("chmod");
     }
     let o = run(Command::new(root.join("run_autograder")).current_dir("/"), None);
     assert_eq!(o.status.code(), Some(0), "{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
@@ -180,6 +187,11 @@ fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     let (root, source, engine) = install(home.path(), &zip);
 
     let correct = grade(&root, &format!("exec '{}' none \"$@\"", engine));
+    assert_eq!(correct["score"].as_f64(), Some(3.0), "{correct:#}");
+    // Uploaded without its executable bit: run_autograder gives it one (it
+    // failed every test "not an executable file").
+    let unmarked = [("ttt", &format!("exec '{}' none \"$@\"", engine)[..])];
+    let correct = submit_with_mode(&root, &unmarked, 0o644);
     assert_eq!(correct["score"].as_f64(), Some(3.0), "{correct:#}");
 
     // Right on the visible test; on the hidden one it prints the answers,
