@@ -7,13 +7,18 @@
 //! students' scanners get wrong: multi-byte UTF-8 in names, strings and
 //! comments (also on the line of a wrong event, before its error), tabs,
 //! carriage returns, zero-width and other invisible characters, line
-//! separators and control characters in comments. Generation steers toward
-//! behaviours not yet covered.
+//! separators and control characters in comments; and bytes that are not
+//! UTF-8 (a Latin-1 `é`, `\xFF`, a lone continuation byte, a cut or
+//! overlong character, an encoded surrogate), a byte order mark in the
+//! middle and NUL, in names and comments and as stray bytes the trace is
+//! rejected at: a program that reads its input as text (a Java or Python
+//! string) changes or refuses them. Generation steers toward behaviours
+//! not yet covered.
 
 use fastrand::Rng;
 
 use super::expect::Expected;
-use super::trace::{Item, Trace};
+use super::trace::{Item, Trace, replaced};
 use crate::behaviour::{Behaviour, Coverage};
 use crate::engine::Engine;
 use crate::game::board::LINES;
@@ -99,97 +104,169 @@ fn candidate(
 /// programs get wrong: an escaped quote, a newline, multi-byte UTF-8 (two,
 /// three and four bytes), a tab, a carriage return, a no-break and a
 /// zero-width space.
-const NAMES: [&str; 18] = [
-    "Ann",
-    "Bob",
-    "Cy",
-    "Dee",
-    "x",
-    "Zed9",
-    "A b",
-    "Al_1",
-    "Jo\\\"e",
-    "Mo\nna",
-    "Ann2",
-    "ann",
-    "Zoë",
-    "Li李",
-    "Ro🎲",
-    "Ta\tb",
-    "Cr\rlf",
-    "Nb\u{a0}\u{200b}sp",
+const NAMES: [&[u8]; 18] = [
+    b"Ann",
+    b"Bob",
+    b"Cy",
+    b"Dee",
+    b"x",
+    b"Zed9",
+    b"A b",
+    b"Al_1",
+    b"Jo\\\"e",
+    b"Mo\nna",
+    b"Ann2",
+    b"ann",
+    "Zoë".as_bytes(),
+    "Li李".as_bytes(),
+    "Ro🎲".as_bytes(),
+    b"Ta\tb",
+    b"Cr\rlf",
+    "Nb\u{a0}\u{200b}sp".as_bytes(),
 ];
-/// Names that start with no letter (`É` is a letter, but not A-Z or a-z;
-/// U+FEFF is a byte order mark).
-const BAD_NAMES: [&str; 8] = ["", "1x", "_a", " Ann", "-", "9", "Émile", "\u{feff}Ann"];
 
-/// Multi-byte names put before a wrong event's error on its line.
-const WIDE: [&str; 5] = ["Zoë", "Łukasz", "李雷", "Ro🎲", "Ren\u{e9}e\u{200b}"];
+/// Valid names a string decoder changes or refuses (SPEC §1: a name is the
+/// raw bytes between its quotes, echoed as they are): Latin-1, a byte never
+/// in UTF-8, a lone continuation byte, a character cut short, an overlong
+/// `/`, an encoded surrogate, a byte order mark in the middle, NUL.
+const RAW_NAMES: [&[u8]; 8] = [
+    b"Ren\xe9e",
+    b"Ff\xff",
+    b"Lo\x80ne",
+    b"Cut\xc3",
+    b"Ov\xc0\xafer",
+    b"Su\xed\xa0\x80r",
+    b"Bo\xef\xbb\xbfm",
+    b"Nu\x00l",
+];
+
+/// One name in this many (of a new game, of an unknown player) is one of
+/// `RAW_NAMES`.
+const RAW_NAME_ONE_IN: u32 = 12;
+
+/// Names that start with no letter (`É` is a letter, but not A-Z or a-z;
+/// U+FEFF is a byte order mark; `\xC9` is `É` in Latin-1).
+const BAD_NAMES: [&[u8]; 9] = [
+    b"",
+    b"1x",
+    b"_a",
+    b" Ann",
+    b"-",
+    b"9",
+    "Émile".as_bytes(),
+    "\u{feff}Ann".as_bytes(),
+    b"\xc9mile",
+];
+
+/// Names put before a wrong event's error on its line: multi-byte ones,
+/// and one in Latin-1 (one byte, which a decoder makes three or refuses).
+const WIDE: [&[u8]; 6] = [
+    "Zoë".as_bytes(),
+    "Łukasz".as_bytes(),
+    "李雷".as_bytes(),
+    "Ro🎲".as_bytes(),
+    "Ren\u{e9}e\u{200b}".as_bytes(),
+    b"Ren\xe9e",
+];
+
+/// Comments holding bytes that are not UTF-8: Latin-1, a byte never in
+/// UTF-8, a lone continuation byte, an overlong `/`, an encoded surrogate,
+/// a byte order mark, a character cut short.
+const RAW_COMMENTS: [&[u8]; 2] = [
+    b" -- caf\xe9 \xff\xfe \x80 \xc0\xaf\n",
+    b"\n-- \xed\xa0\x80 a surrogate, a byte order mark \xef\xbb\xbf, cut \xe6\x9d\n",
+];
+
+/// One separator in this many is such a comment: with the names and the
+/// stray bytes, about one trace in four holds bytes that are not UTF-8 (113
+/// of 400), so a program that cannot read them still shows its other
+/// faults on the rest.
+const RAW_COMMENT_ONE_IN: u32 = 200;
 
 /// Wrong events, by the behaviour they show.
-const SYNTAX: [(Behaviour, &[&str]); 4] = [
+const SYNTAX: [(Behaviour, &[&[u8]]); 4] = [
     (
         Behaviour::SyntaxParse,
         &[
-            "undo ( )",
-            "play(\"Ann\" 1)",
-            "play(\"Ann\",,1)",
-            "play(\"Ann\", 1))",
-            "new_game(\"Ann\" \"Bob\")",
-            "play(< 1 >, 1)",
-            "play(<<1>, 1)",
-            "play(\"Ann\", -)",
-            "undo\u{c}",
-            ")",
+            b"undo ( )",
+            b"play(\"Ann\" 1)",
+            b"play(\"Ann\",,1)",
+            b"play(\"Ann\", 1))",
+            b"new_game(\"Ann\" \"Bob\")",
+            b"play(< 1 >, 1)",
+            b"play(<<1>, 1)",
+            b"play(\"Ann\", -)",
+            b"undo\x0c",
+            b")",
+            // Stray bytes no event may hold: not UTF-8, a byte order mark
+            // in the middle, NUL.
+            b"undo \xff",
+            b"play(\"Ann\",\xe9 1)",
+            b"undo\x80",
+            b"\xef\xbb\xbfundo",
+            b"redo \x00",
         ],
     ),
     (
         Behaviour::SyntaxReservedWord,
-        &["play(INT, 1)", "new_game(STRING, \"Bob\")", "TRUE", "system", "play(\"Ann\", REAL)"],
+        &[
+            b"play(INT, 1)",
+            b"new_game(STRING, \"Bob\")",
+            b"TRUE",
+            b"system",
+            b"play(\"Ann\", REAL)",
+        ],
     ),
     (
         Behaviour::SyntaxUnknownIdentifier,
-        &["play(Ann, 1)", "new_game(\"Ann\", Bob)", "play(\"Ann\", [x])", "undo(y)"],
+        &[b"play(Ann, 1)", b"new_game(\"Ann\", Bob)", b"play(\"Ann\", [x])", b"undo(y)"],
     ),
     (
         Behaviour::SyntaxInvalidNumber,
         &[
-            "play(\"Ann\", 1.5)",
-            "play(\"Ann\", 99999999999999999999)",
-            "play(\"Ann\", -0.25)",
-            "play(\"Ann\", - 00012345678901234567890.10)",
+            b"play(\"Ann\", 1.5)",
+            b"play(\"Ann\", 99999999999999999999)",
+            b"play(\"Ann\", -0.25)",
+            b"play(\"Ann\", - 00012345678901234567890.10)",
         ],
     ),
 ];
 
 /// Wrong events that only fit at the end of a trace.
-const SYNTAX_AT_END: [(Behaviour, &[&str]); 2] = [
-    (Behaviour::SyntaxEndOfInput, &["play(\"Ann\", 1", "new_game(\"Ann\",", "play(", "undo(<<"]),
-    (Behaviour::SyntaxUnterminatedString, &["play(\"Ann, 1)", "new_game(\"Ann\", \"Bob)"]),
+const SYNTAX_AT_END: [(Behaviour, &[&[u8]]); 2] = [
+    (
+        Behaviour::SyntaxEndOfInput,
+        &[b"play(\"Ann\", 1", b"new_game(\"Ann\",", b"play(", b"undo(<<"],
+    ),
+    (Behaviour::SyntaxUnterminatedString, &[b"play(\"Ann, 1)", b"new_game(\"Ann\", \"Bob)"]),
 ];
 
-const TYPE: [(Behaviour, &[&str]); 5] = [
-    (Behaviour::TypeUnknownEvent, &["jump", "Undo", "play2(\"Ann\", 1)", "quit", "new_game2"]),
-    (Behaviour::TypeArgumentsOnBare, &["undo(1)", "redo(\"x\")", "play_again(1, 2)", "undo([])"]),
+const TYPE: [(Behaviour, &[&[u8]]); 5] = [
+    (Behaviour::TypeUnknownEvent, &[b"jump", b"Undo", b"play2(\"Ann\", 1)", b"quit", b"new_game2"]),
+    (
+        Behaviour::TypeArgumentsOnBare,
+        &[b"undo(1)", b"redo(\"x\")", b"play_again(1, 2)", b"undo([])"],
+    ),
     (
         Behaviour::TypeArity,
-        &["play(\"Ann\")", "play(\"Ann\", 1, 2)", "new_game(\"Ann\")", "play", "new_game"],
+        &[b"play(\"Ann\")", b"play(\"Ann\", 1, 2)", b"new_game(\"Ann\")", b"play", b"new_game"],
     ),
     (
         Behaviour::TypeArgumentType,
         &[
-            "play(1, 1)",
-            "play(\"Ann\", \"5\")",
-            "new_game(\"Ann\", 'c')",
-            "new_game(\"Ann\", true)",
-            "play(\"Ann\", [1])",
-            "play(\"Ann\", <<>>)",
-            "new_game(1.5, \"Bob\")",
+            b"play(1, 1)",
+            b"play(\"Ann\", \"5\")",
+            b"new_game(\"Ann\", 'c')",
+            b"new_game(\"Ann\", true)",
+            b"play(\"Ann\", [1])",
+            b"play(\"Ann\", <<>>)",
+            b"new_game(1.5, \"Bob\")",
+            b"new_game(\"Ann\", '\xff')",
         ],
     ),
     (
         Behaviour::TypeButtonRange,
-        &["play(\"Ann\", 0)", "play(\"Ann\", 10)", "play(\"Ann\", -3)", "play(\"Ann\", 10.0)"],
+        &[b"play(\"Ann\", 0)", b"play(\"Ann\", 10)", b"play(\"Ann\", -3)", b"play(\"Ann\", 10.0)"],
     ),
 ];
 
@@ -269,8 +346,9 @@ impl<'r> Builder<'r> {
     }
 
     /// Adds an event: runs it on the builder's engine when it is valid.
-    fn push(&mut self, text: String) {
-        if let Ok(commands) = lang::check(text.as_bytes()) {
+    fn push(&mut self, text: impl Into<Vec<u8>>) {
+        let text = text.into();
+        if let Ok(commands) = lang::check(&text) {
             for c in &commands {
                 self.engine.run(c);
                 if matches!(
@@ -289,26 +367,29 @@ impl<'r> Builder<'r> {
         self.items.push(Item::new(text, sep));
     }
 
-    fn separator(&mut self) -> String {
-        let choices: [(u32, &str); 16] = [
-            (60, "\n"),
-            (10, " "),
-            (3, "  "),
-            (2, "\t"),
-            (5, "\r\n"),
-            (5, " -- a comment\n"),
-            (4, "\n\n"),
-            (4, "\n-- a comment line\n"),
-            (2, "\n  \t\n"),
-            (1, " ? "),
-            (1, "\n   -- indented comment\n"),
-            (2, " -- café, 李, 🎲\n"),
-            (1, "\r"),
-            (1, "\t\r\n"),
-            (1, "\n-- a line\u{2028}separator, a next line\u{85}in a comment\n"),
-            (1, "\n--\u{b}\u{c}\u{0}\u{1b} control characters in a comment\n"),
+    fn separator(&mut self) -> Vec<u8> {
+        let choices: [(u32, &[u8]); 16] = [
+            (60, b"\n"),
+            (10, b" "),
+            (3, b"  "),
+            (2, b"\t"),
+            (5, b"\r\n"),
+            (5, b" -- a comment\n"),
+            (4, b"\n\n"),
+            (4, b"\n-- a comment line\n"),
+            (2, b"\n  \t\n"),
+            (1, b" ? "),
+            (1, b"\n   -- indented comment\n"),
+            (2, " -- café, 李, 🎲\n".as_bytes()),
+            (1, b"\r"),
+            (1, b"\t\r\n"),
+            (1, "\n-- a line\u{2028}separator, a next line\u{85}in a comment\n".as_bytes()),
+            (1, b"\n--\x0b\x0c\x00\x1b control characters in a comment\n"),
         ];
-        pick_weighted(self.rng, &choices).to_string()
+        if self.rng.u32(0..RAW_COMMENT_ONE_IN) == 0 {
+            return RAW_COMMENTS[self.rng.usize(0..RAW_COMMENTS.len())].to_vec();
+        }
+        pick_weighted(self.rng, &choices).to_vec()
     }
 
     /// One step of the game (one event, or an undo/redo chain).
@@ -349,9 +430,9 @@ impl<'r> Builder<'r> {
                         let cell = self.rng.u8(1..=9);
                         self.play(&who, cell)
                     }
-                    3 => self.push("play_again".into()),
-                    4 => self.push("undo".into()),
-                    _ => self.push("redo".into()),
+                    3 => self.push("play_again"),
+                    4 => self.push("undo"),
+                    _ => self.push("redo"),
                 }
             }
             Phase::InPlay => {
@@ -388,10 +469,10 @@ impl<'r> Builder<'r> {
                         self.play(&who, cell)
                     }
                     4 => self.undo_chain(),
-                    5 => self.push("redo".into()),
+                    5 => self.push("redo"),
                     6 => self.new_game(),
                     7 => self.bad_new_game(),
-                    8 => self.push("play_again".into()),
+                    8 => self.push("play_again"),
                     _ => {
                         let cell = self.taken_cell().unwrap_or(5);
                         self.play(&other, cell)
@@ -425,7 +506,7 @@ impl<'r> Builder<'r> {
                     (4, 6),
                 ];
                 match pick_weighted(self.rng, &choices) {
-                    0 => self.push("play_again".into()),
+                    0 => self.push("play_again"),
                     1 => self.new_game(),
                     2 => {
                         let who = if self.rng.bool() { x } else { o };
@@ -437,26 +518,32 @@ impl<'r> Builder<'r> {
                         let cell = self.rng.u8(1..=9);
                         self.play(&who, cell)
                     }
-                    4 => self.push("undo".into()),
-                    5 => self.push("redo".into()),
+                    4 => self.push("undo"),
+                    5 => self.push("redo"),
                     _ => self.bad_new_game(),
                 }
             }
         }
     }
 
-    fn name(&self, mark: Mark) -> String {
-        String::from_utf8_lossy(self.engine.game().name(mark)).into_owned()
+    fn name(&self, mark: Mark) -> Vec<u8> {
+        self.engine.game().name(mark).to_vec()
     }
 
-    fn any_name(&mut self) -> String {
-        NAMES[self.rng.usize(0..4)].to_string()
+    fn any_name(&mut self) -> Vec<u8> {
+        NAMES[self.rng.usize(0..4)].to_vec()
     }
 
-    fn unknown_name(&mut self, x: &str, o: &str) -> String {
-        let candidates: Vec<&str> =
-            NAMES.iter().chain(&BAD_NAMES).copied().filter(|n| *n != x && *n != o).collect();
-        candidates[self.rng.usize(0..candidates.len())].to_string()
+    fn unknown_name(&mut self, x: &[u8], o: &[u8]) -> Vec<u8> {
+        let raw: &[&[u8]] = if self.rng.u32(0..RAW_NAME_ONE_IN) == 0 { &RAW_NAMES } else { &[] };
+        let candidates: Vec<&[u8]> = NAMES
+            .iter()
+            .chain(&BAD_NAMES)
+            .chain(raw)
+            .copied()
+            .filter(|n| *n != x && *n != o)
+            .collect();
+        candidates[self.rng.usize(0..candidates.len())].to_vec()
     }
 
     fn new_game(&mut self) {
@@ -466,7 +553,12 @@ impl<'r> Builder<'r> {
         if b >= a {
             b += 1;
         }
-        let text = self.event2("new_game", quote(NAMES[a]), quote(NAMES[b]));
+        let (mut a, mut b) = (NAMES[a], NAMES[b]);
+        if self.rng.u32(0..RAW_NAME_ONE_IN) == 0 {
+            let raw = RAW_NAMES[self.rng.usize(0..RAW_NAMES.len())];
+            if self.rng.bool() { a = raw } else { b = raw }
+        }
+        let text = self.event2("new_game", quote(a), quote(b));
         self.push(text);
     }
 
@@ -483,33 +575,35 @@ impl<'r> Builder<'r> {
         self.push(text);
     }
 
-    fn play(&mut self, who: &str, cell: u8) {
+    fn play(&mut self, who: &[u8], cell: u8) {
         let button = self.button(cell);
         let text = self.event2("play", quote(who), button);
         self.push(text);
     }
 
     /// An event with two arguments, in one of the ways it may be written.
-    fn event2(&mut self, name: &str, a: String, b: String) -> String {
-        match self.rng.u32(0..20) {
-            0..=11 => format!("{name}({a},{b})"),
-            12..=16 => format!("{name}({a}, {b})"),
-            17 => format!("{name} ( {a} , {b} )"),
-            18 => format!("{name}(\t{a},\n{b})"),
-            _ => format!("{name}({a} ,{b}  )"),
-        }
+    fn event2(&mut self, name: &str, a: Vec<u8>, b: Vec<u8>) -> Vec<u8> {
+        let (open, comma, close): (&[u8], &[u8], &[u8]) = match self.rng.u32(0..20) {
+            0..=11 => (b"(", b",", b")"),
+            12..=16 => (b"(", b", ", b")"),
+            17 => (b" ( ", b" , ", b" )"),
+            18 => (b"(\t", b",\n", b")"),
+            _ => (b"(", b" ,", b"  )"),
+        };
+        [name.as_bytes(), open, &a, comma, &b, close].concat()
     }
 
     /// A button in one of its written forms.
-    fn button(&mut self, n: u8) -> String {
-        match self.rng.u32(0..12) {
+    fn button(&mut self, n: u8) -> Vec<u8> {
+        let written = match self.rng.u32(0..12) {
             0..=6 => n.to_string(),
             7 => format!("0{n}"),
             8 => format!("{n}.0"),
             9 => format!("00{n}.000"),
             10 => format!("{n}.00"),
             _ => format!("000{n}"),
-        }
+        };
+        written.into_bytes()
     }
 
     fn free_cell(&mut self) -> Option<u8> {
@@ -585,7 +679,7 @@ impl<'r> Builder<'r> {
     fn undo_chain(&mut self) {
         let undos = self.rng.usize(1..=4);
         for _ in 0..undos {
-            self.push("undo".into());
+            self.push("undo");
         }
         if self.rng.u32(0..4) == 0 && self.engine.game().state.phase == Phase::InPlay {
             let next = self.name(self.engine.game().state.next);
@@ -593,14 +687,14 @@ impl<'r> Builder<'r> {
             self.play(&next, cell);
         }
         for _ in 0..self.rng.usize(0..=undos + 1) {
-            self.push("redo".into());
+            self.push("redo");
         }
     }
 
     /// One syntax error, or a few type errors, at random places (an error
     /// that only fits at the end goes there).
     fn add_errors(&mut self) {
-        let wanted = |table: &[(Behaviour, &[&str])]| table.iter().any(|(b, _)| self.wants(*b));
+        let wanted = |table: &[(Behaviour, &[&[u8]])]| table.iter().any(|(b, _)| self.wants(*b));
         let steer = wanted(&SYNTAX) || wanted(&SYNTAX_AT_END) || wanted(&TYPE);
         let rate = if steer { 5 } else { 16 };
         if self.rng.u32(0..rate) != 0 {
@@ -608,7 +702,7 @@ impl<'r> Builder<'r> {
         }
         if self.rng.bool() {
             let at_end = self.rng.u32(0..3) == 0;
-            let table: &[(Behaviour, &[&str])] = if at_end { &SYNTAX_AT_END } else { &SYNTAX };
+            let table: &[(Behaviour, &[&[u8]])] = if at_end { &SYNTAX_AT_END } else { &SYNTAX };
             if let Some(text) = self.wrong_event(table) {
                 let text = self.widen(text);
                 let at =
@@ -630,30 +724,33 @@ impl<'r> Builder<'r> {
     /// its line before its error (more often while a syntax error after
     /// them is uncovered): the column of a syntax error counts bytes, a
     /// tab as one, and a type error prints its arguments as written.
-    fn widen(&mut self, text: String) -> String {
+    fn widen(&mut self, text: Vec<u8>) -> Vec<u8> {
         let wanted =
             self.wants(Behaviour::SyntaxColumnMultibyte) || self.wants(Behaviour::SyntaxColumnTab);
         let wide = WIDE[self.rng.usize(0..WIDE.len())];
+        let ann = b"\"Ann\"";
         match self.rng.u32(0..if wanted { 4 } else { 6 }) {
             // The name of the event given in another alphabet.
-            0 if text.contains("\"Ann\"") => text.replacen("\"Ann\"", &format!("\"{wide}\""), 1),
+            0 if memchr::memmem::find(&text, ann).is_some() => {
+                replaced(&text, ann, &quote(wide), 1)
+            }
             // An event before it on the line.
-            0 | 1 => format!("new_game(\"{wide}\", \"Bob\") {text}"),
+            0 | 1 => [b"new_game(", &quote(wide)[..], b", \"Bob\") ", &text].concat(),
             // Tabs before it, or inside it.
-            2 => match text.split_once('(') {
-                Some((name, rest)) => format!("{name}(\t{rest}"),
-                None => format!("\t{text}"),
+            2 => match text.iter().position(|&b| b == b'(') {
+                Some(open) => [&text[..=open], b"\t", &text[open + 1..]].concat(),
+                None => [&b"\t"[..], &text].concat(),
             },
-            3 => format!("undo\t{text}"),
+            3 => [&b"undo\t"[..], &text].concat(),
             _ => text,
         }
     }
 
     /// A wrong event of an allowed kind, an uncovered kind preferred.
-    fn wrong_event(&mut self, table: &[(Behaviour, &[&str])]) -> Option<String> {
-        let kinds: Vec<&(Behaviour, &[&str])> =
+    fn wrong_event(&mut self, table: &[(Behaviour, &[&[u8]])]) -> Option<Vec<u8>> {
+        let kinds: Vec<&(Behaviour, &[&[u8]])> =
             table.iter().filter(|(b, _)| self.allowed(*b)).collect();
-        let wanted: Vec<&&(Behaviour, &[&str])> =
+        let wanted: Vec<&&(Behaviour, &[&[u8]])> =
             kinds.iter().filter(|(b, _)| self.wants(*b)).collect();
         let (_, texts) = if !wanted.is_empty() && self.rng.bool() {
             **wanted[self.rng.usize(0..wanted.len())]
@@ -662,12 +759,12 @@ impl<'r> Builder<'r> {
         } else {
             return None;
         };
-        Some(texts[self.rng.usize(0..texts.len())].to_string())
+        Some(texts[self.rng.usize(0..texts.len())].to_vec())
     }
 }
 
-fn quote(name: &str) -> String {
-    format!("\"{name}\"")
+fn quote(name: &[u8]) -> Vec<u8> {
+    [b"\"", name, b"\""].concat()
 }
 
 fn pick_weighted<T: Copy>(rng: &mut Rng, choices: &[(u32, T)]) -> T {
@@ -726,6 +823,51 @@ mod tests {
         assert!(covered.iter().all(|b| !exclude.contains(b)));
         assert!(traces.iter().all(|t| t.len() <= 50 + 1));
         assert!(traces.iter().filter(|t| t.len() <= 10).count() > 250);
+    }
+
+    /// Bytes a program reading its input as text changes or refuses (not
+    /// UTF-8, a byte order mark in the middle, NUL) are in a fair share of
+    /// the traces, in names, comments and as stray bytes, and the expected
+    /// output echoes them as they are (attack 38's fuzzboard 1).
+    #[test]
+    fn bytes_that_are_not_utf8_are_generated_at_a_sensible_rate() {
+        let (_, traces) = session(9, 400, &Settings::default());
+        let texts: Vec<Vec<u8>> = traces.iter().map(Trace::text).collect();
+        let invalid = texts.iter().filter(|t| std::str::from_utf8(t).is_err()).count();
+        assert!((60..=180).contains(&invalid), "{invalid} of 400 traces are not UTF-8");
+        let has = |needle: &[u8]| texts.iter().any(|t| memchr::memmem::find(t, needle).is_some());
+        let wanted: [&[u8]; 9] = [
+            b"\"Ff\xff\"",
+            b"\"Lo\x80ne\"",
+            b"\"Ov\xc0\xafer\"",
+            b"\"Su\xed\xa0\x80r\"",
+            b"\"Bo\xef\xbb\xbfm\"",
+            b"\"Nu\x00l\"",
+            b"-- caf\xe9 \xff",
+            b"\xff",
+            b"'\xff'",
+        ];
+        for needle in wanted {
+            assert!(has(needle), "no trace holds {:?}", String::from_utf8_lossy(needle));
+        }
+        let echoed = texts
+            .iter()
+            .map(|t| Expected::of(t).output)
+            .filter(|out| std::str::from_utf8(out).is_err())
+            .count();
+        assert!(echoed >= invalid / 4, "{echoed} outputs of {invalid} traces are not UTF-8");
+    }
+
+    /// Each wrong event is of the behaviour its table names it under (the
+    /// stray bytes too), so steering toward a behaviour reaches it.
+    #[test]
+    fn each_wrong_event_shows_the_behaviour_it_is_listed_under() {
+        for (behaviour, texts) in SYNTAX.iter().chain(&SYNTAX_AT_END).chain(&TYPE) {
+            for text in texts.iter().filter(|t| t.iter().any(|b| !b.is_ascii() || *b == 0)) {
+                let shown = Expected::of(&[text, &b"\n"[..]].concat()).steps[0].1;
+                assert_eq!(shown, *behaviour, "{:?}", String::from_utf8_lossy(text));
+            }
+        }
     }
 
     #[test]

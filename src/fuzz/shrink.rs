@@ -6,7 +6,7 @@
 //! again until none changes anything. The result is a local minimum: no
 //! single event can be removed.
 
-use super::trace::{Item, Trace};
+use super::trace::{Item, Trace, replaced};
 use crate::engine::Engine;
 use crate::game::{Cell, Game, Mark, Phase};
 use crate::lang;
@@ -104,7 +104,7 @@ fn simplify_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Tr
             // layout of that size, or none (one command a line, as a
             // report shows it).
             let size = |item: &Item| {
-                let newline = item.sep == "\n";
+                let newline = item.sep == b"\n";
                 (
                     item.text.len() + item.sep.len() - usize::from(newline),
                     item.text.clone(),
@@ -130,19 +130,20 @@ fn simplify_items(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Tr
 /// Simpler forms of an item, simplest first.
 fn simpler(item: &Item) -> Vec<Item> {
     let mut out = Vec::new();
-    let mut add = |text: String, sep: &str| {
+    let mut add = |text: Vec<u8>, sep: &str| {
         let candidate = Item::new(text, sep);
         if candidate != *item && !out.contains(&candidate) {
             out.push(candidate);
         }
     };
     // The normalised echo of a valid event.
-    if let Ok(commands) = lang::check(item.text.as_bytes())
+    // (Its bytes as they are: a name that is not UTF-8 stays so.)
+    if let Ok(commands) = lang::check(&item.text)
         && let [command] = commands.as_slice()
     {
         let mut echo = Vec::new();
         let _ = command.write_echo(&mut echo);
-        add(String::from_utf8_lossy(&echo).into_owned(), "\n");
+        add(echo, "\n");
     }
     if let Some((name, args)) = split_event(&item.text) {
         // Without one argument, or with an argument made plain.
@@ -152,10 +153,10 @@ fn simpler(item: &Item) -> Vec<Item> {
             add(join_event(name, &fewer), "\n");
         }
         for k in 0..args.len() {
-            for plain in ["1", "\"A\""] {
+            for plain in [&b"1"[..], b"\"A\""] {
                 if args[k] != plain {
                     let mut plainer = args.clone();
-                    plainer[k] = plain.to_string();
+                    plainer[k] = plain.to_vec();
                     add(join_event(name, &plainer), "\n");
                 }
             }
@@ -166,46 +167,51 @@ fn simpler(item: &Item) -> Vec<Item> {
 }
 
 /// `name(a, b)` as its name and top-level arguments (brackets, arrays and
-/// strings kept whole); `None` without an argument list.
-fn split_event(text: &str) -> Option<(&str, Vec<String>)> {
-    let open = text.find('(')?;
-    let inner = text[open + 1..].strip_suffix(')')?;
+/// strings kept whole, bytes as they are); `None` without an argument list.
+fn split_event(text: &[u8]) -> Option<(&[u8], Vec<Vec<u8>>)> {
+    let open = text.iter().position(|&b| b == b'(')?;
+    let inner = text[open + 1..].strip_suffix(b")")?;
     let mut args = Vec::new();
-    let (mut depth, mut quoted, mut current) = (0i32, false, String::new());
-    for c in inner.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '[' | '<' if !quoted => depth += 1,
-            ']' | '>' if !quoted => depth -= 1,
-            ',' if !quoted && depth == 0 => {
-                args.push(current.trim().to_string());
+    let (mut depth, mut quoted, mut current) = (0i32, false, Vec::new());
+    for &b in inner {
+        match b {
+            b'"' => quoted = !quoted,
+            b'[' | b'<' if !quoted => depth += 1,
+            b']' | b'>' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                args.push(current.trim_ascii().to_vec());
                 current.clear();
                 continue;
             }
             _ => {}
         }
-        current.push(c);
+        current.push(b);
     }
-    args.push(current.trim().to_string());
-    Some((text[..open].trim(), args))
+    args.push(current.trim_ascii().to_vec());
+    Some((text[..open].trim_ascii(), args))
 }
 
-fn join_event(name: &str, args: &[String]) -> String {
-    if args.is_empty() { name.to_string() } else { format!("{name}({})", args.join(",")) }
+fn join_event(name: &[u8], args: &[Vec<u8>]) -> Vec<u8> {
+    if args.is_empty() { name.to_vec() } else { [name, b"(", &args.join(&b","[..]), b")"].concat() }
+}
+
+/// `name(a,b)`, its arguments as written.
+fn event2(name: &str, a: &[u8], b: &[u8]) -> Vec<u8> {
+    [name.as_bytes(), b"(", a, b",", b, b")"].concat()
 }
 
 /// Gives each player's name, everywhere at once, the shortest form that
 /// still shows the divergence.
 fn rename(mut best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace {
     for name in names(&best) {
-        for short in ["A", "B", "C", "D"] {
+        for short in [&b"A"[..], b"B", b"C", b"D"] {
             if name.len() <= short.len() || names(&best).iter().any(|n| n == short) {
                 continue;
             }
-            let (from, to) = (format!("\"{name}\""), format!("\"{short}\""));
+            let (from, to) = ([b"\"", &name[..], b"\""].concat(), [b"\"", short, b"\""].concat());
             let mut candidate = best.clone();
             for item in &mut candidate.items {
-                item.text = item.text.replace(&from, &to);
+                item.text = replaced(&item.text, &from, &to, usize::MAX);
             }
             if still(&candidate) {
                 best = candidate;
@@ -241,23 +247,23 @@ fn replay_shorter(best: Trace, still: &mut impl FnMut(&Trace) -> bool) -> Trace 
 }
 
 /// A game, and the names of its players as written in the trace.
-type Position = (Game, [String; 2]);
+type Position = (Game, [Vec<u8>; 2]);
 
 /// The position after each prefix of a trace (none for the empty one or
 /// before a game), with the written names of its players; `None` when an
 /// event does not check on its own (a wrong one: the trace is rejected).
 fn positions(trace: &Trace) -> Option<Vec<Option<Position>>> {
     let mut engine = Engine::new();
-    let mut names: Option<[String; 2]> = None;
+    let mut names: Option<[Vec<u8>; 2]> = None;
     let mut out = vec![None];
     for item in &trace.items {
-        let commands = lang::check(item.text.as_bytes()).ok()?;
+        let commands = lang::check(&item.text).ok()?;
         for command in &commands {
             let before = engine.game().names.clone();
             engine.run(command);
             if engine.game().names != before {
                 names = split_event(&item.text)
-                    .and_then(|(_, args)| <[String; 2]>::try_from(args).ok());
+                    .and_then(|(_, args)| <[Vec<u8>; 2]>::try_from(args).ok());
             }
         }
         let game = engine.game();
@@ -284,10 +290,10 @@ fn shorter_games(position: Option<Position>) -> Vec<Vec<Item>> {
             [names[1].clone(), names[0].clone()]
         };
         let quick = |moves: &[u8]| {
-            let mut items = vec![Item::new(format!("new_game({first},{second})"), "\n")];
+            let mut items = vec![Item::new(event2("new_game", &first, &second), "\n")];
             for (k, cell) in moves.iter().enumerate() {
                 let who = if k % 2 == 0 { &first } else { &second };
-                items.push(Item::new(format!("play({who},{cell})"), "\n"));
+                items.push(Item::new(event2("play", who, cell.to_string().as_bytes()), "\n"));
             }
             items
         };
@@ -329,23 +335,23 @@ fn shortest_game((game, names): Position) -> Option<Vec<Item>> {
     if ours.len() != theirs.len() && ours.len() != theirs.len() + 1 {
         return None;
     }
-    let mut items = vec![Item::new(format!("new_game({first},{second})"), "\n")];
+    let mut items = vec![Item::new(event2("new_game", &first, &second), "\n")];
     for (k, cell) in ours.iter().enumerate() {
-        items.push(Item::new(format!("play({first},{cell})"), "\n"));
+        items.push(Item::new(event2("play", &first, cell.to_string().as_bytes()), "\n"));
         if let Some(cell) = theirs.get(k) {
-            items.push(Item::new(format!("play({second},{cell})"), "\n"));
+            items.push(Item::new(event2("play", &second, cell.to_string().as_bytes()), "\n"));
         }
     }
     Some(items)
 }
 
 /// The string literals of a trace (simple ones: no quote inside), in order.
-fn names(trace: &Trace) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
+fn names(trace: &Trace) -> Vec<Vec<u8>> {
+    let mut found: Vec<Vec<u8>> = Vec::new();
     for item in &trace.items {
-        for (k, piece) in item.text.split('"').enumerate() {
-            if k % 2 == 1 && !piece.ends_with('\\') && !found.iter().any(|n| n == piece) {
-                found.push(piece.to_string());
+        for (k, piece) in item.text.split(|&b| b == b'"').enumerate() {
+            if k % 2 == 1 && !piece.ends_with(b"\\") && !found.iter().any(|n| n == piece) {
+                found.push(piece.to_vec());
             }
         }
     }
@@ -421,7 +427,7 @@ mod tests {
         assert!(tied(&t));
         let small = shrink(t, tied);
         assert_eq!(small.len(), 10, "{}", String::from_utf8_lossy(&small.text()));
-        assert!(small.items[0].text.starts_with("new_game("));
+        assert!(small.items[0].text.starts_with(b"new_game("));
     }
 
     #[test]
@@ -459,9 +465,43 @@ mod tests {
     #[test]
     fn events_split_into_arguments() {
         assert_eq!(
-            split_event("play ( \"a,b\" , [1, 2], <<3,4>>)"),
-            Some(("play", vec!["\"a,b\"".into(), "[1, 2]".into(), "<<3,4>>".into()]))
+            split_event(b"play ( \"a,\xffb\" , [1, 2], <<3,4>>)"),
+            Some((
+                &b"play"[..],
+                vec![b"\"a,\xffb\"".to_vec(), b"[1, 2]".to_vec(), b"<<3,4>>".to_vec()]
+            ))
         );
-        assert_eq!(split_event("undo"), None);
+        assert_eq!(split_event(b"undo"), None);
+    }
+
+    /// A name that is not UTF-8 is kept byte for byte: by the normalised
+    /// echo, the renaming, the shorter games (attack 38's fuzzboard 1).
+    #[test]
+    fn bytes_that_are_not_utf8_are_kept() {
+        let raw = b"Ff\xff\xc0\xaf";
+        let t = Trace {
+            items: vec![
+                Item::new(b"new_game(\"Ann\" , \"Ff\xff\xc0\xaf\")".to_vec(), " -- caf\u{e9}\n"),
+                Item::new("play(\"Ann\", 05)", "\n"),
+                Item::new("undo", "\n"),
+                Item::new(b"play(\"Ff\xff\xc0\xaf\", 01.0)".to_vec(), "\n"),
+            ],
+        };
+        // The name must be a player's, and its move echoed as it is.
+        let shows = |t: &Trace| {
+            let output = Expected::of(&t.text()).output;
+            let echo = [&b"->play(\""[..], raw, b"\",1)\n"].concat();
+            let score = [&b"score for \""[..], raw, b"\" (as O)"].concat();
+            let holds = |text: &[u8]| memchr::memmem::find(&output, text).is_some();
+            holds(&echo) && holds(&score)
+        };
+        assert!(shows(&t));
+        let small = shrink(t, shows);
+        assert_eq!(
+            small.text(),
+            b"new_game(\"A\",\"Ff\xff\xc0\xaf\")\nplay(\"Ff\xff\xc0\xaf\",1)\n",
+            "{}",
+            String::from_utf8_lossy(&small.text())
+        );
     }
 }

@@ -482,3 +482,43 @@ fn a_program_failing_alike_on_every_trace_stops_the_session_showing_its_standard
     assert!(!said.contains("Stopped:"), "{said}");
     assert!(said.contains("Fuzz Results: 150 runs, "), "{said}");
 }
+
+/// A program that reads its input as text, bytes that are not UTF-8
+/// dropped on the way (`iconv -c`, as Python's `errors="replace"` or a
+/// Java `Reader` changes them), is right on every UTF-8 trace: the fuzzer
+/// finds it only by writing such bytes (in names, comments, stray bytes).
+/// Each saved test holds them exactly, its expected file is what `-b`
+/// prints for it, and the report shows them readably (`\xNN`).
+#[test]
+fn a_program_reading_its_input_as_text_is_found_by_bytes_that_are_not_utf8() {
+    let scratch = temp_dir();
+    let body = format!("iconv -c -f UTF-8 -t UTF-8 \"$2\" 2>/dev/null | exec {BIN} -b /dev/stdin");
+    let program = script(scratch.path(), "lossy.sh", &body);
+    let out = scratch.path().join("found");
+    let o = fuzz(&[
+        "--program",
+        &program,
+        "--runs",
+        "40",
+        "--time",
+        "30",
+        "--seed",
+        "4",
+        "-j",
+        "2",
+        "--out",
+        &path(&out),
+    ]);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("\\x"), "the bytes shown as \\xNN:\n{said}");
+    let names = saved(&out);
+    assert!(!names.is_empty(), "{said}");
+    for name in names {
+        let trace = fs::read(out.join(&name)).expect("saved");
+        assert!(std::str::from_utf8(&trace).is_err(), "{name} is UTF-8:\n{said}");
+        let expected = out.join(name.replace(".txt", ".expected.txt"));
+        let ran = tictac(&["-b", &path(&out.join(&name))]);
+        assert_eq!(fs::read(expected).expect("expected file"), ran.stdout, "{name}");
+    }
+}
