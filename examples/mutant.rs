@@ -213,7 +213,17 @@ fn main() {
         }
     };
     if mistake == "unescape" {
-        out = String::from_utf8_lossy(&out).replace("\\\"", "\"").into_bytes();
+        // Each `\"` printed `"`, every other byte as it is (a name that is
+        // not UTF-8 too: this mutant makes one mistake).
+        let mut plain = Vec::with_capacity(out.len());
+        let mut rest = &out[..];
+        while let Some(at) = rest.windows(2).position(|w| w == b"\\\"") {
+            plain.extend_from_slice(&rest[..at]);
+            plain.push(b'"');
+            rest = &rest[at + 2..];
+        }
+        plain.extend_from_slice(rest);
+        out = plain;
     }
     let _ = io::stdout().write_all(&out);
     std::process::exit(status);
