@@ -13,11 +13,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use super::expect::Kind;
+use super::expect::{Expected, Kind};
 use super::progress::Progress;
 use super::report::{self, Ended, Reports, Telling, falsifying};
 use super::reporter::{FuzzEvent, FuzzReporter, Summary};
-use super::saved::{TracesFile, save};
+use super::saved::{self, TracesFile, save};
 use super::schedule::{Drawn, Grant, Schedule};
 use super::trace::Trace;
 use super::worker::Found;
@@ -418,12 +418,15 @@ impl<'a> Coordinator<'a> {
             return Some((Verdict::Known, None));
         }
         self.hang_found |= found.kind == Kind::Hang;
-        // Lines that differ as in a report made: no need to shrink.
+        // Lines that differ as in a report made: no need to shrink, unless
+        // this trace shows them sooner than the report's shrunk trace (C4:
+        // `Jo\"e` misprinted after a round of 6 plays, then in the first
+        // new_game): shrunk, it may point at the cause in fewer events.
         match self.reports.same_cause(&trace.text(), &found.symptom) {
-            Some((k, how)) => {
+            Some((k, how)) if reached_within(&trace, found.kind) >= self.reports.events(k) => {
                 Some((Verdict::Known, Some(self.reports.join(k, found.kind, run, &how))))
             }
-            None => {
+            _ => {
                 self.cheap_shrinks += usize::from(found.kind != Kind::Hang);
                 Some((Verdict::Shrink, None))
             }
@@ -475,8 +478,14 @@ impl<'a> Coordinator<'a> {
             }
         }
         let small_text = small.text();
+        // The same divergence as a report's: joined to it, or, shown in
+        // fewer events, told again in its place (its test replaced).
+        let mut smaller_than = None;
         if let Some((k, how)) = self.reports.same_cause(&small_text, &found.symptom) {
-            return self.reports.join(k, kind, run, &how);
+            if small.len() >= self.reports.events(k) {
+                return self.reports.join(k, kind, run, &how);
+            }
+            smaller_than = Some((k, how));
         }
         let written = wanted
             .ok_or_else(|| "the oracle failed on the shrunk trace".to_string())
@@ -498,8 +507,26 @@ impl<'a> Coordinator<'a> {
         }
         let telling =
             Telling { timeout: self.options.timeout, statuses: self.options.check_status };
-        let message = falsifying(&head, &text, &found.symptom, telling, &written);
-        self.reports.add((kind, found.root), small_text, found.symptom, written.ok());
+        let mut message = falsifying(&head, &text, &found.symptom, telling, &written);
+        let shrunk = (small_text, small.len());
+        let Some((k, how)) = smaller_than else {
+            self.reports.add((kind, found.root), shrunk, found.symptom, written.ok());
+            return message;
+        };
+        let events = counted(self.reports.events(k) as u64, "event", "events");
+        let (named, old) = self.reports.replace(k, kind, shrunk, found.symptom, written.ok());
+        message.push_str(&format!(
+            "\n  the same divergence as {} above ({how}), which took {events}: this report replaces it",
+            named.id()
+        ));
+        match old.map(|path| (saved::remove(&path), path)) {
+            Some((Ok(()), path)) => {
+                message.push_str(&format!(", and its test {} is removed", path.display()))
+            }
+            Some((Err(e), path)) => message
+                .push_str(&format!("; its test {} could not be removed: {e}", path.display())),
+            None => {}
+        }
         message
     }
 
@@ -643,6 +670,7 @@ impl<'a> Coordinator<'a> {
                 format!("The smallest trace it failed on is saved above: {}", path.display())
             }
             None => {
+                let events = trace.len();
                 let trace = trace.text();
                 let saved = save(&self.options.out, kind.id(), &trace, &found.wanted);
                 let said = match &saved {
@@ -654,13 +682,27 @@ impl<'a> Coordinator<'a> {
                         format!("The smallest trace it failed on could not be saved: {why}")
                     }
                 };
-                self.reports.add((kind, found.root), trace, found.symptom.clone(), saved.ok());
+                let shrunk = (trace, events);
+                self.reports.add((kind, found.root), shrunk, found.symptom.clone(), saved.ok());
                 said
             }
         };
         text.push_str(&said);
         text.push('\n');
         text
+    }
+}
+
+/// The events of `trace` up to the first command that shows `kind`'s
+/// behaviour: no shrunk trace of that kind needs more (a kind that names
+/// no behaviour, or a rejected trace, may need them all).
+fn reached_within(trace: &Trace, kind: Kind) -> usize {
+    let Kind::Behaviour(behaviour) = kind else { return trace.len() };
+    let expected = Expected::of(&trace.text());
+    match expected.steps.iter().position(|&(_, b)| b == behaviour) {
+        // Step 0 is the initial state; step k the k-th command.
+        Some(k) if expected.status == 0 => k,
+        _ => trace.len(),
     }
 }
 
@@ -868,5 +910,80 @@ mod tests {
             assert_eq!(coordinator.why, stopped);
             assert_eq!(stop.load(Ordering::Relaxed), !printed_meanwhile);
         }
+    }
+
+    /// A divergence reported shrunk to 7 events, met again by another kind
+    /// whose first command shows it (the same text printed wrongly), is
+    /// shrunk again and told in its report's place, its test replacing
+    /// the larger one (attack 38's C4: `Jo\"e` misprinted was reported
+    /// after a finished round of 6 plays). Met again in more events, it
+    /// joins the report as before.
+    #[test]
+    fn the_same_divergence_met_in_fewer_events_replaces_its_report() {
+        use crate::behaviour::Behaviour;
+        let dir = tempfile::tempdir().expect("dir");
+        let options = Options { out: dir.path().join("found"), ..options() };
+        let stop = AtomicBool::new(false);
+        let (mut coordinator, receivers) = coordinator(&options, &stop);
+        let misprinted = |behaviour: Behaviour| {
+            let wanted = b"  ok\n->new_game(\"Jo\\\"e\",\"A b\")\n".to_vec();
+            let got = b"  ok\n->new_game(\"Jo\"e\",\"A b\")\n";
+            let symptom =
+                report::Symptom::of(&wanted, got, Ended::Exited(Exit::Status(0)), Some(0));
+            Found { kind: Kind::Behaviour(behaviour), root: false, wanted, symptom }
+        };
+        let ran = |run: u64, trace: &Trace, found: Found| Event::Ran {
+            worker: 1,
+            run,
+            coverage: Coverage::default(),
+            divergence: Some((trace.clone(), Box::new(found))),
+        };
+        let shrunk = |run: u64, small: Trace, found: Found| {
+            Event::Shrunk(Box::new(Shrunk {
+                worker: 1,
+                run,
+                from: 50,
+                began: Instant::now(),
+                text: small.text(),
+                small,
+                wanted: Some(found.wanted.clone()),
+                found,
+                cut: false,
+            }))
+        };
+        coordinator.take(ran(3, &trace(50), misprinted(Behaviour::NewGameAfterRound)));
+        let told = coordinator.take(shrunk(3, trace(7), misprinted(Behaviour::NewGameAfterRound)));
+        assert!(told.expect("told").starts_with("Divergence: new-game-after-round"));
+        let first = Trace {
+            items: vec![Item::new("new_game(\"Jo\\\"e\",\"A b\")", "\n"), Item::new("undo", "\n")],
+        };
+        assert_eq!(coordinator.take(ran(99, &first, misprinted(Behaviour::NewGameFirst))), None);
+        assert_eq!(verdicts(&receivers[1]), [Verdict::Shrink, Verdict::Shrink]);
+        let small = Trace { items: first.items[..1].to_vec() };
+        let told = coordinator.take(shrunk(99, small, misprinted(Behaviour::NewGameFirst)));
+        let told = told.expect("told");
+        let found = options.out.display();
+        assert!(told.starts_with("Divergence: new-game-first"), "{told}");
+        assert!(
+            told.ends_with(&format!(
+                "\n  the same divergence as new-game-after-round above (the same line of output differs the same way), which took 7 events: this report replaces it, and its test {found}/new-game-after-round-1.txt is removed"
+            )),
+            "{told}"
+        );
+        let mut left: Vec<_> = std::fs::read_dir(&options.out)
+            .expect("found")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["new-game-first-1.expected.txt", "new-game-first-1.txt"]);
+        // Met again in more events: one report still, named as it now is.
+        let told = coordinator.take(ran(120, &trace(50), misprinted(Behaviour::NewGameInPlay)));
+        assert!(told.expect("told").contains("the same divergence as new-game-first above"));
+        assert_eq!(
+            coordinator.reports.recap(),
+            format!(
+                "Found 1 divergence:\n  new-game-first, new-game-after-round, new-game-in-play: output line 2, {found}/new-game-first-1.txt\n"
+            )
+        );
     }
 }

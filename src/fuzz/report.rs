@@ -184,6 +184,8 @@ struct Reported {
     root: bool,
     /// The shrunk trace (before any `-- status:` line is put on it).
     trace: Vec<u8>,
+    /// Its events.
+    events: usize,
     symptom: Symptom,
     saved: Option<PathBuf>,
 }
@@ -260,11 +262,35 @@ impl Reports {
     pub(crate) fn add(
         &mut self,
         (kind, root): (Kind, bool),
-        trace: Vec<u8>,
+        (trace, events): (Vec<u8>, usize),
         symptom: Symptom,
         saved: Option<PathBuf>,
     ) {
-        self.0.push(Reported { kinds: vec![kind], root, trace, symptom, saved });
+        self.0.push(Reported { kinds: vec![kind], root, trace, events, symptom, saved });
+    }
+
+    /// The events of report `k`'s shrunk trace.
+    pub(crate) fn events(&self, k: usize) -> usize {
+        self.0[k].events
+    }
+
+    /// Report `k` told again by a smaller trace of the same divergence,
+    /// shown by `kind` (named first); the kind it was named after, and
+    /// the test it had saved.
+    pub(crate) fn replace(
+        &mut self,
+        k: usize,
+        kind: Kind,
+        (trace, events): (Vec<u8>, usize),
+        symptom: Symptom,
+        saved: Option<PathBuf>,
+    ) -> (Kind, Option<PathBuf>) {
+        let report = &mut self.0[k];
+        let named = report.kinds[0];
+        report.kinds.retain(|k| *k != kind);
+        report.kinds.insert(0, kind);
+        (report.trace, report.events, report.symptom) = (trace, events, symptom);
+        (named, std::mem::replace(&mut report.saved, saved))
     }
 
     /// The file of a saved report of `kind` (or of the fault at the root,
@@ -538,7 +564,7 @@ mod tests {
             );
         }
         let mut reports = Reports::default();
-        reports.add((Kind::Crash, false), b"undo".to_vec(), crashed, Some(PathBuf::from("f")));
+        reports.add((Kind::Crash, false), (b"undo".to_vec(), 1), crashed, Some(PathBuf::from("f")));
         assert_eq!(
             reports.recap(),
             "Found 1 divergence:\n  crash: killed by signal 9 (SIGKILL), f\n"
@@ -570,7 +596,7 @@ mod tests {
         let killed = |got: &[u8]| Symptom::of(b"a\nbb\ncc\n", got, ended(None), Some(0));
         let mut reports = Reports::default();
         let kind = Kind::Behaviour(Behaviour::ALL[0]);
-        reports.add((kind, false), b"x".to_vec(), killed(b"a\nb"), None);
+        reports.add((kind, false), (b"x".to_vec(), 1), killed(b"a\nb"), None);
         assert!(reports.same_cause(b"y", &killed(b"a\nbb\nc")).is_some());
         assert!(reports.same_cause(b"y", &killed(b"a\n")).is_some());
         // Not when it ends as wanted, nor when the line is another one.
@@ -644,7 +670,12 @@ mod tests {
         };
         let mut reports = Reports::default();
         let first = Kind::Behaviour(Behaviour::NewGameFirst);
-        reports.add((first, false), b"t1".to_vec(), wrong("->new_game(\"Jo\\\"e\",\"A\")"), None);
+        reports.add(
+            (first, false),
+            (b"t1".to_vec(), 1),
+            wrong("->new_game(\"Jo\\\"e\",\"A\")"),
+            None,
+        );
         for (k, line) in [
             "->play(\"Jo\\\"e\",1)",
             "  ok: => Jo\\\"e plays next",
@@ -662,7 +693,7 @@ mod tests {
         let plain = |wanted: &[u8], got: &[u8]| symptom(wanted, got, Some(0));
         reports.add(
             (first, false),
-            b"t9".to_vec(),
+            (b"t9".to_vec(), 1),
             plain(b"  ok: => A plays\n", b"  ok: => B plays\n"),
             None,
         );
@@ -686,7 +717,7 @@ mod tests {
         let first = Kind::Behaviour(Behaviour::PlayUnknownPlayer);
         reports.add(
             (first, false),
-            b"t1".to_vec(),
+            (b"t1".to_vec(), 1),
             line("->play(\"Émile\",1)", b"->play(\"\xC9mile\",1)"),
             None,
         );
@@ -719,7 +750,7 @@ mod tests {
         let mut reports = Reports::default();
         let undo = Kind::Behaviour(Behaviour::UndoMove);
         let s = symptom(b"x\n  ___\n", b"x\n  ???\n", Some(0));
-        reports.add((undo, false), b"t1".to_vec(), s, Some(PathBuf::from("f")));
+        reports.add((undo, false), (b"t1".to_vec(), 1), s, Some(PathBuf::from("f")));
         // The same lines in another trace, and the same trace.
         let same_lines = symptom(b"y\nz\n  ___\n", b"y\nz\n  ???\n", Some(0));
         let (k, how) = reports.same_cause(b"t2", &same_lines).expect("the same lines");

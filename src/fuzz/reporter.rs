@@ -181,7 +181,7 @@ mod tests {
         let kind = Kind::Behaviour(Behaviour::ALL[0]);
         reports.add(
             (kind, false),
-            b"undo\n".to_vec(),
+            (b"undo\n".to_vec(), 1),
             symptom,
             Some(PathBuf::from("fuzz-found/t-1.txt")),
         );

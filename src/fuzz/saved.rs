@@ -134,6 +134,17 @@ pub(super) fn save(
     Err("no free name".into())
 }
 
+/// Removes a test `save` wrote (`NAME-N.txt`), its expected file first.
+pub(super) fn remove(path: &Path) -> io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let expected =
+        name.strip_suffix(".txt").map(|stem| path.with_file_name(format!("{stem}.expected.txt")));
+    if let Some(expected) = expected {
+        fs::remove_file(expected)?;
+    }
+    fs::remove_file(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -370,3 +370,23 @@ fn another_oracle_gives_the_expected_output() {
         .expect("the oracle's output is saved");
     assert!(expected.contains("button already taken"), "{expected}");
 }
+
+/// The same mistake met first after a finished round (7 events), then in
+/// the first `new_game` of a trace: the smaller trace is told in the
+/// report's place and its test replaces the larger one, so the headline and
+/// the saved test point at the cause (attack 38's C4).
+#[test]
+fn the_same_divergence_met_in_fewer_events_is_the_one_saved() {
+    let scratch = temp_dir();
+    let out = scratch.path().join("found");
+    let program = format!("{} unescape", mutant().display());
+    let args = ["--program", &program, "--runs", "60", "--seed", "2", "-j", "1"];
+    let o = fuzz(&[&args[..], &["--out", &out.to_string_lossy()]].concat());
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("which took 7 events: this report replaces it"), "{said}");
+    assert!(said.contains("\nFound 1 divergence:\n  new-game-first, "), "{said}");
+    assert_eq!(found(&out), [(out.join("new-game-first-1.txt"), 1)], "{said}");
+    let saved = fs::read_to_string(out.join("new-game-first-1.txt")).expect("saved");
+    assert!(saved.starts_with("new_game(") && saved.contains("\\\""), "{saved}");
+}
