@@ -7,10 +7,12 @@ pub mod view;
 use std::io::{self, IsTerminal, Stdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
-use crossterm::event::{self, Event, KeyEventKind, MouseButton, MouseEventKind};
+use crossterm::event::{
+    self, Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
@@ -67,6 +69,68 @@ fn restore() {
     let _ = execute!(io::stdout(), event::DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
 }
 
+/// Takes the terminal for the board: raw, the alternate screen, the mouse,
+/// the cursor hidden, the screen cleared (the next frame draws it whole).
+fn take(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, event::EnableMouseCapture)?;
+    terminal.hide_cursor()?;
+    terminal.clear()
+}
+
+/// Ctrl-Z (read as a key, then SIGTSTP to this process) or a SIGTSTP from
+/// elsewhere: the loop puts the terminal back as quitting does and lets the
+/// process stop; once it is continued (`fg`), it takes the terminal again
+/// and redraws, as vim, less and htop do. The signal's thread only asks
+/// and waits: drawing stays on the loop's thread.
+struct Suspension {
+    asked: Arc<AtomicBool>,
+    /// Tells the signal's thread the terminal is back: the process may stop.
+    given_back: Sender<()>,
+    continued: Receiver<()>,
+}
+
+impl Suspension {
+    fn new() -> Suspension {
+        let asked = Arc::new(AtomicBool::new(false));
+        let (given_back, terminal_back) = mpsc::channel();
+        let (resumed, continued) = mpsc::channel();
+        let asking = Arc::clone(&asked);
+        signals::on_suspend(
+            move || {
+                asking.store(true, Ordering::Relaxed);
+                let _ = terminal_back.recv_timeout(RESTORE_WAIT);
+            },
+            move || {
+                let _ = resumed.send(());
+            },
+        );
+        Suspension { asked, given_back, continued }
+    }
+
+    /// If a stop was asked for: gives the terminal back, lets the process
+    /// stop, and once it is continued takes the terminal again (or, if a
+    /// fatal signal came meanwhile, leaves it to `Restore`).
+    fn pause_if_asked(
+        &self,
+        terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+        stop: &AtomicBool,
+    ) -> io::Result<()> {
+        if !self.asked.swap(false, Ordering::Relaxed) {
+            return Ok(());
+        }
+        restore();
+        let _ = self.given_back.send(());
+        loop {
+            match self.continued.recv_timeout(TICK) {
+                Err(mpsc::RecvTimeoutError::Timeout) if !stop.load(Ordering::Relaxed) => {}
+                _ => break,
+            }
+        }
+        take(terminal)
+    }
+}
+
 pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
     if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
         return Err(RunError::NoTerminal);
@@ -83,17 +147,17 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
 
     let stop = Arc::new(AtomicBool::new(false));
     let _restore = Restore::new(&stop);
-    terminal::enable_raw_mode()?;
+    let suspension = Suspension::new();
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
         default_hook(info);
     }));
-    execute!(io::stdout(), EnterAlternateScreen, event::EnableMouseCapture)?;
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    terminal.clear()?;
+    take(&mut terminal)?;
     while !app.quit && !stop.load(Ordering::Relaxed) {
+        suspension.pause_if_asked(&mut terminal, &stop)?;
         let size = terminal.size()?;
         app.fits = view::areas(Rect::new(0, 0, size.width, size.height)).is_some();
         terminal.draw(|frame| view::draw(frame, &app))?;
@@ -102,6 +166,13 @@ pub(crate) fn run(session: &Session) -> Result<Status, RunError> {
             continue;
         }
         match event::read()? {
+            // Ctrl-Z suspends the board as any full-screen program.
+            Event::Key(key)
+                if key.code == KeyCode::Char('z')
+                    && key.modifiers.contains(KeyModifiers::CONTROL) =>
+            {
+                signals::suspend()
+            }
             Event::Key(key) if key.kind != KeyEventKind::Release => app.key(key)?,
             Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
                 let size = terminal.size()?;

@@ -212,3 +212,61 @@ fn a_dumb_terminal_is_refused_with_the_shell_named() {
         tmux.run(&["display-message", "-p", "-t", "t", "#{alternate_on} #{mouse_any_flag}"]);
     assert_eq!(shown.trim(), "0 0", "the screen and the mouse were left alone");
 }
+
+/// The flags tmux keeps for the pane: alternate screen, mouse reporting,
+/// cursor shown.
+fn screen_modes(tmux: &Tmux) -> String {
+    let flags = "#{alternate_on} #{mouse_any_flag} #{cursor_flag}";
+    tmux.run(&["display-message", "-p", "-t", "t", flags]).trim().to_string()
+}
+
+/// Stopped by SIGTSTP (`kill -TSTP`, or Ctrl-Z, which the board reads as
+/// a key), the board gives the terminal back as quitting does, so the
+/// shell gets its own screen, no mouse reporting and the cursor; after
+/// `fg` it takes the terminal again (raw: a key acts at once) and redraws
+/// (attack 38's C10: the shell was left in the alternate screen with the
+/// mouse on, and after `fg` the board ran uncooked, undrawn).
+#[test]
+fn a_stopped_board_gives_the_terminal_back_and_takes_it_again_after_fg() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = temp_dir();
+    let pid = dir.path().join("pid");
+    let tmux = Tmux::start("suspend", 80, 24, "bash --norc --noprofile -i");
+    tmux.type_text(&format!("sh -c 'echo $$ > {}; exec {BIN} -g'", pid.display()));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("start new game");
+    let pid = std::fs::read_to_string(&pid).expect("pid");
+    // The shell says so once for each stop.
+    let stopped = |how: &str, times: usize| {
+        let screen = tmux.wait_until(&format!("{how}: the shell's Stopped"), |s| {
+            s.matches("Stopped").count() == times
+        });
+        assert_eq!(screen_modes(&tmux), "0 0 1", "{how}: the shell's screen, no mouse:\n{screen}");
+    };
+    let resumed = |how: &str| {
+        tmux.type_text("fg");
+        tmux.keys(&["Enter"]);
+        tmux.wait_until(&format!("{how}: the board redrawn"), |s| {
+            s.contains("start new game") && !s.contains("Stopped")
+        });
+        assert_eq!(screen_modes(&tmux), "1 1 0", "{how}: the board's screen and mouse");
+        // Raw again: a key acts without Enter.
+        tmux.keys(&["n"]);
+        tmux.wait_for("Name of X");
+        tmux.keys(&["Escape"]);
+        tmux.wait_until(&format!("{how}: the field closed"), |s| !s.contains("Name of X"));
+    };
+    let sent =
+        std::process::Command::new("kill").args(["-TSTP", pid.trim()]).status().expect("kill");
+    assert!(sent.success());
+    stopped("kill -TSTP", 1);
+    resumed("kill -TSTP");
+    tmux.keys(&["C-z"]);
+    stopped("Ctrl-Z", 2);
+    resumed("Ctrl-Z");
+    tmux.keys(&["q"]);
+    tmux.wait_until("the board quit", |s| !s.contains("start new game"));
+    assert_eq!(screen_modes(&tmux), "0 0 1");
+}

@@ -13,7 +13,9 @@
 //! or SIGTERM only raises a flag. Once a fatal signal is being handled, no
 //! thread may report what it cut short nor exit first
 //! (`await_death_if_dying`). On Unix, `on_suspend` lets the runner stop its
-//! programs before Ctrl-Z stops it, and resume them after.
+//! programs before Ctrl-Z stops it, and resume them after, and the board
+//! give the terminal back and take it again; `suspend` is Ctrl-Z for a
+//! program that reads it as a key.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
@@ -29,11 +31,10 @@ mod windows;
 use windows as system;
 
 use system::{SIGINT, SIGTERM};
-pub use system::{server_stop, survive_file_size_limit};
-/// Ctrl-Z: what stops the runs before this process stops, and resumes them
-/// after (Windows has no such signal).
-#[cfg(unix)]
-pub use unix::on_suspend;
+/// Ctrl-Z: what stops the runs (or gives the terminal back) before this
+/// process stops, and resumes them after; `suspend` stops it as Ctrl-Z
+/// would (Windows has no such signal: both do nothing there).
+pub use system::{on_suspend, server_stop, survive_file_size_limit, suspend};
 
 pub type Cleanup = Box<dyn FnMut() + Send>;
 

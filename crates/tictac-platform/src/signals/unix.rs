@@ -56,11 +56,12 @@ pub(super) fn install() {
     }
 }
 
-/// Runs `pause` before this process stops on SIGTSTP (Ctrl-Z) and `resume`
-/// once it is continued, on a thread of its own. Called once (the process
-/// seam's set-up): each call would add a thread;
-/// SIGTSTP ignored at start stays ignored.
-pub fn on_suspend(pause: fn(), resume: fn()) {
+/// Runs `pause` before this process stops on SIGTSTP (Ctrl-Z, `kill
+/// -TSTP`) and `resume` once it is continued (SIGCONT), on a thread of its
+/// own. Called once by each user of it for the life of the process (the
+/// process seam's set-up, the board): each call adds a thread; SIGTSTP
+/// ignored at start stays ignored.
+pub fn on_suspend(pause: impl Fn() + Send + 'static, resume: impl Fn() + Send + 'static) {
     if is_set(ignored_at_start(), SIGTSTP) {
         return;
     }
@@ -73,6 +74,16 @@ pub fn on_suspend(pause: fn(), resume: fn()) {
             resume();
         }
     });
+}
+
+/// Stops this process as Ctrl-Z typed at a shell does (SIGTSTP to itself,
+/// so what `on_suspend` registered runs first): for a full-screen program
+/// that reads Ctrl-Z as a key. Nothing happens where SIGTSTP was ignored
+/// at start (no job control to resume it).
+pub fn suspend() {
+    if !is_set(ignored_at_start(), SIGTSTP) {
+        let _ = signal_hook::low_level::raise(SIGTSTP);
+    }
 }
 
 /// Waits for what stops `tictac serve`: Ctrl-C (SIGINT) or SIGTERM.

@@ -23,6 +23,13 @@ const CONTROL_C_EXIT: u32 = 0xC000_013A;
 /// No file size limit raises a signal on Windows: nothing to do.
 pub fn survive_file_size_limit() {}
 
+/// A Windows console has no job control (no Ctrl-Z suspending a process):
+/// nothing to run before or after.
+pub fn on_suspend(_pause: impl Fn() + Send + 'static, _resume: impl Fn() + Send + 'static) {}
+
+/// Nothing suspends a process on Windows: Ctrl-Z stays a key.
+pub fn suspend() {}
+
 /// Takes the console's control events from now on. Without a console (or
 /// should the handler be refused) the system's default stays: the process
 /// ends, leaving at most the hidden temporary file.
