@@ -105,7 +105,8 @@ impl Failed {
             Verdict::Broke(Trouble::Exited(_), _) => "exited",
             Verdict::Broke(Trouble::Exception(_), _) => "crashed",
             Verdict::Broke(Trouble::Signal(_), _) => "killed by a signal",
-            Verdict::Broke(Trouble::TimedOut(_), _) => "timed out",
+            // It never ended by the deadline either.
+            Verdict::Broke(Trouble::TimedOut(_) | Trouble::Frozen(_), _) => "timed out",
             Verdict::Broke(Trouble::TooMuch(_), _) => "printed too much",
             Verdict::Broke(Trouble::CouldNotStart(_), _) => "could not start",
             Verdict::NoExpected(_) => "no expected output",

@@ -549,8 +549,9 @@ struct Ran {
     ran_out: Option<Shortage>,
     notes: Vec<String>,
     stderr: Vec<u8>,
-    /// Said when the test fails: its program ran in its folder itself.
-    ran_in_place: Option<String>,
+    /// Said when the test fails: how its program ran (in its folder
+    /// itself), and what the runner saw of its end (`plan::Produced`).
+    if_failed: Vec<String>,
 }
 
 /// Said under a test whose program ran tictac under `tictac grade`.
@@ -573,7 +574,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
     let failed = verdict.failed();
     let mut notes = ran.notes;
     if failed {
-        notes.extend(ran.ran_in_place);
+        notes.extend(ran.if_failed);
         notes.extend(encodings(test, options));
     }
     TestResult {
@@ -745,7 +746,7 @@ fn actual(
         command: Some(discover::escape_controls(&produced.command)),
         notes,
         stderr: produced.stderr,
-        ran_in_place: produced.note,
+        if_failed: produced.notes,
         ..Ran::default()
     };
     let status = produced.wanted_status.map(|wanted| (wanted, produced.status));

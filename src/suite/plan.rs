@@ -386,6 +386,9 @@ pub(crate) enum Trouble {
     Signal(i32),
     /// Still running at the deadline; stopped.
     TimedOut(Duration),
+    /// Stopped by a signal (SIGSTOP, SIGTSTP) and never resumed until the
+    /// deadline: it, or a process it started (Linux names that one).
+    Frozen(process::Stopped),
     /// It printed past the cap; stopped.
     TooMuch(u64),
     /// It could not be started at all (why).
@@ -402,6 +405,20 @@ impl std::fmt::Display for Trouble {
             },
             Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
             Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
+            Trouble::Frozen(process::Stopped { signal, process: None }) => match signal {
+                Some(signal) => match process::signal_name(*signal) {
+                    Some(name) => {
+                        write!(f, "stopped by signal {signal} ({name}) and never resumed")
+                    }
+                    None => write!(f, "stopped by signal {signal} and never resumed"),
+                },
+                None => write!(f, "stopped by a signal and never resumed"),
+            },
+            Trouble::Frozen(process::Stopped { process: Some(other), .. }) => write!(
+                f,
+                "a process it started ({}, pid {}) was stopped by a signal and never resumed",
+                other.name, other.pid
+            ),
             Trouble::TooMuch(cap) => write!(f, "printed more than {cap} bytes and was stopped"),
             Trouble::CouldNotStart(why) => write!(f, "could not start: {why}"),
         }
@@ -437,7 +454,7 @@ impl Trouble {
     /// Whether the runner stopped it (the deadline, the cap): what it
     /// printed until then is the start of its output, not all of it.
     pub(crate) fn cut_short(&self) -> bool {
-        matches!(self, Trouble::TimedOut(_) | Trouble::TooMuch(_))
+        matches!(self, Trouble::TimedOut(_) | Trouble::Frozen(_) | Trouble::TooMuch(_))
     }
 }
 
@@ -456,8 +473,10 @@ pub(crate) struct Produced {
     pub(crate) status: Option<i32>,
     /// The status the trace says it must end with (`-- status: N`).
     pub(crate) wanted_status: Option<i32>,
-    /// Said under the test when it fails: how it ran (in its folder itself).
-    pub(crate) note: Option<String>,
+    /// Said under the test when it fails: how it ran (in its folder
+    /// itself), what the runner saw of its end (a process it left holding
+    /// its output, the CPU it had used when it timed out).
+    pub(crate) notes: Vec<String>,
 }
 
 /// Why a trace was not run through, and whether that is the program's
@@ -557,7 +576,7 @@ pub(crate) fn produce(
                     trouble: None,
                     status: Some(status),
                     wanted_status: None,
-                    note: None,
+                    notes: Vec::new(),
                 })
                 .map_err(Unrun::from)
         }
@@ -697,7 +716,7 @@ fn external(
         trouble: None,
         status: None,
         wanted_status: None,
-        note,
+        notes: note.into_iter().collect(),
     };
     let finished = process::run(&spec);
     // Nothing the run started outlives it: the build is tictac's again
@@ -728,9 +747,17 @@ fn external(
         stderr = workdir::as_in_folder(&stderr, dir, &from);
     }
     produced.stderr = workdir::as_in_folder(&stderr, &private, trace.path);
+    produced.notes.extend(finished.held.as_ref().map(held_output));
+    let at_deadline = finished.at_deadline.unwrap_or_default();
     produced.trouble = match finished.ending {
         Ending::Exited(status) => Trouble::of_exit(status),
-        Ending::TimedOut => Some(Trouble::TimedOut(spec.timeout)),
+        Ending::TimedOut if let Some(stopped) = at_deadline.stopped => {
+            Some(Trouble::Frozen(stopped))
+        }
+        Ending::TimedOut => {
+            produced.notes.extend(cpu_used(&at_deadline, spec.timeout));
+            Some(Trouble::TimedOut(spec.timeout))
+        }
         Ending::PrintedTooMuch => Some(Trouble::TooMuch(spec.cap)),
         Ending::Stopped => return Err(format!("{exe} was stopped: the run was cut short").into()),
     };
@@ -766,6 +793,56 @@ fn external(
         }
     };
     Ok(produced)
+}
+
+/// Said under a program that exited while a process it started held its
+/// standard output (a command left in the background with `&`): what it
+/// printed after was never read (the tester's C2).
+fn held_output(held: &process::Held) -> String {
+    let who = match &held.by {
+        Some(other) => format!(" ({}, pid {})", other.name, other.pid),
+        None => String::new(),
+    };
+    format!(
+        "note: the program exited while a process it started{who} still held its standard \
+         output; that process was stopped, and what it would have printed is not counted: wait \
+         for it (no `&`), or `exec` it"
+    )
+}
+
+/// Said under a timed-out test: the CPU time its processes had used by the
+/// deadline, and what that means: a busy machine (it waited for a CPU a
+/// quarter of the time or more), a computation that did not end, or a
+/// wait (for input, a process, a lock). None when not known (not Linux).
+fn cpu_used(at: &process::AtDeadline, timeout: Duration) -> Option<String> {
+    let cpu = at.cpu?;
+    let used = format!("it had used {} of CPU in {}", seconds(cpu), seconds(timeout));
+    let waited = at.waited.unwrap_or_default();
+    Some(if waited >= timeout / 4 {
+        format!(
+            "note: {used}, and waited {} for one: the machine was busy (a longer --timeout, or \
+             fewer tests at once with -j, gives it the time)",
+            seconds(waited)
+        )
+    } else if cpu >= timeout / 2 {
+        format!("note: {used}: it was computing all along (a loop that does not end?)")
+    } else {
+        format!(
+            "note: {used}: it was waiting, not computing (for input it had, or a process it \
+             started, a lock, a sleep)"
+        )
+    })
+}
+
+/// A duration as the notes say it: `0.4 s`, `0.03 s`, `12 s`, `under
+/// 0.01 s`.
+fn seconds(d: Duration) -> String {
+    match d.as_secs_f64() {
+        s if s >= 10.0 => format!("{s:.0} s"),
+        s if s >= 0.1 => format!("{s:.1} s"),
+        s if s >= 0.01 => format!("{s:.2} s"),
+        _ => "under 0.01 s".into(),
+    }
 }
 
 /// A run's exit status as a shell reports it (`$?`): its exit code, or
@@ -833,6 +910,34 @@ fn private_file(folder: &Path, name: &OsStr, bytes: &[u8]) -> std::io::Result<Pa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A timed-out run's CPU time says what kept it (the tester's C13 j).
+    #[test]
+    fn a_timeout_says_the_cpu_it_used_and_what_that_means() {
+        let at = |cpu: u64, waited: u64| process::AtDeadline {
+            stopped: None,
+            cpu: Some(Duration::from_millis(cpu)),
+            waited: Some(Duration::from_millis(waited)),
+        };
+        let said = |at| cpu_used(&at, Duration::from_millis(1500)).expect("known");
+        assert_eq!(
+            said(at(430, 1000)),
+            "note: it had used 0.4 s of CPU in 1.5 s, and waited 1.0 s for one: the machine \
+             was busy (a longer --timeout, or fewer tests at once with -j, gives it the time)"
+        );
+        assert_eq!(
+            said(at(1490, 20)),
+            "note: it had used 1.5 s of CPU in 1.5 s: it was computing all along (a loop that \
+             does not end?)"
+        );
+        assert!(said(at(3, 2)).starts_with(
+            "note: it had used under 0.01 s of CPU in 1.5 s: it was waiting, not computing"
+        ));
+        let unknown = process::AtDeadline::default();
+        assert_eq!(cpu_used(&unknown, Duration::from_secs(1)), None);
+        assert_eq!(seconds(Duration::from_millis(42)), "0.04 s");
+        assert_eq!(seconds(Duration::from_secs(12)), "12 s");
+    }
 
     #[test]
     fn the_first_line_may_say_how_to_run() {

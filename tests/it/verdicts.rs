@@ -324,3 +324,55 @@ fn a_save_traces_file_that_fills_is_named_and_holds_whole_traces() {
         rest = &rest[end + 1 + length..];
     }
 }
+
+/// A program that exits while a process it started (a stray `&`) still
+/// holds its standard output fails with a note saying so: what that
+/// process would have printed is never read (the tester's C2).
+#[test]
+fn a_process_left_holding_the_output_is_named() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\nlate\n").expect("write");
+    let tools = temp_dir();
+    let program = script(tools.path(), "bg.sh", "echo right; (sleep 2; echo late) &");
+    let o = tictac(&["test", "--program", &program, "--timeout", "5", &path(dir.path())]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("\n     output differs\n"), "{out}");
+    let note = "\n     note: the program exited while a process it started (";
+    assert!(out.contains(note), "{out}");
+    assert!(out.contains(", pid "), "{out}");
+    assert!(out.contains(") still held its standard output; that process was stopped, and what it would have printed is not counted: wait for it (no `&`), or `exec` it\n"), "{out}");
+    // Waited for, nothing is said: it passes.
+    let waits = script(tools.path(), "waits.sh", "echo right; (sleep 0.1; echo late) & wait");
+    let o = tictac(&["test", "--program", &waits, "--timeout", "5", &path(dir.path())]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// A program that stops itself (SIGSTOP) is said to be stopped, not to
+/// have run out of time; one whose child stopped names that child; a
+/// timeout says the CPU time used (the tester's C3, C13 j; Linux).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stopped_program_is_told_from_a_slow_one() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    // Stopped or not, a run lasts its timeout: long enough for a shell to
+    // get to its `kill` on a loaded machine, short enough to be cheap.
+    let run = |program: &str, timeout: &str| {
+        let o = tictac(&["test", "--program", program, "--timeout", timeout, &path(dir.path())]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        text(&o)
+    };
+    let out = run(&script(tools.path(), "stop.sh", "echo right; kill -STOP $$"), "1");
+    assert!(out.contains("\n     stopped by signal 19 (SIGSTOP) and never resumed\n"), "{out}");
+    assert!(out.contains("\n     it had printed the whole expected output, and did not end\n"));
+    let out = run(&script(tools.path(), "child.sh", "echo right; sh -c 'kill -STOP $$'"), "1");
+    assert!(out.contains("\n     a process it started (sh, pid "), "{out}");
+    assert!(out.contains(") was stopped by a signal and never resumed\n"), "{out}");
+    let out = run(&script(tools.path(), "slow.sh", "echo right; sleep 5"), "0.5");
+    assert!(out.contains("\n     timed out after 0.5 s\n"), "{out}");
+    assert!(out.contains("\n     note: it had used ") && out.contains(" of CPU in 0.5 s"), "{out}");
+}

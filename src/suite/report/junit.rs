@@ -127,6 +127,7 @@ impl<'a> Junit<'a> {
                     Trouble::Exception(_) => ("failure", "crashed"),
                     Trouble::Signal(_) => ("failure", "killed-by-signal"),
                     Trouble::TimedOut(_) => ("error", "timed-out"),
+                    Trouble::Frozen(_) => ("error", "stopped"),
                     Trouble::TooMuch(_) => ("error", "printed-too-much"),
                     Trouble::CouldNotStart(_) => ("error", "could-not-start"),
                 };

@@ -185,12 +185,59 @@ pub enum Ending {
     Stopped,
 }
 
-/// What a run left: how it ended, its output, the end of its errors.
+/// What a run left: how it ended, its output, the end of its errors, and
+/// what the runner saw of its processes that says why it ended so.
 #[derive(Debug)]
 pub struct Finished {
     pub ending: Ending,
     pub stdout: Capture,
     pub stderr: Vec<u8>,
+    /// It exited while a process it started still held its standard output
+    /// open (a command left in the background with `&`): that process was
+    /// stopped then, and what it would have printed was never read.
+    pub held: Option<Held>,
+    /// How it stood at its deadline, when it timed out (Linux's `/proc`;
+    /// elsewhere nothing is known).
+    pub at_deadline: Option<AtDeadline>,
+}
+
+/// A process of a run other than its program, named (Linux; elsewhere
+/// unknown).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Other {
+    pub pid: u32,
+    /// Its command, as the kernel keeps it (at most 15 bytes).
+    pub name: String,
+}
+
+/// Who held a program's standard output when it exited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Held {
+    /// The process that held it, when it could be found.
+    pub by: Option<Other>,
+}
+
+/// How a run that did not end stood at its deadline.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AtDeadline {
+    /// It was stopped by a signal (SIGSTOP, SIGTSTP) and not resumed.
+    pub stopped: Option<Stopped>,
+    /// CPU time its processes used (those alive then, and the ones they had
+    /// reaped).
+    pub cpu: Option<Duration>,
+    /// How long its processes waited, ready to run, for a CPU: the
+    /// machine's other work.
+    pub waited: Option<Duration>,
+}
+
+/// A stopped process of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The signal that stopped it, when the runner can know it (the
+    /// program's own, by `waitid`).
+    pub signal: Option<i32>,
+    /// The process, when it is not the program itself.
+    pub process: Option<Other>,
 }
 
 /// Appends `more` to `kept`, keeping only the last `STDERR_KEPT` bytes.

@@ -6,6 +6,7 @@
 
 use std::io;
 use std::path::Path;
+use std::time::Duration;
 
 use rustix::process::{Pid, Signal};
 
@@ -132,15 +133,69 @@ pub(super) fn parent_of(pid: i32) -> Option<i32> {
     stat_of(pid).map(|(parent, _)| parent)
 }
 
-/// The parent and state (`R`, `S`, `Z`...) of `pid`, from `/proc/PID/stat`
-/// (read after the command's `)`, which may itself hold spaces).
+/// The parent and state (`R`, `S`, `Z`...) of `pid`.
 pub(super) fn stat_of(pid: i32) -> Option<(i32, char)> {
+    full_stat_of(pid).map(|stat| (stat.parent, stat.state))
+}
+
+/// What `/proc/PID/stat` says of a process, the fields the runner reads.
+#[derive(Clone, Debug)]
+pub(super) struct Stat {
+    pub(super) pid: i32,
+    /// Its command, as the kernel keeps it (at most 15 bytes).
+    pub(super) name: String,
+    pub(super) state: char,
+    pub(super) parent: i32,
+    pub(super) session: i32,
+    /// CPU time it used, and its children it reaped used (utime, stime,
+    /// cutime, cstime).
+    pub(super) cpu: Duration,
+}
+
+/// `/proc/PID/stat`, read after the command's `)`, which may itself hold
+/// spaces.
+pub(super) fn full_stat_of(pid: i32) -> Option<Stat> {
     let stat = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+    let open = stat.iter().position(|&b| b == b'(')?;
     let close = stat.iter().rposition(|&b| b == b')')?;
+    let name = String::from_utf8_lossy(stat.get(open + 1..close)?).into_owned();
     let rest = std::str::from_utf8(&stat[close + 1..]).ok()?;
-    let mut fields = rest.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    Some((fields.next()?.parse().ok()?, state))
+    // Fields 3 on (state, ppid, pgrp, session, ..., utime at 14).
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let number = |k: usize| fields.get(k - 3)?.parse::<i64>().ok();
+    let ticks: i64 = (14..=17).map(number).sum::<Option<i64>>()?;
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    let cpu = Duration::from_secs_f64(ticks.max(0) as f64 / per_second as f64);
+    Some(Stat {
+        pid,
+        name,
+        state: fields.first()?.chars().next()?,
+        parent: i32::try_from(number(4)?).ok()?,
+        session: i32::try_from(number(6)?).ok()?,
+        cpu,
+    })
+}
+
+/// The processes of session `session` (a run's: its program leads one).
+pub(super) fn session_of(session: i32) -> Vec<Stat> {
+    processes().filter_map(full_stat_of).filter(|s| s.session == session).collect()
+}
+
+/// How long `pid` has waited, runnable, for a CPU (`/proc/PID/schedstat`'s
+/// second field, in nanoseconds); None where the kernel does not say.
+pub(super) fn waited_for_cpu(pid: i32) -> Option<Duration> {
+    let mut text = Vec::new();
+    read_small(Path::new(&format!("/proc/{pid}/schedstat")), &mut text).ok()?;
+    let field = std::str::from_utf8(&text).ok()?.split_whitespace().nth(1)?;
+    Some(Duration::from_nanos(field.parse().ok()?))
+}
+
+/// Whether `pid` holds pipe `inode` open (on any of its descriptors).
+pub(super) fn holds_pipe(pid: i32, inode: u64) -> bool {
+    let wanted = format!("pipe:[{inode}]");
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    fds.flatten()
+        .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|link| link == Path::new(&wanted)))
 }
 
 #[cfg(test)]

@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec};
 
 use super::spawn::Pipes;
-use super::{Capture, Ending, Finished, Spec, TICK, guard, keep_tail, spawn};
+use super::{
+    AtDeadline, Capture, Ending, Finished, Held, Other, Spec, Stopped, TICK, guard, keep_tail,
+    spawn, tree,
+};
 
 pub use super::guard::stop_all;
 
@@ -240,14 +243,80 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
             _ => e,
         }
     })?;
-    let watched = watch(&mut started, pipes, spec, deadline);
+    let mut held = None;
+    let watched = watch(&mut started, pipes, spec, deadline, &mut held);
+    // Looked at before the run is stopped, as it stood.
+    let at_deadline = match &watched {
+        Ok((Ending::TimedOut, ..)) => Some(at_deadline(&started.child)),
+        _ => None,
+    };
     let status = guard::finish(&mut started);
     let (ending, stdout, stderr) = watched?;
     let ending = match ending {
         Ending::Exited(_) => Ending::Exited(status?),
         other => other,
     };
-    Ok(Finished { ending, stdout, stderr })
+    Ok(Finished { ending, stdout, stderr, held, at_deadline })
+}
+
+/// How a run that did not end stands: whether it is stopped, the program
+/// itself (`waitid`, which gives the signal, leaving the stop to be waited
+/// for) or a process of its session (`/proc`'s state `T`), and the CPU time
+/// its session's processes used and waited for.
+fn at_deadline(child: &spawn::Child) -> AtDeadline {
+    use rustix::process::{WaitId, WaitIdOptions};
+    let pid = child.id() as i32;
+    let session = tree::session_of(pid);
+    let options = WaitIdOptions::STOPPED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    let own = rustix::process::Pid::from_raw(pid)
+        .and_then(|p| rustix::process::waitid(WaitId::Pid(p), options).ok().flatten())
+        .filter(|status| status.stopped())
+        .map(|status| Stopped { signal: status.stopping_signal(), process: None });
+    let other = || {
+        let stopped = session.iter().find(|p| p.state == 'T')?;
+        let process = (stopped.pid != pid)
+            .then(|| Other { pid: stopped.pid as u32, name: stopped.name.clone() });
+        Some(Stopped { signal: None, process })
+    };
+    let waited: Vec<Duration> =
+        session.iter().filter_map(|p| tree::waited_for_cpu(p.pid)).collect();
+    AtDeadline {
+        stopped: own.or_else(other),
+        cpu: (!session.is_empty()).then(|| session.iter().map(|p| p.cpu).sum()),
+        waited: (!waited.is_empty()).then(|| waited.into_iter().sum()),
+    }
+}
+
+/// What was left in a program's standard output when it exited: read to
+/// its end, or found still held open by a process it started, which is
+/// then named (`/proc`; the run's session). Reads a bounded number of
+/// times: one writing without pause holds it.
+enum Drained {
+    Ended,
+    Held(Held),
+    TooMuch,
+}
+
+fn drain(
+    stdout: &mut std::fs::File,
+    out: &mut Capture,
+    buf: &mut [u8],
+    session: i32,
+) -> io::Result<Drained> {
+    for _ in 0..16 {
+        match read_some(stdout, buf) {
+            Some(0) => return Ok(Drained::Ended),
+            Some(n) if !out.push(&buf[..n])? => return Ok(Drained::TooMuch),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    let inode = rustix::fs::fstat(&*stdout)?.st_ino as u64;
+    let by = tree::session_of(session)
+        .into_iter()
+        .find(|p| tree::holds_pipe(p.pid, inode))
+        .map(|p| Other { pid: p.pid as u32, name: p.name });
+    Ok(Drained::Held(Held { by }))
 }
 
 /// Types, reads and waits at once on this one thread: a program may answer
@@ -257,6 +326,7 @@ fn watch(
     mut pipes: Pipes,
     spec: &Spec,
     deadline: Option<Instant>,
+    held: &mut Option<Held>,
 ) -> io::Result<(Ending, Capture, Vec<u8>)> {
     let mut typed = spec.input.unwrap_or_default();
     if typed.is_empty() {
@@ -305,6 +375,13 @@ fn watch(
         if !exited && let Some(status) = started.child.try_wait()? {
             exited = true;
             exit_fd = None;
+            if let Some(stdout) = &mut pipes.stdout {
+                match drain(stdout, &mut out, &mut buf, started.child.id() as i32)? {
+                    Drained::Ended => pipes.stdout = None,
+                    Drained::Held(who) => *held = Some(who),
+                    Drained::TooMuch => return Ok((Ending::PrintedTooMuch, out, err)),
+                }
+            }
             // Whatever it left behind must not hold its pipes open.
             guard::stop_descendants(started);
             if pipes.stdout.is_none() && pipes.stderr.is_none() {

@@ -191,7 +191,8 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         Ending::Exited(_) => Ending::Exited(status?),
         other => other,
     };
-    Ok(Finished { ending, stdout, stderr })
+    // A Job Object has no stopped state to tell, nor a census here.
+    Ok(Finished { ending, stdout, stderr, held: None, at_deadline: None })
 }
 
 /// Kills the job (what is left of it) and waits for the program itself.
