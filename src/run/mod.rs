@@ -22,7 +22,7 @@ pub use record::Recorder;
 /// apart from this layer's `RunError`, which carries it.
 pub use tictac_run::RunError as PipelineError;
 pub use tictac_run::{
-    Driver, Encoding, Input, Job, Message, Showing, Sink, Unit, Watch, input, run_input,
+    Driver, Encoding, Input, Job, LOOKED_AT, Message, Showing, Sink, Unit, Watch, input, run_input,
     run_watched, show_step, spool, step, tape, windowed,
 };
 

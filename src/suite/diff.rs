@@ -13,6 +13,7 @@ use similar::{ChangeTag, TextDiff};
 
 use super::pairs::{self, Line, Row};
 use crate::platform::process::Capture;
+use crate::run::{Encoding, LOOKED_AT};
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
@@ -63,6 +64,9 @@ pub(crate) fn describe(
     if let Some(endings) = endings {
         return Ok(at(endings));
     }
+    if let Some(encoded) = encoded(expected, actual, labels)? {
+        return Ok(at(encoded));
+    }
     let small = |bytes: &[u8]| memchr::memchr_iter(b'\n', bytes).count() <= MAX_DIFFED_LINES;
     if let (Some(e), Some(a)) = (expected.bytes_up_to(MAX_DIFFED)?, actual.bytes_up_to(MAX_DIFFED)?)
         && small(&e)
@@ -72,6 +76,76 @@ pub(crate) fn describe(
         return Ok(at(diff));
     }
     Ok(at(first.render(labels)))
+}
+
+/// An actual output in UTF-16 or UTF-32 where the expected one is not (a
+/// Windows wrapper re-encoding what it prints) is said in one line, as
+/// line endings are, with the diff of what it holds, decoded (none when it
+/// is too large or does not decode): a raw diff shows `\x00` on every line
+/// (the tester's C13 b). None for any other output.
+fn encoded(
+    expected: &mut Capture,
+    actual: &mut Capture,
+    labels: Labels,
+) -> io::Result<Option<Diff>> {
+    let start = |c: &mut Capture| -> io::Result<Option<Encoding>> {
+        let mut bytes = Vec::new();
+        c.reader()?.take(LOOKED_AT as u64).read_to_end(&mut bytes)?;
+        Ok(Encoding::of(&bytes))
+    };
+    let found = match start(actual)? {
+        Some(found @ (Encoding::Utf16 { .. } | Encoding::Utf32 { .. })) => found,
+        _ => return Ok(None),
+    };
+    if start(expected)?.is_some() {
+        return Ok(None);
+    }
+    let mut diff = Diff::default();
+    let (actual_label, expected_label) = (labels.actual, labels.expected);
+    diff.line(format!(
+        "the {actual_label} output {found}: print UTF-8, as the {expected_label} output is"
+    ));
+    let name = match found {
+        Encoding::Utf32 { .. } => "UTF-32",
+        _ => "UTF-16",
+    };
+    let decoded = actual.bytes_up_to(MAX_DIFFED)?.and_then(|bytes| decode(&bytes, found));
+    let Some(decoded) = decoded else { return Ok(Some(diff)) };
+    match describe(expected, &mut Capture::of_bytes(&decoded)?, labels)? {
+        None => diff.line(format!("decoded from {name}, it is the {expected_label} output")),
+        Some(shown) => {
+            diff.line(format!("decoded from {name}, it differs:"));
+            diff.append(shown);
+        }
+    }
+    Ok(Some(diff))
+}
+
+/// UTF-16 or UTF-32 `bytes` as UTF-8, without their byte order mark; None
+/// when they are not that.
+fn decode(bytes: &[u8], encoding: Encoding) -> Option<Vec<u8>> {
+    let text: String = match encoding {
+        Encoding::Utf16 { little_endian, .. } => {
+            let units = bytes.chunks(2).map(|pair| match (pair, little_endian) {
+                ([a, b], true) => Some(u16::from_le_bytes([*a, *b])),
+                ([a, b], false) => Some(u16::from_be_bytes([*a, *b])),
+                _ => None,
+            });
+            let units: Option<Vec<u16>> = units.collect();
+            char::decode_utf16(units?).collect::<Result<_, _>>().ok()?
+        }
+        Encoding::Utf32 { little_endian } => bytes
+            .chunks(4)
+            .map(|quad| {
+                let quad: [u8; 4] = quad.try_into().ok()?;
+                let code =
+                    if little_endian { u32::from_le_bytes(quad) } else { u32::from_be_bytes(quad) };
+                char::from_u32(code)
+            })
+            .collect::<Option<_>>()?,
+        Encoding::Utf8Bom => return None,
+    };
+    Some(text.strip_prefix('\u{feff}').unwrap_or(&text).as_bytes().to_vec())
 }
 
 /// The first line of `partial`'s diff: what follows is not the whole output.
@@ -324,8 +398,16 @@ fn is_change(change: &similar::Change<&[u8]>) -> bool {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct FirstDifference {
     pub(crate) line: u64,
-    pub(crate) expected: Option<Vec<u8>>,
-    pub(crate) actual: Option<Vec<u8>>,
+    pub(crate) expected: Option<Shown>,
+    pub(crate) actual: Option<Shown>,
+}
+
+/// The start of a line, up to `LINE_SHOWN` bytes, and how many more bytes
+/// it had.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Shown {
+    pub(crate) start: Vec<u8>,
+    pub(crate) more: u64,
 }
 
 impl FirstDifference {
@@ -333,7 +415,9 @@ impl FirstDifference {
         let mut out = Diff::headed(labels);
         out.line(format!("outputs differ from line {}", self.line));
         // The shown lines are at most `LINE_SHOWN` bytes: quick to compare.
-        let (e, a) = (self.expected.as_deref().map(visible), self.actual.as_deref().map(visible));
+        let shown =
+            |side: &Option<Shown>| side.as_ref().map(|s| cut_line(&s.start, LINE_SHOWN, s.more));
+        let (e, a) = (shown(&self.expected), shown(&self.actual));
         let marks = match (&e, &a) {
             (Some(e), Some(a)) => pairs::compare(e, a, None).unwrap_or_default(),
             _ => Default::default(),
@@ -397,26 +481,44 @@ fn keep(start: &mut Vec<u8>, bytes: &[u8]) {
     start.extend_from_slice(&bytes[..bytes.len().min(room)]);
 }
 
-/// The line from `start` on, up to `LINE_SHOWN` bytes; None at the end.
-fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Vec<u8>>> {
+/// The line from `start` on, up to `LINE_SHOWN` bytes, and the count of
+/// the bytes past them to its end (read, not kept); None at the end.
+fn rest_of_line(r: &mut impl BufRead, start: &[u8]) -> io::Result<Option<Shown>> {
     let mut line = start.to_vec();
+    let mut more = 0u64;
     let mut read_any = false;
-    while line.len() < LINE_SHOWN {
+    loop {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
             break;
         }
         read_any = true;
         let end = memchr::memchr(b'\n', buf).unwrap_or(buf.len());
-        let take = end.min(LINE_SHOWN - line.len());
+        let take = end.min(LINE_SHOWN.saturating_sub(line.len()));
         line.extend_from_slice(&buf[..take]);
-        let ended = take == end && end < buf.len();
-        r.consume(take);
+        more += (end - take) as u64;
+        let ended = end < buf.len();
+        r.consume(end);
         if ended {
             break;
         }
     }
-    Ok((read_any || !start.is_empty()).then_some(line))
+    Ok((read_any || !start.is_empty()).then_some(Shown { start: line, more }))
+}
+
+/// A line shown up to `max` bytes, cut at a character's start, saying how
+/// many more bytes it had (`more` of them past `line` besides): a diff's
+/// line and a line of standard error alike.
+pub(crate) fn cut_line(line: &[u8], max: usize, more: u64) -> String {
+    if line.len() <= max && more == 0 {
+        return visible(line);
+    }
+    let cut = match line.len() <= max {
+        true => line.len(),
+        false => (0..=max).rev().find(|&k| line[k] & 0b1100_0000 != 0b1000_0000).unwrap_or(0),
+    };
+    let more = (line.len() - cut) as u64 + more;
+    format!("{} ... ({more} more bytes on this line)", visible(&line[..cut]))
 }
 
 /// One line, without its newline, with invisible characters shown: tabs,
@@ -517,19 +619,25 @@ mod tests {
         let first = |a: &[u8], b: &[u8]| first_difference(&mut &a[..], &mut &b[..]).expect("read");
         assert_eq!(first(b"a\nb\n", b"a\nb\n"), None);
         let d = first(b"a\nbxc\nd\n", b"a\nbyc\n").expect("differs");
+        let shown = |s: &[u8], more| Some(Shown { start: s.to_vec(), more });
         assert_eq!(
             d,
-            FirstDifference {
-                line: 2,
-                expected: Some(b"bxc".to_vec()),
-                actual: Some(b"byc".to_vec())
-            }
+            FirstDifference { line: 2, expected: shown(b"bxc", 0), actual: shown(b"byc", 0) }
         );
         let d = first(b"a\n", b"a\nmore\n").expect("differs");
-        assert_eq!((d.line, d.expected, d.actual), (2, None, Some(b"more".to_vec())));
+        assert_eq!((d.line, d.expected, d.actual), (2, None, shown(b"more", 0)));
         let long = vec![b'x'; 10 * LINE_SHOWN];
         let d = first(&long, b"xxy").expect("differs");
-        assert_eq!(d.expected.map(|l| l.len()), Some(LINE_SHOWN));
+        let e = d.expected.expect("a line");
+        assert_eq!((e.start.len(), e.more), (LINE_SHOWN, 9 * LINE_SHOWN as u64));
+        // A cut line says how many more bytes it had (the tester's C13 c).
+        let mut longer = b"1\n".to_vec();
+        longer.extend(vec![b'a'; 3000]);
+        longer.extend_from_slice(b"\n3\n");
+        let d = first(b"1\n2\n3\n", &longer).expect("differs");
+        let text = d.render(Labels::default()).text;
+        let cut = format!("+    2 | {} ... (2800 more bytes on this line)\n", "a".repeat(200));
+        assert!(text.ends_with(&cut), "{text}");
         let text = first(b"1\n2\n", b"1\n3\n").expect("differs").render(Labels::default()).text;
         assert_eq!(
             text,

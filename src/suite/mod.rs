@@ -1009,11 +1009,7 @@ const STDERR_LINE: usize = 400;
 /// One line of standard error as shown: cut past `STDERR_LINE` bytes (at
 /// a character's start), saying how much was left out.
 fn stderr_line(line: &[u8]) -> String {
-    if line.len() <= STDERR_LINE {
-        return diff::visible(line);
-    }
-    let cut = (0..=STDERR_LINE).rev().find(|&k| line[k] & 0b1100_0000 != 0b1000_0000).unwrap_or(0);
-    format!("{} ... ({} more bytes on this line)", diff::visible(&line[..cut]), line.len() - cut)
+    diff::cut_line(line, STDERR_LINE, 0)
 }
 
 /// Saves the actual output as `DIR/NAME.actual.txt`, and what the program

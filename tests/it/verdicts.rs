@@ -376,3 +376,30 @@ fn a_stopped_program_is_told_from_a_slow_one() {
     assert!(out.contains("\n     timed out after 0.5 s\n"), "{out}");
     assert!(out.contains("\n     note: it had used ") && out.contains(" of CPU in 0.5 s"), "{out}");
 }
+
+/// An output in UTF-16 is said in one line, with what it holds decoded
+/// (the tester's C13 b); a line of a diff cut short says how many more
+/// bytes it had, as standard error's lines do (C13 c).
+#[test]
+fn an_output_in_utf16_is_named_and_a_cut_line_counts_the_rest() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    let test = |program: &str| {
+        let o = tictac(&["test", "--program", program, &path(dir.path())]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        text(&o)
+    };
+    let utf16 = r"printf '\377\376r\000i\000g\000h\000t\000\n\000'";
+    let out = test(&script(tools.path(), "utf16.sh", utf16));
+    let said = "\n     the actual output is UTF-16 (little-endian, by its byte order mark): print UTF-8, as the expected output is\n     decoded from UTF-16, it is the expected output\n";
+    assert!(out.contains(said), "{out}");
+    assert!(!out.contains("\\x00"), "{out}");
+    // Past 1 MiB the first differing line is shown, cut, with its length.
+    let long = "echo right; head -c 1100000 /dev/zero | tr '\\0' a";
+    let out = test(&script(tools.path(), "long.sh", long));
+    let cut =
+        format!("\n     +    2 | {} ... (1099800 more bytes on this line)\n", "a".repeat(200));
+    assert!(out.contains(&cut), "{}", &out[..out.len().min(2000)]);
+}

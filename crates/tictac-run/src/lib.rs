@@ -26,7 +26,7 @@ pub mod windowed;
 use std::io;
 
 pub use driver::{Driver, show_step, step};
-pub use encoding::Encoding;
+pub use encoding::{Encoding, LOOKED_AT};
 pub use input::Input;
 pub use sink::Sink;
 pub use watch::{Message, Showing, Unit, Watch};
