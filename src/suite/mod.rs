@@ -549,6 +549,8 @@ struct Ran {
     ran_out: Option<Shortage>,
     notes: Vec<String>,
     stderr: Vec<u8>,
+    /// Lines of standard error before `stderr`, read and not kept.
+    stderr_dropped: u64,
     /// Said when the test fails: how its program ran (in its folder
     /// itself), and what the runner saw of its end (`plan::Produced`).
     if_failed: Vec<String>,
@@ -581,7 +583,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
         elapsed: start.elapsed(),
         command: ran.command.filter(|_| failed),
         notes,
-        stderr: if failed { show_stderr(&ran.stderr) } else { Vec::new() },
+        stderr: if failed { show_stderr(&ran.stderr, ran.stderr_dropped) } else { Vec::new() },
         not_the_programs: failed
             && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
         ran_out: ran.ran_out.filter(|_| failed),
@@ -746,6 +748,7 @@ fn actual(
         command: Some(discover::escape_controls(&produced.command)),
         notes,
         stderr: produced.stderr,
+        stderr_dropped: produced.stderr_dropped,
         if_failed: produced.notes,
         ..Ran::default()
     };
@@ -987,8 +990,9 @@ fn crash(trouble: &Trouble) -> String {
     }
 }
 
-/// The last lines of a program's standard error, under its result.
-fn show_stderr(stderr: &[u8]) -> Vec<String> {
+/// The last lines of a program's standard error, under its result, after
+/// the count of those before them (`dropped` of which were not kept).
+fn show_stderr(stderr: &[u8], dropped: u64) -> Vec<String> {
     let mut shown = Vec::new();
     if stderr.is_empty() {
         return shown;
@@ -996,8 +1000,9 @@ fn show_stderr(stderr: &[u8]) -> Vec<String> {
     let lines: Vec<&[u8]> = stderr.split(|&b| b == b'\n').collect();
     let lines = lines.strip_suffix(&[&b""[..]]).unwrap_or(&lines);
     let left_out = lines.len().saturating_sub(STDERR_LINES);
-    if left_out > 0 {
-        shown.push(format!("... {left_out} lines before these"));
+    let before = left_out as u64 + dropped;
+    if before > 0 {
+        shown.push(format!("... {before} lines before these"));
     }
     shown.extend(lines[left_out..].iter().map(|line| stderr_line(line)));
     shown
@@ -1071,11 +1076,11 @@ mod tests {
     fn a_long_standard_error_line_is_cut_saying_how_much() {
         let mut stderr = "é".repeat(300).into_bytes();
         stderr.extend_from_slice(b"\nshort\n");
-        let shown = show_stderr(&stderr);
+        let shown = show_stderr(&stderr, 0);
         assert_eq!(shown.len(), 2, "{shown:?}");
         assert_eq!(shown[0], format!("{} ... (200 more bytes on this line)", "é".repeat(200)));
         assert_eq!(shown[1], "short");
         let exact = vec![b'x'; STDERR_LINE];
-        assert_eq!(show_stderr(&exact), [String::from_utf8(exact).expect("ascii")]);
+        assert_eq!(show_stderr(&exact, 0), [String::from_utf8(exact).expect("ascii")]);
     }
 }

@@ -463,6 +463,8 @@ impl Trouble {
 pub(crate) struct Produced {
     pub(crate) output: Capture,
     pub(crate) stderr: Vec<u8>,
+    /// Lines of standard error before `stderr`, read and not kept.
+    pub(crate) stderr_dropped: u64,
     /// The command line run, as a shell would read it.
     pub(crate) command: String,
     /// How the program's run went wrong, if it did: `--bless` records no
@@ -572,6 +574,7 @@ pub(crate) fn produce(
                 .map(|(output, status)| Produced {
                     output,
                     stderr: Vec::new(),
+                    stderr_dropped: 0,
                     command,
                     trouble: None,
                     status: Some(status),
@@ -712,6 +715,7 @@ fn external(
     let mut produced = Produced {
         output: Capture::new(0),
         stderr: Vec::new(),
+        stderr_dropped: 0,
         command: command_line::join(&shown),
         trouble: None,
         status: None,
@@ -747,6 +751,7 @@ fn external(
         stderr = workdir::as_in_folder(&stderr, dir, &from);
     }
     produced.stderr = workdir::as_in_folder(&stderr, &private, trace.path);
+    produced.stderr_dropped = finished.stderr_lines_dropped;
     produced.notes.extend(finished.held.as_ref().map(held_output));
     let at_deadline = finished.at_deadline.unwrap_or_default();
     produced.trouble = match finished.ending {

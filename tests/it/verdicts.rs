@@ -403,3 +403,18 @@ fn an_output_in_utf16_is_named_and_a_cut_line_counts_the_rest() {
         format!("\n     +    2 | {} ... (1099800 more bytes on this line)\n", "a".repeat(200));
     assert!(out.contains(&cut), "{}", &out[..out.len().min(2000)]);
 }
+
+/// A flood on standard error is counted whole, not only the 64 KiB kept
+/// (the tester's A10).
+#[test]
+fn a_flood_on_standard_error_is_counted_whole() {
+    let dir = temp_dir();
+    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
+    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let tools = temp_dir();
+    let flood = "yes 'error line' | head -n 100000 >&2; echo wrong";
+    let program = script(tools.path(), "flood.sh", flood);
+    let o = tictac(&["test", "--program", &program, &path(dir.path())]);
+    let out = text(&o);
+    assert!(out.contains("\n       ... 99980 lines before these\n       error line\n"), "{out}");
+}

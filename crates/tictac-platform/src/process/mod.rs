@@ -191,7 +191,10 @@ pub enum Ending {
 pub struct Finished {
     pub ending: Ending,
     pub stdout: Capture,
+    /// The end of its standard error, its last `STDERR_KEPT` bytes.
     pub stderr: Vec<u8>,
+    /// Lines of its standard error before those bytes, read and dropped.
+    pub stderr_lines_dropped: u64,
     /// It exited while a process it started still held its standard output
     /// open (a command left in the background with `&`): that process was
     /// stopped then, and what it would have printed was never read.
@@ -240,12 +243,26 @@ pub struct Stopped {
     pub process: Option<Other>,
 }
 
-/// Appends `more` to `kept`, keeping only the last `STDERR_KEPT` bytes.
-fn keep_tail(kept: &mut Vec<u8>, more: &[u8]) {
-    let more = &more[more.len().saturating_sub(STDERR_KEPT)..];
-    let over = (kept.len() + more.len()).saturating_sub(STDERR_KEPT);
-    kept.drain(..over);
-    kept.extend_from_slice(more);
+/// The end of what a program wrote to standard error: its last
+/// `STDERR_KEPT` bytes, and how many lines ended before them.
+#[derive(Debug, Default)]
+struct Tail {
+    kept: Vec<u8>,
+    lines_dropped: u64,
+}
+
+impl Tail {
+    /// Appends `more`, keeping only the last `STDERR_KEPT` bytes and
+    /// counting the lines that end in what is dropped.
+    fn push(&mut self, more: &[u8]) {
+        let lines = |bytes: &[u8]| bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        let (dropped, more) = more.split_at(more.len().saturating_sub(STDERR_KEPT));
+        self.lines_dropped += lines(dropped);
+        let over = (self.kept.len() + more.len()).saturating_sub(STDERR_KEPT);
+        self.lines_dropped += lines(&self.kept[..over]);
+        self.kept.drain(..over);
+        self.kept.extend_from_slice(more);
+    }
 }
 
 #[cfg(test)]
@@ -254,15 +271,18 @@ mod tail_tests {
 
     #[test]
     fn standard_error_keeps_its_end() {
-        let mut kept = Vec::new();
-        keep_tail(&mut kept, b"first\n");
-        assert_eq!(kept, b"first\n");
-        keep_tail(&mut kept, &vec![b'x'; STDERR_KEPT - 3]);
-        keep_tail(&mut kept, b"the end\n");
-        assert_eq!(kept.len(), STDERR_KEPT);
-        // "first\n" went, and the first 5 x's with it.
-        assert!(kept.starts_with(b"xxx") && kept.ends_with(b"xthe end\n"));
-        keep_tail(&mut kept, &vec![b'y'; STDERR_KEPT + 10]);
-        assert_eq!(kept, vec![b'y'; STDERR_KEPT]);
+        let mut tail = Tail::default();
+        tail.push(b"first\n");
+        assert_eq!((&tail.kept[..], tail.lines_dropped), (&b"first\n"[..], 0));
+        tail.push(&vec![b'x'; STDERR_KEPT - 3]);
+        tail.push(b"the end\n");
+        assert_eq!(tail.kept.len(), STDERR_KEPT);
+        // "first\n" went, and the first 5 x's with it: one line dropped.
+        assert!(tail.kept.starts_with(b"xxx") && tail.kept.ends_with(b"xthe end\n"));
+        assert_eq!(tail.lines_dropped, 1);
+        tail.push(&b"y\n".repeat(STDERR_KEPT));
+        assert_eq!(tail.kept, b"y\n".repeat(STDERR_KEPT / 2));
+        // "the end" and the y lines that did not fit (the x's had no end).
+        assert_eq!(tail.lines_dropped, 2 + STDERR_KEPT as u64 / 2);
     }
 }

@@ -15,8 +15,8 @@ use rustix::event::{PollFd, PollFlags, Timespec};
 
 use super::spawn::Pipes;
 use super::{
-    AtDeadline, Capture, Ending, Finished, Held, Other, Spec, Stopped, TICK, guard, keep_tail,
-    spawn, tree,
+    AtDeadline, Capture, Ending, Finished, Held, Other, Spec, Stopped, TICK, Tail, guard, spawn,
+    tree,
 };
 
 pub use super::guard::stop_all;
@@ -256,7 +256,8 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         Ending::Exited(_) => Ending::Exited(status?),
         other => other,
     };
-    Ok(Finished { ending, stdout, stderr, held, at_deadline })
+    let stderr_lines_dropped = stderr.lines_dropped;
+    Ok(Finished { ending, stdout, stderr: stderr.kept, stderr_lines_dropped, held, at_deadline })
 }
 
 /// How a run that did not end stands: whether it is stopped, the program
@@ -327,7 +328,7 @@ fn watch(
     spec: &Spec,
     deadline: Option<Instant>,
     held: &mut Option<Held>,
-) -> io::Result<(Ending, Capture, Vec<u8>)> {
+) -> io::Result<(Ending, Capture, Tail)> {
     let mut typed = spec.input.unwrap_or_default();
     if typed.is_empty() {
         pipes.stdin = None;
@@ -340,7 +341,7 @@ fn watch(
         rustix::io::ioctl_fionbio(fd, true)?;
     }
     let mut out = Capture::new(spec.cap);
-    let mut err = Vec::new();
+    let mut err = Tail::default();
     let mut buf = vec![0u8; 64 * 1024];
     let mut exited = false;
     let mut pause = Duration::from_micros(100);
@@ -426,7 +427,7 @@ fn watch(
         if let Some(stderr) = &mut pipes.stderr {
             match read_some(stderr, &mut buf) {
                 Some(0) => pipes.stderr = None,
-                Some(n) => keep_tail(&mut err, &buf[..n]),
+                Some(n) => err.push(&buf[..n]),
                 None => {}
             }
         }

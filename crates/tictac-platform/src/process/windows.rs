@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use process_wrap::std::{ChildWrapper, CommandWrap, JobObject};
 
-use super::{Capture, Ending, Finished, Spec, TICK, keep_tail};
+use super::{Capture, Ending, Finished, Spec, TICK, Tail};
 use crate::signals::{self, Registration};
 
 /// How long the readers may take to see the end of their pipes once the
@@ -192,7 +192,14 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
         other => other,
     };
     // A Job Object has no stopped state to tell, nor a census here.
-    Ok(Finished { ending, stdout, stderr, held: None, at_deadline: None })
+    Ok(Finished {
+        ending,
+        stdout,
+        stderr: stderr.kept,
+        stderr_lines_dropped: stderr.lines_dropped,
+        held: None,
+        at_deadline: None,
+    })
 }
 
 /// Kills the job (what is left of it) and waits for the program itself.
@@ -208,7 +215,7 @@ fn watch(
     shared: &Shared,
     spec: &Spec,
     deadline: Option<Instant>,
-) -> io::Result<(Ending, Capture, Vec<u8>)> {
+) -> io::Result<(Ending, Capture, Tail)> {
     let (stdin, stdout, stderr) = {
         let mut child = lock(shared);
         (child.stdin().take(), child.stdout().take(), child.stderr().take())
@@ -224,7 +231,7 @@ fn watch(
         });
     }
     let out = Arc::new(Mutex::new(Capture::new(spec.cap)));
-    let err = Arc::new(Mutex::new(Vec::new()));
+    let err = Arc::new(Mutex::new(Tail::default()));
     threads.start(reader(stdout, {
         let out = Arc::clone(&out);
         move |bytes| match lock(&out).push(bytes) {
@@ -236,7 +243,7 @@ fn watch(
     threads.start(reader(stderr, {
         let err = Arc::clone(&err);
         move |bytes| {
-            keep_tail(&mut lock(&err), bytes);
+            lock(&err).push(bytes);
             None
         }
     }));
