@@ -56,6 +56,10 @@ pub(crate) enum UsageError {
     /// The first word of `--program` or `--oracle` names nothing that runs.
     #[error("Error: {0} cannot run '{1}': {2}")]
     CannotRun(&'static str, String, String),
+    /// The first word of `--program` names a file the user it runs as
+    /// (`--user`) cannot run: the reason names it, and where it was found.
+    #[error("Error: {0}: {1}")]
+    NotRunnableAs(&'static str, String),
     #[error("Error: {0} '{1}': {2}")]
     User(String, String, String),
     #[error("Error: --port takes a port number from 0 to 65535, not '{0}'")]

@@ -102,7 +102,8 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
         && let (Some(user), Some(first)) = (&o.user, o.program.as_ref().and_then(|w| w.first()))
         && let Err(why) = crate::platform::process::runnable_as(first, user)
     {
-        let error = UsageError::CannotRun("--program", first.clone(), why);
+        // `/x/w.sh, which the user nobody cannot run`: the path said once.
+        let error = UsageError::NotRunnableAs("--program", why);
         return Err(error.in_command(command.into()));
     }
     // Beside a program run as another user, the oracle runs in a folder of

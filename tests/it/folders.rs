@@ -501,6 +501,8 @@ fn as_root_test_user_checks_the_program_as_grade_does_in_every_format() {
         assert_eq!(o.status.code(), Some(2), "{format}: {all}");
         let refused = format!("{who}, which the user nobody cannot run");
         assert!(all.contains(&refused), "{format}: {all}");
+        // The path is said once.
+        assert_eq!(all.matches(who.as_str()).count(), 1, "{format}: {all}");
     }
 }
 
