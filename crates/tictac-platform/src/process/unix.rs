@@ -295,6 +295,8 @@ fn at_deadline(child: &spawn::Child) -> AtDeadline {
 enum Drained {
     Ended,
     Held(Held),
+    /// Still open, and no process of the run found holding it.
+    Unknown,
     TooMuch,
 }
 
@@ -312,12 +314,18 @@ fn drain(
             None => break,
         }
     }
+    // Told only when a process of the run is found holding it: a runner's
+    // thread starting another program holds a copy of the pipe for a
+    // moment (until that program's exec), which is no news of this one.
     let inode = rustix::fs::fstat(&*stdout)?.st_ino as u64;
     let by = tree::session_of(session)
         .into_iter()
         .find(|p| tree::holds_pipe(p.pid, inode))
         .map(|p| Other { pid: p.pid as u32, name: p.name });
-    Ok(Drained::Held(Held { by }))
+    Ok(match by {
+        Some(by) => Drained::Held(Held { by: Some(by) }),
+        None => Drained::Unknown,
+    })
 }
 
 /// Types, reads and waits at once on this one thread: a program may answer
@@ -380,6 +388,7 @@ fn watch(
                 match drain(stdout, &mut out, &mut buf, started.child.id() as i32)? {
                     Drained::Ended => pipes.stdout = None,
                     Drained::Held(who) => *held = Some(who),
+                    Drained::Unknown => {}
                     Drained::TooMuch => return Ok((Ending::PrintedTooMuch, out, err)),
                 }
             }
