@@ -1,14 +1,15 @@
 //! The suite's identity, kept in `grades.json` so that a regrade
 //! (`--update`) adds to a gradebook only the grades of the suite it holds:
-//! a SHA-256 of every test graded, in order, each its name, its trace and
-//! its expected file (directives, points and visibility are in the trace).
+//! a SHA-256 of every test graded, in order, each its name, its trace, its
+//! expected file (directives, points and visibility are in the trace) and
+//! the file its `-- run:` line names, when it names one (`-b data.in`).
 
 use std::io::{self, Read};
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use crate::suite::{Test, course, files};
+use crate::suite::{Test, course, files, plan};
 
 /// `sha256:HEX` of the tests, read from the executable under `--course`.
 pub(super) fn of_suite(tests: &[Test], course: bool) -> String {
@@ -21,6 +22,11 @@ pub(super) fn of_suite(tests: &[Test], course: bool) -> String {
                 Some(bytes) => add(&mut hash, b"file", bytes),
                 None => add_file(&mut hash, &path),
             }
+        }
+        // Only a trace that names one adds it: other suites' digests stay.
+        if let Some(input) = plan::named_input(&test.trace) {
+            hash.update(b"input");
+            add_file(&mut hash, &input);
         }
     }
     let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
@@ -85,5 +91,20 @@ mod tests {
         std::fs::copy(dir.path().join("a.expected.txt"), dir.path().join("b.expected.txt"))
             .expect("copy");
         assert_ne!(of_suite(&[test("b")], false), of_suite(&[test("a")], false), "names count");
+    }
+
+    /// The file a `-- run:` line names is part of the test (the tester's
+    /// C13 g): a regrade after it changed would mix two versions.
+    #[test]
+    fn the_digest_changes_with_the_file_a_run_line_names() {
+        let dir = tempfile::tempdir().expect("dir");
+        let test = [Test { trace: dir.path().join("a.txt"), name: "a".into() }];
+        std::fs::write(dir.path().join("a.txt"), "-- run: -b data.in\n").expect("write");
+        std::fs::write(dir.path().join("a.expected.txt"), "x\n").expect("write");
+        std::fs::write(dir.path().join("data.in"), "undo\n").expect("write");
+        let first = of_suite(&test, false);
+        assert_eq!(of_suite(&test, false), first, "the same suite");
+        std::fs::write(dir.path().join("data.in"), "redo\n").expect("write");
+        assert_ne!(of_suite(&test, false), first);
     }
 }
