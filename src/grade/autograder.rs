@@ -137,7 +137,23 @@ fn suite_files(path: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeEr
     super::checked_suite(&tests)?;
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&root).follow_links(true).min_depth(1).sort_by_file_name() {
-        let entry = entry.map_err(|e| suite_error(&root, io::Error::other(e)))?;
+        // What cannot be looked at (a link in a loop, or to nothing) is no
+        // test, as `tictac test` finds them: left out, and named.
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let link = e.path().unwrap_or(&root);
+                let why = match e.loop_ancestor() {
+                    Some(_) => "a link back to a folder above it".to_string(),
+                    None => e.io_error().map_or_else(|| e.to_string(), ToString::to_string),
+                };
+                let link = shown(link.strip_prefix(&root).unwrap_or(link).display());
+                eprintln!(
+                    "warning: the suite's '{link}' cannot be followed ({why}): left out of the zip"
+                );
+                continue;
+            }
+        };
         let relative = entry.path().strip_prefix(&root).unwrap_or(entry.path());
         let Some(name) = relative.to_str() else {
             let why = io::Error::other("its name is not UTF-8, which a zip cannot carry");

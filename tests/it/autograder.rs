@@ -410,3 +410,31 @@ fn a_submission_uploaded_as_its_folder_is_told_once_where_its_program_is() {
         text(&o)
     );
 }
+
+/// A symbolic-link loop in a suite folder (the tester's C13 i): `tictac
+/// test` runs the suite's tests, and the autograder, which said "no tests
+/// found", now zips them too, naming each link left out.
+#[test]
+fn a_link_loop_in_the_suite_is_named_and_left_out_of_the_zip() {
+    let home = temp_dir();
+    let suite = suite(home.path());
+    let dir = Path::new(&suite);
+    std::os::unix::fs::symlink(dir.join("loop2"), dir.join("loop1")).expect("link");
+    std::os::unix::fs::symlink(dir.join("loop1"), dir.join("loop2")).expect("link");
+    let zip = path(&home.path().join("ag.zip"));
+    let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &zip]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}{err}", text(&o));
+    assert!(
+        err.contains("warning: the suite's 'loop1' cannot be followed (")
+            && err.contains("): left out of the zip"),
+        "{err}"
+    );
+    let zip = zip::ZipArchive::new(fs::File::open(&zip).expect("open")).expect("a zip");
+    let names: Vec<String> = zip
+        .file_names()
+        .map(|n| n.expect("name").into_owned())
+        .filter(|n| n.starts_with("suite/"))
+        .collect();
+    assert_eq!(names.len(), 5, "{names:?}");
+}
