@@ -46,10 +46,12 @@ fn found(dir: &Path) -> Vec<(PathBuf, usize)> {
         .filter(|p| p.to_string_lossy().ends_with(".txt"))
         .filter(|p| !p.to_string_lossy().ends_with(".expected.txt"))
         .map(|p| {
-            let body = fs::read_to_string(&p).expect("read trace");
+            // Bytes: the fuzzer writes traces that are not UTF-8.
+            let body = fs::read(&p).expect("read trace");
             let lines = body
-                .lines()
-                .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("--"))
+                .split(|&b| b == b'\n')
+                .map(<[u8]>::trim_ascii)
+                .filter(|l| !l.is_empty() && !l.starts_with(b"--"))
                 .count();
             (p, lines)
         })
