@@ -114,6 +114,24 @@ struct Build {
     build_timeout: Seconds,
 }
 
+/// What `--total-time` does, in every command that has it.
+const TOTAL_TIME: &str = "build included: a test starts only if it can end by then (the rest fail, \
+     not run; S leaves room for the build and one test)";
+
+/// `--total-time`, one definition for the commands whose whole run has a
+/// limit: none unless given (`tictac test`), or a default the command sets
+/// with `mut_arg` (the autograder's, with its help).
+#[derive(Args)]
+struct TotalTime {
+    #[arg(
+        long,
+        value_name = "S",
+        help = format!("End the run within S seconds, {TOTAL_TIME}"),
+        value_parser = Checked(values::program_seconds)
+    )]
+    total_time: Option<Seconds>,
+}
+
 #[derive(Args)]
 #[command(mut_arg("timeout", |a| a.help("Stop a program or oracle still running after S seconds, at least 0.1 (its test fails)")))]
 struct TestArgs {
@@ -139,10 +157,8 @@ struct TestArgs {
     jobs: Jobs,
     #[command(flatten)]
     timeout: Timeout,
-    /// End the run within S seconds, build included: a test starts only if it can end by then
-    /// (the rest fail, not run)
-    #[arg(long, value_name = "S", value_parser = Checked(values::program_seconds))]
-    total_time: Option<Seconds>,
+    #[command(flatten)]
+    total_time: TotalTime,
     /// Print only failures and the last line
     #[arg(short, long)]
     quiet: bool,
@@ -199,6 +215,12 @@ struct GradeArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("total_time", |a| a
+    .help(format!(
+        "End run_autograder within S seconds, {TOTAL_TIME}; Gradescope's own limit must be \
+         longer (10 minutes unless the assignment sets it)"
+    ))
+    .default_value(Seconds(DEFAULT_AUTOGRADER_TIME).to_string())))]
 struct AutograderArgs {
     /// Run CMD -b TRACE in the submission's folder (CMD split as a shell would)
     #[arg(long, value_name = "CMD", value_parser = Checked(values::command))]
@@ -208,15 +230,8 @@ struct AutograderArgs {
     build: Option<Words>,
     #[command(flatten)]
     timeout: Timeout,
-    /// End run_autograder within S seconds, build included (Gradescope's own limit must be
-    /// longer: 10 minutes unless the assignment sets it)
-    #[arg(
-        long,
-        value_name = "S",
-        value_parser = Checked(values::program_seconds),
-        default_value_t = Seconds(DEFAULT_AUTOGRADER_TIME)
-    )]
-    total_time: Seconds,
+    #[command(flatten)]
+    total_time: TotalTime,
     /// Write the autograder to FILE (a new file: an existing one is refused)
     #[arg(long, value_name = "FILE.zip")]
     out: PathBuf,
@@ -414,13 +429,15 @@ impl Command {
                 let build = a.build.map(|w| w.0);
                 let timeout = a.timeout.timeout.0;
                 let build_timeout = build.as_ref().map(|_| DEFAULT_BUILD_TIMEOUT);
-                time_for_a_test(a.total_time.0, timeout, build_timeout)?;
+                // Always given here: the default `mut_arg` sets above.
+                let total_time = a.total_time.total_time.map_or(DEFAULT_AUTOGRADER_TIME, |s| s.0);
+                time_for_a_test(total_time, timeout, build_timeout)?;
                 Invocation::Autograder(AutograderOptions {
                     suite: a.suite,
                     command: a.command.0,
                     build,
                     timeout,
-                    total_time: a.total_time.0,
+                    total_time,
                     out: a.out,
                 })
             }
@@ -485,7 +502,7 @@ impl TestArgs {
             built_from: None,
             build: self.build.build.map(|w| w.0),
             build_timeout: self.build.build_timeout.0,
-            total_time: self.total_time.map(|s| s.0),
+            total_time: self.total_time.total_time.map(|s| s.0),
             user: self.user,
         };
         if options.build.is_some() && options.program.is_none() {
@@ -813,6 +830,53 @@ mod tests {
                     "Error: --jobs takes a positive whole number, not '0'"
                 );
             }
+        }
+    }
+
+    /// `--total-time` is one definition in `test` and the autograder: read
+    /// and checked alike, told alike in their help; the autograder's has a
+    /// default, shown there.
+    #[test]
+    fn total_time_reads_alike_in_test_and_the_autograder() {
+        use std::time::Duration;
+        let total = |args: &[&str]| match p(args) {
+            Ok(Invocation::Test(o)) => o.total_time,
+            Ok(Invocation::Autograder(o)) => Some(o.total_time),
+            other => panic!("{args:?}: {other:?}"),
+        };
+        let autograder: &[&str] = &["autograder", "--command", "x", "--out", "a.zip", "s"];
+        assert_eq!(total(&["test"]), None);
+        assert_eq!(total(autograder), Some(DEFAULT_AUTOGRADER_TIME));
+        for command in [&["test"][..], autograder] {
+            let with = |extra: &[&'static str]| [command, extra].concat();
+            assert_eq!(
+                total(&with(&["--total-time", "20.5"])),
+                Some(Duration::from_millis(20_500))
+            );
+            assert_eq!(
+                error(&with(&["--total-time", "0"])),
+                "Error: --total-time takes a positive number of seconds, not '0'"
+            );
+            assert_eq!(
+                error(&with(&["--total-time", "5"])),
+                "Error: --total-time 5 leaves no time for a test: a test may take 10 s (--timeout): \
+                 give at least that"
+            );
+            let name = command[0];
+            let Ok(Invocation::CommandHelp(help)) = p(&[name, "--help"]) else {
+                panic!("{name} --help");
+            };
+            // The option's line and the next: its help, on either.
+            let lines = help.lines().skip_while(|l| !l.contains("--total-time <S>"));
+            let entry = lines.take(2).collect::<String>();
+            assert!(
+                entry.contains(
+                    "S seconds, build included: a test starts only if it can end by then \
+                     (the rest fail, not run; S leaves room for the build and one test)"
+                ),
+                "{name} --help:\n{help}"
+            );
+            assert_eq!(help.contains("[default: 480]"), name == "autograder", "{help}");
         }
     }
 
