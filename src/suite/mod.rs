@@ -181,16 +181,30 @@ pub(crate) struct TestResult {
 }
 
 impl TestResult {
-    /// The result as a student may see it when `visibility` hides the
-    /// test's expected output: the verdict, the line where the outputs
-    /// first differ and the program's own standard error stay; the diff,
-    /// which quotes the expected text, goes.
+    /// A result that is its verdict alone: no time taken, no command, notes
+    /// or standard error to show, the program's if anything's.
+    pub(crate) fn new(verdict: Verdict) -> TestResult {
+        TestResult {
+            verdict,
+            elapsed: Duration::ZERO,
+            command: None,
+            notes: Vec::new(),
+            stderr: Vec::new(),
+            not_the_programs: false,
+            ran_out: None,
+        }
+    }
+
     /// Whether the program ran tictac itself, which refused to answer for
     /// it (under `--user`, `tictac grade`).
     pub(crate) fn ran_tictac(&self) -> bool {
         self.notes.iter().any(|note| note == RAN_TICTAC)
     }
 
+    /// The result as a student may see it when `visibility` hides the
+    /// test's expected output: the verdict, the line where the outputs
+    /// first differ and the program's own standard error stay; the diff,
+    /// which quotes the expected text, goes.
     pub(crate) fn for_students(&self, visibility: plan::Visibility) -> TestResult {
         let mut shown = self.clone();
         if visibility == plan::Visibility::Visible {
@@ -297,15 +311,7 @@ pub(crate) fn unrun(test: &Test, options: &Options, verdict: Verdict) -> TestRes
         Some(why) => Verdict::Skipped(why),
         None => verdict,
     };
-    TestResult {
-        verdict,
-        elapsed: Duration::ZERO,
-        command: None,
-        notes: Vec::new(),
-        stderr: Vec::new(),
-        not_the_programs: false,
-        ran_out: None,
-    }
+    TestResult::new(verdict)
 }
 
 /// Captured output never stops below this many bytes.
@@ -524,15 +530,11 @@ fn guarded_run_once(test: &Test, options: &Options, stop: &AtomicBool) -> TestRe
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_one(test, options, Some(stop))))
         .unwrap_or_else(|_| TestResult {
-            verdict: Verdict::CannotRun(
-                "the runner failed on this test (a bug: it panicked)".into(),
-            ),
             elapsed: start.elapsed(),
-            command: None,
-            notes: Vec::new(),
-            stderr: Vec::new(),
             not_the_programs: true,
-            ran_out: None,
+            ..TestResult::new(Verdict::CannotRun(
+                "the runner failed on this test (a bug: it panicked)".into(),
+            ))
         })
 }
 

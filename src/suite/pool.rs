@@ -194,15 +194,7 @@ mod tests {
     fn every_thread_has_ended_when_the_results_are_in() {
         let job = |_: usize, _: &AtomicBool| {
             ENDING.with(|_| {});
-            TestResult {
-                verdict: Verdict::Pass,
-                elapsed: Duration::ZERO,
-                command: None,
-                notes: Vec::new(),
-                stderr: Vec::new(),
-                not_the_programs: false,
-                ran_out: None,
-            }
+            TestResult::new(Verdict::Pass)
         };
         let jobs = Jobs { count: 6, threads: 3, run: &job };
         let mut count = Count(0);

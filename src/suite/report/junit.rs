@@ -309,13 +309,8 @@ mod tests {
         let test =
             |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
         let outcome = |verdict| TestResult {
-            verdict,
             elapsed: Duration::from_millis(1500),
-            command: None,
-            notes: Vec::new(),
-            stderr: Vec::new(),
-            not_the_programs: false,
-            ran_out: None,
+            ..TestResult::new(verdict)
         };
         junit.add(&test("a"), &outcome(Verdict::Pass)).expect("add");
         junit

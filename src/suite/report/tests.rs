@@ -16,13 +16,10 @@ use crate::suite::{Diff, Trouble, Verdict};
 fn suite() -> Vec<(Test, TestResult)> {
     let test = |name: &str| Test { trace: PathBuf::from(format!("{name}.txt")), name: name.into() };
     let result = |verdict, ms, notes: &[&str], stderr: &[&str]| TestResult {
-        verdict,
         elapsed: Duration::from_micros(ms),
-        command: None,
         notes: notes.iter().map(|n| n.to_string()).collect(),
         stderr: stderr.iter().map(|n| n.to_string()).collect(),
-        not_the_programs: false,
-        ran_out: None,
+        ..TestResult::new(verdict)
     };
     let ran = |verdict, stderr: &[&str]| TestResult {
         command: Some("python3 'dan smith/ttt.py' -w 3 5 t/t.txt".into()),
@@ -175,15 +172,7 @@ fn gradescope() {
 fn first_line(format: Format, quiet: bool, heading: &Heading) -> String {
     let (mut out, mut people) = (Vec::new(), Vec::new());
     let test = Test { trace: PathBuf::from("a.txt"), name: "a".into() };
-    let result = TestResult {
-        verdict: Verdict::Pass,
-        elapsed: Duration::from_millis(1),
-        command: None,
-        notes: Vec::new(),
-        stderr: Vec::new(),
-        not_the_programs: false,
-        ran_out: None,
-    };
+    let result = TestResult { elapsed: Duration::from_millis(1), ..TestResult::new(Verdict::Pass) };
     {
         let mut reporter = for_format(format, quiet, false, Some(heading), &mut out, &mut people);
         reporter.report(&TestEvent::Started { tests: 1, build: None, notes: &[] }).expect("vec");
