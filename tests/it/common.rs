@@ -265,6 +265,26 @@ pub fn tmux_available() -> bool {
     found
 }
 
+/// Fails at once, saying why, if SIG`name` (number `number`) is ignored in
+/// this test process: tictac keeps a signal ignored at its start ignored
+/// (as `nohup` asks), so a test that sends it would wait out its limit and
+/// fail as a hang. A non-interactive shell starts a background job (`cmd &`
+/// in a script) with SIGINT and SIGQUIT ignored; `setsid` keeps them
+/// ignored, `set -m` in the script or `env --default-signal` does not.
+/// Read from `SigIgn` in /proc/self/status (Linux); elsewhere nothing is
+/// checked.
+#[cfg(unix)] // for the tests that send signals
+pub fn assert_signal_not_ignored(name: &str, number: u32) {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else { return };
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"));
+    let mask = mask.and_then(|m| u64::from_str_radix(m.trim(), 16).ok()).expect("SigIgn");
+    assert!(
+        mask & (1 << (number - 1)) == 0,
+        "SIG{name} is ignored in this test process (started as a background job?): \
+         start cargo test in the foreground, or as `env --default-signal=INT,QUIT cargo test`"
+    );
+}
+
 /// A path as the command line takes it.
 pub fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
@@ -323,6 +343,33 @@ pub fn processes_with(marker: &str) -> Vec<u32> {
     found
 }
 
+/// Waits until the programs under `marker` (`hostile_script`s that start
+/// an escaped sleeper and a sleeper of their own) have all started both:
+/// at least two sleepers (copies of `sleep` under `marker`), and two for
+/// each other process naming `marker` but tictac (each program's shell;
+/// any shell still forking, a `$(...)` or a `setsid` about to exec, is
+/// one more and is waited out). Fails after 10 s, listing what runs.
+#[cfg(target_os = "linux")] // for runner_hostile and containment
+pub fn wait_for_sleepers(marker: &str, context: &str) {
+    let argv0 = |pid: u32| {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let first = cmdline.split(|&b| b == 0).next().unwrap_or_default().to_vec();
+        String::from_utf8_lossy(&first).into_owned()
+    };
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let programs: Vec<String> =
+            processes_with(marker).into_iter().map(argv0).filter(|a| a != BIN).collect();
+        let sleepers = programs.iter().filter(|a| a.ends_with("/sleep")).count();
+        let others = programs.len() - sleepers;
+        if sleepers >= 2 && sleepers == 2 * others {
+            return;
+        }
+        assert!(Instant::now() < until, "{context}: not every program's sleepers: {programs:?}");
+        sleep(Duration::from_millis(20));
+    }
+}
+
 /// Fails if any process with `marker` is still alive 2 s later (killing
 /// what it finds first, so a failure leaves less behind).
 #[cfg(target_os = "linux")] // for runner_hostile and containment
@@ -334,13 +381,31 @@ pub fn assert_none_left(marker: &str) {
             return;
         }
         if Instant::now() > until {
+            let described: Vec<String> = left.iter().map(|&pid| described(pid)).collect();
             for &pid in &left {
                 let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
             }
-            panic!("processes left running: {left:?}");
+            panic!("processes left running:\n{}", described.join("\n"));
         }
         sleep(Duration::from_millis(20));
     }
+}
+
+/// A process as a failure names it: its pid, state, parent, user, tag
+/// (`TICTAC_RUN_TAG`) and command line.
+#[cfg(target_os = "linux")]
+fn described(pid: u32) -> String {
+    let read = |what: &str| std::fs::read(format!("/proc/{pid}/{what}")).unwrap_or_default();
+    let stat = String::from_utf8_lossy(&read("stat")).into_owned();
+    let after_name = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after_name.split_whitespace().take(2).collect();
+    let status = String::from_utf8_lossy(&read("status")).into_owned();
+    let uid = status.lines().find_map(|l| l.strip_prefix("Uid:")).unwrap_or("").trim().to_owned();
+    let environ = read("environ");
+    let tag = environ.split(|&b| b == 0).find_map(|e| e.strip_prefix(b"TICTAC_RUN_TAG="));
+    let tag = tag.map(|t| String::from_utf8_lossy(t).into_owned());
+    let cmdline = String::from_utf8_lossy(&read("cmdline")).replace('\0', " ");
+    format!("  {pid} state+parent {fields:?} uid {uid} tag {tag:?}: {cmdline}")
 }
 
 /// proptest's settings for a module's properties: `cases` cases unless

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::{
     BIN, Tmux, assert_none_left, file, fuzz_command, hostile_script, model_program, path,
-    processes_with, run, script, suite, temp_dir, text, tmux_available,
+    processes_with, run, script, suite, temp_dir, text, tmux_available, wait_for_sleepers,
 };
 
 /// The environment variable that turns cgroups off; both ways are tried.
@@ -395,14 +395,11 @@ fn a_runner_killed_outright_leaves_no_program_running() {
                 .stdout(Stdio::null())
                 .spawn()
                 .expect("spawn");
-            let until = Instant::now() + Duration::from_secs(10);
-            // Two sleepers per run, two runs at once.
-            while processes_with(&marker).len() < 4 && Instant::now() < until {
-                sleep(Duration::from_millis(20));
-            }
+            // Killed once every program started holds both its sleepers
+            // (counting every process naming the folder, the runner and a
+            // shell's `$(...)` included, let it go at 4 with no sleeper).
             let context = format!("{command}, {NO_CGROUP}={way}");
-            let sleepers = processes_with(&marker).len();
-            assert!(sleepers >= 4, "{context}: {sleepers} sleepers");
+            wait_for_sleepers(&marker, &context);
             runner.kill().expect("SIGKILL");
             runner.wait().expect("wait");
             eprintln!("{context}");

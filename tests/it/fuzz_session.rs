@@ -6,7 +6,8 @@
 //! (bench/check-fuzz.sh), as is the bound on the stop with `--timeout 1`.
 
 use crate::common::{
-    BIN, ended_within, fuzz, fuzz_started, path, saved, script, temp_dir, text, tictac,
+    BIN, assert_signal_not_ignored, ended_within, fuzz, fuzz_started, path, saved, script,
+    temp_dir, text, tictac,
 };
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -126,6 +127,7 @@ fn interrupted(args: &[&str], after: &str, signal: &str) -> (String, Option<i32>
 
 #[test]
 fn a_signal_stops_the_session_with_the_summary_so_far() {
+    assert_signal_not_ignored("INT", 2);
     let scratch = temp_dir();
     // Something found: status 1, the file kept, the summary.
     let program = undo_marked(scratch.path(), 0);

@@ -14,7 +14,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, run, temp_dir};
+use crate::common::{BIN, assert_signal_not_ignored, run, temp_dir};
 use rustix::process::{Pid, Signal, kill_process};
 
 const GAME: &str = "new_game(\"Ann\",\"Bob\")\nplay(\"Ann\",5) play(\"Bob\",1)\nundo\nredo\n";
@@ -130,6 +130,7 @@ fn a_fatal_signal_leaves_no_output_and_kills_with_that_signal() {
         (&["-l", "IN", "OUT"], Signal::TERM, 15),
         (&["-w", "1", "_", "IN", "OUT"], Signal::INT, 2),
     ];
+    assert_signal_not_ignored("INT", 2);
     for (args, signal, number) in cases {
         let run = HeldRun::start(None, args);
         run.signal(signal);
@@ -152,6 +153,7 @@ fn every_catchable_fatal_signal_leaves_no_output() {
         (Signal::VTALARM, 26),
         (Signal::PROF, 27),
     ];
+    assert_signal_not_ignored("QUIT", 3);
     for (signal, number) in signals {
         // No core file for the signals whose default action dumps one.
         let run = HeldRun::start(Some("ulimit -c 0"), &["-b", "IN", "OUT"]);

@@ -6,7 +6,8 @@
 
 use crate::common::hostile_script as script;
 use crate::common::{
-    BIN, assert_none_left, path, processes_with, run, suite, temp_dir, text, tictac,
+    BIN, assert_none_left, assert_signal_not_ignored, path, run, suite, temp_dir, text, tictac,
+    wait_for_sleepers,
 };
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -105,6 +106,8 @@ fn a_program_that_prints_forever_is_stopped_at_the_cap() {
 fn a_signal_to_the_runner_stops_every_program_first() {
     // Each fatal signal that may be caught (QUIT and XCPU dump a core file:
     // in the temporary folder, if the limit allows one).
+    assert_signal_not_ignored("INT", 2);
+    assert_signal_not_ignored("QUIT", 3);
     for signal in ["INT", "TERM", "HUP", "QUIT", "USR1", "USR2", "ALRM", "XCPU"] {
         let dir = suite();
         let tools = temp_dir();
@@ -116,10 +119,7 @@ fn a_signal_to_the_runner_stops_every_program_first() {
             .stdout(Stdio::null())
             .spawn()
             .expect("spawn");
-        let until = Instant::now() + Duration::from_secs(10);
-        while processes_with(&marker).len() < 4 && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_sleepers(&marker, &format!("SIG{signal}"));
         let status = Command::new("kill")
             .args([&format!("-{signal}"), &runner.id().to_string()])
             .status()
