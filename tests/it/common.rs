@@ -412,13 +412,22 @@ fn described(pid: u32) -> String {
 /// proptest's own `PROPTEST_CASES` asks for another number, and the failures
 /// it finds kept beside the module (`tests/it/NAME.proptest-regressions`;
 /// proptest's default would put them in `tests/proptest-regressions/`, since
-/// this folder has a `main.rs`).
+/// this folder has a `main.rs`). Cases are drawn with XorShift, not
+/// proptest's default ChaCha: in a debug build ChaCha's unoptimized vector
+/// code took most of these tests' time (about 70 % of a property's CPU
+/// under `perf`). A failure kept from ChaCha is replayed with ChaCha: the
+/// file names the generator of each seed it keeps.
 pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
-    use proptest::test_runner::{Config, FileFailurePersistence};
+    use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm};
     let default = Config::default();
     let cases = if std::env::var_os("PROPTEST_CASES").is_some() { default.cases } else { cases };
     let kept = FileFailurePersistence::WithSource("proptest-regressions");
-    Config { cases, failure_persistence: Some(Box::new(kept)), ..default }
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(kept)),
+        rng_algorithm: RngAlgorithm::XorShift,
+        ..default
+    }
 }
 
 /// The traces a fuzz session saved in `dir` (not their expected files),
