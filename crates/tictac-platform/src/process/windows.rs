@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -318,10 +318,12 @@ fn reader(
 
 /// The file `name` starts, found as `cmd.exe` in the folder `current`
 /// finds it: a name with a folder from `current` (or where it says, from
-/// a root); a bare name in `current`, then in each folder of `PATH`. A name
-/// without one of `PATHEXT`'s extensions is tried with each of them in turn.
+/// a root: on the runner's drive when it names none); a bare name in
+/// `current`, then in each folder of `PATH`. A name without one of
+/// `PATHEXT`'s extensions is tried with each of them in turn.
 fn locate(name: &OsStr, current: &Path) -> Option<PathBuf> {
-    let path = Path::new(name);
+    let runner = std::env::current_dir().unwrap_or_default();
+    let path = &on_drive_of(Path::new(name), &runner);
     let extensions: Vec<String> = std::env::var("PATHEXT")
         .unwrap_or_else(|_| DEFAULT_PATHEXT.into())
         .split(';')
@@ -351,6 +353,20 @@ fn locate(name: &OsStr, current: &Path) -> Option<PathBuf> {
     std::iter::once(current.to_path_buf())
         .chain(std::env::split_paths(&path_var))
         .find_map(|folder| in_folder(&folder))
+}
+
+/// `path` as the runner, in its folder `runner`, reads it: rooted without
+/// a drive (`\tools\ttt.exe`, or `/tmp/x/tictac.exe` under wine), on
+/// `runner`'s drive (or share), not on the drive of the folder the program
+/// runs in, which may be a copy of the runner's under `%TEMP%` on another;
+/// any other path as it is.
+fn on_drive_of(path: &Path, runner: &Path) -> PathBuf {
+    match (path.components().next(), runner.components().next()) {
+        (Some(Component::RootDir), Some(drive @ Component::Prefix(_))) => {
+            Path::new(drive.as_os_str()).join(path)
+        }
+        _ => path.to_path_buf(),
+    }
 }
 
 // Programs run as the user who runs tictac: there is no other user to be.
@@ -402,4 +418,26 @@ pub fn under_grading() -> bool {
 
 pub fn started_as(_args: &[OsString]) -> Option<i32> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::on_drive_of;
+
+    #[test]
+    fn a_path_rooted_without_a_drive_is_on_the_runners() {
+        let on = |path: &str, runner: &str| on_drive_of(Path::new(path), Path::new(runner));
+        assert_eq!(on(r"\tools\ttt.exe", r"Z:\work\s"), Path::new(r"Z:\tools\ttt.exe"));
+        assert_eq!(on("/tmp/x/tictac.exe", r"Z:\work"), Path::new(r"Z:\tmp\x\tictac.exe"));
+        assert_eq!(
+            on(r"\tools\ttt.exe", r"\\srv\share\s"),
+            Path::new(r"\\srv\share\tools\ttt.exe")
+        );
+        // A path with a drive, or relative, is the same wherever it is read.
+        for path in [r"C:\tools\ttt.exe", r"D:ttt.exe", "ttt.exe", r".\ttt.bat", r"..\w\ttt.exe"] {
+            assert_eq!(on(path, r"Z:\work"), Path::new(path), "{path}");
+        }
+    }
 }
