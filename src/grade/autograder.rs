@@ -142,15 +142,8 @@ fn suite_files(path: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeEr
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                let link = e.path().unwrap_or(&root);
-                let why = match e.loop_ancestor() {
-                    Some(_) => "a link back to a folder above it".to_string(),
-                    None => e.io_error().map_or_else(|| e.to_string(), ToString::to_string),
-                };
-                let link = shown(link.strip_prefix(&root).unwrap_or(link).display());
-                eprintln!(
-                    "warning: the suite's '{link}' cannot be followed ({why}): left out of the zip"
-                );
+                let link = suite::discover::Unfollowed::new(&e, &root);
+                eprintln!("{}", link.warning("left out of the zip"));
                 continue;
             }
         };

@@ -128,6 +128,15 @@ pub(crate) fn default_root() -> Option<&'static str> {
 /// in sorted order; a folder reached again is not searched again, so links
 /// can neither loop nor multiply the search.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
+    discover_noting(paths, &mut Vec::new())
+}
+
+/// `discover`, adding to `unfollowed` what under the folders searched
+/// cannot be followed, and so holds no test (`tictac test` warns of each).
+pub(crate) fn discover_noting(
+    paths: &[PathBuf],
+    unfollowed: &mut Vec<Unfollowed>,
+) -> Result<Vec<Test>, SuiteError> {
     let roots: Vec<PathBuf> = if paths.is_empty() {
         let found = default_root().map(PathBuf::from);
         vec![found.ok_or_else(|| SuiteError::NoSuiteHere(DEFAULT_ROOTS.join("/ and ") + "/"))?]
@@ -139,7 +148,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<Test>, SuiteError> {
     let mut found: Vec<(Test, &Path)> = Vec::new();
     for root in &roots {
         if root.is_dir() {
-            for trace in walk(root, &mut seen)? {
+            for trace in walk(root, &mut seen, unfollowed)? {
                 let relative = trace.strip_prefix(root).unwrap_or(&trace);
                 let name = display_name(relative);
                 found.push((Test { trace, name }, root));
@@ -290,8 +299,44 @@ impl SeenTraces {
     }
 }
 
-/// The traces under `root`, in sorted order, each file and folder once.
-fn walk(root: &Path, seen: &mut SeenTraces) -> Result<Vec<PathBuf>, SuiteError> {
+/// Something in a suite's folder that cannot be followed (a link in a
+/// loop, or to nothing; a folder that cannot be listed): no test, and what
+/// it leads to is left out. Told by one warning, `tictac test`'s and the
+/// autograder's.
+#[derive(Debug)]
+pub(crate) struct Unfollowed {
+    /// Its path, as `shown`: from the suite's folder.
+    path: PathBuf,
+    why: String,
+}
+
+impl Unfollowed {
+    /// What `error`, met walking `root`, says of its path; the path is
+    /// shown from `root` when below it.
+    pub(crate) fn new(error: &walkdir::Error, root: &Path) -> Unfollowed {
+        let path = error.path().unwrap_or(root);
+        let why = match error.loop_ancestor() {
+            Some(_) => "a link back to a folder above it".to_string(),
+            None => error.io_error().map_or_else(|| error.to_string(), ToString::to_string),
+        };
+        Unfollowed { path: path.strip_prefix(root).unwrap_or(path).to_path_buf(), why }
+    }
+
+    /// The warning, ending with what became of it (`left`: "left out of
+    /// the zip").
+    pub(crate) fn warning(&self, left: &str) -> String {
+        let path = escape_controls(&self.path.display().to_string());
+        format!("warning: the suite's '{path}' cannot be followed ({}): {left}", self.why)
+    }
+}
+
+/// The traces under `root`, in sorted order, each file and folder once;
+/// what cannot be followed there added to `unfollowed`.
+fn walk(
+    root: &Path,
+    seen: &mut SeenTraces,
+    unfollowed: &mut Vec<Unfollowed>,
+) -> Result<Vec<PathBuf>, SuiteError> {
     let mut traces = Vec::new();
     let mut folders = Seen::default();
     let entries = WalkDir::new(root)
@@ -307,21 +352,22 @@ fn walk(root: &Path, seen: &mut SeenTraces) -> Result<Vec<PathBuf>, SuiteError> 
     for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
-            // A loop back to a folder above: already being searched.
+            // A loop back to a folder above: already being searched, and
+            // nothing left out.
             Err(e) if e.loop_ancestor().is_some() => continue,
             // Something that cannot be looked at (a broken or looping link,
             // a folder that cannot be listed): a trace by its name fails
-            // its own test saying why; anything else is not a test, and
-            // ignored like any other file that is not one.
+            // its own test saying why; anything else is no test, but may
+            // stand for tests (a folder of them), so it is told.
             Err(e) if e.depth() == 0 => {
                 let at = e.path().unwrap_or(root);
                 return Err(FileError::Unreadable(at.display().to_string()).into());
             }
             Err(e) => {
-                if let Some(path) = e.path().filter(|p| is_trace_name(p))
-                    && seen.first(path)
-                {
-                    traces.push(path.to_path_buf());
+                match e.path().filter(|p| is_trace_name(p)) {
+                    Some(path) if seen.first(path) => traces.push(path.to_path_buf()),
+                    Some(_) => {}
+                    None => unfollowed.push(Unfollowed::new(&e, Path::new(""))),
                 }
                 continue;
             }
@@ -383,9 +429,27 @@ mod tests {
         symlink(root.join("sub"), root.join("a-link")).expect("symlink");
         symlink(root.join("sub"), root.join("b-link")).expect("symlink");
         symlink(root.join("z.txt"), root.join("y.txt")).expect("symlink");
-        let tests = discover(&[root.to_path_buf(), root.join("z.txt")]).expect("found");
+        // Links that cannot be followed: a loop of links, a link to nothing.
+        symlink(root.join("loop2"), root.join("loop1")).expect("symlink");
+        symlink(root.join("loop1"), root.join("loop2")).expect("symlink");
+        symlink(root.join("gone"), root.join("sub/to-nothing")).expect("symlink");
+        let mut unfollowed = Vec::new();
+        let paths = [root.to_path_buf(), root.join("z.txt")];
+        let tests = discover_noting(&paths, &mut unfollowed).expect("found");
         let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a-link/t", "y"]);
+        // Each told, the loops back to a folder above (nothing left out) not.
+        let told: Vec<String> = unfollowed.iter().map(|u| u.warning("left out")).collect();
+        let at = |name: &str| {
+            format!("warning: the suite's '{}' cannot be followed (", root.join(name).display())
+        };
+        assert_eq!(told.len(), 3, "{told:?}");
+        for (warning, name) in told.iter().zip(["a-link/to-nothing", "loop1", "loop2"]) {
+            assert!(
+                warning.starts_with(&at(name)) && warning.ends_with("): left out"),
+                "{warning}"
+            );
+        }
     }
 
     #[test]

@@ -343,7 +343,12 @@ pub(crate) fn run_watching(
 ) -> Result<Report, SuiteError> {
     // The whole run's time counts from here, the build's included.
     let deadline = options.total_time.map(|total| (Instant::now() + total, total));
-    let mut tests = discover(&options.paths)?;
+    let mut unfollowed = Vec::new();
+    let mut tests = discover::discover_noting(&options.paths, &mut unfollowed)?;
+    for link in unfollowed {
+        // As the one below: standard error, what it changes is told.
+        let _ = writeln!(progress, "{}", link.warning("left out of the run"));
+    }
     for (orphan, why) in discover::orphans(&tests) {
         let shown = discover::escape_controls(&orphan.display().to_string());
         // A warning on standard error: one that cannot be written changes

@@ -413,7 +413,7 @@ fn a_submission_uploaded_as_its_folder_is_told_once_where_its_program_is() {
 
 /// A symbolic-link loop in a suite folder (the tester's C13 i): `tictac
 /// test` runs the suite's tests, and the autograder, which said "no tests
-/// found", now zips them too, naming each link left out.
+/// found", now zips them too; both name each link left out, in one warning.
 #[test]
 fn a_link_loop_in_the_suite_is_named_and_left_out_of_the_zip() {
     let home = temp_dir();
@@ -421,6 +421,12 @@ fn a_link_loop_in_the_suite_is_named_and_left_out_of_the_zip() {
     let dir = Path::new(&suite);
     std::os::unix::fs::symlink(dir.join("loop2"), dir.join("loop1")).expect("link");
     std::os::unix::fs::symlink(dir.join("loop1"), dir.join("loop2")).expect("link");
+    let o = tictac(&["test", &suite]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{}{err}", text(&o));
+    let warning =
+        format!("warning: the suite's '{}' cannot be followed (", path(&dir.join("loop1")));
+    assert!(err.contains(&warning) && err.contains("): left out of the run"), "{err}");
     let zip = path(&home.path().join("ag.zip"));
     let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &zip]);
     let err = String::from_utf8_lossy(&o.stderr);
