@@ -599,7 +599,7 @@ impl pool::Results for Class<'_> {
         for (file, path) in [report_file, junit_file] {
             file.persist(&path)?;
         }
-        self.progress.student_done(name, report);
+        self.progress.student_done(name, report, row.not_graded().is_none());
         self.rows.push(row);
         Ok(())
     }
