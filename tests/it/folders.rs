@@ -109,17 +109,56 @@ fn graders() -> Vec<(&'static str, Tictac)> {
     }
 }
 
+/// What most tests here start from: an open home (a class's) holding the
+/// model program (`model`, a correct one with `none`), the three-trace
+/// suite, and a student's open folder (`home/NAME`, its parents open too).
+struct Class {
+    home: tempfile::TempDir,
+    model: String,
+    suite: String,
+    student: PathBuf,
+}
+
+impl Class {
+    fn new(student: &str) -> Class {
+        let home = open_dir();
+        let model = model(home.path());
+        let suite = path(&suite(home.path()));
+        let mut folder = home.path().to_path_buf();
+        for name in student.split('/') {
+            folder = open_folder(&folder, name);
+        }
+        Class { home, model, suite, student: folder }
+    }
+
+    /// `tictac test SUITE ARGS`, run as this user in the student's folder.
+    fn test(&self, args: &[&str]) -> Output {
+        as_self(&[&["test", self.suite.as_str()][..], args].concat(), &self.student)
+    }
+
+    /// `tictac grade SUITE STUDENT --command COMMAND ARGS --out HOME/book`,
+    /// run as this user (root: the programs as nobody) from home: what it
+    /// printed and the student's report (empty when none was written).
+    fn grade(&self, command: &str, args: &[&str]) -> (Output, String) {
+        let (student, out) = (path(&self.student), self.home.path().join("book"));
+        let book = path(&out);
+        let head = ["grade", self.suite.as_str(), &student, "--command", command, "--out", &book];
+        let o = as_self(&[&head[..], args].concat(), self.home.path());
+        let name = self.student.file_name().expect("a name").to_string_lossy();
+        let report = fs::read_to_string(out.join(format!("{name}.report.txt")));
+        (o, report.unwrap_or_default())
+    }
+}
+
 #[test]
 fn a_program_that_copies_its_input_into_its_folder_passes_every_test_whatever_j() {
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    copying_student(&student, &model);
+    let class = Class::new("alice");
+    let student = &class.student;
+    copying_student(student, &class.model);
     for (who, tictac) in graders() {
         for jobs in ["1", "3"] {
-            let args = ["test", &path(&suite), "--program", "./ttt", "-j", jobs];
-            let o = tictac(&args, &student);
+            let args = ["test", &class.suite, "--program", "./ttt", "-j", jobs];
+            let o = tictac(&args, student);
             assert_eq!(o.status.code(), Some(0), "as {who}, -j {jobs}: {}", text(&o));
             assert!(text(&o).contains("3/3 passed"), "as {who}, -j {jobs}: {}", text(&o));
         }
@@ -130,25 +169,20 @@ fn a_program_that_copies_its_input_into_its_folder_passes_every_test_whatever_j(
 
 #[test]
 fn a_class_of_programs_that_copy_their_input_scores_full_marks_whatever_j() {
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let students: Vec<PathBuf> = ["alice", "bob"]
-        .iter()
-        .map(|name| {
-            let folder = open_folder(home.path(), name);
-            copying_student(&folder, &model);
-            folder
-        })
-        .collect();
+    let class = Class::new("alice");
+    let home = class.home.path();
+    let students = [class.student.clone(), open_folder(home, "bob")];
+    for folder in &students {
+        copying_student(folder, &class.model);
+    }
     for (k, (who, tictac)) in graders().into_iter().enumerate() {
-        let out = home.path().join(format!("book{k}"));
-        let (suite, book) = (path(&suite), path(&out));
-        let mut args = vec!["grade", &suite, "--command", "./ttt", "-j", "3"];
+        let out = home.join(format!("book{k}"));
+        let book = path(&out);
+        let mut args = vec!["grade", &class.suite, "--command", "./ttt", "-j", "3"];
         args.extend(["--out", &book]);
         let names: Vec<String> = students.iter().map(|s| path(s)).collect();
         args.extend(names.iter().map(String::as_str));
-        let o = tictac(&args, home.path());
+        let o = tictac(&args, home);
         assert_eq!(o.status.code(), Some(0), "as {who}: {}", text(&o));
         let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
         let reports = ["alice", "bob"].map(|name| {
@@ -168,6 +202,18 @@ fn root_or_skip() -> bool {
         assert!(std::env::var_os("CI").is_none(), "these tests need root under CI");
     }
     is_root()
+}
+
+/// A folder only root may enter (the suite closed) whose files are links
+/// to the open `suite`'s: its answers open through the links.
+fn linked_suite(home: &Path, suite: &str) -> PathBuf {
+    let linked = home.join("linked");
+    fs::create_dir(&linked).expect("mkdir");
+    fs::set_permissions(&linked, fs::Permissions::from_mode(0o700)).expect("chmod");
+    for entry in fs::read_dir(suite).expect("suite").flatten() {
+        std::os::unix::fs::symlink(entry.path(), linked.join(entry.file_name())).expect("link");
+    }
+    linked
 }
 
 /// Three traces of the course suite, in a folder only root can read.
@@ -246,29 +292,19 @@ fn as_root_a_command_the_programs_user_cannot_run_is_refused_before_grading() {
     // An interpreter under a folder only root may enter (a pyenv shim in /root).
     let private = private_dir();
     let shim = script(private.path(), "fakepy", "exec true");
-    let home = open_dir();
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    let out = path(&home.path().join("book"));
+    let class = Class::new("alice");
+    let home = class.home.path();
+    let out = path(&home.join("book"));
     let path_var =
         format!("{}:{}", path(private.path()), std::env::var("PATH").unwrap_or_default());
     for command in [shim.as_str(), "fakepy"] {
-        let o = run(
-            Command::new(BIN).env("PATH", &path_var).args([
-                "grade",
-                &path(&suite),
-                "--command",
-                &format!("{command} ttt.py"),
-                "--out",
-                &out,
-                &path(&student),
-            ]),
-            None,
-        );
+        let command = format!("{command} ttt.py");
+        let args = ["grade", &class.suite, "--command", &command, "--out", &out];
+        let o = run(Command::new(BIN).env("PATH", &path_var).args(args).arg(&class.student), None);
         let err = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
         assert_eq!(o.status.code(), Some(2), "{command}: {err}");
         assert!(err.contains(&shim) && err.contains("the user nobody cannot run"), "{err}");
-        assert!(!home.path().join("book").exists(), "nothing written");
+        assert!(!home.join("book").exists(), "nothing written");
     }
 }
 
@@ -277,40 +313,25 @@ fn as_root_a_suite_the_programs_user_could_read_is_warned_about() {
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    copying_student(&student, &model);
-    let out = path(&temp_dir().path().join("book"));
-    let o = run(
-        Command::new(BIN)
-            .args(["grade", &path(&suite), "--command", "./ttt", "--out", &out])
-            .arg(&student),
-        None,
-    );
+    let class = Class::new("alice");
+    let (home, suite, student) = (class.home.path(), &class.suite, &class.student);
+    copying_student(student, &class.model);
+    let (o, _) = class.grade("./ttt", &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let warning = format!(
-        "warning: the user nobody can read the suite '{}', whose expected files are the answers: \
-         `chmod 700 '{}'`",
-        path(&suite),
-        path(&suite)
+        "warning: the user nobody can read the suite '{suite}', whose expected files are the \
+         answers: `chmod 700 '{suite}'`"
     );
     assert!(err.contains(&warning), "{err}");
     // A closed suite whose files are links to that folder: the same answers,
     // open through the links (the tester's C5).
-    let linked = home.path().join("linked");
-    fs::create_dir(&linked).expect("mkdir");
-    fs::set_permissions(&linked, fs::Permissions::from_mode(0o700)).expect("chmod");
-    for entry in fs::read_dir(&suite).expect("suite").flatten() {
-        std::os::unix::fs::symlink(entry.path(), linked.join(entry.file_name())).expect("link");
-    }
+    let linked = linked_suite(home, suite);
     let out = path(&temp_dir().path().join("book"));
     let o = run(
         Command::new(BIN)
             .args(["grade", &path(&linked), "--command", "./ttt", "--out", &out])
-            .arg(&student),
+            .arg(student),
         None,
     );
     let err = String::from_utf8_lossy(&o.stderr);
@@ -319,7 +340,7 @@ fn as_root_a_suite_the_programs_user_could_read_is_warned_about() {
         "warning: the user nobody can read '{0}/a.txt' ({1}/a.txt links there) (and 5 more files \
          the suite links to), which the programs could read whatever the suite's folder allows: \
          `chmod 700 '{0}'` keeps it from them",
-        path(&suite),
+        suite,
         path(&linked)
     );
     assert!(err.contains(&warning), "{err}");
@@ -328,40 +349,33 @@ fn as_root_a_suite_the_programs_user_could_read_is_warned_about() {
 
 #[test]
 fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
-    let home = open_dir();
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    script(&student, "who", "echo \"I am $(id -un)\" >&2; exit 3");
+    let class = Class::new("alice");
+    let student = &class.student;
+    script(student, "who", "echo \"I am $(id -un)\" >&2; exit 3");
     let me = String::from_utf8_lossy(&Command::new("id").arg("-un").output().expect("id").stdout)
         .trim()
         .to_string();
-    let o = as_self(&["test", &path(&suite), "--program", "./who", "-j", "1"], &student);
+    let o = class.test(&["--program", "./who", "-j", "1"]);
     assert!(text(&o).contains(&format!("I am {me}")), "{}", text(&o));
     if root_or_skip() {
-        let args = ["test", &path(&suite), "--program", "./who", "--user", "nobody"];
-        let o = as_self(&args, &student);
+        let o = class.test(&["--program", "./who", "--user", "nobody"]);
         assert!(text(&o).contains("I am nobody"), "{}", text(&o));
         // Run as another user, as under `tictac grade`, a program that runs
         // tictac itself gets no answer from it.
-        script(&student, "oracle", &format!("exec '{BIN}' \"$@\""));
-        let args = ["test", &path(&suite), "--program", "./oracle", "--user", "nobody"];
-        let o = as_self(&args, &student);
+        script(student, "oracle", &format!("exec '{BIN}' \"$@\""));
+        let o = class.test(&["--program", "./oracle", "--user", "nobody"]);
         assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
         // Nor through a shell it named as the grader is named.
         let body = format!(
             "cp /bin/sh \"$TMPDIR/tictac-grader\" && \"$TMPDIR/tictac-grader\" -c '\"$0\" \"$@\"; exit $?' '{BIN}' \"$@\""
         );
-        script(&student, "named", &body);
-        let args = ["test", &path(&suite), "--program", "./named", "--user", "nobody"];
-        let o = as_self(&args, &student);
+        script(student, "named", &body);
+        let o = class.test(&["--program", "./named", "--user", "nobody"]);
         assert!(text(&o).contains("note: the program ran tictac itself"), "{}", text(&o));
         // The grader's own oracle, run as the grader, answers: a right
         // program passes against it.
-        let model = model(home.path());
-        script(&student, "right", &format!("exec '{model}' none \"$@\""));
-        let args =
-            ["test", &path(&suite), "--program", "./right", "--user", "nobody", "--oracle", BIN];
-        let o = as_self(&args, &student);
+        script(student, "right", &format!("exec '{}' none \"$@\"", class.model));
+        let o = class.test(&["--program", "./right", "--user", "nobody", "--oracle", BIN]);
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         assert!(text(&o).contains("3/3 passed"), "{}", text(&o));
     }
@@ -369,39 +383,32 @@ fn tictac_test_runs_a_program_as_its_user_unless_user_says_another() {
 
 #[test]
 fn a_program_named_by_a_path_leaving_its_folder_runs_as_it_does_by_hand() {
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let w = open_folder(home.path(), "w");
-    script(&w, "good.sh", &format!("exec '{model}' none \"$@\""));
-    let student = open_folder(home.path(), "f1");
-    std::os::unix::fs::symlink("../w/good.sh", student.join("prog")).expect("link");
+    let class = Class::new("f1");
+    let w = open_folder(class.home.path(), "w");
+    script(&w, "good.sh", &format!("exec '{}' none \"$@\"", class.model));
+    std::os::unix::fs::symlink("../w/good.sh", class.student.join("prog")).expect("link");
     for program in ["../w/good.sh", "sh ../w/good.sh", "./prog"] {
-        let o = as_self(&["test", &path(&suite), "--program", program, "-j", "2"], &student);
+        let o = class.test(&["--program", program, "-j", "2"]);
         assert_eq!(o.status.code(), Some(0), "{program}: {}", text(&o));
         assert!(text(&o).contains("3/3 passed"), "{program}: {}", text(&o));
     }
     // grade: a command leaving each student's folder (a grader's script).
-    let out = home.path().join("book");
-    let args = ["grade", &path(&suite), "--command", "sh ../w/good.sh", "--out", &path(&out)];
-    let o = as_self(&[&args[..], &[&path(&student)]].concat(), home.path());
+    let (o, report) = class.grade("sh ../w/good.sh", &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
-    assert!(csv.contains("\nf1,3,3,"), "{csv}");
+    let csv = fs::read_to_string(class.home.path().join("book/grades.csv")).expect("grades.csv");
+    assert!(csv.contains("\nf1,3,3,"), "{csv}{report}");
 }
 
 #[test]
 fn a_folder_this_user_cannot_read_whole_is_run_in_as_it_is_never_copied_in_part() {
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
+    let class = Class::new("alice");
+    let student = &class.student;
     // Execute-only: the folder cannot be listed, the program not read.
-    let student = open_folder(home.path(), "alice");
-    fs::copy(&model, student.join("ttt")).expect("copy");
+    fs::copy(&class.model, student.join("ttt")).expect("copy");
     fs::set_permissions(student.join("ttt"), fs::Permissions::from_mode(0o711)).expect("chmod");
-    fs::set_permissions(&student, fs::Permissions::from_mode(0o711)).expect("chmod");
+    fs::set_permissions(student, fs::Permissions::from_mode(0o711)).expect("chmod");
     for (who, tictac) in graders() {
-        let o = tictac(&["test", &path(&suite), "--program", "./ttt none"], &student);
+        let o = tictac(&["test", &class.suite, "--program", "./ttt none"], student);
         assert_eq!(o.status.code(), Some(0), "as {who}: {}", text(&o));
         assert!(text(&o).contains("3/3 passed"), "as {who}: {}", text(&o));
     }
@@ -415,19 +422,17 @@ fn a_folder_this_user_cannot_read_whole_is_run_in_as_it_is_never_copied_in_part(
 /// in as it is, which the program tells (it fails there).
 #[test]
 fn logs_written_in_the_programs_folder_are_left_out_of_its_copies() {
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let folder = open_folder(home.path(), "work");
-    let logs = open_folder(&folder, "logs");
+    let class = Class::new("work");
+    let (model, folder) = (&class.model, &class.student);
+    let logs = open_folder(folder, "logs");
     let big = fs::File::create(logs.join("big.bin")).expect("create");
     big.set_len((32 << 20) + 1).expect("a sparse file past the limit");
     let body = format!(
         "if [ \"$PWD\" = '{}' ]; then echo 'ran in the folder itself' >&2; exit 9; fi\nexec '{model}' none \"$@\"",
-        path(&folder)
+        path(folder)
     );
-    script(&folder, "ttt", &body);
-    let o = as_self(&["test", &path(&suite), "--program", "./ttt", "--log", "logs"], &folder);
+    script(folder, "ttt", &body);
+    let o = class.test(&["--program", "./ttt", "--log", "logs"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("3/3 passed"), "{}", text(&o));
     assert_eq!(fs::read_dir(&logs).expect("logs").count(), 4, "a log per test, and big.bin");
@@ -443,10 +448,8 @@ fn as_root_a_built_folder_past_the_copy_limits_is_run_in_itself_given_to_the_use
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let model = model(home.path());
-    let suite = suite(home.path());
-    let student = open_folder(&open_folder(home.path(), "class"), "alice");
+    let class = Class::new("class/alice");
+    let (model, student) = (&class.model, &class.student);
     // Each run leaves a file: the next finds it, and the last fails.
     let build = format!(
         "mkdir target && i=0; while [ $i -le 2000 ]; do : > target/f$i; i=$((i+1)); done\n\
@@ -454,24 +457,18 @@ fn as_root_a_built_folder_past_the_copy_limits_is_run_in_itself_given_to_the_use
          exec {model} none \"$@\"\\n' > ttt && chmod +x ttt"
     );
     fs::write(student.join("build.sh"), build).expect("write");
-    let out = home.path().join("grades");
-    let args = ["grade", &path(&suite), &path(&student), "--command", "./ttt"];
-    let o = as_self(
-        &[&args[..], &["--build", "sh build.sh", "--out", &path(&out)]].concat(),
-        home.path(),
-    );
+    let (o, report) = class.grade("./ttt", &["--build", "sh build.sh"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let report = fs::read_to_string(out.join("alice.report.txt")).expect("report");
     assert!(report.contains("Test Results: 2/3 passed."), "{report}");
     assert!(report.contains("exited with status 3"), "{report}");
     let note = format!(
         "note: the program ran in its build of {} itself, one test at a time: it holds more \
          than 2000 files",
-        path(&student)
+        path(student)
     );
     assert!(report.contains(&note), "{report}");
     assert!(!report.contains(".tictac-"), "no scratch folder named: {report}");
-    assert_eq!(fs::read_dir(&student).expect("alice").count(), 1, "her folder is left alone");
+    assert_eq!(fs::read_dir(student).expect("alice").count(), 1, "her folder is left alone");
 }
 
 /// `test --user` checks the program as `grade` does, whatever the format:
@@ -484,19 +481,19 @@ fn as_root_test_user_checks_the_program_as_grade_does_in_every_format() {
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let suite = suite(home.path());
+    let class = Class::new("alice");
+    let (home, suite) = (class.home.path(), &class.suite);
     let private = private_dir();
     let who = script(private.path(), "who", "echo \"I am $(id -un)\" >&2; exit 3");
     for format in ["human", "gradescope"] {
-        let args = ["test", &path(&suite), "--program", "./who", "--user", "nobody"];
+        let args = ["test", suite, "--program", "./who", "--user", "nobody"];
         let o =
             as_self(&[&args[..], &["--format", format, "--filter", "b"]].concat(), private.path());
         let all = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
         assert_eq!(o.status.code(), Some(1), "{format}: {all}");
         assert!(all.contains("I am nobody"), "{format}: {all}");
-        let args = ["test", &path(&suite), "--program", &who, "--user", "nobody"];
-        let o = as_self(&[&args[..], &["--format", format]].concat(), home.path());
+        let args = ["test", suite, "--program", &who, "--user", "nobody"];
+        let o = as_self(&[&args[..], &["--format", format]].concat(), home);
         let all = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
         assert_eq!(o.status.code(), Some(2), "{format}: {all}");
         let refused = format!("{who}, which the user nobody cannot run");
@@ -513,51 +510,50 @@ fn as_root_test_user_warns_of_a_suite_the_user_could_read() {
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    script(&student, "ttt", "exit 3");
-    let args = ["test", &path(&suite), "--program", "./ttt", "--user", "nobody", "--filter", "b"];
-    let o = as_self(&args, &student);
+    let class = Class::new("alice");
+    let (home, suite, student) = (class.home.path(), &class.suite, &class.student);
+    script(student, "ttt", "exit 3");
+    let o = class.test(&["--program", "./ttt", "--user", "nobody", "--filter", "b"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    let warning = format!("warning: the user nobody can read the suite '{}'", path(&suite));
+    let warning = format!("warning: the user nobody can read the suite '{suite}'");
     assert!(err.contains(&warning), "{err}");
 
     // A closed suite whose files link to that folder: warned as grade warns
     // (the tester's C5, through suite::exposure; A13).
-    let linked = home.path().join("linked");
-    fs::create_dir(&linked).expect("mkdir");
-    fs::set_permissions(&linked, fs::Permissions::from_mode(0o700)).expect("chmod");
-    for entry in fs::read_dir(&suite).expect("suite").flatten() {
-        std::os::unix::fs::symlink(entry.path(), linked.join(entry.file_name())).expect("link");
-    }
+    let linked = linked_suite(home, suite);
     let args = ["test", &path(&linked), "--program", "./ttt", "--user", "nobody", "--filter", "b"];
-    let o = as_self(&args, &student);
+    let o = as_self(&args, student);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     let warning = format!(
         "warning: the user nobody can read '{0}/a.txt' ({1}/a.txt links there) (and 5 more files \
          the suite links to)",
-        path(&suite),
+        suite,
         path(&linked)
     );
     assert!(err.contains(&warning), "{err}");
 
     // The oracle, as root, runs in a folder of its own, not the student's
     // (A13): it prints where it ran, which is no folder of the student's.
-    let oracle = script(home.path(), "oracle", "pwd; ls");
+    let oracle = script(home, "oracle", "pwd; ls");
     fs::write(student.join("secret"), "the student's own").expect("write");
-    let args = ["test", &path(&suite), "--program", "./ttt", "--oracle", &oracle];
-    let args = [&args[..], &["--user", "nobody", "--filter", "b"]].concat();
-    let o = as_self(&args, &student);
+    let o = class.test(&[
+        "--program",
+        "./ttt",
+        "--oracle",
+        &oracle,
+        "--user",
+        "nobody",
+        "--filter",
+        "b",
+    ]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("exited with status 3"), "{out}");
-    assert!(!out.contains(&path(&student)) && !out.contains("secret"), "{out}");
+    assert!(!out.contains(&path(student)) && !out.contains("secret"), "{out}");
     // Named by a relative path, it would be the student's folder's file.
-    let args = ["test", &path(&suite), "--program", "./ttt", "--oracle", "./oracle"];
-    let o = as_self(&[&args[..], &["--user", "nobody"]].concat(), &student);
+    let o = class.test(&["--program", "./ttt", "--oracle", "./oracle", "--user", "nobody"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
         text(&o)
@@ -575,23 +571,20 @@ fn as_root_a_student_folder_the_programs_user_could_change_is_warned_about() {
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let suite = suite(home.path());
-    let open = open_folder(home.path(), "bb");
-    let closed = home.path().join("aa");
+    let class = Class::new("bb");
+    let open = &class.student;
+    let closed = class.home.path().join("aa");
     fs::create_dir(&closed).expect("mkdir");
-    for folder in [&open, &closed] {
+    for folder in [open, &closed] {
         script(folder, "ttt", "exit 3");
     }
-    let out = path(&temp_dir().path().join("book"));
-    let args = ["grade", &path(&suite), &path(&closed), &path(&open), "--command", "./ttt"];
-    let o = as_self(&[&args[..], &["--out", &out]].concat(), home.path());
+    let (o, _) = class.grade("./ttt", &[&path(&closed)]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let warning = format!(
         "warning: the user nobody can change '{}': a program graded before its student's could \
          rewrite that submission",
-        path(&open)
+        path(open)
     );
     assert!(err.contains(&warning), "{err}");
 }
@@ -604,16 +597,12 @@ fn as_root_an_out_folder_of_the_programs_user_is_refused() {
     if !root_or_skip() {
         return;
     }
-    let home = open_dir();
-    let suite = suite(home.path());
-    let student = open_folder(home.path(), "alice");
-    script(&student, "ttt", "exit 3");
-    let out = home.path().join("book");
+    let class = Class::new("alice");
+    script(&class.student, "ttt", "exit 3");
+    let out = class.home.path().join("book");
     fs::create_dir(&out).expect("mkdir");
     std::os::unix::fs::chown(&out, Some(65534), Some(65534)).expect("chown");
-    let args =
-        ["grade", &path(&suite), &path(&student), "--command", "./ttt", "--out", &path(&out)];
-    let o = as_self(&args, home.path());
+    let (o, _) = class.grade("./ttt", &[]);
     let err = format!("{}{}", text(&o), String::from_utf8_lossy(&o.stderr));
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("belongs to the user nobody, whom the programs run as"), "{err}");
