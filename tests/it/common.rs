@@ -130,6 +130,15 @@ pub fn file(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> String {
     path(&p)
 }
 
+/// A suite of one test, `t`: the trace `trace` and its expected output
+/// `expected`, in a temporary folder.
+pub fn one_test(trace: &str, expected: &str) -> tempfile::TempDir {
+    let dir = temp_dir();
+    file(dir.path(), "t.txt", trace);
+    file(dir.path(), "t.expected.txt", expected);
+    dir
+}
+
 /// A tmux server of its own, with one session running a command.
 #[cfg(unix)]
 pub struct Tmux {

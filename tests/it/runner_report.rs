@@ -1,7 +1,7 @@
 //! `tictac test` reports for people and for CI: what `--bless` changed,
 //! the diff's labels and pairing, and JUnit XML.
 
-use crate::common::{BIN, Tmux, path, script, temp_dir, text, tictac, tmux_available};
+use crate::common::{BIN, Tmux, one_test, path, script, temp_dir, text, tictac, tmux_available};
 use std::fs;
 use std::process::{Command, Stdio};
 
@@ -348,9 +348,7 @@ fn a_failure_shows_its_command_status_and_the_end_of_standard_error() {
 /// reported by how it ended, not as a missing file.
 #[test]
 fn an_exit_before_out_is_written_is_the_news() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "-- run: -b IN OUT\nundo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("-- run: -b IN OUT\nundo\n", "right\n");
     let tools = temp_dir();
     let program = script(tools.path(), "p.sh", "echo 'Traceback: boom' >&2; exit 1");
     let o = tictac(&["test", "--program", &program, &path(dir.path())]);

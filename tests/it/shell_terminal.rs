@@ -9,12 +9,16 @@ use crate::common::{
 
 const GUIDE: &str = "Type man to list the commands, quit to leave.";
 
-/// `tictac -i ARGS` in tmux, with its history in a folder of its own.
-fn shell(name: &str, env: &str, args: &str) -> (Tmux, tempfile::TempDir) {
+/// `tictac -i ARGS` in tmux, with its history in a folder of its own;
+/// None, the test skipped, where tmux cannot be run (`tmux_available`).
+fn shell(name: &str, env: &str, args: &str) -> Option<(Tmux, tempfile::TempDir)> {
+    if !tmux_available() {
+        return None;
+    }
     let dir = temp_dir();
     let tmux = shell_with(name, dir.path(), env, args);
     tmux.wait_for("->");
-    (tmux, dir)
+    Some((tmux, dir))
 }
 
 /// `ENV tictac -i ARGS` in tmux with `$XDG_DATA_HOME` in `dir`.
@@ -30,20 +34,14 @@ fn lines(screen: &str) -> Vec<&str> {
 
 #[test]
 fn one_opening_line_then_the_state() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("open", "", "");
+    let Some((tmux, _dir)) = shell("open", "", "") else { return };
     let screen = tmux.wait_for("start new game");
     assert_eq!(lines(&screen)[..2], [GUIDE, "  ok:  => start new game"], "{screen}");
 }
 
 #[test]
 fn right_arrow_and_end_never_insert_the_hint() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("right", "", "");
+    let Some((tmux, _dir)) = shell("right", "", "") else { return };
     for (k, key) in ["Right", "End"].into_iter().enumerate() {
         tmux.type_text("play");
         tmux.wait_for("->play(player: NAME");
@@ -56,10 +54,7 @@ fn right_arrow_and_end_never_insert_the_hint() {
 
 #[test]
 fn ctrl_c_leaves_no_hint_behind() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("ctrlc", "", "");
+    let Some((tmux, _dir)) = shell("ctrlc", "", "") else { return };
     tmux.type_text("play");
     tmux.wait_for("->play(player: NAME");
     tmux.keys(&["C-c"]);
@@ -71,10 +66,7 @@ fn ctrl_c_leaves_no_hint_behind() {
 
 #[test]
 fn no_color_shows_no_hint() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("nocolor", "NO_COLOR=1", "");
+    let Some((tmux, _dir)) = shell("nocolor", "NO_COLOR=1", "") else { return };
     // Without NO_COLOR, `und` shows the hint `o`.
     tmux.type_text("und");
     tmux.wait_for("->und");
@@ -85,10 +77,7 @@ fn no_color_shows_no_hint() {
 
 #[test]
 fn help_and_exit_get_the_reminder_below_the_engines_message() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("help", "", "");
+    let Some((tmux, _dir)) = shell("help", "", "") else { return };
     for word in ["help", "exit"] {
         tmux.type_text(word);
         tmux.keys(&["Enter"]);
@@ -102,10 +91,7 @@ fn help_and_exit_get_the_reminder_below_the_engines_message() {
 
 #[test]
 fn tab_lists_the_events_and_names_leave_out_the_bot() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("tab", "", "--bot Hal=elm");
+    let Some((tmux, _dir)) = shell("tab", "", "--bot Hal=elm") else { return };
     tmux.keys(&["Tab"]);
     tmux.wait_for("play_again");
     tmux.type_text("new_game(\"Ann\",\"Hal\")");
@@ -130,10 +116,7 @@ fn shell_in(name: &str, dir: &std::path::Path) -> Tmux {
 /// bench/check-paste.sh times it on the release build.
 #[test]
 fn a_long_paste_is_echoed_without_redrawing_the_line_at_every_key() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, dir) = shell("paste", "", "");
+    let Some((tmux, dir)) = shell("paste", "", "") else { return };
     let written = dir.path().join("written");
     tmux.record_output(&written);
     // Hints all along (each `play(` shows one), and a last event to wait for.
@@ -223,17 +206,16 @@ fn first_bot_move(tmux: &Tmux) -> String {
 
 #[test]
 fn a_random_bot_gets_a_fresh_seed_that_repeats_the_session() {
-    if !tmux_available() {
-        return;
-    }
-    let (first, _d1) = shell("seed1", "", "--bot Hal=random");
+    let Some((first, _d1)) = shell("seed1", "", "--bot Hal=random") else { return };
     let screen = first.wait_for("start new game");
     let seed = shown_seed(&screen);
     let played = first_bot_move(&first);
-    let (second, _d2) = shell("seed2", "", "--bot Hal=random");
+    let Some((second, _d2)) = shell("seed2", "", "--bot Hal=random") else { return };
     assert_ne!(shown_seed(&second.wait_for("start new game")), seed, "a fresh seed each session");
 
-    let (again, _d3) = shell("seed3", "", &format!("--bot Hal=random --seed {seed}"));
+    let Some((again, _d3)) = shell("seed3", "", &format!("--bot Hal=random --seed {seed}")) else {
+        return;
+    };
     let screen = again.wait_for("start new game");
     assert!(!screen.contains("random seed"), "a given seed is not shown:\n{screen}");
     assert_eq!(first_bot_move(&again), played, "--seed {seed} repeats the session");
@@ -241,10 +223,7 @@ fn a_random_bot_gets_a_fresh_seed_that_repeats_the_session() {
 
 #[test]
 fn bots_that_are_not_random_get_no_seed() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, _dir) = shell("noseed", "", "--bot Hal=perfect");
+    let Some((tmux, _dir)) = shell("noseed", "", "--bot Hal=perfect") else { return };
     let screen = tmux.wait_for("start new game");
     assert_eq!(lines(&screen)[0], GUIDE, "{screen}");
 }
@@ -324,10 +303,7 @@ fn a_paste_is_answered_line_by_line_as_piped_lines_are() {
 /// ended the session with "writing the output failed", the history lost.
 #[test]
 fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, dir) = shell("latin1", "", "");
+    let Some((tmux, dir)) = shell("latin1", "", "") else { return };
     tmux.wait_for("start new game");
     tmux.type_text("new_game(\"Ann\",\"B");
     tmux.run(&["send-keys", "-t", "t", "-H", "e9"]);
@@ -346,10 +322,7 @@ fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
 /// so. It said nothing, and lines 53 to 61 of this paste ran.
 #[test]
 fn a_paste_after_a_line_that_is_not_utf8_is_dropped_whole_and_said() {
-    if !tmux_available() {
-        return;
-    }
-    let (tmux, dir) = shell("latin1paste", "", "");
+    let Some((tmux, dir)) = shell("latin1paste", "", "") else { return };
     tmux.wait_for("start new game");
     let mut paste = b"new_game(\"Ann\",\"B\xe9b\")\n".to_vec();
     for k in 1..=60 {

@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use crate::common::{BIN, path, script, temp_dir, text, tictac};
+use crate::common::{BIN, one_test, path, script, temp_dir, text, tictac};
 
 /// A program that prints the expected output and then dies of a signal
 /// fails, saying so, unless `-- status:` asks for exactly that end (128 +
@@ -48,9 +48,7 @@ fn the_right_output_then_a_crash_is_no_pass() {
 /// crash: `exited with status 1`, in every format.
 #[test]
 fn a_normal_exit_is_no_crash_in_any_format() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("undo\n", "right\n");
     let tools = temp_dir();
     let program = script(tools.path(), "p.sh", "echo wrong; echo 'Error: bad' >&2; exit 1");
     for (format, line) in [
@@ -137,9 +135,7 @@ fn an_oracles_exit_status_is_its_answer() {
 /// `--program false`.
 #[test]
 fn a_run_that_ran_no_test_is_no_success() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "-- run: -b IN --bot Hal=elm\nundo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("-- run: -b IN --bot Hal=elm\nundo\n", "right\n");
     let said = "Test Results: 0/0 passed, 1 skipped. No test ran: every one was skipped, so nothing was checked.\n";
     for format in ["human", "tap", "junit"] {
         let o = tictac(&["test", "--format", format, "--program", "false", &path(dir.path())]);
@@ -336,9 +332,7 @@ fn a_save_traces_file_that_fills_is_named_and_holds_whole_traces() {
 /// process would have printed is never read (the tester's C2).
 #[test]
 fn a_process_left_holding_the_output_is_named() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\nlate\n").expect("write");
+    let dir = one_test("undo\n", "right\nlate\n");
     let tools = temp_dir();
     let program = script(tools.path(), "bg.sh", "echo right; (sleep 2; echo late) &");
     let o = tictac(&["test", "--program", &program, "--timeout", "5", &path(dir.path())]);
@@ -361,9 +355,7 @@ fn a_process_left_holding_the_output_is_named() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_stopped_program_is_told_from_a_slow_one() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("undo\n", "right\n");
     let tools = temp_dir();
     // Stopped or not, a run lasts its timeout: long enough for a shell to
     // get to its `kill` on a loaded machine, short enough to be cheap.
@@ -388,9 +380,7 @@ fn a_stopped_program_is_told_from_a_slow_one() {
 /// bytes it had, as standard error's lines do (C13 c).
 #[test]
 fn an_output_in_utf16_is_named_and_a_cut_line_counts_the_rest() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("undo\n", "right\n");
     let tools = temp_dir();
     let test = |program: &str| {
         let o = tictac(&["test", "--program", program, &path(dir.path())]);
@@ -414,9 +404,7 @@ fn an_output_in_utf16_is_named_and_a_cut_line_counts_the_rest() {
 /// (the tester's A10).
 #[test]
 fn a_flood_on_standard_error_is_counted_whole() {
-    let dir = temp_dir();
-    fs::write(dir.path().join("t.txt"), "undo\n").expect("write");
-    fs::write(dir.path().join("t.expected.txt"), "right\n").expect("write");
+    let dir = one_test("undo\n", "right\n");
     let tools = temp_dir();
     let flood = "yes 'error line' | head -n 100000 >&2; echo wrong";
     let program = script(tools.path(), "flood.sh", flood);
