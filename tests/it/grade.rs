@@ -7,7 +7,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::common::{BIN, model_program, path, run, script, temp_dir, text, tictac};
 
@@ -49,12 +49,7 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     let home = temp_dir();
     let students = class(home.path());
     let out = home.path().join("grades");
-    let mut args = vec!["grade", "--course", "--command", "./ttt", "--out"];
-    let out_arg = path(&out);
-    args.push(&out_arg);
-    args.extend(students.iter().map(String::as_str));
-    let o = tictac(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (o, csv, json) = graded(home.path(), &students, "1", "grades");
 
     // The guide's session is this one: its table is what was printed, up to
     // the last line's folder (given here as a full path).
@@ -69,7 +64,6 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     assert_eq!(upto_folder(&printed[last]), upto_folder(&shown[last]));
 
     // The CSV: a column per test, the points earned on it (1 or 0 here).
-    let csv = fs::read_to_string(out.join("grades.csv")).expect("grades.csv");
     let rows = rows(&csv);
     let header = &rows[0];
     assert_eq!(header[..5], ["student", "passed", "total", "points", "max_points"], "{csv}");
@@ -101,7 +95,6 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     assert!((1..5).contains(&crashed), "{csv}");
 
     // The JSON: the same, with each failure's kind.
-    let json = fs::read_to_string(out.join("grades.json")).expect("grades.json");
     let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     let students_json = json["students"].as_array().expect("students");
     assert_eq!(students_json.len(), 4, "{json}");
@@ -160,6 +153,25 @@ fn a_class_with_planted_mistakes_is_graded_into_a_gradebook() {
     }
     let xml = fs::read_to_string(out.join("carol.junit.xml")).expect("junit");
     assert!(xml.contains("<failure message=\"exited with status 3\" type=\"exited\">"), "{xml}");
+
+    // At -j 8 the tests of several students run at once: each result still
+    // lands in its own student's row and report, as graded one test at a
+    // time above.
+    let (_, pooled_csv, pooled_json) = graded(home.path(), &students, "8", "pooled");
+    let alone = |name| fs::read_to_string(out.join(name)).expect(name);
+    assert_eq!((alone("grades.csv"), alone("grades.json")), (pooled_csv, pooled_json));
+    for name in ["alice", "bob", "carol", "dan smith"] {
+        let report = |out: &str| {
+            let text = fs::read_to_string(home.path().join(out).join(format!("{name}.report.txt")))
+                .expect("report");
+            // Times differ from run to run, and each gradebook holds its
+            // own copy of the course suite.
+            let timeless: Vec<String> =
+                text.lines().map(|l| l.split(" (").next().unwrap_or(l).to_string()).collect();
+            timeless.join("\n").replace(&path(&home.path().join(out)), "OUT")
+        };
+        assert_eq!(report("grades"), report("pooled"), "{name}");
+    }
 }
 
 #[test]
@@ -400,9 +412,9 @@ fn one_student_s_hang_and_leftovers_touch_no_other() {
     assert_none_left(&marker);
 }
 
-/// The class graded at `-j jobs` into `home/out`: grades.csv and
-/// grades.json.
-fn graded(home: &Path, students: &[String], jobs: &str, out: &str) -> (String, String) {
+/// The class graded with the course suite at `-j jobs` into `home/out`:
+/// what it printed, grades.csv and grades.json.
+fn graded(home: &Path, students: &[String], jobs: &str, out: &str) -> (Output, String, String) {
     let out = home.join(out);
     let mut args = vec!["grade", "--course", "--command", "./ttt", "-j", jobs, "--out"];
     let out_arg = path(&out);
@@ -411,30 +423,7 @@ fn graded(home: &Path, students: &[String], jobs: &str, out: &str) -> (String, S
     let o = tictac(&args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let read = |name: &str| fs::read_to_string(out.join(name)).expect(name);
-    (read("grades.csv"), read("grades.json"))
-}
-
-#[test]
-fn one_pool_over_the_whole_class_grades_as_one_student_at_a_time() {
-    // At -j 8 the tests of several students run at once: each result still
-    // lands in its own student's row and report.
-    let home = temp_dir();
-    let students = class(home.path());
-    let alone = graded(home.path(), &students, "1", "alone");
-    let pooled = graded(home.path(), &students, "8", "pooled");
-    assert_eq!(alone, pooled);
-    for name in ["alice", "bob", "carol", "dan smith"] {
-        let report = |out: &str| {
-            let text = fs::read_to_string(home.path().join(out).join(format!("{name}.report.txt")))
-                .expect("report");
-            // Times differ from run to run, and each gradebook holds its
-            // own copy of the course suite.
-            let timeless: Vec<String> =
-                text.lines().map(|l| l.split(" (").next().unwrap_or(l).to_string()).collect();
-            timeless.join("\n").replace(&path(&home.path().join(out)), "OUT")
-        };
-        assert_eq!(report("alone"), report("pooled"), "{name}");
-    }
+    (o, read("grades.csv"), read("grades.json"))
 }
 
 /// The grades.csv of `tictac grade SUITE --command ./ttt STUDENTS`, run in
