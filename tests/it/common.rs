@@ -132,6 +132,7 @@ pub fn file(dir: &Path, name: &str, body: impl AsRef<[u8]>) -> String {
 
 /// A suite of one test, `t`: the trace `trace` and its expected output
 /// `expected`, in a temporary folder.
+#[cfg(unix)] // for verdicts and runner_report
 pub fn one_test(trace: &str, expected: &str) -> tempfile::TempDir {
     let dir = temp_dir();
     file(dir.path(), "t.txt", trace);
