@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::expect::{Expected, Kind};
 use super::progress::Progress;
-use super::report::{self, Ended, Reports, Telling, falsifying};
+use super::report::{self, Reports, Telling, falsifying};
 use super::reporter::{FuzzEvent, FuzzReporter, Summary};
 use super::saved::{self, TracesFile, save};
 use super::schedule::{Drawn, Grant, Schedule};
@@ -399,7 +399,7 @@ impl<'a> Coordinator<'a> {
         }
         // Until a run prints something, printing nothing is failing on
         // every trace too (a program started in the wrong folder).
-        let silent = |d: &Found| d.symptom.silent() || d.symptom.ended == Ended::TimedOut;
+        let silent = |d: &Found| d.symptom.silent() || d.symptom.did_not_finish();
         if !divergence.as_ref().is_some_and(|(_, d)| silent(d)) {
             self.printed = true;
         }
@@ -710,6 +710,7 @@ fn reached_within(trace: &Trace, kind: Kind) -> usize {
 mod tests {
     use super::*;
     use crate::fuzz::program::Exit;
+    use crate::fuzz::report::Ended;
     use crate::fuzz::schedule::Draws;
     use crate::fuzz::trace::Item;
 
@@ -738,7 +739,7 @@ mod tests {
     fn found(kind: Kind, root: bool) -> Box<Found> {
         let wanted = b"  ok\n".to_vec();
         let symptom = match kind {
-            Kind::Hang => report::Symptom::timed_out(),
+            Kind::Hang => report::Symptom::unfinished(Ended::TimedOut),
             _ => report::Symptom::of(&wanted, b"  no\n", Ended::Exited(Exit::Status(0)), Some(0)),
         };
         Box::new(Found { kind, root, wanted, symptom })

@@ -33,6 +33,9 @@ pub(crate) enum Launched {
     },
     /// Still running at the time limit; stopped.
     TimedOut,
+    /// Stopped by a signal (SIGSTOP) and never resumed until the time
+    /// limit, it or a process it started: how, in words.
+    Frozen(String),
     /// Printed more than the cap (what it printed up to there); stopped.
     TooMuch(Vec<u8>),
     /// Stopped because the session ended (its time is up, its output closed).
@@ -127,7 +130,10 @@ impl Launcher for Guarded<'_> {
                 Launched::Finished { output, exit: Exit::of(status), stderr }
             }
             (Ending::PrintedTooMuch, Some(output)) => Launched::TooMuch(output),
-            (Ending::TimedOut, _) => Launched::TimedOut,
+            (Ending::TimedOut, _) => match finished.at_deadline.and_then(|at| at.stopped) {
+                Some(stopped) => Launched::Frozen(crate::suite::plan::never_resumed(&stopped)),
+                None => Launched::TimedOut,
+            },
             (Ending::Stopped, _) => Launched::Stopped,
             (_, None) => Launched::CannotStart(format!("reading what {exe} printed failed")),
         }

@@ -29,6 +29,8 @@ pub(crate) enum Ended {
     Exited(Exit),
     /// Still running at `--timeout`.
     TimedOut,
+    /// Stopped by a signal and never resumed until `--timeout`: how.
+    Frozen(String),
     /// Stopped for printing far more than expected.
     TooMuch,
 }
@@ -55,9 +57,15 @@ impl Symptom {
         Symptom { line, ended, wanted_status: status, stderr: Vec::new(), rejected_at: None }
     }
 
-    pub(crate) fn timed_out() -> Symptom {
-        let ended = Ended::TimedOut;
+    /// A run that did not finish (`ended`: timed out, or frozen): no
+    /// output read.
+    pub(crate) fn unfinished(ended: Ended) -> Symptom {
         Symptom { line: None, ended, wanted_status: None, stderr: Vec::new(), rejected_at: None }
+    }
+
+    /// The program did not finish: no output was read.
+    pub(crate) fn did_not_finish(&self) -> bool {
+        matches!(self.ended, Ended::TimedOut | Ended::Frozen(_))
     }
 
     /// With the character of the trace the program rejected it at.
@@ -80,6 +88,7 @@ impl Symptom {
     pub(crate) fn failed_how(&self, timeout: Duration) -> String {
         match &self.ended {
             Ended::TimedOut => format!("did not finish in {} s", timeout.as_secs_f64()),
+            Ended::Frozen(how) => format!("did not finish ({how})"),
             Ended::Exited(Exit::Crashed(how)) => format!("was {how} before printing anything"),
             Ended::Exited(Exit::Status(code)) => {
                 format!("printed nothing and exited with status {code}")
@@ -100,7 +109,7 @@ impl Symptom {
         let abnormal = match &self.ended {
             Ended::Exited(Exit::Status(status)) => Some(*status) != self.wanted_status,
             Ended::Exited(Exit::Crashed(_)) => true,
-            Ended::TimedOut | Ended::TooMuch => false,
+            Ended::TimedOut | Ended::Frozen(_) | Ended::TooMuch => false,
         };
         short && abnormal
     }
@@ -314,6 +323,7 @@ impl Reports {
             let kinds: Vec<&str> = report.kinds.iter().map(|k| k.id()).collect();
             let at = match (&report.symptom.line, &report.symptom.ended) {
                 (_, Ended::TimedOut) => "did not finish".to_string(),
+                (_, Ended::Frozen(how)) => how.clone(),
                 (Some(line), _) => format!("output line {}", line.number),
                 (None, Ended::Exited(Exit::Crashed(how))) => how.clone(),
                 (None, _) => "exit status".to_string(),
@@ -349,22 +359,8 @@ pub(crate) fn falsifying(
     telling: Telling,
     saved: &Result<PathBuf, String>,
 ) -> String {
-    let mut text = format!("{head}:\n");
-    let lines: Vec<&[u8]> =
-        trace.strip_suffix(b"\n").unwrap_or(trace).split(|&b| b == b'\n').collect();
-    if trace.is_empty() {
-        text.push_str("    (the empty trace)\n");
-    }
-    let mut escaped = false;
-    for line in lines.iter().filter(|_| !trace.is_empty()).take(TRACE_SHOWN) {
-        let line_shown = shown(line);
-        escaped |= line_shown.as_bytes() != *line;
-        let _ = writeln!(text, "    {line_shown}");
-    }
-    if lines.len() > TRACE_SHOWN {
-        let more = (lines.len() - TRACE_SHOWN) as u64;
-        let _ = writeln!(text, "    ... ({})", super::counted(more, "more line", "more lines"));
-    }
+    let (lines, escaped) = trace_shown(trace, TRACE_SHOWN);
+    let mut text = format!("{head}:\n{lines}");
     if let Some(line) = &symptom.line {
         let other = |side: &Option<Vec<u8>>| side.as_ref().is_some_and(|l| l.ends_with(b"\n"));
         let _ = writeln!(text, "  output line {}:", line.number);
@@ -375,6 +371,9 @@ pub(crate) fn falsifying(
         Ended::TimedOut => {
             let secs = telling.timeout.as_secs_f64();
             let _ = writeln!(text, "  the program did not finish in {secs} s");
+        }
+        Ended::Frozen(how) => {
+            let _ = writeln!(text, "  the program did not finish: {how}");
         }
         Ended::TooMuch => text.push_str("  it printed far more than expected, and was stopped\n"),
         Ended::Exited(Exit::Crashed(how)) => {
@@ -405,6 +404,28 @@ pub(crate) fn falsifying(
         }
     }
     text
+}
+
+/// The lines of `trace` as a report shows them, each indented by four
+/// spaces and escaped (`shown`), at most `most` of them and then how many
+/// more; and whether any was escaped (the file holds other bytes).
+pub(crate) fn trace_shown(trace: &[u8], most: usize) -> (String, bool) {
+    if trace.is_empty() {
+        return ("    (the empty trace)\n".into(), false);
+    }
+    let lines: Vec<&[u8]> =
+        trace.strip_suffix(b"\n").unwrap_or(trace).split(|&b| b == b'\n').collect();
+    let (mut text, mut escaped) = (String::new(), false);
+    for line in lines.iter().take(most) {
+        let line_shown = shown(line);
+        escaped |= line_shown.as_bytes() != *line;
+        let _ = writeln!(text, "    {line_shown}");
+    }
+    if lines.len() > most {
+        let more = (lines.len() - most) as u64;
+        let _ = writeln!(text, "    ... ({})", super::counted(more, "more line", "more lines"));
+    }
+    (text, escaped)
 }
 
 /// The last lines of what a program wrote to standard error, under
@@ -537,7 +558,7 @@ mod tests {
         );
         assert!(!text.contains("exit status"), "{text}");
         let telling = Telling { timeout: Duration::from_millis(1500), ..CHECKED };
-        let text = falsifying("D", b"", &Symptom::timed_out(), telling, &saved);
+        let text = falsifying("D", b"", &Symptom::unfinished(Ended::TimedOut), telling, &saved);
         assert!(
             text.contains("(the empty trace)\n  the program did not finish in 1.5 s\n"),
             "{text}"

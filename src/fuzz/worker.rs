@@ -19,7 +19,7 @@ use super::coordinator::{Event, Note, Shrunk, Verdict};
 use super::expect::{self, Expected, Kind, first_difference};
 use super::generate::Settings;
 use super::program::{Exit, Guarded, Launched, Launcher, Limits};
-use super::report::{Ended, Symptom};
+use super::report::{self, Ended, Symptom};
 use super::schedule::Drawn;
 use super::trace::Trace;
 use super::workplace::Workplace;
@@ -140,10 +140,17 @@ impl Worker<'_> {
     /// session ends. This worker's shrinking ends too.
     fn oracle_failed(&self, why: &str, trace: &Trace) -> Event {
         let oracle = self.options.oracle.as_deref().unwrap_or_default().join(" ");
-        let message = format!(
+        // Shown whole: it is saved nowhere.
+        let (lines, escaped) = report::trace_shown(&trace.text(), usize::MAX);
+        let mut message = format!(
             "the oracle '{oracle}' failed on a trace ({why}), so no verdict on the program can be given; the trace:\n{}",
-            String::from_utf8_lossy(&trace.text()).trim_end()
+            lines.trim_end()
         );
+        if escaped {
+            message.push_str(
+                "\n  (control and invisible characters, and bytes that are not UTF-8, are escaped above)",
+            );
+        }
         self.oracle_failed.set(true);
         Event::OracleFailed(message)
     }
@@ -220,6 +227,7 @@ impl Worker<'_> {
         let mut stderr = Vec::new();
         let (found, output, ended) = match program {
             Launched::TimedOut => (Some((Kind::Hang, false)), Vec::new(), Ended::TimedOut),
+            Launched::Frozen(how) => (Some((Kind::Hang, false)), Vec::new(), Ended::Frozen(how)),
             Launched::Stopped => return Outcome::Unknown,
             Launched::CannotStart(why) => return Outcome::CannotStart(why),
             Launched::RanOut(why) => return Outcome::Trouble(FuzzError::RanOut(why)),
@@ -241,7 +249,7 @@ impl Worker<'_> {
             None => Outcome::Agrees,
             Some((kind, root)) => {
                 let symptom = match ended {
-                    Ended::TimedOut => Symptom::timed_out(),
+                    Ended::TimedOut | Ended::Frozen(_) => Symptom::unfinished(ended),
                     _ => Symptom::of(&wanted, &output, ended, wanted_status)
                         .with_stderr(stderr)
                         .rejected_at(expect::rejected_at(&trace.text(), &wanted, &output)),
@@ -280,6 +288,7 @@ impl Worker<'_> {
                 "it did not finish in {} s, run alone too",
                 self.options.timeout.as_secs_f64()
             )),
+            Launched::Frozen(how) => failed(format!("it did not finish: {how}")),
             Launched::TooMuch(_) => failed("it printed far more than the engine does".into()),
             Launched::CannotStart(why) => failed(why),
             Launched::RanOut(why) => Err(Outcome::Trouble(FuzzError::RanOut(why))),

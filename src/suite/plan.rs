@@ -405,23 +405,29 @@ impl std::fmt::Display for Trouble {
             },
             Trouble::Signal(signal) => write!(f, "killed by signal {signal}"),
             Trouble::TimedOut(after) => write!(f, "timed out after {} s", after.as_secs_f64()),
-            Trouble::Frozen(process::Stopped { signal, process: None }) => match signal {
-                Some(signal) => match process::signal_name(*signal) {
-                    Some(name) => {
-                        write!(f, "stopped by signal {signal} ({name}) and never resumed")
-                    }
-                    None => write!(f, "stopped by signal {signal} and never resumed"),
-                },
-                None => write!(f, "stopped by a signal and never resumed"),
-            },
-            Trouble::Frozen(process::Stopped { process: Some(other), .. }) => write!(
-                f,
-                "a process it started ({}, pid {}) was stopped by a signal and never resumed",
-                other.name, other.pid
-            ),
+            Trouble::Frozen(stopped) => f.write_str(&never_resumed(stopped)),
             Trouble::TooMuch(cap) => write!(f, "printed more than {cap} bytes and was stopped"),
             Trouble::CouldNotStart(why) => write!(f, "could not start: {why}"),
         }
+    }
+}
+
+/// How a run stopped by a signal and never resumed until its deadline
+/// stood (`tictac test`'s verdict, `tictac fuzz`'s report): `stopped by
+/// signal 19 (SIGSTOP) and never resumed`, or which process it started was.
+pub(crate) fn never_resumed(stopped: &process::Stopped) -> String {
+    match stopped {
+        process::Stopped { signal, process: None } => match signal {
+            Some(signal) => match process::signal_name(*signal) {
+                Some(name) => format!("stopped by signal {signal} ({name}) and never resumed"),
+                None => format!("stopped by signal {signal} and never resumed"),
+            },
+            None => "stopped by a signal and never resumed".into(),
+        },
+        process::Stopped { process: Some(other), .. } => format!(
+            "a process it started ({}, pid {}) was stopped by a signal and never resumed",
+            other.name, other.pid
+        ),
     }
 }
 

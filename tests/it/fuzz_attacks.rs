@@ -108,6 +108,45 @@ fn a_failing_oracle_is_reported_and_never_blames_the_program() {
     }
 }
 
+/// The trace an oracle failed on is saved nowhere: the message shows it as
+/// the reports show a trace, a byte that is not UTF-8 as `\xNN`, not as
+/// U+FFFD (one trace in four holds such bytes).
+#[test]
+fn a_failing_oracle_shows_its_trace_as_the_reports_do() {
+    let scratch = temp_dir();
+    let body =
+        format!("iconv -f UTF-8 -t UTF-8 \"$2\" >/dev/null 2>&1 || exit 1\nexec {BIN} \"$@\"");
+    let oracle = script(scratch.path(), "utf8-only.sh", &body);
+    let out = path(&scratch.path().join("o"));
+    let args =
+        ["--program", BIN, "--oracle", &oracle, "--runs", "50", "--seed", "1", "--out", &out];
+    let o = fuzz(&args);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("error: the oracle '{oracle}' failed on a trace")), "{said}");
+    assert!(said.contains("\\x") && !said.contains('\u{fffd}'), "{said}");
+    assert!(said.contains("bytes that are not UTF-8, are escaped above"), "{said}");
+}
+
+/// A program stopped by a signal (SIGSTOP) and never resumed is told so,
+/// as `tictac test` tells it, not as one that did not finish in time.
+#[test]
+fn a_program_stopped_by_a_signal_is_told_so() {
+    let scratch = temp_dir();
+    let program = script(scratch.path(), "stop.sh", "kill -STOP $$");
+    let out = path(&scratch.path().join("o"));
+    // Each run lasts its timeout: short, and -j 5 for the 5 that stop the session.
+    let args = ["--program", &program, "--runs", "20", "--timeout", "1", "-j", "5", "--out", &out];
+    let o = fuzz(&args);
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    let how = "stopped by signal 19 (SIGSTOP) and never resumed";
+    assert!(said.contains(&format!("\n  the program did not finish: {how}\n")), "{said}");
+    assert!(said.contains(&format!("Stopped: the program did not finish ({how}) on 5")), "{said}");
+    assert!(said.contains(&format!("\n  hang: {how}, ")), "{said}");
+    assert!(!said.contains("in 1 s"), "{said}");
+}
+
 #[test]
 fn a_timeout_that_does_not_repeat_alone_is_no_hang() {
     let scratch = temp_dir();
