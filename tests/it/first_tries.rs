@@ -242,6 +242,43 @@ fn a_program_for_another_system_or_a_script_without_its_interpreter_line_is_name
     );
 }
 
+/// A real program of this machine whose loader is not there (built on
+/// another distribution) is said to need that loader, before anything
+/// runs: the kernel's "not found" named the program, which is there (the
+/// tester's D3).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_program_whose_loader_is_missing_is_told_which_loader() {
+    let home = temp_dir();
+    let mut program = fs::read("/bin/true").expect("/bin/true");
+    // Its loader's path (`/lib64/ld-linux-x86-64.so.2`, `/lib/ld-musl-...`):
+    // the first string naming an `ld-` file, near the start.
+    let start = (0..program.len().min(4096))
+        .find(|&i| {
+            program[i..].starts_with(b"/lib") && program[i..i + 40].windows(4).any(|w| w == b"/ld-")
+        })
+        .expect("/bin/true names its loader");
+    let end = start + program[start..].iter().position(|&b| b == 0).expect("its end");
+    let gone = b"/lib/ld-gone.so";
+    assert!(end - start >= gone.len(), "a loader's name that short");
+    program[start..end].fill(0);
+    program[start..start + gone.len()].copy_from_slice(gone);
+    fs::write(home.path().join("noldr"), program).expect("write");
+    fs::set_permissions(home.path().join("noldr"), fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let o = in_dir(home.path(), &["test", "--course", "--program", "./noldr", "--filter", "61_"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).starts_with(
+            "Error: --program cannot run './noldr': it is a Linux program that needs the loader \
+             /lib/ld-gone.so, which this system lacks: it was built on another system; build it \
+             on this system (from its source), or link it statically"
+        ),
+        "{}",
+        text(&o)
+    );
+}
+
 /// A script saved with Windows line endings that is executable already is
 /// told about its line endings only, never to `chmod +x` it (the tester's
 /// A16).

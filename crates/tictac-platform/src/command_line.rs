@@ -232,6 +232,29 @@ mod tests {
         let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
         elf.resize(18, 0);
         elf.extend(foreign.to_le_bytes());
+        // A 64-bit program for this machine whose one program header is
+        // its PT_INTERP, naming `loader` (the tester's D3).
+        let ours = if cfg!(target_arch = "aarch64") { 183u16 } else { 62 };
+        let needing = |loader: &str| {
+            let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+            elf.resize(16, 0);
+            elf.extend([2u16, ours].iter().flat_map(|n| n.to_le_bytes())); // a program, ours
+            elf.resize(0x20, 0);
+            elf.extend(64u64.to_le_bytes()); // where the program headers are
+            elf.resize(0x36, 0);
+            elf.extend([56u16, 1].iter().flat_map(|n| n.to_le_bytes())); // each 56 bytes, one
+            elf.resize(64, 0);
+            elf.extend(3u32.to_le_bytes()); // PT_INTERP
+            elf.resize(64 + 8, 0);
+            elf.extend(120u64.to_le_bytes()); // its path's place
+            elf.resize(64 + 32, 0);
+            elf.extend((loader.len() as u64 + 1).to_le_bytes()); // and length
+            elf.resize(120, 0);
+            elf.extend(loader.bytes().chain([0]));
+            elf
+        };
+        let mut fat = b"\xca\xfe\xba\xbe\x00\x00\x00\x02".to_vec();
+        fat.resize(64, 0);
         for (name, bytes, says) in [
             (
                 "ttt.exe",
@@ -239,13 +262,35 @@ mod tests {
                 "it is a Windows program (.exe), which does not run",
             ),
             ("ttt.py", b"print(1)\n".to_vec(), "it has no `#!` line, so /bin/sh would run it"),
+            ("ttt.PY", b"print(1)\n".to_vec(), "it has no `#!` line, so /bin/sh would run it"),
             ("ttt", b"echo hi\n".to_vec(), ""),
+            (
+                "bom.py",
+                b"\xef\xbb\xbf#!/usr/bin/env python3\nprint(1)\n".to_vec(),
+                "its first line begins with a UTF-8 byte order mark (the bytes EF BB BF",
+            ),
+            (
+                "Main.class",
+                b"\xca\xfe\xba\xbe\x00\x00\x00\x34\x00\x1d".to_vec(),
+                "it is a Java class file, which only Java runs: name what runs it (`java -cp ",
+            ),
         ]
         .into_iter()
         .chain(cfg!(target_os = "linux").then(|| ("tttarm", elf, "it is a Linux program for ")))
         .chain(cfg!(target_os = "linux").then(|| {
             ("tttmac", b"\xcf\xfa\xed\xfe\x0c".to_vec(), "it is a macOS program (Mach-O)")
-        })) {
+        }))
+        .chain(cfg!(target_os = "linux").then(|| ("tttfat", fat, "it is a macOS program (Mach-O)")))
+        .chain(cfg!(target_os = "linux").then(|| {
+            let says = "it is a Linux program that needs the loader /lib/ld-gone.so.9, which this \
+                        system lacks: it was built on another system; build it";
+            ("noldr", needing("/lib/ld-gone.so.9"), says)
+        }))
+        .chain(cfg!(target_os = "linux").then(|| {
+            ("musl", needing("/lib/ld-musl-gone.so.1"), "it is a Linux program that needs")
+        }))
+        .chain(cfg!(target_os = "linux").then(|| ("ldr", needing("/bin/sh"), "")))
+        {
             let at = dir.path().join(name);
             std::fs::write(&at, bytes).expect("write");
             std::fs::set_permissions(&at, std::fs::Permissions::from_mode(0o755)).expect("chmod");
@@ -259,5 +304,12 @@ mod tests {
             python.ends_with("`#!/usr/bin/env python3`, or name what runs it (`python3 ./ttt.py`)"),
             "{python}"
         );
+        let class = dir.path().join("Main.class");
+        let java = locate(&class.to_string_lossy()).expect_err("refused");
+        assert!(java.ends_with(&format!("(`java -cp {} Main`)", dir.path().display())), "{java}");
+        if cfg!(target_os = "linux") {
+            let musl = locate(&dir.path().join("musl").to_string_lossy()).expect_err("refused");
+            assert!(musl.contains("built against musl (as on Alpine Linux)"), "{musl}");
+        }
     }
 }

@@ -53,9 +53,15 @@ fn runnable_path(program: &Path) -> Result<(), String> {
 /// often).
 fn interpreter_exists(script: &Path) -> Result<(), String> {
     let mut head = [0u8; 256];
-    let read = std::fs::File::open(script).and_then(|mut f| f.read(&mut head)).unwrap_or(0);
-    let Some(line) = head[..read].strip_prefix(b"#!") else {
-        return match built_elsewhere(&head[..read]) {
+    let file = std::fs::File::open(script);
+    let read = file.as_ref().map_or(0, |mut f| f.read(&mut head).unwrap_or(0));
+    let head = &head[..read];
+    if head.starts_with(b"\xef\xbb\xbf#!") {
+        return Err(BOM_BEFORE_INTERPRETER_LINE.into());
+    }
+    let Some(line) = head.strip_prefix(b"#!") else {
+        let loader = file.ok().and_then(|file| missing_loader(&file, head));
+        return match loader.or_else(|| built_elsewhere(head, script)) {
             Some(what) => Err(what),
             None => no_interpreter_line(script),
         };
@@ -86,11 +92,20 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
     }
 }
 
+/// A script saved as "UTF-8 with BOM" (Notepad before 2019, VS Code's
+/// choice of that name): the kernel sees no `#!` behind the byte order
+/// mark, refuses it (ENOEXEC), and /bin/sh runs it as a shell script.
+const BOM_BEFORE_INTERPRETER_LINE: &str = "its first line begins with a UTF-8 byte order mark \
+    (the bytes EF BB BF, which editors do not show) before `#!`, so the system does not see the \
+    `#!` and /bin/sh would run it as a shell script: save it as UTF-8 without BOM (in VS Code: \
+    click \"UTF-8 with BOM\" in the status bar, \"Save with Encoding\", \"UTF-8\")";
+
 /// What a file that is no script is, when it is a program built for
-/// another system or processor, by its first bytes: the kernel refuses it
-/// (ENOEXEC) and posix_spawn then has /bin/sh read it as a script, whose
-/// syntax error would be all a student reads (the tester's C8).
-fn built_elsewhere(head: &[u8]) -> Option<String> {
+/// another system or processor, or a Java class, by its first bytes: the
+/// kernel refuses it (ENOEXEC) and posix_spawn then has /bin/sh read it as
+/// a script, whose syntax error would be all a student reads (the tester's
+/// C8).
+fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
     let system = match std::env::consts::OS {
         "macos" => "macOS",
         "linux" => "Linux",
@@ -112,6 +127,19 @@ fn built_elsewhere(head: &[u8]) -> Option<String> {
     if head.starts_with(b"MZ") {
         return Some(what("a Windows program (.exe)"));
     }
+    // Java's class files share the fat Mach-O's magic: a class's version
+    // (45 and up) follows it where a Mach-O has its count of processors.
+    if head.starts_with(&[0xca, 0xfe, 0xba, 0xbe])
+        && head.len() >= 8
+        && int(&head[4..8], true) >= 45
+    {
+        let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let class = file.file_stem().unwrap_or_default().to_string_lossy();
+        return Some(format!(
+            "it is a Java class file, which only Java runs: name what runs it (`java -cp {} {class}`)",
+            folder.display()
+        ));
+    }
     if MACH_O.iter().any(|magic| head.starts_with(magic)) && system != "macOS" {
         return Some(what("a macOS program (Mach-O)"));
     }
@@ -121,12 +149,21 @@ fn built_elsewhere(head: &[u8]) -> Option<String> {
     if system != "Linux" {
         return Some(what("a Linux program (ELF)"));
     }
-    let bytes = [head[18], head[19]];
-    let machine = match head[5] {
-        2 => u16::from_be_bytes(bytes),
-        _ => u16::from_le_bytes(bytes),
-    };
-    let theirs = match machine {
+    let theirs = elf_machine(head)?;
+    let ours = std::env::consts::ARCH;
+    (!elf_runs_here(theirs)).then(|| {
+        format!(
+            "it is a Linux program for {theirs}, and this machine is {ours}: build it on this \
+             machine (from its source), or submit the source and a build command"
+        )
+    })
+}
+
+/// The processor an ELF file is for, by its header's `e_machine`, when it
+/// is one tictac knows.
+fn elf_machine(head: &[u8]) -> Option<&'static str> {
+    let machine = int(head.get(18..20)?, head.get(5) == Some(&2));
+    Some(match machine {
         3 => "x86",
         8 => "mips",
         20 => "powerpc",
@@ -138,16 +175,88 @@ fn built_elsewhere(head: &[u8]) -> Option<String> {
         243 => "riscv64",
         258 => "loongarch64",
         _ => return None,
-    };
-    let ours = std::env::consts::ARCH;
-    // A 32-bit program of the same family may run.
-    let runs = theirs == ours || matches!((theirs, ours), ("x86", "x86_64") | ("arm", "aarch64"));
-    (!runs).then(|| {
-        format!(
-            "it is a Linux program for {theirs}, and this machine is {ours}: build it on this \
-             machine (from its source), or submit the source and a build command"
-        )
     })
+}
+
+/// Whether a program for the processor `theirs` runs on this machine: a
+/// 32-bit program of the same family may.
+fn elf_runs_here(theirs: &str) -> bool {
+    let ours = std::env::consts::ARCH;
+    theirs == ours || matches!((theirs, ours), ("x86", "x86_64") | ("arm", "aarch64"))
+}
+
+/// A Linux program for this machine whose loader (its `PT_INTERP`, the
+/// dynamic linker named at its build) this system lacks: the kernel's
+/// "No such file or directory" named the program, which is there. Built
+/// on another distribution (NixOS), against musl (Alpine), or 32-bit on
+/// a system without 32-bit libraries.
+fn missing_loader(file: &std::fs::File, head: &[u8]) -> Option<String> {
+    let theirs = head.starts_with(b"\x7fELF").then(|| elf_machine(head)).flatten()?;
+    if std::env::consts::OS != "linux" || !elf_runs_here(theirs) {
+        return None;
+    }
+    let loader = elf_loader(file, head)?;
+    let loader = Path::new(std::ffi::OsStr::from_bytes(&loader));
+    if !loader.is_absolute() || loader.exists() {
+        return None;
+    }
+    let built = match loader.to_string_lossy() {
+        l if l.contains("musl") => "against musl (as on Alpine Linux), not this system's C library",
+        l if l.starts_with("/nix/") => "on NixOS, whose loaders live in /nix/store",
+        _ if theirs != std::env::consts::ARCH => {
+            "for 32 bits, which this system has no libraries for"
+        }
+        _ => "on another system",
+    };
+    Some(format!(
+        "it is a Linux program that needs the loader {}, which this system lacks: it was built \
+         {built}; build it on this system (from its source), or link it statically",
+        loader.display()
+    ))
+}
+
+/// The loader an ELF program names (its `PT_INTERP` program header's
+/// path), if it names one; a static program names none.
+fn elf_loader(file: &std::fs::File, head: &[u8]) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let big = head.get(5) == Some(&2);
+    let field = |at: usize, len: usize| head.get(at..at + len).map(|b| int(b, big));
+    // Where the program headers are, how long each is, how many (32 or 64 bits).
+    let (table, length, count, wide) = match head.get(4) {
+        Some(1) => (field(0x1c, 4)?, field(0x2a, 2)?, field(0x2c, 2)?, false),
+        Some(2) => (field(0x20, 8)?, field(0x36, 2)?, field(0x38, 2)?, true),
+        _ => return None,
+    };
+    let mut entry = [0u8; 56];
+    let entry = &mut entry[..if wide { 56 } else { 32 }];
+    if length < entry.len() as u64 {
+        return None;
+    }
+    for i in 0..count.min(256) {
+        file.read_exact_at(entry, table.checked_add(i * length)?).ok()?;
+        if int(&entry[..4], big) != 3 {
+            continue; // not PT_INTERP
+        }
+        let (offset, size) = match wide {
+            true => (int(&entry[8..16], big), int(&entry[32..40], big)),
+            false => (int(&entry[4..8], big), int(&entry[16..20], big)),
+        };
+        let mut path = vec![0; usize::try_from(size.min(4096)).ok()?];
+        file.read_exact_at(&mut path, offset).ok()?;
+        let end = path.iter().position(|&b| b == 0).unwrap_or(path.len());
+        path.truncate(end);
+        return Some(path);
+    }
+    None
+}
+
+/// The unsigned number `bytes` hold, big-endian or little-endian.
+fn int(bytes: &[u8], big: bool) -> u64 {
+    let fold = |n: u64, &b: &u8| n << 8 | u64::from(b);
+    match big {
+        true => bytes.iter().fold(0, fold),
+        false => bytes.iter().rev().fold(0, fold),
+    }
 }
 
 /// The interpreters of scripts named by their extension, which a script
@@ -160,7 +269,9 @@ const SCRIPTS: [(&str, &str); 5] =
 /// error. A file named otherwise may be a shell script, which needs none.
 fn no_interpreter_line(script: &Path) -> Result<(), String> {
     let extension = script.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    let Some((_, interpreter)) = SCRIPTS.iter().find(|(e, _)| *e == extension) else {
+    // Windows keeps a name's case loosely: `ttt.PY` is Python too.
+    let Some((_, interpreter)) = SCRIPTS.iter().find(|(e, _)| e.eq_ignore_ascii_case(extension))
+    else {
         return Ok(());
     };
     let shown = script.file_name().map(Path::new).unwrap_or(script).display();
