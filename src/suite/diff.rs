@@ -134,7 +134,7 @@ fn decode(bytes: &[u8], encoding: Encoding) -> Option<Vec<u8>> {
             let units: Option<Vec<u16>> = units.collect();
             char::decode_utf16(units?).collect::<Result<_, _>>().ok()?
         }
-        Encoding::Utf32 { little_endian } => bytes
+        Encoding::Utf32 { little_endian, .. } => bytes
             .chunks(4)
             .map(|quad| {
                 let quad: [u8; 4] = quad.try_into().ok()?;

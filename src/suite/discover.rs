@@ -66,29 +66,90 @@ fn is_output(name: &str) -> bool {
 pub(crate) fn orphans(tests: &[Test]) -> Vec<(PathBuf, String)> {
     let folders: std::collections::BTreeSet<&Path> =
         tests.iter().map(|t| t.trace.parent().unwrap_or(Path::new(""))).collect();
-    let mut found = Vec::new();
-    for folder in folders {
-        let mut names = names_in(folder);
-        names.sort_by(|a, b| natural(a, b));
-        for name in &names {
-            let Some(stem) = name.strip_suffix(".expected.txt") else { continue };
-            let trace = format!("{stem}.txt");
-            if stem.is_empty() || stem.starts_with('.') || folder.join(&trace).exists() {
-                continue;
+    let orphans = folders.into_iter().flat_map(orphans_in);
+    orphans.map(|orphan| (orphan.expected.clone(), orphan.why())).collect()
+}
+
+/// An expected file with no trace beside it.
+struct Orphan {
+    expected: PathBuf,
+    /// The trace it needs (`b.txt`).
+    trace: String,
+    /// A file of the trace's name with another ending (`b.TXT`), if any.
+    near: Option<String>,
+}
+
+impl Orphan {
+    fn why(&self) -> String {
+        let mut why = format!("has no trace '{}' beside it, so no test runs it", self.trace);
+        if let Some(near) = &self.near {
+            why.push_str(&format!(" ('{near}' is beside it: {})", self.naming()));
+        }
+        escape_controls(&why)
+    }
+
+    /// How a trace is named, with what its near name got wrong.
+    fn naming(&self) -> &'static str {
+        match &self.near {
+            Some(near) if near.eq_ignore_ascii_case(&self.trace) => {
+                "a trace is named NAME.txt, .txt in lower case"
             }
-            let mut why = format!("has no trace {trace} beside it, so no test runs it");
-            let start = format!("{}.", stem.to_lowercase());
-            let near = names.iter().find(|n| {
-                let lower = n.to_lowercase();
-                lower.starts_with(&start) && !is_output(&lower)
-            });
-            if let Some(near) = near {
-                why.push_str(&format!(" ({near} is beside it: a trace is named NAME.txt)"));
-            }
-            found.push((folder.join(name), escape_controls(&why)));
+            _ => "a trace is named NAME.txt",
         }
     }
+}
+
+/// The expected files in `folder` with no trace beside them, in natural
+/// order.
+fn orphans_in(folder: &Path) -> Vec<Orphan> {
+    let mut names = names_in(folder);
+    names.sort_by(|a, b| natural(a, b));
+    let mut found = Vec::new();
+    for name in &names {
+        let Some(stem) = name.strip_suffix(".expected.txt") else { continue };
+        let trace = format!("{stem}.txt");
+        if stem.is_empty() || stem.starts_with('.') || folder.join(&trace).exists() {
+            continue;
+        }
+        let start = format!("{}.", stem.to_lowercase());
+        let near = names.iter().find(|n| {
+            let lower = n.to_lowercase();
+            lower.starts_with(&start) && !is_output(&lower)
+        });
+        found.push(Orphan { expected: folder.join(name), trace, near: near.cloned() });
+    }
     found
+}
+
+/// Why `roots` hold no test when they hold expected files whose traces
+/// are misnamed (every one `.TXT`, as a Windows tool saved them, or
+/// `.trace`) or gone: how many, and one near name, as each orphan's
+/// warning says when some tests are found.
+fn misnamed(roots: &[PathBuf]) -> Option<String> {
+    let folders = roots.iter().filter(|root| root.is_dir()).flat_map(|root| {
+        WalkDir::new(root)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
+            .flatten()
+            .filter(|e| e.file_type().is_dir())
+    });
+    let orphans: Vec<Orphan> = folders.flat_map(|folder| orphans_in(folder.path())).collect();
+    let shown =
+        |path: &Path| escape_controls(&path.file_name().unwrap_or_default().to_string_lossy());
+    let example = orphans.iter().find(|o| o.near.is_some()).or(orphans.first())?;
+    let expected = shown(&example.expected);
+    let which = match &example.near {
+        Some(near) => format!("'{near}' is beside '{expected}': {}", example.naming()),
+        None => format!("'{expected}' needs '{}' beside it", example.trace),
+    };
+    let looked: Vec<String> = roots.iter().map(|p| format!("'{}'", p.display())).collect();
+    let (count, files) = match orphans.len() {
+        1 => ("1".to_string(), "expected file with no trace beside it"),
+        n => (n.to_string(), "expected files with no trace beside them"),
+    };
+    Some(escape_controls(&format!("{} holds {count} {files} ({which})", looked.join(", "))))
 }
 
 /// A file beside `expected` (`d.expected.txt`, missing) named nearly so
@@ -172,6 +233,9 @@ pub(crate) fn discover_noting(
     found.sort_by(|a, b| natural_path(&a.0.trace, &b.0.trace));
     found.dedup_by(|a, b| a.0.trace == b.0.trace);
     if found.is_empty() {
+        if let Some(why) = misnamed(&roots) {
+            return Err(SuiteError::Misnamed(why));
+        }
         let looked: Vec<String> = roots.iter().map(|p| p.display().to_string()).collect();
         return Err(SuiteError::NoTests(looked.join(", ")));
     }

@@ -49,6 +49,10 @@ pub enum SuiteError {
         "error: no tests found (a test is NAME.txt with NAME.expected.txt beside it; looked in {0})"
     )]
     NoTests(String),
+    /// Nothing to run, but expected files with no trace beside them (said
+    /// by `discover::misnamed`).
+    #[error("error: no tests found: {0}")]
+    Misnamed(String),
     /// No PATH, and no default folder here: a student's first try, in a
     /// folder of their own program.
     #[error(
@@ -353,7 +357,7 @@ pub(crate) fn run_watching(
         let shown = discover::escape_controls(&orphan.display().to_string());
         // A warning on standard error: one that cannot be written changes
         // nothing the report says.
-        let _ = writeln!(progress, "warning: {shown} {why}");
+        let _ = writeln!(progress, "warning: '{shown}' {why}");
     }
     if let Some(text) = &options.filter {
         tests.retain(|t| t.name.contains(text.as_str()));

@@ -544,10 +544,13 @@ fn an_expected_file_with_no_trace_is_warned_about_or_refused_naming_the_near_fil
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let shown = path(&suite);
-    for (name, near) in [("b", "b.TXT"), ("c", "c.trace")] {
+    for (name, near) in [
+        ("b", "b.TXT' is beside it: a trace is named NAME.txt, .txt in lower case"),
+        ("c", "c.trace' is beside it: a trace is named NAME.txt"),
+    ] {
         let warning = format!(
-            "warning: {shown}/{name}.expected.txt has no trace {name}.txt beside it, so no test \
-             runs it ({near} is beside it: a trace is named NAME.txt)\n"
+            "warning: '{shown}/{name}.expected.txt' has no trace '{name}.txt' beside it, so no \
+             test runs it ('{near})\n"
         );
         assert!(err.contains(&warning), "{err}");
     }
@@ -557,7 +560,7 @@ fn an_expected_file_with_no_trace_is_warned_about_or_refused_naming_the_near_fil
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
         text(&o).contains(&format!(
-            "error: the expected file '{shown}/b.expected.txt' has no trace b.txt beside it"
+            "error: the expected file '{shown}/b.expected.txt' has no trace 'b.txt' beside it"
         )),
         "{}",
         text(&o)
@@ -577,4 +580,24 @@ fn an_expected_file_with_no_trace_is_warned_about_or_refused_naming_the_near_fil
         "{}",
         text(&o)
     );
+    // Every trace misnamed (saved as .TXT by a Windows tool): no test is
+    // found, and the refusal says why, as each warning does (attack 39's D8).
+    let misnamed = dir.path().join("s2");
+    fs::create_dir(&misnamed).expect("mkdir");
+    for name in ["a", "b"] {
+        fs::write(misnamed.join(format!("{name}.TXT")), "undo\n").expect("write");
+        fs::copy(suite.join("a.expected.txt"), misnamed.join(format!("{name}.expected.txt")))
+            .expect("copy");
+    }
+    let said = format!(
+        "error: no tests found: '{}' holds 2 expected files with no trace beside them ('a.TXT' \
+         is beside 'a.expected.txt': a trace is named NAME.txt, .txt in lower case)\n",
+        path(&misnamed)
+    );
+    let o = tictac(&["test", &path(&misnamed)]);
+    assert_eq!((o.status.code(), text(&o)), (Some(2), said.clone()));
+    let o =
+        tictac(&["grade", &path(&misnamed), &path(&alice), "--command", "./ttt", "--out", &out]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).starts_with(&said), "{}", text(&o));
 }

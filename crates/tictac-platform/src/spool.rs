@@ -6,6 +6,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read, Seek, SeekFrom, Write};
+use std::path::Path;
 
 /// The core's bound: one definition for both crates.
 pub use tictac_core::store::MEMORY_BOUND;
@@ -137,7 +138,7 @@ impl Spool {
     fn move_to_file(&mut self) -> io::Result<()> {
         let file = match &mut self.file {
             Some(file) => file,
-            None => self.file.insert(tempfile::tempfile()?),
+            None => self.file.insert(temporary_file(&std::env::temp_dir())?),
         };
         // A `read_back` may have moved the position.
         file.seek(SeekFrom::Start(self.in_file))?;
@@ -229,6 +230,21 @@ impl BufRead for SpoolReader {
     }
 }
 
+/// A new temporary file in `folder`, removed when closed; an error names
+/// the folder (a stale TMPDIR, a cluster job's or a macOS session's, names
+/// one that is gone) and what to do.
+fn temporary_file(folder: &Path) -> io::Result<File> {
+    let variable = if cfg!(windows) { "TMP" } else { "TMPDIR" };
+    tempfile::tempfile_in(folder).map_err(|e| {
+        let why = format!(
+            "the temporary folder '{}' cannot hold a new file: {e}; set {variable} to a folder \
+             you can write",
+            folder.display()
+        );
+        io::Error::new(e.kind(), why)
+    })
+}
+
 /// What the folder temporary files go to (`TMPDIR` on Unix, `TMP` on
 /// Windows) has free for this user, and the unit its space is given in;
 /// `None` when it cannot be measured (the folder does not exist).
@@ -256,6 +272,21 @@ pub fn is_full(e: &io::Error) -> bool {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[test]
+    fn a_temporary_folder_that_is_gone_is_named() {
+        let gone = tempfile::tempdir().expect("dir").path().join("gone");
+        let e = temporary_file(&gone).expect_err("no such folder");
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        let said = e.to_string();
+        assert!(
+            said.starts_with(&format!(
+                "the temporary folder '{}' cannot hold a new file: ",
+                gone.display()
+            )) && said.ends_with(" to a folder you can write"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn a_spool_reads_back_what_was_written_in_memory_or_on_disk() {

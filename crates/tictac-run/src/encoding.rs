@@ -13,8 +13,9 @@ pub enum Encoding {
     /// UTF-16, little-endian or not, found by its byte order mark (FF FE,
     /// FE FF) or by the NUL bytes of ASCII text in it.
     Utf16 { little_endian: bool, by_bom: bool },
-    /// UTF-32, found by its byte order mark (FF FE 00 00, 00 00 FE FF).
-    Utf32 { little_endian: bool },
+    /// UTF-32, found by its byte order mark (FF FE 00 00, 00 00 FE FF) or
+    /// by the three NUL bytes of each ASCII letter in it.
+    Utf32 { little_endian: bool, by_bom: bool },
 }
 
 /// Byte pairs of the start of a file looked at for UTF-16 without a BOM.
@@ -27,17 +28,33 @@ impl Encoding {
     /// The encoding `start` (the first bytes of a file) shows, if it is one
     /// of these. UTF-16 without a BOM is ASCII text with a NUL after
     /// (little-endian) or before (big-endian) each letter: the first pair
-    /// shows it, and most of the first 64.
+    /// shows it, and most of the first 64; UTF-32 without one, with three
+    /// NULs, the first four bytes and most of the first 32 fours.
     pub fn of(start: &[u8]) -> Option<Encoding> {
         match start {
             [0xEF, 0xBB, 0xBF, ..] => return Some(Encoding::Utf8Bom),
-            [0xFF, 0xFE, 0, 0, ..] => return Some(Encoding::Utf32 { little_endian: true }),
-            [0, 0, 0xFE, 0xFF, ..] => return Some(Encoding::Utf32 { little_endian: false }),
+            [0xFF, 0xFE, 0, 0, ..] => {
+                return Some(Encoding::Utf32 { little_endian: true, by_bom: true });
+            }
+            [0, 0, 0xFE, 0xFF, ..] => {
+                return Some(Encoding::Utf32 { little_endian: false, by_bom: true });
+            }
             [0xFF, 0xFE, ..] => return Some(Encoding::Utf16 { little_endian: true, by_bom: true }),
             [0xFE, 0xFF, ..] => {
                 return Some(Encoding::Utf16 { little_endian: false, by_bom: true });
             }
             _ => {}
+        }
+        let fours: Vec<&[u8]> = start.chunks_exact(4).take(PAIRS / 2).collect();
+        for little_endian in [true, false] {
+            let letter = |four: &[u8]| match little_endian {
+                true => four[0] != 0 && four[1..] == [0, 0, 0],
+                false => four[..3] == [0, 0, 0] && four[3] != 0,
+            };
+            let shown = fours.iter().filter(|four| letter(four)).count();
+            if fours.first().is_some_and(|four| letter(four)) && shown * 4 >= fours.len() * 3 {
+                return Some(Encoding::Utf32 { little_endian, by_bom: false });
+            }
         }
         let pairs: Vec<&[u8]> = start.chunks_exact(2).take(PAIRS).collect();
         let nul_in = |k: usize| pairs.iter().filter(|p| p[k] == 0 && p[1 - k] != 0).count();
@@ -54,7 +71,8 @@ impl Encoding {
     /// `of` is asked: they are the start of a UTF-8 byte order mark (text
     /// in UTF-8 sends the rest of such a lead byte anyway, so this never
     /// waits on a writer of text), a UTF-16 mark or two NULs that may be
-    /// the start of a UTF-32 one (FF FE 00 00, 00 00 FE FF), or a first pair of a letter and a NUL,
+    /// the start of a UTF-32 one (FF FE 00 00, 00 00 FE FF), three NULs (a
+    /// letter of big-endian UTF-32), or a first pair of a letter and a NUL,
     /// whose next pairs (up to `LOOKED_AT` bytes) decide. A first byte
     /// alone is not waited on otherwise: a trace starting with a NUL or an
     /// FF or FE byte is answered (a parse error) without waiting for its
@@ -63,7 +81,7 @@ impl Encoding {
         match start {
             _ if start.len() >= LOOKED_AT => false,
             [0xEF] | [0xEF, 0xBB] => true,
-            [0xFF, 0xFE] | [0xFF, 0xFE, 0] | [0, 0] | [0, 0, 0xFE] => true,
+            [0xFF, 0xFE] | [0xFF, 0xFE, 0] | [0, 0] | [0, 0, 0xFE] | [0, 0, 0, ..] => true,
             [a, b, ..] => (*a == 0) != (*b == 0),
             _ => false,
         }
@@ -103,10 +121,15 @@ impl fmt::Display for Encoding {
                     "by the NUL byte beside each of its letters"
                 }
             ),
-            Encoding::Utf32 { little_endian } => write!(
+            Encoding::Utf32 { little_endian, by_bom } => write!(
                 f,
-                "is UTF-32 ({}-endian, by its byte order mark)",
-                if little_endian { "little" } else { "big" }
+                "is UTF-32 ({}-endian, {})",
+                if little_endian { "little" } else { "big" },
+                if by_bom {
+                    "by its byte order mark"
+                } else {
+                    "by the three NUL bytes beside each of its letters"
+                }
             ),
         }
     }
@@ -152,9 +175,22 @@ pub(crate) mod tests {
     fn utf32_is_named_utf32_not_utf16() {
         let le: Vec<u8> = "\u{FEFF}undo\n".chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
         let be: Vec<u8> = "\u{FEFF}undo\n".chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
-        assert_eq!(Encoding::of(&le), Some(Encoding::Utf32 { little_endian: true }));
-        assert_eq!(Encoding::of(&be), Some(Encoding::Utf32 { little_endian: false }));
-        let hint = Encoding::Utf32 { little_endian: true }.hint("u32.txt");
+        let utf32 = |little_endian, by_bom| Some(Encoding::Utf32 { little_endian, by_bom });
+        assert_eq!(Encoding::of(&le), utf32(true, true));
+        assert_eq!(Encoding::of(&be), utf32(false, true));
+        // Without the mark (iconv -t UTF-32LE), by the NULs of each letter.
+        let text = "new_game(\"Zoë\",\"李\")\nplay(\"Zoë\",5)\n";
+        let bare_le: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        let bare_be: Vec<u8> = text.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+        assert_eq!(Encoding::of(&bare_le), utf32(true, false));
+        assert_eq!(Encoding::of(&bare_be), utf32(false, false));
+        assert!(Encoding::undecided(&bare_be[..3]) && Encoding::undecided(&bare_be[..5]));
+        let named = utf32(false, false).map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            named,
+            "is UTF-32 (big-endian, by the three NUL bytes beside each of its letters)"
+        );
+        let hint = Encoding::Utf32 { little_endian: true, by_bom: true }.hint("u32.txt");
         assert!(hint.starts_with("'u32.txt' is UTF-32 (little-endian, by its byte order mark): "));
         // A pipe's first read may end inside the mark: the rest decides.
         for cut in 2..4 {
