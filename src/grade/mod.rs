@@ -15,7 +15,7 @@ mod progress;
 mod update;
 
 use std::fs;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use std::sync::atomic::AtomicBool;
@@ -27,6 +27,7 @@ use progress::Progress;
 
 use crate::cli::GradeOptions;
 use crate::platform::process::RunAs;
+use crate::run::{Encoding, LOOKED_AT};
 use crate::status::Status;
 use crate::suite::build::{Build, BuildFailed, build};
 use crate::suite::leftovers::{self, Left};
@@ -253,8 +254,8 @@ fn named_suite(
 /// A suite's tests checked as they will run, before anything does (by
 /// grade, and by autograder before it zips them): a directive or points
 /// mistyped, or an expected file missing, would stop grading midway; an
-/// expected file saved with Windows line endings (every line CRLF) would
-/// fail every student.
+/// expected file saved with Windows line endings (every line CRLF), with a
+/// byte order mark or as UTF-16 would fail every student.
 fn checked_suite(tests: &[Test]) -> Result<(), GradeError> {
     // An answer with no question: a test the instructor wrote, never run.
     if let Some((orphan, why)) = suite::discover::orphans(tests).into_iter().next() {
@@ -277,8 +278,16 @@ fn checked_suite(tests: &[Test]) -> Result<(), GradeError> {
                  (tictac test --bless writes it{near})"
             )));
         }
-        let file = suite::files::open_checked(&expected).ok();
-        if file.and_then(|f| all_crlf(io::BufReader::new(f)).ok()) == Some(true) {
+        let Ok(file) = suite::files::open_checked(&expected) else { continue };
+        let mut file = io::BufReader::new(file);
+        let start = file.fill_buf().unwrap_or_default();
+        if let Some(found) = Encoding::of(&start[..start.len().min(LOOKED_AT)]) {
+            let why = "its bytes are expected as they are, which no ETF program prints, so no \
+                       program would pass it";
+            let bless = "; or bless it again (tictac test --bless)";
+            return Err(refuse(&format!("{}{bless}", found.told(why))));
+        }
+        if all_crlf(file).ok() == Some(true) {
             return Err(refuse(
                 "has Windows line endings (CRLF) on every line, where tictac's output has LF \
                  alone, so no program would pass it: save it with LF line endings, or bless it \

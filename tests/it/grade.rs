@@ -1409,10 +1409,11 @@ fn the_gradebook_says_what_it_was_graded_with_and_reads_one_way() {
 }
 
 /// A suite grade would stop on (an expected file missing) or fail every
-/// student on (an expected file saved with CRLF line endings) is refused
+/// student on (an expected file saved with CRLF line endings, with a byte
+/// order mark or as UTF-16: attack 40's E5) is refused
 /// before anything runs, by grade and by autograder before it zips it.
 #[test]
-fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_or_crlf() {
+fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_crlf_or_utf16() {
     let home = temp_dir();
     let suite = demo_suite(home.path());
     let alice = home.path().join("class").join("alice");
@@ -1421,9 +1422,19 @@ fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_or_crlf() {
     let expected = suite.join("02_undo.expected.txt");
     let good = fs::read(&expected).expect("expected");
     let crlf = String::from_utf8(good.clone()).expect("utf-8").replace('\n', "\r\n");
-    let cases: [(Option<&[u8]>, &str); 2] = [
+    let bom = [&b"\xEF\xBB\xBF"[..], &good].concat();
+    let utf16: Vec<u8> = good.iter().flat_map(|&b| [b, 0]).collect();
+    let cases: [(Option<&[u8]>, &str); 4] = [
         (None, "does not exist: each trace needs its expected output beside it"),
         (Some(crlf.as_bytes()), "has Windows line endings (CRLF) on every line"),
+        (
+            Some(&bom),
+            "begins with a UTF-8 byte order mark (EF BB BF): its bytes are expected as they are, which no ETF program prints, so no program would pass it; save it as plain UTF-8",
+        ),
+        (
+            Some(&utf16),
+            "is UTF-16 (little-endian, by the NUL byte beside each of its letters): its bytes",
+        ),
     ];
     for (k, (content, why)) in cases.into_iter().enumerate() {
         match content {

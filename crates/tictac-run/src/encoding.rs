@@ -101,8 +101,14 @@ impl Encoding {
     }
 
     fn said(self, name: &str, why: &str) -> String {
+        format!("'{name}' {}", self.told(why))
+    }
+
+    /// What the file is, `why` that matters, and how to save it as plain
+    /// UTF-8: the words after a file's name.
+    pub fn told(self, why: &str) -> String {
         format!(
-            "'{name}' {self}: {why}; save it as plain UTF-8 (Notepad: File > Save as, Encoding \"UTF-8\", not \"UTF-8 with BOM\" or \"UTF-16\"; PowerShell 7: Get-Content OLD | Out-File -Encoding utf8 NEW; Windows PowerShell 5.1, whose utf8 adds a BOM and whose > writes UTF-16: Get-Content OLD | Set-Content NEW)"
+            "{self}: {why}; save it as plain UTF-8 (Notepad: File > Save as, Encoding \"UTF-8\", not \"UTF-8 with BOM\" or \"UTF-16\"; PowerShell 7: Get-Content OLD | Out-File -Encoding utf8 NEW; Windows PowerShell 5.1, whose utf8 adds a BOM and whose > writes UTF-16: Get-Content OLD | Set-Content NEW)"
         )
     }
 }
