@@ -188,8 +188,16 @@ pub struct StateRequest {
 }
 
 /// Reads a request's JSON as `T`, strictly (unknown fields, values and
-/// types are refused, saying which).
+/// types are refused, saying which). A request is an object of named
+/// fields: an array, which serde would read by position, is refused.
 pub fn parse<'a, T: Deserialize<'a>>(request: &'a [u8]) -> Result<T, String> {
+    let first = request.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{') {
+        return Err(
+            r#"invalid request: a request is a JSON object of named fields ({"trace": ...})"#
+                .into(),
+        );
+    }
     serde_json::from_slice(request).map_err(|e| format!("invalid request: {e}"))
 }
 
@@ -393,6 +401,19 @@ mod tests {
             assert!(!answer.ok && json.contains("the trace goes apart from the JSON"), "{json}");
         }
         assert!(answer(Call::Run, b"{}", b"undo\n").ok);
+    }
+
+    /// An array, which serde reads by position, is no request (attack 40's E4).
+    #[test]
+    fn a_request_is_an_object_never_an_array() {
+        let object = "a request is a JSON object of named fields";
+        for body in [&br#"["undo","b",null,null,{},null]"#[..], b" []", b"[\"undo\"]", b"3"] {
+            let run = parse::<RunRequest>(body).map(|_| ()).expect_err("an array");
+            assert!(run.contains(object), "{run}");
+            let state = parse::<StateRequest>(body).map(|_| ()).expect_err("an array");
+            assert!(state.contains(object), "{state}");
+        }
+        assert!(parse::<RunRequest>(b" {\"trace\": \"undo\"}").is_ok());
     }
 
     #[test]
