@@ -322,19 +322,28 @@ pub(crate) fn json(suite: &str, ran: &Ran, columns: &[Column], rows: &[Row]) -> 
             student
         })
         .collect();
-    serde_json::json!({
-        "suite": suite, "command": ran.command, "build": ran.build, "tests": tests,
-        "max_points": most, "students": students
-    })
+    let mut book = serde_json::json!({
+        "suite": suite, "tests": tests, "max_points": most, "students": students
+    });
+    if let (Some(book), Ok(serde_json::Value::Object(ran))) =
+        (book.as_object_mut(), serde_json::to_value(ran))
+    {
+        book.extend(ran);
+    }
+    book
 }
 
 /// What ran the students' programs, as grades.json keeps it (`command`,
-/// `build`: their words, `build` null without `--build`): a regrade runs
-/// them alike.
+/// `build`: their words, `build` null without `--build`; the limits in
+/// seconds, `build_timeout` null without `--build`; the user they ran as):
+/// a regrade runs them alike.
 #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Ran {
     pub(crate) command: Vec<String>,
     pub(crate) build: Option<Vec<String>>,
+    pub(crate) timeout: f64,
+    pub(crate) build_timeout: Option<f64>,
+    pub(crate) user: Option<String>,
 }
 
 /// `tests.csv`: per test, how many students pass it, hardest first (then
@@ -431,6 +440,11 @@ pub(crate) fn write_table(out: &mut dyn Write, columns: &[Column], rows: &[Row])
 mod tests {
     use super::*;
 
+    fn ran() -> Ran {
+        let command = vec!["./ttt".into()];
+        Ran { command, build: None, timeout: 10.0, build_timeout: None, user: None }
+    }
+
     fn columns() -> Vec<Column> {
         let column = |name: &str, points: &str| Column {
             name: name.into(),
@@ -448,10 +462,10 @@ mod tests {
     #[test]
     fn the_json_has_each_failure_s_kind_and_tests_csv_the_hardest_first() {
         let rows = [row("ann", &[None, Some("exited with status 1")]), row("bo", &[None, None])];
-        let ran = Ran { command: vec!["./ttt".into()], build: None };
-        let json = json("sha256:0", &ran, &columns(), &rows);
+        let json = json("sha256:0", &ran(), &columns(), &rows);
         assert_eq!(json["max_points"], 4);
         assert_eq!(json["command"], serde_json::json!(["./ttt"]));
+        assert_eq!((&json["timeout"], &json["user"]), (&10.0.into(), &serde_json::Value::Null));
         assert_eq!(worth(&columns()), "4 points");
         assert_eq!(json["suite"], "sha256:0");
         for kind in KINDS {
@@ -532,7 +546,7 @@ mod tests {
         write_csv(&mut out, &columns(), &rows).expect("csv");
         let csv = String::from_utf8(out).expect("utf-8");
         assert_eq!(csv.lines().nth(2), Some("bob,,2,,4,,"), "{csv}");
-        let json = json("sha256:0", &Ran { command: vec![], build: None }, &columns(), &rows);
+        let json = json("sha256:0", &ran(), &columns(), &rows);
         let bob = &json["students"][1];
         assert_eq!(
             (&bob["passed"], &bob["points"]),

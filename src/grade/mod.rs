@@ -72,8 +72,8 @@ pub(crate) enum GradeError {
     TestNamedAsColumn(String, String),
     #[error(
         "error: --out '{out}' was graded with {held}; this regrade gives {given}: \
-         --update regrades with the commands a gradebook was graded with, so that every row is \
-         graded alike (give those, or grade the class again into a new --out)"
+         --update regrades with the commands, limits and user a gradebook was graded with, so \
+         that every row is graded alike (give those, or grade the class again into a new --out)"
     )]
     OtherCommand { out: String, held: String, given: String },
     #[error("error: the expected file '{0}' {1}")]
@@ -380,9 +380,16 @@ fn write(
     Ok(())
 }
 
-/// The commands the class is graded with, as the gradebook keeps them.
+/// The commands the class is graded with and their limits, as the
+/// gradebook keeps them.
 fn ran(options: &GradeOptions) -> book::Ran {
-    book::Ran { command: options.command.clone(), build: options.build.clone() }
+    book::Ran {
+        command: options.command.clone(),
+        build: options.build.clone(),
+        timeout: options.timeout.as_secs_f64(),
+        build_timeout: options.build.as_ref().map(|_| options.build_timeout.as_secs_f64()),
+        user: options.user.as_ref().map(|user| user.name().to_owned()),
+    }
 }
 
 /// The course suite's tests, named by where the gradebook will hold them

@@ -19,7 +19,8 @@ pub(super) const GRADES_JSON: &str = "grades.json";
 /// The students' rows of the gradebook in `out`, graded on the suite whose
 /// digest is `suite` (with these `columns`) by the commands `ran`: refused
 /// when it holds no grades of `tictac grade`, the grades of another suite,
-/// or grades made with another `--command` or `--build`.
+/// or grades made with another `--command`, `--build`, `--timeout`,
+/// `--build-timeout` or `--user`.
 pub(super) fn rows_of(
     out: &Path,
     suite: &str,
@@ -54,20 +55,24 @@ pub(super) fn rows_of(
         }
         None => return Err(changed("no suite digest")),
     }
-    // A gradebook written before grades.json kept its commands (no
-    // `command`) is taken as graded with these: they are kept from now on.
-    if book.get("command").is_some() {
-        let held: Ran = serde_json::from_value(serde_json::json!({
-            "command": book["command"], "build": book.get("build").cloned().unwrap_or_default()
-        }))
-        .map_err(|e| changed(&format!("its commands: {e}")))?;
-        if held != *ran {
-            return Err(GradeError::OtherCommand {
-                out: shown(out.display()),
-                held: shown(said(&held)),
-                given: shown(said(ran)),
-            });
+    // What a gradebook written before grades.json kept its commands or
+    // limits lacks is taken as graded with these: they are kept from now on.
+    let mut held = serde_json::to_value(ran).map_err(|e| changed(&e.to_string()))?;
+    if let Some(held) = held.as_object_mut() {
+        for (key, value) in held.iter_mut() {
+            if let Some(kept) = book.get(key) {
+                value.clone_from(kept);
+            }
         }
+    }
+    let held: Ran =
+        serde_json::from_value(held).map_err(|e| changed(&format!("its commands: {e}")))?;
+    if held != *ran {
+        return Err(GradeError::OtherCommand {
+            out: shown(out.display()),
+            held: shown(said(&held)),
+            given: shown(said(ran)),
+        });
     }
     let names: Option<Vec<&str>> = book["tests"]
         .as_array()
@@ -84,15 +89,21 @@ pub(super) fn rows_of(
         .collect()
 }
 
-/// The commands as given on the command line (`--command './ttt' --build
-/// 'make ttt'`), each word as the shell would take it back.
+/// The commands and limits as given on the command line (`--command
+/// './ttt' --build 'make ttt' --build-timeout 60, --timeout 10, --user
+/// nobody`), each word as the shell would take it back.
 fn said(ran: &Ran) -> String {
     let words = |w: &[String]| shell_words::join(w);
     let command = format!("--command {}", quoted(&words(&ran.command)));
-    match &ran.build {
-        Some(build) => format!("{command} --build {}", quoted(&words(build))),
-        None => format!("{command} and no --build"),
-    }
+    let build = match (&ran.build, ran.build_timeout) {
+        (Some(build), Some(limit)) => {
+            format!(" --build {} --build-timeout {limit}", quoted(&words(build)))
+        }
+        (Some(build), None) => format!(" --build {}", quoted(&words(build))),
+        (None, _) => " and no --build".into(),
+    };
+    let user = ran.user.as_ref().map_or(String::new(), |user| format!(", --user {user}"));
+    format!("{command}{build}, --timeout {}{user}", ran.timeout)
 }
 
 /// `text` in single quotes, as the messages show a command.

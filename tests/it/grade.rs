@@ -1162,6 +1162,8 @@ fn a_build_step_runs_before_the_tests_and_a_failed_build_scores_zero() {
         "./ttt",
         "--build",
         "sh build.sh",
+        "--build-timeout",
+        "1",
         "--out",
         &path(&out),
         &alice,
@@ -1345,22 +1347,31 @@ fn the_gradebook_says_what_it_was_graded_with_and_reads_one_way() {
             .expect("JSON");
     assert_eq!(json["command"], serde_json::json!(["./ttt"]), "{json}");
     assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["timeout"], 10.0, "{json}");
 
-    // Regraded with another command or a build: refused, the book unchanged.
+    // Regraded with another command, a build or another --timeout (attack
+    // 40's E2: a slow program then timed out): refused, the book unchanged.
     let before = fs::read(out.join("grades.json")).expect("json");
-    for other in [&["--command", "./ttt none"][..], &["--command", "./ttt", "--build", "true"]] {
+    let others = [
+        &["--command", "./ttt none"][..],
+        &["--command", "./ttt", "--build", "true"],
+        &["--command", "./ttt", "--timeout", "0.3"],
+    ];
+    for other in others {
         let mut args = other.to_vec();
         args.push("--update");
         let o = grade(&args);
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-        assert!(
-            text(&o).contains(
-                "was graded with --command './ttt' and no --build; this regrade gives --command"
-            ),
-            "{}",
-            text(&o)
-        );
+        let said = text(&o);
+        let held = "was graded with --command './ttt' and no --build, --timeout 10";
+        assert!(said.contains(held) && said.contains("; this regrade gives --command"), "{said}");
     }
+    let o = grade(&["--command", "./ttt", "--timeout", "0.3", "--update"]);
+    assert!(
+        text(&o).contains("this regrade gives --command './ttt' and no --build, --timeout 0.3"),
+        "{}",
+        text(&o)
+    );
     assert_eq!(fs::read(out.join("grades.json")).expect("json"), before);
     let o = grade(&["--command", "./ttt", "--update"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
