@@ -30,7 +30,8 @@ pub(crate) struct Arg<'a> {
 }
 
 /// `name` or `name(arg, ...)`, and its command when it is type-correct (the
-/// parser types the arguments as it reads them: such an event keeps none).
+/// parser types the arguments as it reads them: such an event keeps none,
+/// `arguments` reads them again).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event<'a> {
     pub(crate) name: &'a [u8],
@@ -40,12 +41,4 @@ pub struct Event<'a> {
     /// The bytes left after the event.
     pub(crate) rest: usize,
     pub(crate) command: Option<crate::command::Command<'a>>,
-}
-
-impl<'a> Event<'a> {
-    /// Its arguments, parsed again (for a type error); their positions
-    /// count the bytes left before the event's end: add `rest`.
-    pub(crate) fn arguments(&self) -> Vec<Arg<'a>> {
-        self.args.map(super::parser::arguments).unwrap_or_default()
-    }
 }

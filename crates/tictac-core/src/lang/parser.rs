@@ -14,8 +14,8 @@ use nom::combinator::cut;
 use super::ast::{Arg, Event, Value};
 use super::events;
 use super::tokens::{
-    Extent, Halt, PErr, PResult, after, blank, char_literal, identifier, is_boolean, is_keyword,
-    is_reserved, string_literal, unsigned_number,
+    Extent, Halt, PErr, PResult, after, blank, char_literal, identifier, is_boolean, is_reserved,
+    string_literal, unsigned_number,
 };
 use super::validate::Typing;
 
@@ -23,33 +23,60 @@ use super::validate::Typing;
 /// are left. With `Extent::Partial`, an error or an event that reaches the
 /// end of the text may change once more text comes: the caller reads more
 /// and parses again (see `stream`).
+#[inline(always)]
 pub fn next_event(i: &[u8], extent: Extent) -> PResult<'_, Option<Event<'_>>> {
     let i = blank(i);
-    if i.is_empty() {
-        return Ok((i, None));
-    }
-    let (rest, name) = identifier(i).map_err(|_| nom::Err::Failure(PErr::at(i)))?;
-    if is_keyword(name) {
-        return PErr::fatal(i);
-    }
-    let mut typing = Typing::new(events::find(name));
+    let spec = events::named_at(i);
+    let (rest, name) = match spec {
+        Some(spec) => (&i[spec.name.len()..], &i[..spec.name.len()]),
+        None if i.is_empty() => return Ok((i, None)),
+        None => match identifier(i) {
+            Ok((rest, name)) if !is_reserved(name) && !is_boolean(name) => (rest, name),
+            _ => return PErr::fatal(i),
+        },
+    };
+    let mut typing = Typing::new(spec);
     let Some(open) = blank(rest).strip_prefix(b"(") else {
         let command = typing.command();
         return Ok((rest, Some(Event { name, args: None, rest: rest.len(), command })));
     };
     let ctx = Ctx { extent, depth: 0 };
-    let (rest, ()) = cut(|i| list(i, b")", ctx, &mut |a| typing.add(&a))).parse(open)?;
+    let (rest, ()) = list(open, b")", ctx, &mut typing)?;
     let args = Some(&open[..open.len() - rest.len()]);
     Ok((rest, Some(Event { name, args, rest: rest.len(), command: typing.command() })))
 }
 
-/// The arguments of an event already parsed, from the text after its `(`
-/// (see `Event::arguments`).
-pub(crate) fn arguments(text: &[u8]) -> Vec<Arg<'_>> {
-    let mut items = Vec::new();
-    let ctx = Ctx { extent: Extent::Final, depth: 0 };
-    let _ = list(text, b")", ctx, &mut |a| items.push(a));
-    items
+/// What the argument rules hand each argument to as it is read (`at`: the
+/// text left where it starts): a list's values, or an event's typing.
+pub(crate) trait Sink<'a> {
+    /// A string literal's text between its quotes.
+    fn string(&mut self, text: &'a [u8], at: usize) {
+        self.other(Arg { value: Value::Str(text), rest: at });
+    }
+
+    /// An unsigned number's integer and fraction digits.
+    fn number(&mut self, int: &'a [u8], frac: Option<&'a [u8]>, at: usize) {
+        self.other(Arg { value: Value::Number { negative: false, int, frac }, rest: at });
+    }
+
+    fn other(&mut self, arg: Arg<'a>);
+}
+
+impl<'a> Sink<'a> for Vec<Arg<'a>> {
+    fn other(&mut self, arg: Arg<'a>) {
+        self.push(arg);
+    }
+}
+
+impl<'a> Event<'a> {
+    /// Its arguments, parsed again (for a type error); their positions
+    /// count the bytes left before the event's end: add `rest`.
+    pub(crate) fn arguments(&self) -> Vec<Arg<'a>> {
+        let mut items = Vec::new();
+        let ctx = Ctx { extent: Extent::Final, depth: 0 };
+        let _ = self.args.map(|text| list(text, b")", ctx, &mut items));
+        items
+    }
 }
 
 /// Tuples and arrays nest at most this deep: deeper, the opening bracket is
@@ -65,26 +92,23 @@ struct Ctx {
 }
 
 /// `arg {"," arg} end` after an opening bracket, with at least one
-/// argument, each handed to `f` in order.
-fn list<'a>(mut i: &'a [u8], end: &[u8], ctx: Ctx, f: &mut impl FnMut(Arg<'a>)) -> PResult<'a, ()> {
+/// argument, each handed to `sink` in order.
+#[inline(always)]
+fn list<'a>(mut i: &'a [u8], end: &[u8], ctx: Ctx, sink: &mut impl Sink<'a>) -> PResult<'a, ()> {
     loop {
-        let (rest, a) = arg(blank(i), ctx)?;
-        f(a);
+        let rest = arg(blank(i), ctx, sink)?;
         i = blank(rest);
         match i.strip_prefix(b",") {
             Some(rest) => i = rest,
-            None => return Ok((after(i, end).ok_or_else(|| nom::Err::Error(PErr::at(i)))?, ())),
+            None => {
+                return Ok((after(i, end).ok_or_else(|| nom::Err::Error(PErr::at(i)))?, ()));
+            }
         }
     }
 }
 
 /// `open [arg {"," arg}] close`: tuples and arrays may be empty.
-fn maybe_empty_list<'a>(
-    i: &'a [u8],
-    open: &[u8],
-    close: &[u8],
-    ctx: Ctx,
-) -> PResult<'a, Vec<Arg<'a>>> {
+fn bracketed<'a>(i: &'a [u8], [open, close]: [&[u8]; 2], ctx: Ctx) -> PResult<'a, Vec<Arg<'a>>> {
     let after_open = after(i, open).ok_or_else(|| nom::Err::Error(PErr::at(i)))?;
     if ctx.depth >= MAX_NESTING {
         return PErr::fatal(i);
@@ -94,24 +118,31 @@ fn maybe_empty_list<'a>(
         return Ok((rest, Vec::new()));
     }
     let mut items = Vec::new();
-    let (rest, ()) = cut(|i| list(i, close, ctx, &mut |a| items.push(a))).parse(after_open)?;
+    let (rest, ()) = cut(|i| list(i, close, ctx, &mut items)).parse(after_open)?;
     Ok((rest, items))
 }
 
-/// One argument, starting at a token (blanks already skipped): a string
-/// or a number here, what is rarer in `other_arg`.
+/// One argument, starting at a token (blanks already skipped), handed to
+/// `sink`; gives the text after it. A string or a number here, what is
+/// rarer in `other_arg`.
 #[inline(always)]
-fn arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
+fn arg<'a>(i: &'a [u8], ctx: Ctx, sink: &mut impl Sink<'a>) -> Result<&'a [u8], nom::Err<PErr>> {
     match i.first() {
         Some(b'"') => {
             let (rest, s) = string_literal(i, ctx.extent)?;
-            Ok((rest, Arg { value: Value::Str(s), rest: i.len() }))
+            sink.string(s, i.len());
+            Ok(rest)
         }
         Some(b) if b.is_ascii_digit() => {
             let (rest, (int, frac)) = unsigned_number(i)?;
-            Ok((rest, Arg { value: Value::Number { negative: false, int, frac }, rest: i.len() }))
+            sink.number(int, frac, i.len());
+            Ok(rest)
         }
-        _ => other_arg(i, ctx),
+        _ => {
+            let (rest, a) = other_arg(i, ctx)?;
+            sink.other(a);
+            Ok(rest)
+        }
     }
 }
 
@@ -139,11 +170,11 @@ fn other_arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
             }
         }
         Some(b'[') => {
-            let (rest, items) = maybe_empty_list(i, b"[", b"]", ctx)?;
+            let (rest, items) = bracketed(i, [b"[", b"]"], ctx)?;
             Ok((rest, here(Value::Tuple(items))))
         }
         Some(b'<') => {
-            let (rest, items) = maybe_empty_list(i, b"<<", b">>", ctx)?;
+            let (rest, items) = bracketed(i, [b"<<", b">>"], ctx)?;
             Ok((rest, here(Value::Array(items))))
         }
         _ => {
@@ -162,25 +193,11 @@ fn other_arg(i: &[u8], ctx: Ctx) -> PResult<'_, Arg<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::stream::parse_text;
 
-    fn parse_all(mut text: &[u8]) -> Result<Vec<Event<'_>>, usize> {
-        let mut events = Vec::new();
-        loop {
-            match next_event(text, Extent::Final) {
-                Ok((_, None)) => return Ok(events),
-                Ok((rest, Some(e))) => {
-                    events.push(e);
-                    text = rest;
-                }
-                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => return Err(e.rest),
-                Err(nom::Err::Incomplete(_)) => return Err(usize::MAX),
-            }
-        }
-    }
-
-    /// The byte offset of the error in `text`.
+    /// The byte offset of the error in `text` (a single line).
     fn error_at(text: &str) -> usize {
-        text.len() - parse_all(text.as_bytes()).expect_err("should not parse")
+        parse_text(text.as_bytes()).expect_err("should not parse").pos.column - 1
     }
 
     #[test]
@@ -204,7 +221,7 @@ mod tests {
     #[test]
     fn nesting_is_bounded_instead_of_exhausting_the_stack() {
         let ok = format!("e({}{})", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
-        assert!(parse_all(ok.as_bytes()).is_ok());
+        assert!(parse_text(ok.as_bytes()).is_ok());
         let deep = format!("e({})", "[".repeat(1_000_000));
         assert_eq!(error_at(&deep), 2 + MAX_NESTING);
     }

@@ -7,6 +7,7 @@ use std::io::{self, Read, Write};
 use super::ast::{Arg, Event, Value};
 use super::error::{Pos, SyntaxError, SyntaxKind, TYPE_ERROR_HEADER, TraceError};
 use super::events::{self, Spec, Type, Typed};
+use super::parser::Sink;
 use crate::command::Cell;
 use crate::command::Command;
 use crate::store::{self, MEMORY_BOUND, Store};
@@ -14,37 +15,57 @@ use crate::store::{self, MEMORY_BOUND, Store};
 /// The type check of one event, its arguments handed over as they are
 /// parsed: its command, if they are all of its declared types.
 pub(crate) struct Typing<'a> {
+    /// The event, while its arguments so far are of their types.
     spec: Option<&'static Spec>,
     /// No event declares more than two parameters (more do not fit).
     typed: [Typed<'a>; 2],
     count: usize,
-    fits: bool,
 }
 
 impl<'a> Typing<'a> {
+    #[inline(always)]
     pub(crate) fn new(spec: Option<&'static Spec>) -> Self {
-        Typing { spec, typed: [Typed::Name(b""); 2], count: 0, fits: spec.is_some() }
+        Typing { spec, typed: [Typed::Name(b""); 2], count: 0 }
     }
 
-    pub(crate) fn add(&mut self, arg: &Arg<'a>) {
-        let param = self.spec.and_then(|s| s.params.get(self.count));
-        let typed = param.and_then(|p| match (p.kind, &arg.value) {
-            (Type::Name, Value::Str(name)) => Some(Typed::Name(name)),
-            (Type::Button, _) => {
-                Some(Typed::Button(Cell::new(u8::try_from(button_value(arg)?.ok()?).ok()?)?))
+    /// The next argument, if its parameter is of type `kind`: `typed()`.
+    #[inline(always)]
+    fn push(&mut self, kind: Type, typed: impl FnOnce() -> Option<Typed<'a>>) {
+        let param = self.spec.and_then(|s| s.params.get(self.count)).filter(|p| p.kind == kind);
+        match (self.typed.get_mut(self.count), param.and_then(|_| typed())) {
+            (Some(slot), Some(typed)) => {
+                *slot = typed;
+                self.count += 1;
             }
-            _ => None,
-        });
-        match (typed, self.typed.get_mut(self.count)) {
-            (Some(typed), Some(slot)) => *slot = typed,
-            _ => self.fits = false,
+            _ => self.spec = None,
         }
-        self.count += 1;
     }
 
+    #[inline(always)]
     pub(crate) fn command(&self) -> Option<Command<'a>> {
-        let spec = self.spec.filter(|s| self.fits && s.params.len() == self.count)?;
+        let spec = self.spec.filter(|s| s.params.len() == self.count)?;
         (spec.build)(&self.typed[..self.count])
+    }
+}
+
+impl<'a> Sink<'a> for Typing<'a> {
+    #[inline(always)]
+    fn string(&mut self, text: &'a [u8], _: usize) {
+        self.push(Type::Name, || Some(Typed::Name(text)));
+    }
+
+    /// A button is a number in 1..9: `Cell::ALL[n - 1]` (`Cell::new` is a call).
+    #[inline(always)]
+    fn number(&mut self, int: &'a [u8], frac: Option<&'a [u8]>, _: usize) {
+        self.push(Type::Button, || {
+            let n = usize::try_from(integer(false, int, frac).ok()?).ok()?;
+            Cell::ALL.get(n.wrapping_sub(1)).map(|&cell| Typed::Button(cell))
+        });
+    }
+
+    /// A negative number, a character, a boolean...: of no declared type.
+    fn other(&mut self, _: Arg<'a>) {
+        self.spec = None;
     }
 }
 
@@ -117,6 +138,7 @@ impl Default for Checker {
 impl Checker {
     /// Checks one event, giving its command when it is type-correct;
     /// `locate` turns a "bytes left" position into a line and column.
+    #[inline(always)]
     pub fn event<'a>(
         &mut self,
         event: &Event<'a>,
@@ -127,6 +149,13 @@ impl Checker {
         if event.command.is_some() {
             return event.command;
         }
+        self.wrong(event, locate);
+        None
+    }
+
+    /// What is wrong with an event that has no command.
+    #[inline(never)]
+    fn wrong(&mut self, event: &Event, locate: impl Fn(usize) -> Pos) {
         let args = event.arguments();
         let locate = |rest| locate(rest + event.rest);
         for (k, arg) in args.iter().enumerate() {
@@ -142,7 +171,6 @@ impl Checker {
                 .and_then(|()| self.type_errors.write_all(b"\n"));
             self.note(written);
         }
-        None
     }
 
     /// A soft error, replacing any earlier one. What it quotes is ASCII.
@@ -207,9 +235,21 @@ fn number_text<'a>((negative, int, frac): Digits<'a>) -> [&'a [u8]; 4] {
 /// leading zeros in its integer part, no trailing zeros in its fraction,
 /// which goes if empty). `None` for any other argument.
 fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Digits<'a>>> {
-    let Value::Number { negative, int, frac, .. } = arg.value else {
-        return None;
-    };
+    match arg.value {
+        Value::Number { negative, int, frac } => Some(integer(negative, int, frac)),
+        _ => None,
+    }
+}
+
+/// A number's value as a 64-bit integer, or its digits normalised (see
+/// `button_value`).
+#[inline(always)]
+fn integer<'a>(negative: bool, int: &'a [u8], frac: Option<&'a [u8]>) -> Result<i64, Digits<'a>> {
+    // The usual case, one digit.
+    if let ([d], None) = (int, frac) {
+        let d = i64::from(d.wrapping_sub(b'0'));
+        return Ok(if negative { -d } else { d });
+    }
     let int = match int.iter().position(|&b| b != b'0') {
         Some(k) => &int[k..],
         None => &b"0"[..],
@@ -222,10 +262,10 @@ fn button_value<'a>(arg: &Arg<'a>) -> Option<Result<i64, Digits<'a>>> {
             int.iter().try_fold(0i64, |n, &d| n.checked_mul(10)?.checked_sub(i64::from(d - b'0')));
         let value = magnitude.and_then(|m| if negative { Some(m) } else { m.checked_neg() });
         if let Some(v) = value {
-            return Some(Ok(v));
+            return Ok(v);
         }
     }
-    Some(Err((negative, int, frac)))
+    Err((negative, int, frac))
 }
 
 /// `play(Ora, 10) does not conform to declaration play(...)` or
@@ -349,7 +389,7 @@ mod tests {
     }
 
     #[test]
-    fn the_64_bit_limits_are_exact() {
+    fn the_64_bit_limits_are_exact_and_the_last_soft_error_is_reported() {
         fn value(text: &str) -> Option<Result<i64, Digits<'_>>> {
             button_value(&event(text).arguments()[1])
         }
@@ -359,10 +399,7 @@ mod tests {
         assert_eq!(value("play(\"a\", 9223372036854775808)"), Some(Err(big)));
         assert_eq!(value("play(\"a\", -0.000)"), Some(Ok(0)));
         assert_eq!(value("play(\"a\", \"5\")"), None);
-    }
-
-    #[test]
-    fn the_last_unknown_identifier_is_reported() {
+        // The last unknown identifier or invalid number is reported.
         assert_eq!(syntax("play(Ora, [Bob])"), (SyntaxKind::UnknownIdentifier("Bob".into()), 12));
         assert_eq!(syntax("play(Ora, 1.5)"), (SyntaxKind::InvalidNumber("1.5".into()), 11));
     }
