@@ -62,8 +62,10 @@ pub enum SuiteError {
     /// A path named on the command line that cannot be read.
     #[error(transparent)]
     File(#[from] FileError),
-    #[error("error: the log folder '{0}' cannot be created: {1}")]
-    LogFolder(String, io::Error),
+    /// `--log DIR` that cannot be made, or written in (said before any
+    /// test runs: the logs were asked for).
+    #[error("error: the log folder '{0}' {1}")]
+    LogFolder(String, String),
     /// A file named on the command line that is not `NAME.txt`.
     #[error("error: '{0}' is not a trace (a test is NAME.txt with NAME.expected.txt beside it)")]
     NotATrace(String),
@@ -366,7 +368,7 @@ pub(crate) fn run_watching(
         }
     }
     if let Some(dir) = &options.log {
-        fs::create_dir_all(dir).map_err(|e| SuiteError::LogFolder(dir.display().to_string(), e))?;
+        check_log_folder(dir)?;
         workdir::leave_out(dir);
     }
     // Run as another user (`--user`), as under `tictac grade`: a tictac the
@@ -1047,6 +1049,18 @@ fn log(dir: &Path, test: &Test, actual: &mut Capture, stderr: &[u8]) -> Option<S
             kept.push(stderr).map_err(|e| e.to_string()).and_then(|_| save("stderr", &mut kept));
     }
     saved.err().map(|e| format!("not logged: {e}"))
+}
+
+/// Makes `--log DIR` and writes a file in it (removed at once), before any
+/// test runs: a folder that is read-only, or another user's, is refused
+/// now, not found out test by test under reports that pass.
+fn check_log_folder(dir: &Path) -> Result<(), SuiteError> {
+    let refuse = |why: String| SuiteError::LogFolder(dir.display().to_string(), why);
+    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(refuse("exists and is not a folder".into()));
+    }
+    fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot be created: {e}")))?;
+    tempfile::tempfile_in(dir).map(drop).map_err(|e| refuse(format!("cannot be written in: {e}")))
 }
 
 /// Makes the folders of `path` below `dir` (DIR itself was made at the

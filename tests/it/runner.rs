@@ -287,6 +287,40 @@ fn a_log_folder_that_cannot_be_made_is_a_usage_error() {
     let o = tictac(&["test", "--log", &path(&file.join("logs")), &path(dir.path())]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).starts_with("error: the log folder '"), "{}", text(&o));
+    let o = tictac(&["test", "--log", &path(&file), &path(dir.path())]);
+    let said = format!("error: the log folder '{}' exists and is not a folder\n", path(&file));
+    assert_eq!((o.status.code(), text(&o)), (Some(2), said));
+}
+
+/// A log folder that is there but cannot be written in (read-only; as
+/// root, who writes anywhere, run as nobody) is refused before any test
+/// runs: the logs were asked for (attack E8: "2/2 passed", exit 0, no log).
+#[test]
+fn a_log_folder_that_cannot_be_written_in_is_refused_before_any_test() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = suite();
+    let logs = dir.path().join("logs");
+    fs::create_dir(&logs).expect("mkdir");
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+    fs::set_permissions(&logs, fs::Permissions::from_mode(0o555)).expect("chmod");
+    let mut command = match rustix::process::getuid().is_root() {
+        true => {
+            let mut c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups", BIN]);
+            c
+        }
+        false => std::process::Command::new(BIN),
+    };
+    let o = crate::common::run(
+        command.args(["test", "--log", &path(&logs), "--filter", "a", &path(dir.path())]),
+        None,
+    );
+    let out = text(&o);
+    let said = format!("error: the log folder '{}' cannot be written in: ", path(&logs));
+    assert!(out.starts_with(&said) && out.ends_with("(os error 13)\n"), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert_eq!(fs::read_dir(&logs).expect("logs").count(), 0);
 }
 
 #[test]
