@@ -127,6 +127,8 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
             let here = |p: &Path| Some(Path::new(".").join(p)).filter(|p| p.is_file());
             if let Some(runs_it) = command_in_folder(words, here) {
                 why.push_str(&format!("; '{first}' is a file in this folder: {option} {runs_it}"));
+            } else if let Some(runs_it) = python3_instead(words) {
+                why.push_str(&format!("; python3 is: {option} {runs_it}"));
             } else if let Some(fix) = not_executable(words) {
                 why.push_str(&format!(": {fix}"));
             } else if let Some(found) = nested::nested_program(Path::new("."), first) {
@@ -171,6 +173,20 @@ pub(crate) fn command_in_folder(
     } else {
         format!("\"{shown}\" runs it after chmod +x {first}")
     })
+}
+
+/// `python` named where it is not on PATH and `python3` is (Debian, Ubuntu
+/// and macOS install no `python`): the command with python3, in quotes as
+/// an option's value, `"python3 ttt.py" runs it`. None for anything else.
+pub(crate) fn python3_instead(words: &[String]) -> Option<String> {
+    let (first, rest) = words.split_first()?;
+    let locate = crate::platform::command_line::locate;
+    if first != "python" || locate(first).is_ok() || locate("python3").is_err() {
+        return None;
+    }
+    let command: Vec<OsString> =
+        std::iter::once("python3").chain(rest.iter().map(String::as_str)).map(Into::into).collect();
+    Some(format!("\"{}\" runs it", crate::platform::command_line::join(&command)))
 }
 
 /// What runs a program file by its name's extension (`python3 ttt.py`,

@@ -31,6 +31,11 @@ pub(crate) fn notes(
              --command {runs_it} in each student's folder",
             command[0]
         ));
+    } else if none_started && let Some(runs_it) = crate::cli::python3_instead(command) {
+        notes.push(format!(
+            "warning: no student's program could start with --command '{shown}': \
+             'python' is not on PATH; python3 is: --command {runs_it}"
+        ));
     } else if none_started {
         notes.push(format!(
             "warning: no student's program could start with --command '{shown}': \

@@ -582,6 +582,37 @@ fn ran_tictac(stderr: &[u8]) -> bool {
     (!refusal.is_empty() && holds(refusal)) || holds(exe.as_bytes())
 }
 
+/// Said under a test whose program printed nothing, or little, on standard
+/// output and the expected output's lines on standard error (`print(...,
+/// file=sys.stderr)`, `System.err`): "output differs" alone does not tell
+/// a student where the transcript went. None when the expected output is
+/// empty, or most of standard error is not its lines (a traceback).
+fn on_standard_error(expected: &mut Capture, actual: &Capture, ran: &Ran) -> Option<String> {
+    let wanted = expected.bytes_up_to(diff::MAX_DIFFED).ok().flatten()?;
+    if wanted.is_empty() || actual.len().saturating_mul(4) >= wanted.len() as u64 {
+        return None;
+    }
+    let lines: std::collections::HashSet<&[u8]> = wanted.split(|&b| b == b'\n').collect();
+    let printed = ran.stderr.split(|&b| b == b'\n').filter(|line| !line.is_empty());
+    let (theirs, all) = printed
+        .fold((0, 0), |(theirs, all), line| (theirs + usize::from(lines.contains(line)), all + 1));
+    if theirs == 0 || theirs * 2 < all {
+        return None;
+    }
+    let stdout = match actual.len() {
+        0 => "nothing".to_owned(),
+        n => format!("only {n} byte{}", if n == 1 { "" } else { "s" }),
+    };
+    let on_stderr = match (all as u64 + ran.stderr_dropped, theirs == all) {
+        (lines, true) if ran.stderr_dropped == 0 => format!("{lines} lines of the expected output"),
+        (lines, _) => format!("{lines} lines, mostly the expected output's,"),
+    };
+    Some(format!(
+        "note: your program printed {stdout} on standard output, and {on_stderr} on standard \
+         error: print the transcript on standard output"
+    ))
+}
+
 /// Runs one test: its actual output, its expected output, the verdict.
 pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> TestResult {
     let start = Instant::now();
@@ -818,6 +849,7 @@ fn judge(
     let verdict = match diff {
         None => right_output(status, trouble),
         Some(diff) => {
+            ran.if_failed.extend(on_standard_error(expected, &actual, &ran));
             let expects =
                 || expected_status(test, options, status, oracle_status, trace_text, stop);
             wrong_output(diff, trouble, expects)

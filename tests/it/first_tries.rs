@@ -9,7 +9,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{BIN, run, temp_dir, text};
+use crate::common::{BIN, path, run, temp_dir, text};
 
 fn in_dir(dir: &Path, args: &[&str]) -> Output {
     run(Command::new(BIN).current_dir(dir).args(args), None)
@@ -293,4 +293,42 @@ fn an_executable_script_with_a_crlf_first_line_is_not_told_to_chmod_it() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("a Windows line ending"), "{}", text(&o));
     assert!(!text(&o).contains("chmod +x"), "{}", text(&o));
+}
+
+/// `python` where only `python3` is on PATH (Debian, Ubuntu and macOS have
+/// no `python`) gets the command with python3, in `test`, `fuzz` and
+/// `grade`; with no python3 either, nothing more is said (attack 41's E7).
+#[test]
+fn python_not_on_path_where_python3_is_gets_python3() {
+    let home = temp_dir();
+    let dir = home.path();
+    let bin = dir.join("bin");
+    fs::create_dir(&bin).expect("mkdir");
+    std::os::unix::fs::symlink("/bin/sh", bin.join("python3")).expect("link");
+    let with_path = |path: &Path, args: &[&str]| {
+        run(Command::new(BIN).current_dir(dir).env("PATH", path).args(args), None)
+    };
+    for command in ["test", "fuzz"] {
+        let o = with_path(&bin, &[command, "--program", "python ttt.py"]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let want = "Error: --program cannot run 'python': not found on PATH; python3 is: \
+                    --program \"python3 ttt.py\" runs it\n";
+        assert!(text(&o).starts_with(want), "{}", text(&o));
+        let o = with_path(dir, &[command, "--program", "python ttt.py"]);
+        let want = "Error: --program cannot run 'python': not found on PATH\n";
+        assert!(text(&o).starts_with(want), "{}", text(&o));
+    }
+    let student = dir.join("ann");
+    fs::create_dir(&student).expect("mkdir");
+    let out = dir.join("grades");
+    let args = ["grade", "--course", "--command", "python ttt.py", "--out", &path(&out)];
+    let o = with_path(&bin, &[&args[..], &[&path(&student)]].concat());
+    let said = text(&o);
+    assert!(
+        said.contains(
+            "warning: no student's program could start with --command 'python ttt.py': \
+                       'python' is not on PATH; python3 is: --command \"python3 ttt.py\" runs it\n"
+        ),
+        "{said}"
+    );
 }

@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use crate::common::{BIN, one_test, path, script, temp_dir, text, tictac};
+use crate::common::{BIN, one_test, path, script, temp_dir, text, tictac, tictac_with_input};
 
 /// A program that prints the expected output and then dies of a signal
 /// fails, saying so, unless `-- status:` asks for exactly that end (128 +
@@ -411,4 +411,60 @@ fn a_flood_on_standard_error_is_counted_whole() {
     let o = tictac(&["test", "--program", &program, &path(dir.path())]);
     let out = text(&o);
     assert!(out.contains("\n       ... 99980 lines before these\n       error line\n"), "{out}");
+}
+
+/// A program that prints the transcript on standard error, not standard
+/// output, is told so in `test`'s report and in `grade`'s, once; a program
+/// whose standard error is not the transcript (a traceback) is not (attack
+/// 41's E7: it was told only that the output "differs").
+#[test]
+fn a_transcript_printed_on_standard_error_is_named() {
+    let trace = "new_game(\"a\",\"b\")\nplay(\"a\",5)\nundo\n";
+    let right = tictac_with_input(&["-b", "/dev/stdin"], trace.as_bytes());
+    let expected = String::from_utf8(right.stdout).expect("utf-8");
+    let lines = expected.lines().count();
+    let dir = one_test(trace, &expected);
+    let tools = temp_dir();
+    let on_stderr = script(tools.path(), "stderr.sh", &format!("'{BIN}' \"$@\" >&2"));
+    let a_little = script(tools.path(), "little.sh", &format!("echo hi; '{BIN}' \"$@\" >&2"));
+    let traceback = script(tools.path(), "crash.sh", "echo 'Traceback: line 1' >&2; exit 1");
+    let said = |program: &str| {
+        let o = tictac(&["test", "--program", program, &path(dir.path())]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        text(&o)
+    };
+    let told = format!(
+        "\n     note: your program printed nothing on standard output, and {lines} lines of the \
+         expected output on standard error: print the transcript on standard output\n"
+    );
+    let out = said(&on_stderr);
+    assert_eq!(out.matches(&told).count(), 1, "{out}");
+    let out = said(&a_little);
+    let little = format!(
+        "\n     note: your program printed only 3 bytes on standard output, and {lines} lines of \
+         the expected output on standard error: print the transcript on standard output\n"
+    );
+    assert!(out.contains(&little), "{out}");
+    let out = said(&traceback);
+    assert!(!out.contains("on standard error: print"), "{out}");
+    // grade: the student's report says it alike.
+    let home = temp_dir();
+    let student = home.path().join("ann");
+    fs::create_dir(&student).expect("mkdir");
+    // tictac answers nothing for a program under grading: its transcript.
+    fs::write(student.join("out"), &expected).expect("write");
+    script(&student, "ttt", "cat out >&2");
+    let grades = home.path().join("grades");
+    let o = tictac(&[
+        "grade",
+        "--command",
+        "./ttt",
+        "--out",
+        &path(&grades),
+        &path(dir.path()),
+        &path(&student),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let report = fs::read_to_string(grades.join("ann.report.txt")).expect("report");
+    assert_eq!(report.matches(&told).count(), 1, "{report}");
 }
