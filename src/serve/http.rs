@@ -14,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::sync::Semaphore;
 
+use super::admission::{Admission, Share};
 use super::error::ApiError;
 use super::hosts::Hosts;
 use super::limits::{BODY_LIMIT, INLINE_TRACE};
@@ -24,22 +25,13 @@ use super::work::{self, Budget};
 /// What every handler shares: the bounds. The server keeps no session.
 pub(crate) struct Server {
     timeout: Duration,
-    /// API requests being read or run, in KiB of their bodies (see
-    /// `ADMITTED_KIB`); past this, requests wait (and time out).
-    admitted: Semaphore,
+    /// API requests being read or run, by the bytes of their bodies.
+    admission: Admission,
     /// Long traces running on the blocking pool.
     long_runs: Semaphore,
     /// What answers not yet written hold, all connections together.
     held: reply::Budgets,
 }
-
-/// What the API requests admitted at once may weigh together, in KiB: a
-/// request counts its body's length (a 1 MiB one if it does not say), at
-/// least `LEAST_KIB`: 256 small requests, or 64 of 1 MiB. Counting
-/// requests let 256 of 1 MiB in, each keeping its trace while it waited
-/// for a run.
-const ADMITTED_KIB: usize = 64 << 10;
-const LEAST_KIB: usize = 256;
 
 type Shared = Arc<Server>;
 
@@ -48,7 +40,7 @@ pub(crate) fn router(timeout: Duration, hosts: Hosts) -> Router {
     let cores = std::thread::available_parallelism().map_or(2, usize::from);
     let server = Arc::new(Server {
         timeout,
-        admitted: Semaphore::new(ADMITTED_KIB),
+        admission: Admission::new(),
         long_runs: Semaphore::new(cores),
         held: reply::Budgets::new(timeout, crate::platform::spool::free_space()),
     });
@@ -93,26 +85,24 @@ async fn security_headers(request: Request, next: Next) -> Response {
     response
 }
 
-/// An API request waits for admission, then must be read and answered
-/// within the time bound: past it, 503 (a slow client included).
+/// An API request is admitted by its body's bytes as they come (see
+/// `admission`), and must be read and answered within the time bound: past
+/// it, 503 (a slow client included).
 async fn bounded(State(server): State<Shared>, request: Request, next: Next) -> Response {
-    let answer = async {
-        let Ok(_admitted) = server.admitted.acquire_many(weight_kib(&request)).await else {
-            return ApiError::Internal("the server is stopping".into()).into_response();
-        };
-        next.run(request).await
+    let said = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
+    let declared = said.and_then(|v| v.parse::<usize>().ok());
+    let share = Share::default();
+    let request = request.map(|body| server.admission.admit(body, declared, &share));
+    // The share is kept until the answer is built.
+    let answer = async move {
+        let response = next.run(request).await;
+        drop(share);
+        response
     };
     match tokio::time::timeout(server.timeout, answer).await {
         Ok(response) => response,
         Err(_) => ApiError::TooSlow(server.timeout).into_response(),
     }
-}
-
-/// What a request counts against `ADMITTED_KIB`.
-fn weight_kib(request: &Request) -> u32 {
-    let said = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
-    let bytes = said.and_then(|v| v.parse::<usize>().ok()).unwrap_or(BODY_LIMIT).min(BODY_LIMIT);
-    u32::try_from(bytes.div_ceil(1024).max(LEAST_KIB)).unwrap_or(u32::MAX)
 }
 
 async fn api_run(

@@ -2,6 +2,7 @@
 //! a web browser, and the JSON API they use (`/api/run`, `/api/state`).
 //! The server keeps no session: each request carries the whole trace.
 
+mod admission;
 mod connections;
 mod deadline;
 mod error;

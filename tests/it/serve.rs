@@ -424,6 +424,32 @@ fn a_request_past_the_time_bound_answers_503() {
     assert!(answer.contains("longer than 0.3 s"), "{answer}");
 }
 
+/// Connections that declare a large body and send none of it hold nothing:
+/// a declared length is counted against the shared budget only as its
+/// bytes come (attack E3: 70 such connections stalled every request until
+/// the 5 s time bound let them go).
+#[test]
+fn idle_connections_declaring_large_bodies_keep_no_one_waiting() {
+    let server = Server::start(&[]);
+    let idle: Vec<TcpStream> = (0..100)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.base).expect("connect");
+            let head =
+                "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048576\r\n\r\n";
+            stream.write_all(head.as_bytes()).expect("head");
+            stream
+        })
+        .collect();
+    // Every head read by the server before the ordinary request comes.
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let (status, reply) = server.post("/api/run", r#"{"trace": "undo"}"#);
+    let took = asked.elapsed();
+    assert_eq!((status, reply["status"].as_u64()), (200, Some(0)), "{reply}");
+    assert!(took < Duration::from_secs(2), "answered after {took:?}");
+    drop(idle);
+}
+
 /// A connection that sends nothing, or stays idle after a request, is
 /// closed when the time bound passes; a huge request head is refused.
 #[test]
