@@ -66,15 +66,41 @@ fn an_event_of_one_mib_runs_and_one_byte_more_is_refused() {
     let quoted = format!("\"{}", "N".repeat(63));
     assert_eq!(memchr::memmem::find_iter(&o.stdout, &quoted).count(), 4);
     let over = file(dir.path(), "over.txt", trace(mib + 1));
-    // The event starts at Line 2, Column 3 (a window line is Line 1).
+    // The event starts at Line 2, Column 3 (in a window too: the file's line).
     refused(&tictac(&["-b", &over]), &over, 2, 3);
     let out = dir.path().join("out.txt");
     refused(&tictac(&["-b", &over, &out.display().to_string()]), &over, 2, 3);
     assert!(!out.exists(), "OUT written for a refused trace");
-    refused(&tictac(&["-w", "2", "3", &over]), &over, 1, 3);
-    refused(&tictac(&["-l", &over]), &over, 1, 3);
+    refused(&tictac(&["-w", "2", "3", &over]), &over, 2, 3);
+    refused(&tictac(&["-l", &over]), &over, 2, 3);
     refused(&tictac_with_input(&["-i"], trace(mib + 1).as_bytes()), "-", 1, 3);
     refused(&tictac_with_input(&["-b", "-"], trace(mib + 1).as_bytes()), "-", 2, 3);
+}
+
+/// Attack E1: every mode names the event's line in the file, as `-b IN`
+/// does; `-b IN OUT` named its line in its chunk of 100 (50), `-l` and
+/// `-w` in its window line (1). Kept lines count: a comment and a blank
+/// line before it do not.
+#[test]
+fn an_event_too_long_is_named_by_its_line_in_the_file_in_every_mode() {
+    let dir = temp_dir();
+    let mut trace = "-- a comment\n\n".to_string() + &"undo\n".repeat(249);
+    trace += &format!("  new_game(\"{}\",\"Bob\")\nredo\n", "N".repeat(1 << 20));
+    let over = file(dir.path(), "over.txt", trace);
+    let out = dir.path().join("out.txt").display().to_string();
+    for args in [
+        &["-b", &over][..],
+        &["-b", &over, &out],
+        &["-l", &over],
+        &["-w", "1", "_", &over],
+        &["-w", "240", "260", &over],
+        &["-w", "-3", "0", &over],
+    ] {
+        let o = tictac(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("the event at Line 250, Column 3 is longer"), "{args:?}: {err}");
+        refused(&o, &over, 250, 3);
+    }
 }
 
 /// Endless events from a pipe (a name, a string, `?` inside the

@@ -92,7 +92,7 @@ pub(crate) fn run_chunks<W: Watch>(
         let verdict = lang::validate(&mut chunk, |c| tape.push(c));
         let verdict = match verdict {
             Ok(verdict) => verdict,
-            Err(Failure::Read(e)) => return Err(read_error(e)),
+            Err(Failure::Read(e)) => return Err(read_error(crate::in_file(e, first))),
             Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
         };
         {

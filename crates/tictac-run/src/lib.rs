@@ -70,6 +70,16 @@ impl RunError {
     }
 }
 
+/// A read error of a text that starts at the file's kept line `first` (a
+/// chunk, a window line): an event too long is named by its line in the
+/// file, as `-b IN` names it.
+pub(crate) fn in_file(e: io::Error, first: usize) -> io::Error {
+    match e.get_ref().and_then(|e| e.downcast_ref::<tictac_core::lang::TooLong>()) {
+        Some(too_long) => io::Error::new(e.kind(), too_long.in_file(first)),
+        None => e,
+    }
+}
+
 /// A failed write is the shared `WriteError`.
 impl From<io::Error> for RunError {
     fn from(e: io::Error) -> RunError {

@@ -96,7 +96,7 @@ fn stream(
         // One line at a time on a tape of its own.
         let mut tape = LineTape::default();
         let mut line = Lines::new(&mut lines, 1);
-        if !check_line(&mut line, &mut tape, &mut buf, &name)? {
+        if !check_line(&mut line, k + 1, &mut tape, &mut buf, &name)? {
             break;
         }
         k += 1;
@@ -128,7 +128,7 @@ fn run_counted(window: Window, mut input: Input, out: &mut impl Watch) -> Result
     let mut buf = Vec::new();
     let mut k = 0;
     while needed.is_none_or(|n| k < n) {
-        if !read_line(&mut lines, &mut tape, &mut buf, needed == Some(k + 1), &name)? {
+        if !read_line(&mut lines, k + 1, &mut tape, &mut buf, needed == Some(k + 1), &name)? {
             break;
         }
         k += 1;
@@ -139,31 +139,35 @@ fn run_counted(window: Window, mut input: Input, out: &mut impl Watch) -> Result
     play(tape, first, end, out)
 }
 
-/// Reads the next kept line onto `tape`; unless the line is the `last`
-/// one needed, what a parse error left of it is skipped. False at the end
-/// of the input.
+/// Reads the next kept line (the file's `number`th) onto `tape`; unless
+/// the line is the `last` one needed, what a parse error left of it is
+/// skipped. False at the end of the input.
 fn read_line<R: BufRead>(
     lines: &mut KeptLines<R>,
+    number: usize,
     tape: &mut LineTape,
     buf: &mut Vec<u8>,
     last: bool,
     name: &str,
 ) -> Result<bool, RunError> {
     let mut line = Lines::new(lines, 1);
-    let read = check_line(&mut line, tape, buf, name)?;
+    let read = check_line(&mut line, number, tape, buf, name)?;
     if read && !last {
         line.skip_rest().map_err(|e| RunError::Read(name.to_owned(), e))?;
     }
     Ok(read)
 }
 
-/// Checks a kept line as it is read and puts it on `tape`: its commands go
-/// on at once (taken back if the line turns out wrong), so a line of any
-/// length costs constant memory, and a short one nothing but its bytes.
-/// `buf` is the stream's buffer, kept from line to line. After a parse
-/// error the rest of the line is left unread. False at the end of the input.
+/// Checks a kept line (the file's `number`th: an event too long is named
+/// by its line in the file) as it is read and puts it on `tape`: its
+/// commands go on at once (taken back if the line turns out wrong), so a
+/// line of any length costs constant memory, and a short one nothing but
+/// its bytes. `buf` is the stream's buffer, kept from line to line. After
+/// a parse error the rest of the line is left unread. False at the end of
+/// the input.
 fn check_line<R: BufRead>(
     line: &mut Lines<'_, R>,
+    number: usize,
     tape: &mut LineTape,
     buf: &mut Vec<u8>,
     name: &str,
@@ -171,7 +175,9 @@ fn check_line<R: BufRead>(
     let start = tape.begin_line();
     let verdict = match lang::validate_reusing(&mut *line, buf, |c| tape.command(c)) {
         Ok(verdict) => verdict,
-        Err(Failure::Read(e)) => return Err(RunError::Read(name.to_owned(), e)),
+        Err(Failure::Read(e)) => {
+            return Err(RunError::Read(name.to_owned(), crate::in_file(e, number)));
+        }
         Err(Failure::Keep(e)) => return Err(RunError::Spool(e)),
     };
     if line.begun() == 0 {

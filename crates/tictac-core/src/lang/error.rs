@@ -49,6 +49,13 @@ pub struct SyntaxError {
 )]
 pub struct TooLong(pub Pos);
 
+impl TooLong {
+    /// Its line in a file whose kept line `first` is the text's first (a chunk, a window line).
+    pub fn in_file(self, first: usize) -> TooLong {
+        TooLong(Pos { line: self.0.line + first - 1, ..self.0 })
+    }
+}
+
 /// The first line of a type error message.
 pub(crate) const TYPE_ERROR_HEADER: &str =
     "Type Error: specification of command executions is not type-correct\n";
