@@ -126,15 +126,10 @@ fn orphans_in(folder: &Path) -> Vec<Orphan> {
 /// `.trace`) or gone: how many, and one near name, as each orphan's
 /// warning says when some tests are found.
 fn misnamed(roots: &[PathBuf]) -> Option<String> {
-    let folders = roots.iter().filter(|root| root.is_dir()).flat_map(|root| {
-        WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'))
-            .flatten()
-            .filter(|e| e.file_type().is_dir())
-    });
+    let folders = roots
+        .iter()
+        .filter(|root| root.is_dir())
+        .flat_map(|root| walker(root).flatten().filter(|e| e.file_type().is_dir()));
     let orphans: Vec<Orphan> = folders.flat_map(|folder| orphans_in(folder.path())).collect();
     let shown =
         |path: &Path| escape_controls(&path.file_name().unwrap_or_default().to_string_lossy());
@@ -365,25 +360,26 @@ impl SeenTraces {
 
 /// Something in a suite's folder that cannot be followed (a link in a
 /// loop, or to nothing; a folder that cannot be listed): no test, and what
-/// it leads to is left out. Told by one warning, `tictac test`'s and the
-/// autograder's.
+/// it leads to is left out. Told by one warning, `tictac test`'s, `tictac
+/// grade`'s and the autograder's.
 #[derive(Debug)]
 pub(crate) struct Unfollowed {
-    /// Its path, as `shown`: from the suite's folder.
+    /// Its path as the walk met it: below the suite's folder as the
+    /// command walked it (as named, or made absolute by grade).
     path: PathBuf,
     why: String,
 }
 
 impl Unfollowed {
-    /// What `error`, met walking `root`, says of its path; the path is
-    /// shown from `root` when below it.
+    /// What `error`, met walking `root`, says of its path (`root` itself
+    /// when the error names none).
     pub(crate) fn new(error: &walkdir::Error, root: &Path) -> Unfollowed {
         let path = error.path().unwrap_or(root);
         let why = match error.loop_ancestor() {
             Some(_) => "a link back to a folder above it".to_string(),
             None => error.io_error().map_or_else(|| error.to_string(), ToString::to_string),
         };
-        Unfollowed { path: path.strip_prefix(root).unwrap_or(path).to_path_buf(), why }
+        Unfollowed { path: path.to_path_buf(), why }
     }
 
     /// The warning, ending with what became of it (`left`: "left out of
@@ -402,18 +398,7 @@ fn walk(
     unfollowed: &mut Vec<Unfollowed>,
 ) -> Result<Vec<PathBuf>, SuiteError> {
     let mut traces = Vec::new();
-    let mut folders = Seen::default();
-    let entries = WalkDir::new(root)
-        .follow_links(true)
-        .sort_by(|a, b| natural(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
-        .into_iter()
-        // Hidden names below the root are no tests: macOS's `._NAME.txt`
-        // (unzipped resource forks), editors' `.#NAME.txt` locks, `.git/`.
-        .filter_entry(|e| {
-            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
-            !hidden && (!e.file_type().is_dir() || folders.first(e.path()))
-        });
-    for entry in entries {
+    for entry in walker(root) {
         let entry = match entry {
             Ok(entry) => entry,
             // A loop back to a folder above: already being searched, and
@@ -431,7 +416,7 @@ fn walk(
                 match e.path().filter(|p| is_trace_name(p)) {
                     Some(path) if seen.first(path) => traces.push(path.to_path_buf()),
                     Some(_) => {}
-                    None => unfollowed.push(Unfollowed::new(&e, Path::new(""))),
+                    None => unfollowed.push(Unfollowed::new(&e, root)),
                 }
                 continue;
             }
@@ -441,6 +426,24 @@ fn walk(
         }
     }
     Ok(traces)
+}
+
+/// A suite's folder walked, by `walk` for its traces and by `misnamed` for
+/// its folders alike: links followed, in natural order, each folder once
+/// (by its identity: links can neither loop nor multiply the search), and
+/// hidden names below the root left out, which are no tests: macOS's
+/// `._NAME.txt` (unzipped resource forks), editors' `.#NAME.txt` locks,
+/// `.git/`.
+fn walker(root: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {
+    let mut folders = Seen::default();
+    WalkDir::new(root)
+        .follow_links(true)
+        .sort_by(|a, b| natural(&a.file_name().to_string_lossy(), &b.file_name().to_string_lossy()))
+        .into_iter()
+        .filter_entry(move |e| {
+            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
+            !hidden && (!e.file_type().is_dir() || folders.first(e.path()))
+        })
 }
 
 /// `NAME.txt` and not an output.

@@ -683,6 +683,39 @@ fn a_suite_file_that_cannot_be_read_stops_grading() {
     assert!(!out.join("grades.csv").exists());
 }
 
+/// A link in the suite that cannot be followed (a loop, a link to
+/// nothing) is named in `tictac test`'s warning, not dropped silently
+/// (attack 41): the tests it may stand for are not graded.
+#[test]
+fn a_suite_link_that_cannot_be_followed_is_named() {
+    let home = temp_dir();
+    let suite = home.path().join("suite");
+    fs::create_dir(&suite).expect("mkdir");
+    fs::write(suite.join("a.txt"), "undo\n").expect("write");
+    fs::write(suite.join("a.expected.txt"), "right\n").expect("write");
+    std::os::unix::fs::symlink(suite.join("gone"), suite.join("more")).expect("link");
+    std::os::unix::fs::symlink(suite.join("loop2"), suite.join("loop1")).expect("link");
+    std::os::unix::fs::symlink(suite.join("loop1"), suite.join("loop2")).expect("link");
+    let student = home.path().join("ann");
+    fs::create_dir(&student).expect("mkdir");
+    script(&student, "ttt", "echo right");
+    let out = home.path().join("grades");
+    let o = run(
+        Command::new(BIN)
+            .args(["grade", &path(&suite), "--command", "./ttt", "--out", &path(&out)])
+            .arg(&student),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for name in ["loop1", "loop2", "more"] {
+        let warning =
+            format!("warning: the suite's '{}' cannot be followed (", path(&suite.join(name)));
+        assert_eq!(err.matches(&warning).count(), 1, "{name}: {err}");
+    }
+    assert_eq!(err.matches("): left out of the grading\n").count(), 3, "{err}");
+}
+
 #[test]
 fn an_out_folder_in_a_student_s_folder_or_the_suite_and_overlong_names_are_refused() {
     let home = temp_dir();
