@@ -4,9 +4,11 @@
 # N commands that all stay in the history (or none, for play/undo), run by
 # the release build; peak RSS (GNU time) against the same case with N/10
 # commands; the difference over the 0.9 N commands between them is the cost
-# of a command. Exits 1 if a case costs more than 64 bytes a command.
+# of a command. Exits 1 if a case costs more than 64 bytes a command, or if
+# a run fails (no binary, a crash, an error exit): a run that did not happen
+# costs nothing, and must not pass.
 #
-#   bench/check-history.sh [N]      default 10000000
+#   bench/check-history.sh [N]      default 10000000 (TICTAC=path: that build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-10000000}
@@ -15,8 +17,9 @@ if ! [ -x /usr/bin/time ]; then
   apt-get update -qq
   apt-get install -y -qq time
 fi
-cargo build --release --quiet --bin tictac
-bin=target/release/tictac
+[ -n "${TICTAC:-}" ] || cargo build --release --quiet --bin tictac
+bin=${TICTAC:-target/release/tictac}
+[ -x "$bin" ] || { echo "FAIL: no executable tictac at $bin"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -25,9 +28,17 @@ trace() {
   awk -v n="$2" -v line="$3" 'BEGIN { print "new_game(\"Ann\",\"Bob\")"; for (i = 0; i < n; i++) print line }' > "$1"
 }
 
-# The peak resident set in KiB, and the seconds, of tictac -b on a trace.
+# The peak resident set in KiB, and the seconds, of tictac -b on a trace,
+# into $work/peak.txt. Every case's trace is well formed: a run that does
+# not exit 0 stops the check, saying how it ended.
 peak() {
-  /usr/bin/time -f '%M %e' "$bin" -b "$1" 2>&1 >/dev/null | tail -n 1
+  local code=0
+  /usr/bin/time -f '%M %e' -o "$work/time.txt" "$bin" -b "$1" >/dev/null 2>"$work/err.txt" || code=$?
+  if [ "$code" != 0 ]; then
+    echo "FAIL: $bin -b $(basename "$1") exited with status $code: $(head -c 300 "$work/err.txt")"
+    exit 1
+  fi
+  tail -n 1 "$work/time.txt" > "$work/peak.txt"
 }
 
 status=0
@@ -36,8 +47,10 @@ check() {
   trace "$work/small.txt" $((n / 10)) "$2"
   trace "$work/large.txt" "$n" "$2"
   local small large seconds _
-  read -r small _ < <(peak "$work/small.txt")
-  read -r large seconds < <(peak "$work/large.txt")
+  peak "$work/small.txt"
+  read -r small _ < "$work/peak.txt"
+  peak "$work/large.txt"
+  read -r large seconds < "$work/peak.txt"
   local per=$(((large - small) * 1024 / (n - n / 10)))
   printf '%-44s %6d KiB at N/10, %7d KiB at N (%s s): %3d bytes a command\n' \
     "$what" "$small" "$large" "$seconds" "$per"

@@ -2,10 +2,12 @@
 # Time stays linear in the size of pathological inputs: for each shape, the
 # release build runs a trace of size n and one of size 8n (best of 3 each);
 # linear time gives about 8x, quadratic 64x. Exits 1 if a ratio reaches 20x
-# (room for a noisy machine, far from quadratic). A timing check, so it lives
-# here and not in cargo test.
+# (room for a noisy machine, far from quadratic), or if a run fails (no
+# binary, a crash, an exit that is not the trace's answer): a run that did
+# not happen is not a fast one. A timing check, so it lives here and not in
+# cargo test.
 #
-#   bench/check-linear.sh [n]      default 4000000
+#   bench/check-linear.sh [n]      default 4000000 (TICTAC=path: that build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-4000000}
@@ -13,8 +15,9 @@ if ! [ -x /usr/bin/time ]; then
   apt-get update -qq
   apt-get install -y -qq time
 fi
-cargo build --release --quiet --bin tictac
-bin=$PWD/target/release/tictac
+[ -n "${TICTAC:-}" ] || cargo build --release --quiet --bin tictac
+bin=${TICTAC:-$PWD/target/release/tictac}
+[ -x "$bin" ] || { echo "FAIL: no executable tictac at $bin"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -30,11 +33,19 @@ make() {
   }' > "$3"
 }
 
-# best FILE: the fastest of three runs of tictac -b FILE, in seconds.
+# best FILE: the fastest of three runs of tictac -b FILE, in seconds. A run
+# must answer: exit 0, or 1 after a syntax or type error, or 2 refusing an
+# event over 1 MiB (said on standard error); anything else (127: no such
+# program, a signal, another error) stops the check, saying what it was.
 best() {
-  local b=999 t
+  local b=999 t code
   for _ in 1 2 3; do
-    /usr/bin/time -f %e -o "$work/time.txt" "$bin" -b "$1" >/dev/null 2>&1 || true
+    code=0
+    /usr/bin/time -f %e -o "$work/time.txt" "$bin" -b "$1" >/dev/null 2>"$work/err.txt" || code=$?
+    if ! { [ "$code" -le 1 ] || { [ "$code" = 2 ] && grep -q 'is longer than 1 MiB' "$work/err.txt"; }; }; then
+      echo "FAIL: $bin -b $(basename "$1") ($shape) exited with status $code: $(head -c 300 "$work/err.txt")" >&2
+      return 1
+    fi
     t=$(tail -n 1 "$work/time.txt")
     b=$(awk -v a="$b" -v t="$t" 'BEGIN { print (t < a) ? t : a }')
   done

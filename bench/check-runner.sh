@@ -3,8 +3,10 @@
 # it runs print (docs/RELIABILITY.md), and ends in bounded time. Each case is a
 # suite of 4 tests (or more, where it says) run by the release build against a hostile program (a shell
 # script); GNU time gives the runner's own peak RSS (its children are separate
-# processes). Exits 1 if a case goes over 64 MiB or 60 s, or if a program it
-# started is still running afterwards.
+# processes). Exits 1 if a case goes over 64 MiB or 60 s, if a program it
+# started is still running afterwards, or if tictac test itself fails (an
+# exit past 1, the verdict on failing tests: no binary, a crash, an error),
+# which would have measured a run that did not happen.
 #
 #   bench/check-runner.sh     (TICTAC=BINARY: that binary, not a release build)
 set -euo pipefail
@@ -17,6 +19,7 @@ if ! [ -x /usr/bin/time ]; then
 fi
 bin=${TICTAC:-$PWD/target/release/tictac}
 [ -n "${TICTAC:-}" ] || cargo build --release --quiet --bin tictac
+[ -x "$bin" ] || { echo "FAIL: no executable tictac at $bin"; exit 1; }
 work=$(mktemp -d)
 mkdir "$work/here"
 trap 'pkill -KILL -f "$work/" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -56,7 +59,13 @@ check() {
   if head -c 5 "$work/out.txt" | grep -q '<?xml'; then
     verdict="JUnit, $(wc -c <"$work/out.txt") bytes, $(grep -o -m1 'failures="[0-9]*"' "$work/out.txt" | head -n 1)"
   fi
+  # An exit past 1 is no verdict on the tests: none is claimed.
+  [ "$code" -le 1 ] || verdict="tictac test failed"
   printf '| %-46s | exit %d, %-60s | %5s s | %6.1f MiB |\n' "$what" "$code" "${verdict:-all passed}" "$secs" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
+  if [ "$code" -gt 1 ]; then
+    echo "  FAIL: tictac test exited with status $code: $(head -c 300 "$work/err.txt")"
+    status=1
+  fi
   if [ "$peak" -gt "$limit_kib" ]; then
     echo "  FAIL: peak over 64 MiB"
     status=1
