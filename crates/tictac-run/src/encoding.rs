@@ -45,26 +45,26 @@ impl Encoding {
             }
             _ => {}
         }
-        let fours: Vec<&[u8]> = start.chunks_exact(4).take(PAIRS / 2).collect();
+        let fours = || start.chunks_exact(4).take(PAIRS / 2);
         for little_endian in [true, false] {
             let letter = |four: &[u8]| match little_endian {
                 true => four[0] != 0 && four[1..] == [0, 0, 0],
                 false => four[..3] == [0, 0, 0] && four[3] != 0,
             };
-            let shown = fours.iter().filter(|four| letter(four)).count();
-            if fours.first().is_some_and(|four| letter(four)) && shown * 4 >= fours.len() * 3 {
+            let shown = fours().filter(|four| letter(four)).count();
+            if fours().next().is_some_and(letter) && shown * 4 >= fours().len() * 3 {
                 return Some(Encoding::Utf32 { little_endian, by_bom: false });
             }
         }
-        let pairs: Vec<&[u8]> = start.chunks_exact(2).take(PAIRS).collect();
-        let nul_in = |k: usize| pairs.iter().filter(|p| p[k] == 0 && p[1 - k] != 0).count();
-        let little_endian = match pairs.first()? {
+        let pairs = || start.chunks_exact(2).take(PAIRS);
+        let little_endian = match pairs().next()? {
             [a, 0] if *a != 0 => true,
             [0, b] if *b != 0 => false,
             _ => return None,
         };
-        let shown = nul_in(usize::from(little_endian));
-        (shown * 4 >= pairs.len() * 3).then_some(Encoding::Utf16 { little_endian, by_bom: false })
+        let k = usize::from(little_endian);
+        let shown = pairs().filter(|p| p[k] == 0 && p[1 - k] != 0).count();
+        (shown * 4 >= pairs().len() * 3).then_some(Encoding::Utf16 { little_endian, by_bom: false })
     }
 
     /// Whether the first bytes of a file, `start`, are to be read on before
@@ -115,28 +115,22 @@ impl Encoding {
 
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Encoding::Utf8Bom => write!(f, "begins with a UTF-8 byte order mark (EF BB BF)"),
-            Encoding::Utf16 { little_endian, by_bom } => write!(
-                f,
-                "is UTF-16 ({}-endian, {})",
-                if little_endian { "little" } else { "big" },
-                if by_bom {
-                    "by its byte order mark"
-                } else {
-                    "by the NUL byte beside each of its letters"
-                }
-            ),
-            Encoding::Utf32 { little_endian, by_bom } => write!(
-                f,
-                "is UTF-32 ({}-endian, {})",
-                if little_endian { "little" } else { "big" },
-                if by_bom {
-                    "by its byte order mark"
-                } else {
-                    "by the three NUL bytes beside each of its letters"
-                }
-            ),
+        let (bits, little_endian, by_bom, nuls) = match *self {
+            Encoding::Utf8Bom => {
+                return f.write_str("begins with a UTF-8 byte order mark (EF BB BF)");
+            }
+            Encoding::Utf16 { little_endian, by_bom } => {
+                (16, little_endian, by_bom, "the NUL byte")
+            }
+            Encoding::Utf32 { little_endian, by_bom } => {
+                (32, little_endian, by_bom, "the three NUL bytes")
+            }
+        };
+        let endian = if little_endian { "little" } else { "big" };
+        write!(f, "is UTF-{bits} ({endian}-endian, by ")?;
+        match by_bom {
+            true => f.write_str("its byte order mark)"),
+            false => write!(f, "{nuls} beside each of its letters)"),
         }
     }
 }
@@ -203,6 +197,26 @@ pub(crate) mod tests {
             assert!(Encoding::undecided(&le[..cut]) && Encoding::undecided(&be[..cut]), "{cut}");
         }
         assert!(!Encoding::undecided(&le[..4]) && !Encoding::undecided(&be[..4]));
+    }
+
+    /// Every encoding's words, each said in one place.
+    #[test]
+    fn each_encoding_is_named_by_its_width_its_order_and_how_it_was_found() {
+        let named = |e: Encoding| e.to_string();
+        let u16 = |little_endian, by_bom| named(Encoding::Utf16 { little_endian, by_bom });
+        let u32 = |little_endian, by_bom| named(Encoding::Utf32 { little_endian, by_bom });
+        assert_eq!(named(Encoding::Utf8Bom), "begins with a UTF-8 byte order mark (EF BB BF)");
+        assert_eq!(u16(true, true), "is UTF-16 (little-endian, by its byte order mark)");
+        assert_eq!(u16(false, true), "is UTF-16 (big-endian, by its byte order mark)");
+        assert_eq!(
+            u16(false, false),
+            "is UTF-16 (big-endian, by the NUL byte beside each of its letters)"
+        );
+        assert_eq!(u32(false, true), "is UTF-32 (big-endian, by its byte order mark)");
+        assert_eq!(
+            u32(true, false),
+            "is UTF-32 (little-endian, by the three NUL bytes beside each of its letters)"
+        );
     }
 
     #[test]
