@@ -216,38 +216,26 @@ fn missing_loader(file: &std::fs::File, head: &[u8]) -> Option<String> {
 }
 
 /// The loader an ELF program names (its `PT_INTERP` program header's
-/// path), if it names one; a static program names none.
+/// path), if it names one; a static program names none. Read with
+/// `object`, only the headers and the path (docs/DECISIONS.md).
 fn elf_loader(file: &std::fs::File, head: &[u8]) -> Option<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    let big = head.get(5) == Some(&2);
-    let field = |at: usize, len: usize| head.get(at..at + len).map(|b| int(b, big));
-    // Where the program headers are, how long each is, how many (32 or 64 bits).
-    let (table, length, count, wide) = match head.get(4) {
-        Some(1) => (field(0x1c, 4)?, field(0x2a, 2)?, field(0x2c, 2)?, false),
-        Some(2) => (field(0x20, 8)?, field(0x36, 2)?, field(0x38, 2)?, true),
-        _ => return None,
-    };
-    let mut entry = [0u8; 56];
-    let entry = &mut entry[..if wide { 56 } else { 32 }];
-    if length < entry.len() as u64 {
-        return None;
+    use object::elf::{FileHeader32, FileHeader64};
+    use object::read::elf::{FileHeader, ProgramHeader};
+    fn interpreter<'d, H: FileHeader>(data: impl object::ReadRef<'d>) -> Option<Vec<u8>> {
+        let header = H::parse(data).ok()?;
+        let endian = header.endian().ok()?;
+        let segments = header.program_headers(endian, data).ok()?;
+        // A path is short: a header that says otherwise is not read.
+        let interp = segments.iter().find(|s| s.p_type(endian) == object::elf::PT_INTERP)?;
+        (interp.p_filesz(endian).into() <= 4096).then_some(())?;
+        interp.interpreter(endian, data).ok()?.map(<[u8]>::to_vec)
     }
-    for i in 0..count.min(256) {
-        file.read_exact_at(entry, table.checked_add(i * length)?).ok()?;
-        if int(&entry[..4], big) != 3 {
-            continue; // not PT_INTERP
-        }
-        let (offset, size) = match wide {
-            true => (int(&entry[8..16], big), int(&entry[32..40], big)),
-            false => (int(&entry[4..8], big), int(&entry[16..20], big)),
-        };
-        let mut path = vec![0; usize::try_from(size.min(4096)).ok()?];
-        file.read_exact_at(&mut path, offset).ok()?;
-        let end = path.iter().position(|&b| b == 0).unwrap_or(path.len());
-        path.truncate(end);
-        return Some(path);
+    let data = &object::ReadCache::new(file);
+    match head.get(4) {
+        Some(1) => interpreter::<FileHeader32<object::Endianness>>(data),
+        Some(2) => interpreter::<FileHeader64<object::Endianness>>(data),
+        _ => None,
     }
-    None
 }
 
 /// The unsigned number `bytes` hold, big-endian or little-endian.
