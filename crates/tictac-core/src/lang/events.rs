@@ -1,7 +1,7 @@
 //! The declared events: one table, from which the type check, the
 //! declarations that type errors print, `man`, the shell's completion and
 //! hints, and the help line are all derived. A new event is one row here
-//! (with the rule that makes its command) and one `Command` variant.
+//! (with its command) and one `Command` variant.
 
 use std::io::{self, Write};
 
@@ -48,8 +48,8 @@ pub struct Spec {
     pub name: &'static str,
     /// None: the event is written bare (`undo`), never with parentheses.
     pub(crate) params: &'static [Param],
-    /// The command, from arguments already of the declared types.
-    pub(crate) build: for<'a> fn(&[Typed<'a>]) -> Option<Command<'a>>,
+    /// Its command, its names empty: its arguments fill them in.
+    pub(crate) command: Command<'static>,
 }
 
 const fn param(name: &'static str, kind: Type, example: &'static str) -> Param {
@@ -64,24 +64,16 @@ pub const EVENTS: [Spec; 5] = [
             param("player1", Type::Name, "\"X player\""),
             param("player2", Type::Name, "\"O player\""),
         ],
-        build: |args| match *args {
-            [Typed::Name(player1), Typed::Name(player2)] => {
-                Some(Command::NewGame { player1, player2 })
-            }
-            _ => None,
-        },
+        command: Command::NewGame { player1: b"", player2: b"" },
     },
     Spec {
         name: "play",
         params: &[param("player", Type::Name, "\"player\""), param("press", Type::Button, "1..9")],
-        build: |args| match *args {
-            [Typed::Name(player), Typed::Button(press)] => Some(Command::Play { player, press }),
-            _ => None,
-        },
+        command: Command::Play { player: b"", press: Cell::ALL[0] },
     },
-    Spec { name: "play_again", params: &[], build: |_| Some(Command::PlayAgain) },
-    Spec { name: "undo", params: &[], build: |_| Some(Command::Undo) },
-    Spec { name: "redo", params: &[], build: |_| Some(Command::Redo) },
+    Spec { name: "play_again", params: &[], command: Command::PlayAgain },
+    Spec { name: "undo", params: &[], command: Command::Undo },
+    Spec { name: "redo", params: &[], command: Command::Redo },
 ];
 
 /// The declared event of that name.
@@ -100,6 +92,19 @@ pub(crate) fn named_at(text: &[u8]) -> Option<&'static Spec> {
 }
 
 impl Spec {
+    /// Its command, from arguments of the declared types: a match inlined in
+    /// the parser's loop (a call through a pointer stalled, see PERFORMANCE.md).
+    #[inline(always)]
+    pub(crate) fn command<'a>(&self, args: &[Typed<'a>]) -> Option<Command<'a>> {
+        use {Command::*, Typed::*};
+        Some(match (self.command, args) {
+            (NewGame { .. }, &[Name(player1), Name(player2)]) => NewGame { player1, player2 },
+            (Play { .. }, &[Name(player), Button(press)]) => Play { player, press },
+            (command, []) => command,
+            _ => return None,
+        })
+    }
+
     /// The declaration as type errors print it:
     /// `play(player: NAME = STRING ; press: BUTTON = 1 .. 9)`, or `undo`.
     pub fn declaration(&self) -> String {

@@ -43,8 +43,7 @@ impl<'a> Typing<'a> {
 
     #[inline(always)]
     pub(crate) fn command(&self) -> Option<Command<'a>> {
-        let spec = self.spec.filter(|s| s.params.len() == self.count)?;
-        (spec.build)(&self.typed[..self.count])
+        self.spec.filter(|s| s.params.len() == self.count)?.command(&self.typed[..self.count])
     }
 }
 
