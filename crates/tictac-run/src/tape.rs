@@ -83,27 +83,47 @@ impl Tape {
     }
 
     /// Appends a command, in one write when its names are in the dictionary.
+    /// Inlined where the commands are made, so a command goes from the
+    /// parser's registers to the spool's buffer without being stored and
+    /// copied on the way (a copy read back with other widths stalls).
+    #[inline(always)]
     pub fn push(&mut self, command: &Command) -> io::Result<()> {
         match *command {
             Command::Undo => self.spool.write_all(&[UNDO]),
             Command::Redo => self.spool.write_all(&[REDO]),
             Command::PlayAgain => self.spool.write_all(&[PLAY_AGAIN]),
-            Command::NewGame { player1, player2 } => {
-                if let (Some(a), Some(b)) = (self.known(player1), self.known(player2)) {
-                    return self.spool.write_all(&[NEW_GAME, a, b]);
+            Command::Play { player, press } => match self.recent(player) {
+                // Made as one integer: two bytes stored apart and read
+                // back as one stall.
+                Some(k) => {
+                    let record = u16::from(PLAY + press.number()) | u16::from(k) << 8;
+                    self.spool.write_all(&record.to_le_bytes())
                 }
-                self.spool.write_all(&[NEW_GAME])?;
-                self.put_name(player1)?;
-                self.put_name(player2)
-            }
-            Command::Play { player, press } => {
-                if let Some(k) = self.known(player) {
-                    return self.spool.write_all(&[PLAY + press.number(), k]);
-                }
-                self.spool.write_all(&[PLAY + press.number()])?;
-                self.put_name(player)
-            }
+                None => self.push_play(player, press),
+            },
+            Command::NewGame { player1, player2 } => self.push_new_game(player1, player2),
         }
+    }
+
+    /// `push` of a play whose name is not one of the last two.
+    #[inline(never)]
+    fn push_play(&mut self, player: &[u8], press: Cell) -> io::Result<()> {
+        if let Some(k) = self.known(player) {
+            return self.spool.write_all(&[PLAY + press.number(), k]);
+        }
+        self.spool.write_all(&[PLAY + press.number()])?;
+        self.put_name(player)
+    }
+
+    /// `push` of a new game.
+    #[inline(never)]
+    fn push_new_game(&mut self, player1: &[u8], player2: &[u8]) -> io::Result<()> {
+        if let (Some(a), Some(b)) = (self.known(player1), self.known(player2)) {
+            return self.spool.write_all(&[NEW_GAME, a, b]);
+        }
+        self.spool.write_all(&[NEW_GAME])?;
+        self.put_name(player1)?;
+        self.put_name(player2)
     }
 
     /// Where the tape stands, to come back to with `rollback`.
@@ -157,12 +177,14 @@ impl Tape {
     }
 
     /// The name's index in the dictionary, if it has one.
-    #[inline]
     fn known(&mut self, name: &[u8]) -> Option<u8> {
-        match self.recent.iter().find(|recent| recent.is(name)) {
-            Some(recent) => Some(recent.index),
-            None => self.look_up(name),
-        }
+        self.recent(name).or_else(|| self.look_up(name))
+    }
+
+    /// The name's index if it is one of the last two looked up.
+    #[inline(always)]
+    fn recent(&self, name: &[u8]) -> Option<u8> {
+        self.recent.iter().find(|recent| recent.is(name)).map(|recent| recent.index)
     }
 
     /// `known` for a name not at hand: in the dictionary, if it has one.
