@@ -7,7 +7,7 @@ use std::io::{self, BufRead, Read, Write};
 use crate::lang::source::{KeptLines, Lines};
 use crate::lang::{self, Failure, Rejection};
 use crate::status::Status;
-use crate::tape::{Entry, Tape};
+use crate::tape::Tape;
 use crate::watch::{Message, Showing, Unit, Watch};
 use crate::{CHUNK_LINES, Driver, Input, RunError};
 
@@ -52,11 +52,13 @@ impl Message for Option<Rejection> {
 
 fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(), RunError> {
     let mut commands = tape.reader().map_err(RunError::Spool)?;
-    while let Some(entry) = commands.next_entry().map_err(RunError::Spool)? {
-        if let Entry::Command(command) = entry {
-            driver.act(&command, |c, engine| watch.ran(c, engine, true))?;
-        }
-    }
+    // `-b` writes no marks: what follows one is read on as commands.
+    while commands
+        .each_command(RunError::Spool, |command| {
+            Ok(driver.act(command, |c, engine| watch.ran(c, engine, true))?)
+        })?
+        .is_some()
+    {}
     Ok(())
 }
 

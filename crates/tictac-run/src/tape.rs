@@ -271,6 +271,53 @@ impl TapeReader {
         Ok(Some(Entry::Command(command)))
     }
 
+    /// Hands each command to `each`, up to the next mark (returned) or the
+    /// end of the tape (`None`); a failed read is `spool`'s. The run's
+    /// loop: a command whose names are in the dictionary is read as one
+    /// record and handed over where it is made, not returned through
+    /// `Entry`, whose copies (odd widths stored, other widths read back)
+    /// stalled the processor.
+    #[inline(always)]
+    pub fn each_command<E>(
+        &mut self,
+        spool: impl Fn(io::Error) -> E,
+        mut each: impl FnMut(&Command) -> Result<(), E>,
+    ) -> Result<Option<u8>, E> {
+        loop {
+            let [op, a, b] = match *self.input.fill_buf().map_err(&spool)? {
+                [op, a, b, ..] => [op, a, b],
+                _ => [INLINE; 3],
+            };
+            let used = match op {
+                UNDO | REDO | PLAY_AGAIN => 1,
+                PLAY_FIRST..=PLAY_LAST if a != INLINE => 2,
+                NEW_GAME if a != INLINE && b != INLINE => 3,
+                _ => match self.next_entry_slowly().map_err(&spool)? {
+                    Some(Entry::Command(command)) => {
+                        each(&command)?;
+                        continue;
+                    }
+                    Some(Entry::Mark(mark)) => return Ok(Some(mark)),
+                    None => return Ok(None),
+                },
+            };
+            self.input.consume(used);
+            let name = |k: u8| self.names.get(usize::from(k)).map_or(&[][..], Vec::as_slice);
+            let command = match op {
+                UNDO => Command::Undo,
+                REDO => Command::Redo,
+                PLAY_AGAIN => Command::PlayAgain,
+                NEW_GAME => Command::NewGame { player1: name(a), player2: name(b) },
+                // A button of 1 to 9: `PLAY_FIRST..=PLAY_LAST`.
+                _ => Command::Play {
+                    player: name(a),
+                    press: Cell::ALL[usize::from(op - PLAY_FIRST)],
+                },
+            };
+            each(&command)?;
+        }
+    }
+
     /// `next_entry` byte by byte: near the end of the spool's buffer, for
     /// inline names and for marks.
     #[inline(never)]
