@@ -608,7 +608,7 @@ impl pool::Results for Class<'_> {
             Some(built) => Some(built.and(leftovers::take())),
             None => leftovers::take(),
         };
-        let done = TestEvent::Done { report: graded.report };
+        let done = TestEvent::Done { report: graded.report.clone() };
         graded.recorder.report(&done).map_err(|e| write(&graded, e))?;
         if let Some(left) = &left {
             let mut report = graded.report_file.0.clone();

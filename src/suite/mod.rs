@@ -184,6 +184,8 @@ pub(crate) struct TestResult {
     pub(crate) not_the_programs: bool,
     /// What the system ran out of (processes, files, disk, memory).
     pub(crate) ran_out: Option<Shortage>,
+    /// Why its `--log` files could not be written, when they could not.
+    pub(crate) unlogged: Option<String>,
 }
 
 impl TestResult {
@@ -198,6 +200,7 @@ impl TestResult {
             stderr: Vec::new(),
             not_the_programs: false,
             ran_out: None,
+            unlogged: None,
         }
     }
 
@@ -252,7 +255,7 @@ impl TestResult {
 }
 
 /// The tally of a run: `total` counts the tests run, skipped ones apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub(crate) passed: usize,
     pub total: usize,
@@ -262,12 +265,16 @@ pub struct Report {
     /// The tests left unrun when the whole run's time (`--total-time`, the
     /// first) ran out, when some were.
     pub(crate) out_of_time: Option<(Duration, usize)>,
+    /// The tests whose `--log` files could not be written, and why the
+    /// first could not, when some could not.
+    pub(crate) unlogged: Option<(usize, String)>,
 }
 
 impl Report {
     /// Before any of `tests` ran.
     pub(crate) fn new(tests: usize) -> Report {
-        Report { passed: 0, total: tests, skipped: 0, timed_out: 0, out_of_time: None }
+        let unlogged = None;
+        Report { passed: 0, total: tests, skipped: 0, timed_out: 0, out_of_time: None, unlogged }
     }
 
     /// One more result: a skipped test is no longer counted as run.
@@ -293,9 +300,19 @@ impl Report {
         self.total > 0 && self.passed == self.total
     }
 
-    /// `Failed` once a test failed.
+    /// `Failed` once a test failed; `Error` when logs that were asked for
+    /// (`--log`) could not be written, whatever the tests did.
     pub(crate) fn status(&self) -> Status {
-        Status::failed_if(!self.all_passed())
+        match self.unlogged {
+            Some(_) => Status::Error,
+            None => Status::failed_if(!self.all_passed()),
+        }
+    }
+
+    /// One more test whose logs could not be written, for `why`.
+    fn unlogged(&mut self, why: &str) {
+        let (tests, _) = self.unlogged.get_or_insert_with(|| (0, why.to_owned()));
+        *tests += 1;
     }
 }
 
@@ -412,12 +429,12 @@ pub(crate) fn run_watching(
     // What the programs left in the shared folders goes, whatever happened.
     let left = options.user.as_ref().and_then(|_| leftovers::take());
     let report = report?;
-    let done = TestEvent::Done { report };
-    reporter.report(&done).map_err(|e| WriteError::earned(e, report.status()))?;
+    let status = report.status();
+    let done = TestEvent::Done { report: report.clone() };
+    reporter.report(&done).map_err(|e| WriteError::earned(e, status))?;
     drop(reporter);
     if let Some(left) = left {
-        writeln!(progress, "note: {}", left.told())
-            .map_err(|e| WriteError::earned(e, report.status()))?;
+        writeln!(progress, "note: {}", left.told()).map_err(|e| WriteError::earned(e, status))?;
     }
     Ok(report)
 }
@@ -505,6 +522,9 @@ impl pool::Results for Tally<'_> {
             });
         }
         self.report.count(&result.verdict);
+        if let Some(why) = &result.unlogged {
+            self.report.unlogged(&format!("{}: {why}", self.tests[k].name));
+        }
         let finished = TestEvent::Finished { number: k + 1, test: &self.tests[k], result: &result };
         self.reporter
             .report(&finished)
@@ -564,6 +584,8 @@ struct Ran {
     stderr: Vec<u8>,
     /// Lines of standard error before `stderr`, read and not kept.
     stderr_dropped: u64,
+    /// Why its `--log` files could not be written.
+    unlogged: Option<String>,
     /// Said when the test fails: how its program ran (in its folder
     /// itself), and what the runner saw of its end (`plan::Produced`).
     if_failed: Vec<String>,
@@ -631,6 +653,7 @@ pub(crate) fn run_one(test: &Test, options: &Options, stop: Option<&AtomicBool>)
         not_the_programs: failed
             && (ran.not_the_programs || matches!(verdict, Verdict::NoExpected(_))),
         ran_out: ran.ran_out.filter(|_| failed),
+        unlogged: ran.unlogged,
         verdict,
     }
 }
@@ -702,8 +725,9 @@ fn verdict(test: &Test, options: &Options, stop: Option<&AtomicBool>) -> Judged 
         Err(unrun) => return Judged::unrun(unrun),
     };
     if let Some(dir) = &options.log {
-        let logged = log(dir, test, &mut actual.output, &actual.ran.stderr);
-        actual.ran.notes.extend(logged);
+        let unlogged = log(dir, test, &mut actual.output, &actual.ran.stderr);
+        actual.ran.notes.extend(unlogged.iter().map(|why| format!("not logged: {why}")));
+        actual.ran.unlogged = unlogged;
     }
     judge(test, options, expected, actual, trace_text, stop)
 }
@@ -1066,7 +1090,8 @@ fn stderr_line(line: &[u8]) -> String {
 /// wrote to standard error (its end, when it wrote any) as
 /// `DIR/NAME.stderr.txt`, as `--bless` writes an expected file: whole or
 /// not at all, and never through a symbolic link, there or in a folder of
-/// NAME below DIR.
+/// NAME below DIR. Why not, when not (said under the test, and counted
+/// in the report: the logs were asked for).
 fn log(dir: &Path, test: &Test, actual: &mut Capture, stderr: &[u8]) -> Option<String> {
     let save = |kind: &str, bytes: &mut Capture| {
         let path = dir.join(format!("{}.{kind}.txt", test.name));
@@ -1080,7 +1105,7 @@ fn log(dir: &Path, test: &Test, actual: &mut Capture, stderr: &[u8]) -> Option<S
         saved =
             kept.push(stderr).map_err(|e| e.to_string()).and_then(|_| save("stderr", &mut kept));
     }
-    saved.err().map(|e| format!("not logged: {e}"))
+    saved.err()
 }
 
 /// Makes `--log DIR` and writes a file in it (removed at once), before any

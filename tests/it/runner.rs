@@ -323,6 +323,55 @@ fn a_log_folder_that_cannot_be_written_in_is_refused_before_any_test() {
     assert_eq!(fs::read_dir(&logs).expect("logs").count(), 0);
 }
 
+/// Logs that cannot be written once the run has begun (DIR removed, here
+/// by the program under test; made read-only; a full disk) are counted and
+/// said once, before the closing line, with why the first could not be,
+/// and the run exits 2: it said "2/2 passed", exit 0, with no log, the
+/// tests' own notes hidden under -q.
+#[test]
+fn logs_that_cannot_be_written_during_the_run_are_said_once_and_exit_2() {
+    let dir = suite();
+    let tools = temp_dir();
+    let logs = tools.path().join("logs");
+    let body = format!("rm -rf '{}'\nexec '{BIN}' \"$@\"", path(&logs));
+    let program = script(tools.path(), "removes-the-logs.sh", &body);
+    let (log_dir, suite) = (path(&logs), path(dir.path()));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["test", "--log", &log_dir, "--program", &program, "-j", "1"];
+        args.extend(extra);
+        args.push(&suite);
+        tictac(&args)
+    };
+    let cannot = |name: &str| {
+        let file = logs.join(format!("{name}.actual.txt"));
+        format!("cannot write {}: No such file or directory (os error 2)", path(&file))
+    };
+    let o = run(&["-q"]);
+    let said = format!(
+        "error: the logs of 2 tests could not be written (--log); the first, a: {}\n\
+         Test Results: 2/2 passed.\n",
+        cannot("a")
+    );
+    assert_eq!((o.status.code(), text(&o)), (Some(2), said));
+    let o = run(&["--filter", "b"]);
+    let out = text(&o);
+    assert!(out.contains(&format!("\n     not logged: {}\n", cannot("b"))), "{out}");
+    let said = format!(
+        "\nerror: the log of 1 test could not be written (--log): b: {}\nTest Results: 1/1 passed.\n",
+        cannot("b")
+    );
+    assert!(out.ends_with(&said), "{out}");
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    // TAP says it as a comment; a failing test does not make it 1.
+    fs::write(dir.path().join("a.expected.txt"), "wrong\n").expect("write");
+    let o = run(&["--format", "tap"]);
+    let out = text(&o);
+    let said = "\n# error: the logs of 2 tests could not be written (--log); the first, a: ";
+    assert!(out.contains(said) && out.ends_with("\n# Test Results: 1/2 passed.\n"), "{out}");
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(!logs.exists());
+}
+
 #[test]
 fn quiet_filter_and_natural_order() {
     let dir = temp_dir();

@@ -376,8 +376,13 @@ fn logs_never_write_through_links_and_replace_files_whole() {
     symlink(elsewhere.path(), log_dir.join("sub")).expect("symlink");
     let o = tictac(&["test", "--log", &path(log_dir), "-j", "1", &path(dir.path())]);
     let out = text(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}");
+    // Logs asked for and not kept: counted once, exit 2.
+    assert_eq!(o.status.code(), Some(2), "{out}");
     let shown = path(log_dir);
+    let said = format!(
+        "\nerror: the logs of 2 tests could not be written (--log); the first, a: {shown}/a.actual.txt is a symbolic link"
+    );
+    assert!(out.contains(&said), "{out}");
     assert!(
         out.contains(&format!(
             "not logged: {shown}/a.actual.txt is a symbolic link (--log never writes through one)"

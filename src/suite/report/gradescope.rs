@@ -82,7 +82,7 @@ impl Reporter for Gradescope<'_> {
                 }));
                 Ok(())
             }
-            TestEvent::Done { report } => {
+            TestEvent::Done { ref report } => {
                 let stdout = if self.hiding { "hidden" } else { "visible" };
                 let mut results = json!({
                     "score": self.score.json(),
@@ -97,6 +97,9 @@ impl Reporter for Gradescope<'_> {
                 } else if report.total == 0 {
                     output.push_str(&format!("{}\n", super::NO_TEST_RAN));
                 } else if let Some(said) = super::out_of_time(report) {
+                    output.push_str(&format!("{said}\n"));
+                }
+                if let Some(said) = super::unlogged(report) {
                     output.push_str(&format!("{said}\n"));
                 }
                 if !output.is_empty() {

@@ -134,9 +134,12 @@ impl Reporter for Human<'_> {
                 }
                 print_outcome(&mut *self.out, test, result, self.color)?;
             }
-            TestEvent::Done { report } => {
+            TestEvent::Done { ref report } => {
                 self.release(true)?;
                 if let Some(said) = super::out_of_time(report) {
+                    writeln!(self.out, "{said}")?;
+                }
+                if let Some(said) = super::unlogged(report) {
                     writeln!(self.out, "{said}")?;
                 }
                 writeln!(self.out, "{}", summary(report))?

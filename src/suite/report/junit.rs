@@ -64,7 +64,7 @@ impl Reporter for Junit<'_> {
                 Ok(())
             }
             TestEvent::Finished { test, result, .. } => self.add(test, result),
-            TestEvent::Done { report } => {
+            TestEvent::Done { ref report } => {
                 if report.total == 0 {
                     self.no_test_ran()?;
                 }

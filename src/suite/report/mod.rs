@@ -93,7 +93,7 @@ pub(crate) fn junit_named<'a>(
 
 /// Said before the closing line when the whole run's time (`--total-time`)
 /// ran out before some tests: how many, and how many timed out before.
-fn out_of_time(report: Report) -> Option<String> {
+fn out_of_time(report: &Report) -> Option<String> {
     let (limit, unrun) = report.out_of_time?;
     let tests = |n: usize| if n == 1 { "1 test".to_string() } else { format!("{n} tests") };
     let timed_out = match report.timed_out {
@@ -111,10 +111,23 @@ fn out_of_time(report: Report) -> Option<String> {
     ))
 }
 
+/// Said before the closing line when `--log` files could not be written
+/// (a folder removed, made read-only, a full disk, after the run began):
+/// how many tests' logs, and why the first's, once. The run exits 2.
+fn unlogged(report: &Report) -> Option<String> {
+    let (tests, first) = report.unlogged.as_ref()?;
+    Some(match tests {
+        1 => format!("error: the log of 1 test could not be written (--log): {first}"),
+        n => {
+            format!("error: the logs of {n} tests could not be written (--log); the first, {first}")
+        }
+    })
+}
+
 /// The closing line, `Test Results: P/N passed.`, N the tests run, and
 /// `, S skipped` before the period when some were skipped.
-fn summary(report: Report) -> String {
-    let Report { passed, total, skipped, .. } = report;
+fn summary(report: &Report) -> String {
+    let Report { passed, total, skipped, .. } = *report;
     let line = match skipped {
         0 => format!("Test Results: {passed}/{total} passed."),
         _ => format!("Test Results: {passed}/{total} passed, {skipped} skipped."),

@@ -31,8 +31,11 @@ impl Reporter for Tap<'_> {
             TestEvent::Finished { number, test, result } => {
                 print_tap(self.out, number, test, result)?
             }
-            TestEvent::Done { report } => {
+            TestEvent::Done { ref report } => {
                 if let Some(said) = super::out_of_time(report) {
+                    writeln!(self.out, "# {said}")?;
+                }
+                if let Some(said) = super::unlogged(report) {
                     writeln!(self.out, "# {said}")?;
                 }
                 writeln!(self.out, "# {}", summary(report))?;
