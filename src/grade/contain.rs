@@ -59,5 +59,5 @@ pub(super) fn check(
         None => Answers::Course,
     };
     let folders: Vec<&Path> = students.iter().map(|(_, dir)| dir.as_path()).collect();
-    Ok(exposure::warnings(user, answers, tests, &folders))
+    Ok(exposure::warnings(user, answers, tests, &folders, None))
 }

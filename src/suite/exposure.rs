@@ -22,12 +22,14 @@ pub(crate) enum Answers<'a> {
 
 /// The warnings, each a line for standard error: what `user` could read
 /// of `answers` (and of the files `tests` link to), which of `students`'
-/// folders it could read or change.
+/// folders it could read or change. `runs_in`: the folder each program
+/// runs in a copy of, which `user` owns (`tictac test --user`).
 pub(crate) fn warnings(
     user: &RunAs,
     answers: Answers,
     tests: &[Test],
     students: &[&Path],
+    runs_in: Option<&Path>,
 ) -> Vec<String> {
     let name = escape_controls(user.name());
     let mut warnings = Vec::new();
@@ -39,7 +41,22 @@ pub(crate) fn warnings(
     }
     match answers {
         Answers::Folders(folders) => {
-            if let Some(suite) = folders.into_iter().find(|f| process::can_read(f, user)) {
+            let folders: Vec<PathBuf> = folders.into_iter().map(real).collect();
+            // Copied with the folder the programs run in, and the copy is
+            // theirs: no mode of the suite's keeps it from them.
+            let runs_in = runs_in.map(real);
+            let copied = runs_in
+                .as_ref()
+                .and_then(|dir| Some((folders.iter().find(|suite| suite.starts_with(dir))?, dir)));
+            if let Some((suite, dir)) = copied {
+                warnings.push(format!(
+                    "warning: the suite '{}' is inside '{}', the folder the programs run in: each \
+                     runs in a copy of it that the user {name} owns, expected files, the answers, \
+                     included; run tictac from a folder that does not hold the suite",
+                    shown(suite),
+                    shown(dir)
+                ));
+            } else if let Some(suite) = folders.iter().find(|f| process::can_read(f, user)) {
                 let suite = shown(suite);
                 warnings.push(format!(
                     "warning: the user {name} can read the suite '{suite}', whose expected files \
@@ -126,6 +143,15 @@ fn changeable(folder: &Path, user: &RunAs) -> Option<PathBuf> {
         .take(workdir::MAX_ENTRIES)
         .map(walkdir::DirEntry::into_path)
         .find(|path| process::can_change(path, user))
+}
+
+/// `path` as the programs' user would reach it: from the root, through
+/// what links name. A relative path's folders above the current one, and a
+/// link's target's, are on the way (`suite` from a folder only root may
+/// enter was said open to nobody, a link there to an open suite closed);
+/// as given when it cannot be resolved.
+fn real(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn shown(path: &Path) -> String {

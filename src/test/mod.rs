@@ -54,7 +54,9 @@ pub(crate) fn run(
             true => Vec::new(),
             false => suite::discover(&paths).unwrap_or_default(),
         };
-        for warning in exposure::warnings(user, answers, &tests, &[]) {
+        // Each program runs in a copy of this folder.
+        let runs_in = options.dir.clone().or_else(|| std::env::current_dir().ok());
+        for warning in exposure::warnings(user, answers, &tests, &[], runs_in.as_deref()) {
             eprintln!("{warning}");
         }
     }

@@ -503,6 +503,55 @@ fn as_root_test_user_checks_the_program_as_grade_does_in_every_format() {
     }
 }
 
+/// `test --user` judges the suite as the programs' user would reach it,
+/// from the root through links, as grade does: a link to a suite in a folder
+/// only root may enter is closed to nobody, and nothing is said (it said
+/// "the user nobody can read the suite"); a link there to an open suite is
+/// open (it said nothing); a suite inside the folder the programs run in is
+/// copied with it, theirs whatever its mode (it said `chmod 700 'suite'`,
+/// which keeps nothing from them).
+#[test]
+fn as_root_test_user_judges_the_suite_as_the_programs_would_reach_it() {
+    if !root_or_skip() {
+        return;
+    }
+    let class = Class::new("alice");
+    let (home, suite, student) = (class.home.path(), &class.suite, &class.student);
+    let ttt = script(student, "ttt", "exit 3");
+    let closed = private_dir();
+    let inside = closed.path().join("suite");
+    fs::create_dir(&inside).expect("mkdir");
+    for entry in fs::read_dir(suite).expect("suite").flatten() {
+        fs::copy(entry.path(), inside.join(entry.file_name())).expect("copy");
+    }
+    let warnings = |suite: &str, cwd: &Path| {
+        let args = ["test", suite, "--program", &ttt, "--user", "nobody", "--filter", "b"];
+        let o = as_self(&args, cwd);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        err.lines().filter(|l| l.starts_with("warning:")).map(String::from).collect::<Vec<_>>()
+    };
+    assert_eq!(warnings(&path(&inside), student), Vec::<String>::new());
+    let to_closed = home.join("to-closed");
+    std::os::unix::fs::symlink(&inside, &to_closed).expect("link");
+    assert_eq!(warnings(&path(&to_closed), student), Vec::<String>::new());
+    let to_open = closed.path().join("to-open");
+    std::os::unix::fs::symlink(suite, &to_open).expect("link");
+    let warning = format!(
+        "warning: the user nobody can read the suite '{suite}', whose expected files are the \
+         answers: `chmod 700 '{suite}'` keeps them from the programs"
+    );
+    assert_eq!(warnings(&path(&to_open), student), [warning]);
+    let warning = format!(
+        "warning: the suite '{}' is inside '{}', the folder the programs run in: each runs in a \
+         copy of it that the user nobody owns, expected files, the answers, included; run tictac \
+         from a folder that does not hold the suite",
+        path(&inside),
+        path(closed.path())
+    );
+    assert_eq!(warnings("suite", closed.path()), [warning]);
+}
+
 /// `test --user` warns of what grade warns of: a suite the user could read
 /// (the tester's A13).
 #[test]
