@@ -608,26 +608,50 @@ fn ran_tictac(stderr: &[u8]) -> bool {
 /// output and the expected output's lines on standard error (`print(...,
 /// file=sys.stderr)`, `System.err`): "output differs" alone does not tell
 /// a student where the transcript went. None when the expected output is
-/// empty, or most of standard error is not its lines (a traceback).
+/// empty, when standard error holds fewer of its lines, in its order, than
+/// a state has (`STATE_LINES`: a debug print of a board row or a score is
+/// not a transcript), or when most of standard error is not its lines (a
+/// traceback).
 fn on_standard_error(expected: &mut Capture, actual: &Capture, ran: &Ran) -> Option<String> {
+    /// The lines of one state: its status, three board rows, two scores.
+    const STATE_LINES: usize = 6;
     let wanted = expected.bytes_up_to(diff::MAX_DIFFED).ok().flatten()?;
     if wanted.is_empty() || actual.len().saturating_mul(4) >= wanted.len() as u64 {
         return None;
     }
-    let lines: std::collections::HashSet<&[u8]> = wanted.split(|&b| b == b'\n').collect();
+    // Where each of the expected output's lines is, to match standard
+    // error's lines to them in order: a line matches its next place after
+    // the last line matched.
+    let mut places: std::collections::HashMap<&[u8], Vec<usize>> = Default::default();
+    let wanted_lines = wanted.split(|&b| b == b'\n').filter(|line| !line.is_empty());
+    let mut count = 0;
+    for (at, line) in wanted_lines.enumerate() {
+        places.entry(line).or_default().push(at);
+        count = at + 1;
+    }
     let printed = ran.stderr.split(|&b| b == b'\n').filter(|line| !line.is_empty());
-    let (theirs, all) = printed
-        .fold((0, 0), |(theirs, all), line| (theirs + usize::from(lines.contains(line)), all + 1));
-    if theirs == 0 || theirs * 2 < all {
+    let (mut theirs, mut all, mut next) = (0, 0, 0);
+    for line in printed {
+        all += 1;
+        let Some(at) = places.get(line) else { continue };
+        if let Some(&place) = at.get(at.partition_point(|&place| place < next)) {
+            theirs += 1;
+            next = place + 1;
+        }
+    }
+    if theirs < STATE_LINES.min(count) || theirs * 2 < all {
         return None;
     }
+    let plural = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let stdout = match actual.len() {
         0 => "nothing".to_owned(),
-        n => format!("only {n} byte{}", if n == 1 { "" } else { "s" }),
+        n => format!("only {}", plural(n, "byte")),
     };
-    let on_stderr = match (all as u64 + ran.stderr_dropped, theirs == all) {
-        (lines, true) if ran.stderr_dropped == 0 => format!("{lines} lines of the expected output"),
-        (lines, _) => format!("{lines} lines, mostly the expected output's,"),
+    let lines = plural(all as u64 + ran.stderr_dropped, "line");
+    let on_stderr = if theirs == all && ran.stderr_dropped == 0 {
+        format!("{lines} of the expected output")
+    } else {
+        format!("{lines}, mostly the expected output's,")
     };
     Some(format!(
         "note: your program printed {stdout} on standard output, and {on_stderr} on standard \

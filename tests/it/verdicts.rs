@@ -447,6 +447,24 @@ fn a_transcript_printed_on_standard_error_is_named() {
     assert!(out.contains(&little), "{out}");
     let out = said(&traceback);
     assert!(!out.contains("on standard error: print"), "{out}");
+    // A debug print of a board row, or of a state's first five lines, and a
+    // crash: not a transcript (attack 41's F1: it was told it printed its
+    // transcript there).
+    let row = script(tools.path(), "row.sh", "echo '  ___' >&2; exit 3");
+    let five = format!("'{BIN}' \"$@\" | head -n 5 >&2; exit 3");
+    let five = script(tools.path(), "five.sh", &five);
+    for program in [&row, &five] {
+        let out = said(program);
+        assert!(out.contains("exited with status 3"), "{out}");
+        assert!(!out.contains("on standard error: print"), "{out}");
+    }
+    // An expected output of one line, printed on standard error: "1 line".
+    let one = one_test("undo\n", "right\n");
+    let echo = script(tools.path(), "one.sh", "echo right >&2");
+    let o = tictac(&["test", "--program", &echo, &path(one.path())]);
+    let one_line =
+        "nothing on standard output, and 1 line of the expected output on standard error";
+    assert!(text(&o).contains(one_line), "{}", text(&o));
     // grade: the student's report says it alike.
     let home = temp_dir();
     let student = home.path().join("ann");
