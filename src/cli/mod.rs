@@ -127,8 +127,13 @@ pub(crate) fn runnable(invocation: Invocation) -> Result<Invocation, UsageError>
             let here = |p: &Path| Some(Path::new(".").join(p)).filter(|p| p.is_file());
             if let Some(runs_it) = command_in_folder(words, here) {
                 why.push_str(&format!("; '{first}' is a file in this folder: {option} {runs_it}"));
-            } else if let Some(runs_it) = python3_instead(words) {
-                why.push_str(&format!("; python3 is: {option} {runs_it}"));
+            } else if let Some(python3) = python3_instead(words, |p| here(p).is_some()) {
+                why.push_str(&match python3 {
+                    Python3::RunsIt(runs_it) => format!("; python3 is: {option} {runs_it}"),
+                    Python3::NoFile(file) => {
+                        format!(" (python3 is); and there is no file '{file}' in this folder")
+                    }
+                });
             } else if let Some(fix) = not_executable(words) {
                 why.push_str(&format!(": {fix}"));
             } else if let Some(found) = nested::nested_program(Path::new("."), first) {
@@ -165,28 +170,61 @@ pub(crate) fn command_in_folder(
         None => vec![here.clone().into()],
     };
     command.extend(rest.iter().map(Into::into));
-    let shown = crate::platform::command_line::join(&command);
+    let shown = as_value(&crate::platform::command_line::join(&command));
     let ready = command[0] != *here
         || crate::platform::command_line::locate(&path.to_string_lossy()).is_ok();
     Some(if ready {
-        format!("\"{shown}\" runs it")
+        format!("{shown} runs it")
     } else {
-        format!("\"{shown}\" runs it after chmod +x {first}")
+        format!("{shown} runs it after chmod +x {first}")
     })
 }
 
+/// A command line as one option's value to paste into a shell: in double
+/// quotes (`"python3 ttt.py"`) when nothing in it is live there, else in
+/// single quotes with each `'` written `'\''` (a `$`, `` ` ``, `"`, `\` or
+/// `!` in a file's name: in double quotes the shell would expand it, and
+/// the pasted hint run another file, attack 41's F2).
+pub(crate) fn as_value(command: &str) -> String {
+    if cfg!(windows) || !command.contains(['$', '`', '"', '\\', '!']) {
+        format!("\"{command}\"")
+    } else {
+        format!("'{}'", command.replace('\'', "'\\''"))
+    }
+}
+
+/// What `python3_instead` says.
+pub(crate) enum Python3 {
+    /// The command with python3, as an option's value: `"python3 ttt.py" runs it`.
+    RunsIt(String),
+    /// The script it names is not a file (`found`): its name, shown.
+    NoFile(String),
+}
+
 /// `python` named where it is not on PATH and `python3` is (Debian, Ubuntu
-/// and macOS install no `python`): the command with python3, in quotes as
-/// an option's value, `"python3 ttt.py" runs it`. None for anything else.
-pub(crate) fn python3_instead(words: &[String]) -> Option<String> {
+/// and macOS install no `python`): the command with python3, or, when the
+/// script it names (its first word after the options, not after `-m` or
+/// `-c`) is not a file as `found` looks for it, that name: two errors said
+/// at once, not one after the other. None for anything else.
+pub(crate) fn python3_instead(words: &[String], found: impl Fn(&Path) -> bool) -> Option<Python3> {
     let (first, rest) = words.split_first()?;
     let locate = crate::platform::command_line::locate;
     if first != "python" || locate(first).is_ok() || locate("python3").is_err() {
         return None;
     }
+    let script = rest
+        .iter()
+        .take_while(|w| !matches!(w.as_str(), "-m" | "-c" | "-"))
+        .find(|w| !w.starts_with('-'));
+    if let Some(script) = script
+        && !found(Path::new(script))
+    {
+        return Some(Python3::NoFile(shown::escape_controls(script)));
+    }
     let command: Vec<OsString> =
         std::iter::once("python3").chain(rest.iter().map(String::as_str)).map(Into::into).collect();
-    Some(format!("\"{}\" runs it", crate::platform::command_line::join(&command)))
+    let shown = as_value(&crate::platform::command_line::join(&command));
+    Some(Python3::RunsIt(format!("{shown} runs it")))
 }
 
 /// What runs a program file by its name's extension (`python3 ttt.py`,

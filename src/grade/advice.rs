@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use super::book::{Column, Row, first_names};
+use crate::cli::Python3;
 
 /// The notes to print under the table (`built`: under `--build`, which may
 /// make the program in a copy of each folder, not the folder itself).
@@ -31,10 +32,19 @@ pub(crate) fn notes(
              --command {runs_it} in each student's folder",
             command[0]
         ));
-    } else if none_started && let Some(runs_it) = crate::cli::python3_instead(command) {
+    } else if none_started
+        && let Some(python3) = crate::cli::python3_instead(command, |p| theirs(p).is_some())
+    {
         notes.push(format!(
-            "warning: no student's program could start with --command '{shown}': \
-             'python' is not on PATH; python3 is: --command {runs_it}"
+            "warning: no student's program could start with --command '{shown}': {}",
+            match python3 {
+                Python3::RunsIt(runs_it) => {
+                    format!("'python' is not on PATH; python3 is: --command {runs_it}")
+                }
+                Python3::NoFile(file) => format!(
+                    "'python' is not on PATH (python3 is); and no student's folder has a file '{file}'"
+                ),
+            }
         ));
     } else if none_started {
         notes.push(format!(

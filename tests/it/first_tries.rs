@@ -298,6 +298,10 @@ fn an_executable_script_with_a_crlf_first_line_is_not_told_to_chmod_it() {
 /// `python` where only `python3` is on PATH (Debian, Ubuntu and macOS have
 /// no `python`) gets the command with python3, in `test`, `fuzz` and
 /// `grade`; with no python3 either, nothing more is said (attack 41's E7).
+/// The command is a value to paste into a shell: a file named `a$HOME.py`
+/// is in single quotes, not in double quotes where the shell expands `$`
+/// (attack 41's F2: the pasted hint ran another file); a script that is
+/// not there is said so, not the hint that would fail next.
 #[test]
 fn python_not_on_path_where_python3_is_gets_python3() {
     let home = temp_dir();
@@ -311,24 +315,46 @@ fn python_not_on_path_where_python3_is_gets_python3() {
     for command in ["test", "fuzz"] {
         let o = with_path(&bin, &[command, "--program", "python ttt.py"]);
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let want = "Error: --program cannot run 'python': not found on PATH (python3 is); and \
+                    there is no file 'ttt.py' in this folder\n";
+        assert!(text(&o).starts_with(want), "{}", text(&o));
+    }
+    fs::write(dir.join("ttt.py"), "").expect("write");
+    fs::write(dir.join("a$HOME.py"), "").expect("write");
+    for command in ["test", "fuzz"] {
+        let o = with_path(&bin, &[command, "--program", "python ttt.py"]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         let want = "Error: --program cannot run 'python': not found on PATH; python3 is: \
                     --program \"python3 ttt.py\" runs it\n";
         assert!(text(&o).starts_with(want), "{}", text(&o));
         let o = with_path(dir, &[command, "--program", "python ttt.py"]);
         let want = "Error: --program cannot run 'python': not found on PATH\n";
         assert!(text(&o).starts_with(want), "{}", text(&o));
+        let o = with_path(&bin, &[command, "--program", "python 'a$HOME.py'"]);
+        let said = text(&o);
+        let hint = said.split("python3 is: --program ").nth(1);
+        let hint = hint.and_then(|h| h.split(" runs it").next());
+        let hint = hint.unwrap_or_else(|| panic!("{said}"));
+        assert_eq!(hint, r"'python3 '\''a$HOME.py'\'''", "{said}");
+        // The shell reads it back as the command tictac splits into
+        // python3 and a$HOME.py.
+        let echo = run(Command::new("sh").arg("-c").arg(format!("printf %s {hint}")), None);
+        assert_eq!(String::from_utf8_lossy(&echo.stdout), "python3 'a$HOME.py'");
     }
     let student = dir.join("ann");
     fs::create_dir(&student).expect("mkdir");
-    let out = dir.join("grades");
-    let args = ["grade", "--course", "--command", "python ttt.py", "--out", &path(&out)];
-    let o = with_path(&bin, &[&args[..], &[&path(&student)]].concat());
-    let said = text(&o);
-    assert!(
-        said.contains(
-            "warning: no student's program could start with --command 'python ttt.py': \
-                       'python' is not on PATH; python3 is: --command \"python3 ttt.py\" runs it\n"
-        ),
-        "{said}"
-    );
+    let grade = |out: &str| {
+        let out = path(&dir.join(out));
+        let args = ["grade", "--course", "--command", "python ttt.py", "--out", &out];
+        text(&with_path(&bin, &[&args[..], &[&path(&student)]].concat()))
+    };
+    let said = grade("grades");
+    let want = "warning: no student's program could start with --command 'python ttt.py': \
+                'python' is not on PATH (python3 is); and no student's folder has a file 'ttt.py'\n";
+    assert!(said.contains(want), "{said}");
+    fs::write(student.join("ttt.py"), "").expect("write");
+    let said = grade("grades2");
+    let want = "warning: no student's program could start with --command 'python ttt.py': \
+                'python' is not on PATH; python3 is: --command \"python3 ttt.py\" runs it\n";
+    assert!(said.contains(want), "{said}");
 }
