@@ -54,9 +54,7 @@ fn run_tape(tape: Tape, watch: &mut impl Watch, driver: &mut Driver) -> Result<(
     let mut commands = tape.reader().map_err(RunError::Spool)?;
     // `-b` writes no marks: what follows one is read on as commands.
     while commands
-        .each_command(RunError::Spool, |command| {
-            Ok(driver.act(command, |c, engine| watch.ran(c, engine, true))?)
-        })?
+        .each_command(|command| driver.act(command, |c, engine| watch.ran(c, engine, true)))?
         .is_some()
     {}
     Ok(())

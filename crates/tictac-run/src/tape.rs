@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::io::{self, BufRead, Read, Write};
 
+use crate::RunError;
 use crate::command::Command;
 use crate::game::Cell;
 use crate::spool::{Spool, SpoolReader, read_byte, read_varint, truncated, write_varint};
@@ -272,19 +273,19 @@ impl TapeReader {
     }
 
     /// Hands each command to `each`, up to the next mark (returned) or the
-    /// end of the tape (`None`); a failed read is `spool`'s. The run's
+    /// end of the tape (`None`); a failed read is a `RunError::Spool`, a
+    /// failure of `each` a write's (its result fits a register). The run's
     /// loop: a command whose names are in the dictionary is read as one
     /// record and handed over where it is made, not returned through
     /// `Entry`, whose copies (odd widths stored, other widths read back)
     /// stalled the processor.
     #[inline(always)]
-    pub fn each_command<E>(
+    pub(crate) fn each_command(
         &mut self,
-        spool: impl Fn(io::Error) -> E,
-        mut each: impl FnMut(&Command) -> Result<(), E>,
-    ) -> Result<Option<u8>, E> {
+        mut each: impl FnMut(&Command) -> io::Result<()>,
+    ) -> Result<Option<u8>, RunError> {
         loop {
-            let [op, a, b] = match *self.input.fill_buf().map_err(&spool)? {
+            let [op, a, b] = match *self.input.fill_buf().map_err(RunError::Spool)? {
                 [op, a, b, ..] => [op, a, b],
                 _ => [INLINE; 3],
             };
@@ -292,7 +293,7 @@ impl TapeReader {
                 UNDO | REDO | PLAY_AGAIN => 1,
                 PLAY_FIRST..=PLAY_LAST if a != INLINE => 2,
                 NEW_GAME if a != INLINE && b != INLINE => 3,
-                _ => match self.next_entry_slowly().map_err(&spool)? {
+                _ => match self.next_entry_slowly().map_err(RunError::Spool)? {
                     Some(Entry::Command(command)) => {
                         each(&command)?;
                         continue;

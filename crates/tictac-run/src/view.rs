@@ -38,13 +38,16 @@ impl View {
     /// is too long to keep (then `write_state` writes it).
     #[inline(always)]
     pub(crate) fn write(&mut self, buf: &mut Vec<u8>, game: &Game) -> bool {
-        if !self.ready(game) {
-            return false;
-        }
+        self.ready(game) && self.write_ready(buf, game)
+    }
+
+    /// `write` once the frames are `ready`. The board is patched into the
+    /// copy of the frame, not into the frame before it is copied: the
+    /// copy's wide loads over the board's fresh narrow stores stalled.
+    #[inline(always)]
+    fn write_ready(&self, buf: &mut Vec<u8>, game: &Game) -> bool {
         let s = &game.state;
         let (k, at) = (s.next.index(), self.boards[s.next.index()]);
-        let frame = &mut self.frames[k];
-        frame[at..at + BOARD].copy_from_slice(&board_lines(&s.board));
         // The frame opens with the status line of `ok` in play.
         let from = match (s.phase, s.message) {
             (Phase::InPlay, Message::Ok) => 0,
@@ -54,7 +57,9 @@ impl View {
         if from > 0 {
             buf.extend_from_slice(status_opening(s.message, s.phase).as_bytes());
         }
-        buf.extend_from_slice(&frame[from..]);
+        let board = buf.len() + at - from;
+        buf.extend_from_slice(&self.frames[k][from..]);
+        buf[board..board + BOARD].copy_from_slice(&board_lines(&s.board));
         true
     }
 
@@ -68,13 +73,16 @@ impl View {
         }
         // Writing into a Vec cannot fail.
         let _ = command.write_line(buf);
-        self.write(buf, game)
+        self.write_ready(buf, game)
     }
 
-    /// Whether the frames show this game, made again if they may not.
+    /// Whether the frames show this game, made again if they may not. The
+    /// scores are compared one by one: one wide load over the engine's two
+    /// fresh stores stalled.
     #[inline]
     fn ready(&mut self, game: &Game) -> bool {
-        self.named && self.scores == game.state.scores || self.keep(game)
+        let [x, o] = game.state.scores;
+        self.named && self.scores[0] == x && self.scores[1] == o || self.keep(game)
     }
 
     /// The next state written may show other names: a new game ran, or
