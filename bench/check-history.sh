@@ -5,8 +5,9 @@
 # the release build; peak RSS (GNU time) against the same case with N/10
 # commands; the difference over the 0.9 N commands between them is the cost
 # of a command. Exits 1 if a case costs more than 64 bytes a command, or if
-# a run fails (no binary, a crash, an error exit): a run that did not happen
-# costs nothing, and must not pass.
+# a run fails (no binary, a crash, an error exit, standard output not a
+# state for each command): a run that did not happen costs nothing, and
+# must not pass.
 #
 #   bench/check-history.sh [N]      default 10000000 (TICTAC=path: that build)
 set -euo pipefail
@@ -28,28 +29,37 @@ trace() {
   awk -v n="$2" -v line="$3" 'BEGIN { print "new_game(\"Ann\",\"Bob\")"; for (i = 0; i < n; i++) print line }' > "$1"
 }
 
-# The peak resident set in KiB, and the seconds, of tictac -b on a trace,
-# into $work/peak.txt. Every case's trace is well formed: a run that does
-# not exit 0 stops the check, saying how it ended.
+# The peak resident set in KiB, and the seconds, of tictac -b on a trace of
+# COMMANDS commands after its new_game, into $work/peak.txt. Every case's
+# trace is well formed: exit 0, and a state of 6 lines for the new game and
+# a line and a state for each command on standard output (counted through
+# wc -l). A run that does not, the work not done (no such program,
+# /bin/true, an error for every trace), stops the check, saying how it
+# ended: it costs nothing, and must not pass.
 peak() {
-  local code=0
-  /usr/bin/time -f '%M %e' -o "$work/time.txt" "$bin" -b "$1" >/dev/null 2>"$work/err.txt" || code=$?
-  if [ "$code" != 0 ]; then
-    echo "FAIL: $bin -b $(basename "$1") exited with status $code: $(head -c 300 "$work/err.txt")"
+  local code lines want=$((7 * ($2 + 1) + 6))
+  { code=0; /usr/bin/time -f '%M %e' -o "$work/time.txt" "$bin" -b "$1" 2>"$work/err.txt" || code=$?
+    echo "$code" > "$work/code.txt"; } | wc -l > "$work/lines.txt"
+  code=$(cat "$work/code.txt") lines=$(cat "$work/lines.txt")
+  if [ "$code" != 0 ] || [ "$lines" != "$want" ]; then
+    echo "FAIL: $bin -b $(basename "$1") exited with status $code, $lines lines on standard output" \
+      "(wanted 0, $want lines): $(head -c 300 "$work/err.txt")"
     exit 1
   fi
   tail -n 1 "$work/time.txt" > "$work/peak.txt"
 }
 
 status=0
+# check WHAT LINE [COMMANDS]: the case of N lines LINE, each of COMMANDS
+# commands (1 unless said).
 check() {
-  local what=$1
+  local what=$1 each=${3:-1}
   trace "$work/small.txt" $((n / 10)) "$2"
   trace "$work/large.txt" "$n" "$2"
   local small large seconds _
-  peak "$work/small.txt"
+  peak "$work/small.txt" $((n / 10 * each))
   read -r small _ < "$work/peak.txt"
-  peak "$work/large.txt"
+  peak "$work/large.txt" $((n * each))
   read -r large seconds < "$work/peak.txt"
   local per=$(((large - small) * 1024 / (n - n / 10)))
   printf '%-44s %6d KiB at N/10, %7d KiB at N (%s s): %3d bytes a command\n' \
@@ -66,5 +76,5 @@ check 'failed new_game, 32-byte names (kept)' \
   'new_game("Annabelle_Montgomery_Fitzwilliam","Annabelle_Montgomery_Fitzwilliam")'
 check 'play("Bob",5), not their turn (kept)' 'play("Bob",5)'
 check 'play_again in play (kept)' 'play_again'
-check 'play("Ann",5) undo, on one line' 'play("Ann",5) undo'
+check 'play("Ann",5) undo, on one line' 'play("Ann",5) undo' 2
 exit $status

@@ -4,9 +4,11 @@
 # suite of 4 tests (or more, where it says) run by the release build against a hostile program (a shell
 # script); GNU time gives the runner's own peak RSS (its children are separate
 # processes). Exits 1 if a case goes over 64 MiB or 60 s, if a program it
-# started is still running afterwards, or if tictac test itself fails (an
-# exit past 1, the verdict on failing tests: no binary, a crash, an error),
-# which would have measured a run that did not happen.
+# started is still running afterwards, or if tictac test does not end with
+# the case's verdict: exit 1 and its count of tests passed where the program
+# is wrong, exit 0 and every test passed only where it prints the expected
+# output (no binary, a crash, an error, or a binary that ran nothing would
+# have measured a run that did not happen).
 #
 #   bench/check-runner.sh     (TICTAC=BINARY: that binary, not a release build)
 set -euo pipefail
@@ -41,9 +43,11 @@ program() {
 }
 
 status=0
+# check WHAT SUITE PROGRAM CODE RESULT [OPTION...]: tictac test must exit
+# CODE, its report holding RESULT (its closing line, or JUnit's failures).
 check() {
-  local what=$1 suite=$2 prog=$3
-  shift 3
+  local what=$1 suite=$2 prog=$3 want_code=$4 want=$5
+  shift 5
   local start end out peak code
   start=$(date +%s.%N)
   # Run from a folder of its own, as a student runs it from theirs: the
@@ -61,9 +65,11 @@ check() {
   fi
   # An exit past 1 is no verdict on the tests: none is claimed.
   [ "$code" -le 1 ] || verdict="tictac test failed"
+  grep -qF -- "$want" "$work/out.txt" || verdict="not the verdict wanted"
   printf '| %-46s | exit %d, %-60s | %5s s | %6.1f MiB |\n' "$what" "$code" "${verdict:-all passed}" "$secs" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
-  if [ "$code" -gt 1 ]; then
-    echo "  FAIL: tictac test exited with status $code: $(head -c 300 "$work/err.txt")"
+  if [ "$code" != "$want_code" ] || ! grep -qF -- "$want" "$work/out.txt"; then
+    echo "  FAIL: tictac test exited with status $code, not $want_code with '$want':" \
+      "$(tail -c 200 "$work/out.txt") $(head -c 300 "$work/err.txt")"
     status=1
   fi
   if [ "$peak" -gt "$limit_kib" ]; then
@@ -127,14 +133,15 @@ program bg-holds "[ \"\$1\" = child ] && exec sleep 1000; \"\$me\" child & exec 
 echo "tictac test -j 2, 4 tests a suite; the runner's peak RSS (limit 64 MiB):"
 echo "| case | result | time | peak |"
 echo "| --- | --- | --- | --- |"
-check 'prints forever (yes)' small yes
-check 'prints to stderr for 2 s, then exits' small yes-err --timeout 5
-check 'prints forever to both' small flood-both
-check '25 MB output, equal to expected' big same
-check '25 MB output, last line differs' big almost
-check '15,000 lines shuffled (diff time-bound)' shuffled shuffled
-check '500,000 random 1-letter lines (1 MB)' short short
-check '25 MB output, child holds the pipe' big bg-holds
-check '--format junit, 1,000 tests with 200-line diffs' many many --format junit
-check '3,000 failing tests behind one of 15 s' behind slow-first --timeout 30
+none='Test Results: 0/4 passed.' all='Test Results: 4/4 passed.'
+check 'prints forever (yes)' small yes 1 "$none"
+check 'prints to stderr for 2 s, then exits' small yes-err 1 "$none" --timeout 5
+check 'prints forever to both' small flood-both 1 "$none"
+check '25 MB output, equal to expected' big same 0 "$all"
+check '25 MB output, last line differs' big almost 1 "$none"
+check '15,000 lines shuffled (diff time-bound)' shuffled shuffled 1 "$none"
+check '500,000 random 1-letter lines (1 MB)' short short 1 "$none"
+check '25 MB output, child holds the pipe' big bg-holds 0 "$all"
+check '--format junit, 1,000 tests with 200-line diffs' many many 1 'failures="1000"' --format junit
+check '3,000 failing tests behind one of 15 s' behind slow-first 1 'Test Results: 0/3000 passed.' --timeout 30
 exit "$status"
