@@ -244,7 +244,22 @@ fn named_suite(
         return Err(GradeError::LooksLikeAStudent(shown(path.display()), shown(program)));
     }
     let mut unfollowed = Vec::new();
-    let found = suite::discover::discover_noting(std::slice::from_ref(&path), &mut unfollowed);
+    let mut found = suite::discover::discover_noting(std::slice::from_ref(&path), &mut unfollowed);
+    // A trace that is a broken link fails its test under `tictac test`;
+    // here it would stop the grading at the first student: left out, and
+    // told, as the suite's other links that cannot be followed.
+    if let Ok(tests) = &mut found {
+        tests.retain(|test| match fs::metadata(&test.trace) {
+            Err(why) if fs::symlink_metadata(&test.trace).is_ok() => {
+                unfollowed.push(suite::discover::Unfollowed::broken(&test.trace, &why));
+                false
+            }
+            _ => true,
+        });
+        if tests.is_empty() {
+            found = Err(SuiteError::NoTests(path.display().to_string()));
+        }
+    }
     // As `tictac test` warns: what a link left out may be tests.
     for link in unfollowed {
         eprintln!("{}", link.warning("left out of the grading"));

@@ -108,7 +108,10 @@ fn orphans_in(folder: &Path) -> Vec<Orphan> {
     for name in &names {
         let Some(stem) = name.strip_suffix(".expected.txt") else { continue };
         let trace = format!("{stem}.txt");
-        if stem.is_empty() || stem.starts_with('.') || folder.join(&trace).exists() {
+        if stem.is_empty()
+            || stem.starts_with('.')
+            || fs::symlink_metadata(folder.join(&trace)).is_ok()
+        {
             continue;
         }
         let start = format!("{}.", stem.to_lowercase());
@@ -380,6 +383,11 @@ impl Unfollowed {
             None => error.io_error().map_or_else(|| error.to_string(), ToString::to_string),
         };
         Unfollowed { path: path.to_path_buf(), why }
+    }
+
+    /// A trace at `path` that is a link `why` cannot be followed.
+    pub(crate) fn broken(path: &Path, why: &std::io::Error) -> Unfollowed {
+        Unfollowed { path: path.to_path_buf(), why: why.to_string() }
     }
 
     /// The warning, ending with what became of it (`left`: "left out of

@@ -685,7 +685,10 @@ fn a_suite_file_that_cannot_be_read_stops_grading() {
 
 /// A link in the suite that cannot be followed (a loop, a link to
 /// nothing) is named in `tictac test`'s warning, not dropped silently
-/// (attack 41): the tests it may stand for are not graded.
+/// (attack 41): the tests it may stand for are not graded. A trace that
+/// is a broken link, its expected file beside it, is one of them: grade
+/// refused it as an expected file with no trace, "'v.txt' is beside it"
+/// (attack 41's F4); `tictac test` fails its test, with no such warning.
 #[test]
 fn a_suite_link_that_cannot_be_followed_is_named() {
     let home = temp_dir();
@@ -696,6 +699,8 @@ fn a_suite_link_that_cannot_be_followed_is_named() {
     std::os::unix::fs::symlink(suite.join("gone"), suite.join("more")).expect("link");
     std::os::unix::fs::symlink(suite.join("loop2"), suite.join("loop1")).expect("link");
     std::os::unix::fs::symlink(suite.join("loop1"), suite.join("loop2")).expect("link");
+    std::os::unix::fs::symlink(suite.join("nowhere.txt"), suite.join("v.txt")).expect("link");
+    fs::write(suite.join("v.expected.txt"), "right\n").expect("write");
     let student = home.path().join("ann");
     fs::create_dir(&student).expect("mkdir");
     script(&student, "ttt", "echo right");
@@ -708,12 +713,20 @@ fn a_suite_link_that_cannot_be_followed_is_named() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    for name in ["loop1", "loop2", "more"] {
+    for name in ["loop1", "loop2", "more", "v.txt"] {
         let warning =
             format!("warning: the suite's '{}' cannot be followed (", path(&suite.join(name)));
         assert_eq!(err.matches(&warning).count(), 1, "{name}: {err}");
     }
-    assert_eq!(err.matches("): left out of the grading\n").count(), 3, "{err}");
+    assert_eq!(err.matches("): left out of the grading\n").count(), 4, "{err}");
+    assert!(text(&o).contains("Graded 1 student on 1 test"), "{}", text(&o));
+    let o = run(
+        Command::new(BIN).current_dir(&student).args(["test", "--program", "./ttt", &path(&suite)]),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("v.txt is a broken symbolic link"), "{}", text(&o));
+    assert!(!text(&o).contains("has no trace"), "{}", text(&o));
 }
 
 #[test]
