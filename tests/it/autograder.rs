@@ -11,7 +11,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{BIN, path, run, script, temp_dir, text, tictac};
+use crate::common::{BIN, autograder, lean_tictac, path, run, script, temp_dir, text, tictac};
 
 /// A suite of two: `visible` worth 2, `secret` hidden, whose expected
 /// output names a player nobody else names.
@@ -58,7 +58,7 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
     let home = temp_dir();
     let suite = suite(home.path());
     let out = path(&home.path().join("ag.zip"));
-    let o = tictac(&["autograder", &suite, "--command", "./ttt", "--timeout", "5", "--out", &out]);
+    let o = autograder(&[&suite, "--command", "./ttt", "--timeout", "5", "--out", &out]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
         text(&o).starts_with(&format!("Wrote {out}: setup.sh, run_autograder, tictac")),
@@ -86,7 +86,8 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
     // The executable is the one that ran, whole.
     let mut exe = Vec::new();
     zip.by_name("tictac").expect("tictac").read_to_end(&mut exe).expect("read");
-    assert!(exe == fs::read(BIN).expect("read"), "the zip's tictac is not the running one");
+    let running = fs::read(lean_tictac()).expect("read");
+    assert!(exe == running, "the zip's tictac is not the running one");
     let mut script = String::new();
     zip.by_name("run_autograder").expect("entry").read_to_string(&mut script).expect("read");
     assert!(script.starts_with("#!/bin/sh\n"), "{script}");
@@ -94,7 +95,7 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
 
     // An existing --out is never written over.
     let before = fs::read(&out).expect("read");
-    let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &out]);
+    let o = autograder(&[&suite, "--command", "./ttt", "--out", &out]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains(&format!("error: --out '{out}' exists")), "{}", text(&o));
     assert!(fs::read(&out).expect("read") == before);
@@ -102,7 +103,7 @@ fn the_zip_holds_the_scripts_the_suite_and_tictac_with_their_modes() {
     let empty = home.path().join("empty");
     fs::create_dir(&empty).expect("mkdir");
     let other = path(&home.path().join("other.zip"));
-    let o = tictac(&["autograder", &path(&empty), "--command", "./ttt", "--out", &other]);
+    let o = autograder(&[&path(&empty), "--command", "./ttt", "--out", &other]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("no tests found"), "{}", text(&o));
     let left: Vec<_> =
@@ -181,7 +182,7 @@ fn the_autograder_unpacked_as_gradescope_does_grades_a_submission_as_nobody() {
     fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
     let suite = suite(home.path());
     let zip = path(&home.path().join("ag.zip"));
-    let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &zip]);
+    let o = autograder(&[&suite, "--command", "./ttt", "--out", &zip]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 
     let (root, source, engine) = install(home.path(), &zip);
@@ -223,8 +224,8 @@ fn the_autograder_grades_the_course_suite_after_a_build() {
     let home = temp_dir();
     fs::set_permissions(home.path(), fs::Permissions::from_mode(0o755)).expect("chmod");
     let zip = path(&home.path().join("ag.zip"));
-    let args = ["autograder", "--course", "--command", "./ttt", "--build", "sh build.sh"];
-    let o = tictac(&[&args[..], &["--out", &zip]].concat());
+    let args = ["--course", "--command", "./ttt", "--build", "sh build.sh"];
+    let o = autograder(&[&args[..], &["--out", &zip]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("and the built-in course suite."), "{}", text(&o));
     let (root, _, engine) = install(home.path(), &zip);
@@ -269,7 +270,7 @@ fn the_guides_autograder_session_is_what_it_prints() {
     };
     let command = "tictac autograder suite --command ./ttt --out ttt-autograder.zip";
     let words: Vec<&str> = command.split(' ').skip(1).collect();
-    let o = run(Command::new(BIN).current_dir(home.path()).args(words), None);
+    let o = run(Command::new(lean_tictac()).current_dir(home.path()).args(words), None);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(printed(&o), session(command));
     let zip = path(&home.path().join("ttt-autograder.zip"));
@@ -352,10 +353,9 @@ fn the_whole_run_ends_within_its_total_time_with_a_grade_and_the_reason() {
         text(&o)
     );
     let zip = path(&home.path().join("ag.zip"));
-    let o = tictac(&["autograder", &path(&suite), "--command", "./t", "--build", "make"]);
+    let o = autograder(&[&path(&suite), "--command", "./t", "--build", "make"]);
     assert_eq!(o.status.code(), Some(2), "no --out: {}", text(&o));
-    let o = tictac(&[
-        "autograder",
+    let o = autograder(&[
         &path(&suite),
         "--command",
         "./t",
@@ -368,7 +368,7 @@ fn the_whole_run_ends_within_its_total_time_with_a_grade_and_the_reason() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("the build may take 120 s (--build-timeout) and a test 10 s (--timeout): give at least 130 s"), "{}", text(&o));
-    let o = tictac(&["autograder", &path(&suite), "--command", "./t", "--out", &zip]);
+    let o = autograder(&[&path(&suite), "--command", "./t", "--out", &zip]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(text(&o).contains("run_autograder ends within 480 s (--total-time)"), "{}", text(&o));
     let mut zip = zip::ZipArchive::new(fs::File::open(&zip).expect("open")).expect("a zip");
@@ -428,7 +428,7 @@ fn a_link_loop_in_the_suite_is_named_and_left_out_of_the_zip() {
         format!("warning: the suite's '{}' cannot be followed (", path(&dir.join("loop1")));
     assert!(err.contains(&warning) && err.contains("): left out of the run"), "{err}");
     let zip = path(&home.path().join("ag.zip"));
-    let o = tictac(&["autograder", &suite, "--command", "./ttt", "--out", &zip]);
+    let o = autograder(&[&suite, "--command", "./ttt", "--out", &zip]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{}{err}", text(&o));
     // The same warning, naming the link as the autograder walked it (the

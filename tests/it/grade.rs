@@ -1513,7 +1513,7 @@ fn grade_and_autograder_refuse_a_suite_with_an_expected_file_missing_crlf_or_utf
     }
     fs::write(&expected, good).expect("write");
     let zip = home.path().join("ag.zip");
-    let o = tictac(&["autograder", &path(&suite), "--command", "./ttt", "--out", &path(&zip)]);
+    let o = crate::common::autograder(&[&path(&suite), "--command", "./ttt", "--out", &path(&zip)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
