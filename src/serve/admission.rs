@@ -16,17 +16,28 @@
 //! MiB and one body). A whole body counts at least `LEAST_KIB`, which bounds
 //! how many requests run at once (256). What a request took is given back
 //! when its answer is built.
+//!
+//! Bodies that stop coming must not keep the others waiting (attack41 F3:
+//! 300 bodies sent to 300 KiB and stalled held the budget, one of them the
+//! overdraft, and every small request waited for `--timeout`). So a body
+//! that sends nothing for `BODY_IDLE` while it is read is cut (408), giving
+//! back what it held; and a small body (a declared length of at most
+//! `SMALL_BODY`, the traces run inline) never waits: when the budget cannot
+//! give its piece at once it goes on uncounted, bounded by the connections
+//! (4,096 of 16 KiB) and run one at a time on each server thread.
 
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, ready};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use http_body::{Frame, SizeHint};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Sleep;
 
-use super::limits::BODY_LIMIT;
+use super::limits::{BODY_LIMIT, INLINE_TRACE};
 
 /// What the bodies of the API requests admitted at once may hold together,
 /// in KiB: 256 small requests, or 64 of 1 MiB.
@@ -34,6 +45,29 @@ const ADMITTED_KIB: usize = 64 << 10;
 /// What a whole request counts at least.
 const LEAST_KIB: usize = 256;
 const LIMIT_KIB: usize = BODY_LIMIT / 1024;
+/// A body that sends nothing for this long while it is read is cut.
+pub(crate) const BODY_IDLE: Duration = Duration::from_secs(1);
+/// A body declared this short never waits for the budget.
+const SMALL_BODY: usize = INLINE_TRACE;
+
+/// Why a body was cut: it stopped coming (`BODY_IDLE`).
+#[derive(Debug, thiserror::Error)]
+#[error("the request body stopped coming")]
+pub(crate) struct Stalled;
+
+impl Stalled {
+    /// Whether `e`, or an error it wraps, is a body cut for stalling.
+    pub(crate) fn caused(e: &(dyn std::error::Error + 'static)) -> bool {
+        let mut cause = Some(e);
+        while let Some(e) = cause {
+            if e.is::<Stalled>() {
+                return true;
+            }
+            cause = e.source();
+        }
+        false
+    }
+}
 
 /// The shared budget, and the overdraft that keeps it from locking up.
 pub(crate) struct Admission {
@@ -79,7 +113,9 @@ impl Admission {
             share: share.clone(),
             bytes: 0,
             whole_kib: declared_kib.max(LEAST_KIB),
+            small: declared.is_some_and(|length| length <= SMALL_BODY),
             waiting: None,
+            idle: None,
         })
     }
 
@@ -139,8 +175,12 @@ struct Counted {
     bytes: usize,
     /// What the whole body will count, as its length was declared.
     whole_kib: usize,
+    /// Declared at most `SMALL_BODY`: it goes on uncounted rather than wait.
+    small: bool,
     /// A piece read (or the end) held back until its KiB are granted.
     waiting: Option<(Option<Frame<Bytes>>, Wait)>,
+    /// When the body is cut if nothing comes; set while it is read.
+    idle: Option<Pin<Box<Sleep>>>,
 }
 
 impl http_body::Body for Counted {
@@ -153,7 +193,12 @@ impl http_body::Body for Counted {
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = self.get_mut();
         if this.waiting.is_none() {
-            let next = ready!(Pin::new(&mut this.inner).poll_frame(cx));
+            let Poll::Ready(next) = Pin::new(&mut this.inner).poll_frame(cx) else {
+                let idle = this.idle.get_or_insert_with(|| Box::pin(tokio::time::sleep(BODY_IDLE)));
+                ready!(idle.as_mut().poll(cx));
+                return Poll::Ready(Some(Err(axum::Error::new(Stalled))));
+            };
+            this.idle = None;
             let kib = match &next {
                 Some(Ok(frame)) => {
                     this.bytes += frame.data_ref().map_or(0, Bytes::len);
@@ -162,7 +207,7 @@ impl http_body::Body for Counted {
                 None => this.bytes.min(BODY_LIMIT).div_ceil(1024).max(LEAST_KIB),
                 Some(Err(_)) => return Poll::Ready(next),
             };
-            if this.share.try_grow(kib, &this.budget) {
+            if this.share.try_grow(kib, &this.budget) || this.small {
                 return Poll::Ready(next);
             }
             // All it will still need, at once, or the overdraft.
@@ -246,6 +291,50 @@ mod tests {
         let two = admission.admit(Body::from(vec![b'x'; 5000]), None, &second);
         to_bytes(two, usize::MAX).await.expect("the overdraft is given back");
         drop((second, hog));
+        assert_eq!(admission.free_kib(), ADMITTED_KIB);
+    }
+
+    /// A body that never sends a byte.
+    struct Silent;
+
+    impl http_body::Body for Silent {
+        type Data = Bytes;
+        type Error = axum::Error;
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+            Poll::Pending
+        }
+    }
+
+    #[tokio::test]
+    async fn a_small_body_never_waits_and_a_silent_one_is_cut_giving_back_what_it_held() {
+        let admission = Admission::new();
+        let (hog, late) = (Share::default(), Share::default());
+        let everything = u32::try_from(ADMITTED_KIB).expect("fits");
+        hog.held().keep(Grant::Budget(
+            admission.budget.clone().try_acquire_many_owned(everything).expect("free"),
+        ));
+        let over = admission.overdraft.clone().try_acquire_owned().expect("free");
+        late.held().keep(Grant::Overdraft(over));
+        // Budget and overdraft taken: a small body is read at once, uncounted.
+        let small = Share::default();
+        let body = admission.admit(Body::from("{}"), Some(2), &small);
+        let read = tokio::time::timeout(Duration::from_millis(500), to_bytes(body, usize::MAX));
+        assert_eq!(&read.await.expect("at once").expect("read")[..], b"{}");
+        let body = admission.admit(Body::from("{}"), Some(SMALL_BODY + 1), &Share::default());
+        let waited = tokio::time::timeout(Duration::from_millis(100), to_bytes(body, usize::MAX));
+        assert!(waited.await.is_err(), "a larger body waits");
+        drop((hog, late, small));
+        // A body that sends nothing is cut after BODY_IDLE, its share given back.
+        let share = Share::default();
+        let body = admission.admit(Body::new(Silent), None, &share);
+        let started = tokio::time::Instant::now();
+        let e = to_bytes(body, usize::MAX).await.expect_err("cut");
+        assert!(started.elapsed() >= BODY_IDLE);
+        assert!(Stalled::caused(&e), "{e:?}");
+        drop(share);
         assert_eq!(admission.free_kib(), ADMITTED_KIB);
     }
 }

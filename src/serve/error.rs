@@ -10,6 +10,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use super::admission::{BODY_IDLE, Stalled};
 use super::limits::Cut;
 use crate::platform::spool;
 use crate::status::WriteError;
@@ -47,6 +48,10 @@ pub(crate) enum ApiError {
         "the request is over 1 MiB; run a trace this long with the command line (tictac -b FILE)"
     )]
     BodyTooBig,
+    /// The body stopped coming (`admission::BODY_IDLE`), so it gave back
+    /// what it held rather than keep other requests waiting.
+    #[error("the request body stopped coming: nothing arrived for {} s", .0.as_secs_f64())]
+    BodyStalled(Duration),
     #[error(
         "the transcript is over 4 MiB, too long to send; run this trace with the command line (tictac -b FILE)"
     )]
@@ -87,6 +92,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::BodyTooBig | ApiError::OutputTooBig => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::BodyStalled(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::TooSlow(_) | ApiError::Busy(_) | ApiError::SpoolFull(_) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -100,6 +106,9 @@ impl ApiError {
 
     /// A body that could not be read: too big, or cut off.
     pub(crate) fn from_body(rejection: BytesRejection) -> ApiError {
+        if Stalled::caused(&rejection) {
+            return ApiError::BodyStalled(BODY_IDLE);
+        }
         match rejection.status() {
             StatusCode::PAYLOAD_TOO_LARGE => ApiError::BodyTooBig,
             _ => ApiError::BadRequest(format!("the request body could not be read: {rejection}")),
@@ -142,7 +151,7 @@ impl IntoResponse for ApiError {
         if let ApiError::Busy(seconds) | ApiError::SpoolFull(seconds) = self {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
-        if self == ApiError::BodyTooBig {
+        if matches!(self, ApiError::BodyTooBig | ApiError::BodyStalled(_)) {
             // The rest of the body is not read: the connection cannot carry
             // another request, and the client is told so.
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));

@@ -450,6 +450,41 @@ fn idle_connections_declaring_large_bodies_keep_no_one_waiting() {
     drop(idle);
 }
 
+/// Bodies sent nearly whole and then stalled, about 100 MiB of them, hold
+/// the whole budget (and its one-body overdraft): a small request is still
+/// answered at once, and a stalled body is cut (408) after a second with
+/// nothing, giving back what it held (attack41 F3: every small request
+/// waited for the time bound, as long as the stalled bodies were kept).
+#[test]
+fn bodies_that_stall_keep_no_small_request_waiting() {
+    let server = Server::start(&["--timeout", "10"]);
+    let head = "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048576\r\n\r\n";
+    let stalled: Vec<_> = (0..100)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&server.base).expect("connect");
+            std::thread::spawn(move || {
+                // Blocked while the server reads no more of it; ended when
+                // the server cuts it or stops.
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&vec![b' '; 1023 << 10]);
+                let mut answer = String::new();
+                let _ = stream.read_to_string(&mut answer);
+                answer
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    let (status, reply) = server.post("/api/run", r#"{"trace": "undo"}"#);
+    let took = asked.elapsed();
+    assert_eq!((status, reply["status"].as_u64()), (200, Some(0)), "{reply}");
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+    // The first stalled body, which the server read to its stall, is cut.
+    let answer = stalled.into_iter().next().expect("one").join().expect("joined");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("stopped coming"), "{answer}");
+}
+
 /// A connection that sends nothing, or stays idle after a request, is
 /// closed when the time bound passes; a huge request head is refused.
 #[test]
