@@ -84,10 +84,11 @@ pub(crate) fn state(
     // took tens of MiB, and the server runs several at once.
     let mut tape = Tape::default();
     let mut commands = 0usize;
-    let verdict = lang::validate(KeptLines::new(trace.as_bytes()), |c| {
-        commands += 1;
-        tape.push(c)
-    });
+    let verdict =
+        lang::validate(KeptLines::new(trace.as_bytes()), |c: &tictac_core::command::Command| {
+            commands += 1;
+            tape.push(c)
+        });
     match verdict {
         Ok(Ok(())) => {}
         Ok(Err(rejection)) => {

@@ -161,7 +161,7 @@ fn streamed(bytes: &[u8], refill: usize) -> Vec<u8> {
     let mut echoes = Vec::new();
     // A tiny buffer: edges everywhere, mid-token too.
     let lines = KeptLines::new(std::io::BufReader::with_capacity(refill, bytes));
-    let walked = lang::validate(lines, |c| {
+    let walked = lang::validate(lines, |c: &tictac::command::Command| {
         let mut echo = Vec::new();
         c.write_echo(&mut echo)?;
         echo.push(b'\n');

@@ -17,6 +17,7 @@ mod encodings;
 mod exit_status;
 mod fuzz;
 mod hostile;
+mod language;
 mod properties;
 mod record;
 mod serve;

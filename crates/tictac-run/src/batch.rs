@@ -20,7 +20,7 @@ pub(crate) fn run_whole(
     driver: &mut Driver,
 ) -> Result<Status, RunError> {
     let mut tape = Tape::default();
-    let verdict = lang::validate(KeptLines::new(&mut input), |c| tape.push(c));
+    let verdict = lang::validate(KeptLines::new(&mut input), &mut tape);
     let verdict = verdict.map_err(|e| failed(&input, e))?;
     watch.unit(Unit { first: 1, lines: usize::MAX, shown: true });
     if let Err(rejection) = verdict {
@@ -89,7 +89,7 @@ pub(crate) fn run_chunks<W: Watch>(
     loop {
         let mut tape = Tape::default();
         let mut chunk = Lines::new(&mut lines, CHUNK_LINES);
-        let verdict = lang::validate(&mut chunk, |c| tape.push(c));
+        let verdict = lang::validate(&mut chunk, &mut tape);
         let verdict = match verdict {
             Ok(verdict) => verdict,
             Err(Failure::Read(e)) => return Err(read_error(crate::in_file(e, first))),

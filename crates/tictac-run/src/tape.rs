@@ -70,6 +70,15 @@ impl Recent {
     }
 }
 
+/// The tape as `lang::validate`'s keeper: `push` in the stream's loop
+/// (a closure calling it is compiled apart, and not inlined without LTO).
+impl tictac_core::lang::Keep for &mut Tape {
+    #[inline(always)]
+    fn keep(&mut self, command: &Command) -> io::Result<()> {
+        self.push(command)
+    }
+}
+
 impl Default for Tape {
     fn default() -> Self {
         Tape { spool: Spool::default(), names: HashMap::new(), recent: [NO_NAME; 2] }

@@ -173,7 +173,7 @@ fn check_line<R: BufRead>(
     name: &str,
 ) -> Result<bool, RunError> {
     let start = tape.begin_line();
-    let verdict = match lang::validate_reusing(&mut *line, buf, |c| tape.command(c)) {
+    let verdict = match lang::validate_reusing(&mut *line, buf, |c: &Command| tape.command(c)) {
         Ok(verdict) => verdict,
         Err(Failure::Read(e)) => {
             return Err(RunError::Read(name.to_owned(), crate::in_file(e, number)));

@@ -123,7 +123,7 @@ impl LineProtocol {
         out: &mut W,
     ) -> io::Result<Reply> {
         let mut tape = Tape::default();
-        let verdict = match lang::validate(line, |c| tape.push(c)) {
+        let verdict = match lang::validate(line, &mut tape) {
             Ok(verdict) => verdict,
             Err(Failure::Read(e) | Failure::Keep(e)) => return Err(e),
         };

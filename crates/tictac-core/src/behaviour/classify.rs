@@ -8,7 +8,7 @@ use crate::lang::ast::{Event, Value};
 use crate::lang::events;
 use crate::lang::source::{KeptLines, LineSource};
 use crate::lang::tokens::{identifier, is_boolean, is_reserved};
-use crate::lang::{EventStream, Rejection, SyntaxKind, validate};
+use crate::lang::{EventStream, Locator, Rejection, SyntaxKind, validate};
 
 /// The behaviour a command showed: `before` is the state it found, `game`
 /// the model after it, `walked` whether an undo or redo moved the cursor.
@@ -106,7 +106,7 @@ fn win(after: &State, cell: Cell) -> Behaviour {
 /// `kept_lines`), which the error's position counts in; it is read as a
 /// stream, so a unit of any size costs constant memory beyond its text.
 pub fn of_rejected(kept: &[u8]) -> Option<(Behaviour, Coverage)> {
-    match validate(KeptLines::new(kept), |_| Ok(())) {
+    match validate(KeptLines::new(kept), |_: &Command| Ok(())) {
         Ok(Err(Rejection::Syntax(e))) => {
             // The error's line split at its position (past the last line,
             // the end, is empty).
@@ -125,13 +125,14 @@ pub fn of_rejected(kept: &[u8]) -> Option<(Behaviour, Coverage)> {
         }
         Ok(Err(Rejection::Type(_))) => {
             let (mut first, mut all) = (None, Coverage::default());
-            let _ = EventStream::over(KeptLines::new(kept)).for_each(|event, _| {
-                if let Some(b) = type_error(event) {
-                    first.get_or_insert(b);
-                    all.insert(b);
-                }
-                Ok::<(), ()>(())
-            });
+            let _ =
+                EventStream::over(KeptLines::new(kept)).for_each(|event: &Event, _: &Locator| {
+                    if let Some(b) = type_error(event) {
+                        first.get_or_insert(b);
+                        all.insert(b);
+                    }
+                    Ok::<(), ()>(())
+                });
             first.map(|b| (b, all))
         }
         _ => None,

@@ -21,6 +21,7 @@ pub use validate::Rejection;
 use std::io;
 
 use crate::command::Command;
+use ast::Event;
 use source::LineSource;
 
 /// Validates a complete text in memory (a shell line) and, if it is all
@@ -58,7 +59,7 @@ pub enum Failure {
 /// longer than `MAX_EVENT`.
 pub fn validate<S: LineSource>(
     lines: S,
-    keep: impl FnMut(&Command) -> io::Result<()>,
+    keep: impl Keep,
 ) -> Result<Result<(), Rejection>, Failure> {
     validate_reusing(lines, &mut Vec::new(), keep)
 }
@@ -68,23 +69,14 @@ pub fn validate<S: LineSource>(
 pub fn validate_reusing<S: LineSource>(
     lines: S,
     buf: &mut Vec<u8>,
-    mut keep: impl FnMut(&Command) -> io::Result<()>,
+    keep: impl Keep,
 ) -> Result<Result<(), Rejection>, Failure> {
     let mut stream = EventStream::reusing(lines, std::mem::take(buf));
-    let mut checker = Checker::default();
-    // An event without a command has something wrong: nothing runs after it.
-    let mut clean = true;
-    let walked =
-        stream.for_each(|event, locator| match checker.event(event, |rest| locator.pos(rest)) {
-            Some(command) if clean => keep(&command),
-            command => {
-                clean &= command.is_some();
-                Ok(())
-            }
-        });
+    let mut keeping = Keeping(Checker::default(), true, keep);
+    let walked = stream.for_each(&mut keeping);
     *buf = stream.into_buffer();
     match walked {
-        Ok(()) => checker.finish().map_err(Failure::Keep),
+        Ok(()) => keeping.0.finish().map_err(Failure::Keep),
         Err(Stop::Syntax(e)) => Ok(Err(Rejection::Syntax(e))),
         Err(Stop::TooLong(e)) => Err(Failure::Read(io::Error::new(io::ErrorKind::InvalidData, e))),
         Err(Stop::Read(e)) => Err(Failure::Read(e)),
@@ -92,34 +84,33 @@ pub fn validate_reusing<S: LineSource>(
     }
 }
 
+/// What `validate` hands each command to: a closure, or an inline `keep`.
+pub trait Keep {
+    fn keep(&mut self, command: &Command) -> io::Result<()>;
+}
+impl<F: FnMut(&Command) -> io::Result<()>> Keep for F {
+    fn keep(&mut self, command: &Command) -> io::Result<()> {
+        self(command)
+    }
+}
+
+/// `validate`'s visitor: the checker, whether all is well yet, the keeper.
+struct Keeping<K>(Checker, bool, K);
+impl<K: Keep> stream::Visit<io::Error> for &mut Keeping<K> {
+    #[inline(always)]
+    fn visit(&mut self, event: &Event<'_>, locator: &Locator<'_>) -> io::Result<()> {
+        match self.0.event(event, |rest| locator.pos(rest)) {
+            Some(command) if self.1 => self.2.keep(&command),
+            command => {
+                self.1 &= command.is_some();
+                Ok(())
+            }
+        }
+    }
+}
+
 /// The first name in these commands that a trace file cannot hold as it
 /// stands (see `writable`), and why.
 pub fn unwritable_name<'a>(commands: &[Command<'a>]) -> Option<(&'a [u8], Unwritable)> {
     commands.iter().flat_map(Command::names).find_map(|n| writable(n).err().map(|why| (n, why)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_parse_error_anywhere_wins_over_earlier_soft_errors() {
-        let e = check(b"play(Ora, 1) undo(").expect_err("bad");
-        assert_eq!(e.to_string().lines().nth(1), Some("parse error (Line 1, Column 19)"));
-        let e = check(b"play(Ora, 1) jump").expect_err("bad");
-        assert_eq!(e.to_string().lines().nth(1), Some("Unknown identifier Ora (Line 1, Column 6)"));
-    }
-
-    #[test]
-    fn a_name_ending_in_a_backslash_is_the_one_a_file_cannot_hold() {
-        let commands = check(b"new_game(\"A\",\"B\") play(\"A\\\",1)").expect("valid");
-        assert_eq!(unwritable_name(&commands), Some((&b"A\\"[..], Unwritable::TrailingBackslash)));
-        let commands = check(b"new_game(\"A\\\"b\",\"B\") undo").expect("valid");
-        assert_eq!(unwritable_name(&commands), None);
-    }
-
-    #[test]
-    fn an_empty_text_is_valid() {
-        assert_eq!(check(b"  -- nothing"), Ok(Vec::new()));
-    }
 }

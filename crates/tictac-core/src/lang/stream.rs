@@ -222,6 +222,17 @@ fn parse_error(pos: Pos) -> SyntaxError {
     SyntaxError { kind: SyntaxKind::Parse, pos }
 }
 
+/// What `for_each` hands each event to: a closure (compiled where it is
+/// written, not inlined across units without LTO) or an inline `visit`.
+pub(crate) trait Visit<E> {
+    fn visit(&mut self, event: &Event<'_>, locator: &Locator<'_>) -> Result<(), E>;
+}
+impl<E, F: FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>> Visit<E> for F {
+    fn visit(&mut self, event: &Event<'_>, locator: &Locator<'_>) -> Result<(), E> {
+        self(event, locator)
+    }
+}
+
 /// Why a walk over a streamed trace stopped early.
 #[derive(Debug)]
 pub(crate) enum Stop<E> {
@@ -287,10 +298,7 @@ impl<S: LineSource> EventStream<S> {
     /// Calls `visit` with every event in order and a locator for its
     /// positions; stops at the first parse error, or at an event longer
     /// than the limit.
-    pub(crate) fn for_each<E>(
-        &mut self,
-        mut visit: impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
-    ) -> Result<(), Stop<E>> {
+    pub(crate) fn for_each<E>(&mut self, mut visit: impl Visit<E>) -> Result<(), Stop<E>> {
         loop {
             // The parser sees at most one byte past the limit: an event it
             // cannot end there is too long, and what it builds of one (a
@@ -303,7 +311,7 @@ impl<S: LineSource> EventStream<S> {
             let locate = |rest| locator.pos(rest);
             let carry = &mut self.carry;
             let scanned =
-                scan(text, extent, self.limit, carry, &locate, &mut |e| visit(e, &locator))
+                scan(text, extent, self.limit, carry, &locate, &mut |e| visit.visit(e, &locator))
                     .map_err(Stop::Visit)?;
             let mut consumed = match scanned {
                 Scanned::Done => return Ok(()),
@@ -363,7 +371,7 @@ fn settle<'a, E>(
     limit: usize,
     carry: &mut Carry,
     locator: &Locator<'a>,
-    visit: &mut impl FnMut(&Event<'_>, &Locator<'_>) -> Result<(), E>,
+    visit: &mut impl Visit<E>,
 ) -> Result<usize, Stop<E>> {
     let pending = &text[consumed..];
     if pending.is_empty() {
@@ -376,7 +384,7 @@ fn settle<'a, E>(
                 && event.name.len() <= limit
                 && matches!(blank(after), [] | [b'-']) =>
         {
-            visit(&event, locator).map_err(Stop::Visit)?;
+            visit.visit(&event, locator).map_err(Stop::Visit)?;
             carry.named = Some(at);
             let mid_line = text.last() != Some(&b'\n');
             let (keep, in_comment) = trailing(after, mid_line);
@@ -484,7 +492,7 @@ mod tests {
         let mut stream = EventStream::with_limit(lines, limit);
         let mut got = Vec::new();
         let mut most = 0;
-        let walked = stream.for_each(|e, locator| {
+        let walked = stream.for_each(|e: &Event, locator: &Locator| {
             let name = String::from_utf8_lossy(e.name);
             got.push(match &e.args {
                 Some(_) => format!("{name}({})", e.arguments().len()),
