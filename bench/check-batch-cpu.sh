@@ -20,10 +20,11 @@
 # work, moved by a tenth. So the figure followed where wc landed more than
 # tictac. Pinned, cat's side stays within a few percent.
 #
-# The bound is 9.0: today's code measures about 7 (6.85 with fat LTO, 7.33
-# without, as .ci/run builds), so a tictac a quarter slower fails. Issue 36's
-# bar is 3.0 and is not met yet (docs/PERFORMANCE.md says what stands in the
-# way); BOUND=3.0 checks it.
+# The bound is 4.0, a guard against regressions: today's code measures 2.86
+# to 2.96 on a quiet machine (.ci/run's build), so a tictac about a third
+# slower fails. Issue 36's bar is 3.0, met here by a few hundredths
+# (docs/PERFORMANCE.md); BOUND=3.0 checks it. CI keeps the margin because a
+# CI run has measured up to an eighth above a quiet one.
 #
 #   bench/check-batch-cpu.sh            # builds the release binary if missing
 #
@@ -32,7 +33,7 @@
 # the number of pairs (15), N=... the number of commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bound=${BOUND:-9.0}
+bound=${BOUND:-4.0}
 pairs=${PAIRS:-15}
 n=${N:-1000000}
 command -v python3 >/dev/null || { echo "check-batch-cpu.sh needs python3"; exit 2; }
