@@ -161,7 +161,6 @@ fn leaves(at: &Path, path: &Path) -> bool {
 /// system running out (of disk, of files) is an error.
 fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<Result<(), Uncopied>> {
     fs::create_dir(to)?;
-    let _writing = crate::platform::process::writing_programs();
     let absolute = std::path::absolute(from)?;
     let (mut entries, mut bytes) = (0, 0);
     for entry in walk(from, skip) {
@@ -215,6 +214,8 @@ fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<Result<(), Uncopied>>
 /// modification time (a make-on-run wrapper finds nothing to rebuild).
 fn copy_file(from: &Path, to: &Path, metadata: &fs::Metadata) -> io::Result<()> {
     let mut source = fs::File::open(from)?;
+    // Open for writing: no program starts meanwhile (`writing_program`).
+    let _writing = crate::platform::process::writing_program();
     let mut copy = fs::File::create_new(to)?;
     io::copy(&mut source, &mut copy)?;
     copy.set_modified(metadata.modified()?)?;

@@ -90,25 +90,27 @@ pub use windows::{
 use std::ffi::OsString;
 use std::process::ExitStatus;
 use std::sync::atomic::AtomicBool;
-use std::sync::{RwLock, RwLockReadGuard};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
-/// Copies of files a program may start (a folder copied for a run) are
-/// written under the read side of this lock, programs are started under
-/// its write side: a program started while such a file is open for writing
-/// holds it open until its own exec, and the copy's exec meanwhile fails
-/// with "Text file busy".
+/// A copied file a program may start (a folder copied for a run) is open
+/// for writing under the write side of this lock, programs are started
+/// under its read side: a program started while such a file is open for
+/// writing holds it open until its own exec, and the copy's exec meanwhile
+/// fails with "Text file busy". Starts do not exclude each other (the
+/// fuzzer's two workers once waited for each other's start, a third of
+/// their rate): a start's copies of another start's pipes close at its exec.
 static STARTS: RwLock<()> = RwLock::new(());
 
-/// Held while writing files a program may start.
-pub fn writing_programs() -> RwLockReadGuard<'static, ()> {
-    STARTS.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// Held while a file a program may start is open for writing.
+pub fn writing_program() -> RwLockWriteGuard<'static, ()> {
+    STARTS.write().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Held while starting a program.
 #[cfg_attr(windows, allow(dead_code))]
-fn starting() -> std::sync::RwLockWriteGuard<'static, ()> {
-    STARTS.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+fn starting() -> RwLockReadGuard<'static, ()> {
+    STARTS.read().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Bytes of standard error kept, the last ones (where a crash says why);
@@ -284,5 +286,26 @@ mod tail_tests {
         assert_eq!(tail.kept, b"y\n".repeat(STDERR_KEPT / 2));
         // "the end" and the y lines that did not fit (the x's had no end).
         assert_eq!(tail.lines_dropped, 2 + STDERR_KEPT as u64 / 2);
+    }
+}
+
+#[cfg(test)]
+mod starts_tests {
+    use super::*;
+
+    #[test]
+    fn starts_go_together_and_never_while_a_program_is_written() {
+        let start = starting();
+        // Another start (the fuzzer's other worker) does not wait.
+        std::thread::scope(|s| {
+            assert!(s.spawn(|| STARTS.try_read().is_ok()).join().unwrap());
+        });
+        assert!(STARTS.try_write().is_err(), "a copy waits for the start");
+        drop(start);
+        let writing = writing_program();
+        std::thread::scope(|s| {
+            assert!(s.spawn(|| STARTS.try_read().is_err()).join().unwrap());
+        });
+        drop(writing);
     }
 }
