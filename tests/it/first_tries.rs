@@ -242,6 +242,22 @@ fn a_program_for_another_system_or_a_script_without_its_interpreter_line_is_name
     );
 }
 
+/// A shell script with no `#!` line runs as a shell runs it, under `test`
+/// and under `fuzz` alike: `fuzz`, which starts its program without a
+/// shell, said "Exec format error" of a program `test` passed.
+#[test]
+fn a_shell_script_without_its_interpreter_line_runs_in_test_and_in_fuzz() {
+    let home = temp_dir();
+    let dir = home.path();
+    fs::write(dir.join("ttt"), format!("exec '{BIN}' \"$@\"\n")).expect("write");
+    fs::set_permissions(dir.join("ttt"), fs::Permissions::from_mode(0o755)).expect("chmod");
+    let o = in_dir(dir, &["test", "--course", "--program", "./ttt", "--filter", "61_"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = in_dir(dir, &["fuzz", "--program", "./ttt", "--runs", "20", "-j", "2", "--out", "f"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).ends_with(", 0 divergences found.\n"), "{}", text(&o));
+}
+
 /// A real program of this machine whose loader is not there (built on
 /// another distribution) is said to need that loader, before anything
 /// runs: the kernel's "not found" named the program, which is there (the

@@ -102,8 +102,8 @@ const BOM_BEFORE_INTERPRETER_LINE: &str = "its first line begins with a UTF-8 by
 
 /// What a file that is no script is, when it is a program built for
 /// another system or processor, or a Java class, by its first bytes: the
-/// kernel refuses it (ENOEXEC) and posix_spawn then has /bin/sh read it as
-/// a script, whose syntax error would be all a student reads (the tester's
+/// kernel refuses it (ENOEXEC) and a shell then reads it as a script
+/// (`as_shell_would`), whose syntax error would be all a student reads (the tester's
 /// C8).
 fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
     let system = match std::env::consts::OS {
@@ -282,6 +282,13 @@ fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
     Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
 }
 
+/// `argv` started by `sh`, as a shell starts a command: a file the kernel
+/// cannot start is read as a shell script.
+fn as_shell_would(argv: &[OsString]) -> Vec<OsString> {
+    let head = ["/bin/sh", "-c", "exec \"$@\"", "sh"].map(OsString::from);
+    head.into_iter().chain(argv.iter().cloned()).collect()
+}
+
 /// Whether `argv`'s program, as found from `dir`, can start; else why not.
 fn check_in(argv: &[OsString], dir: &Path) -> io::Result<()> {
     let program = Path::new(argv.first().ok_or(io::ErrorKind::InvalidInput)?);
@@ -331,15 +338,26 @@ pub fn run(spec: &Spec) -> io::Result<Finished> {
             &in_dir
         }
     };
-    let (mut started, pipes) = guard::spawn(argv, spec.input.is_some()).map_err(|e| {
+    let typed = spec.input.is_some();
+    let program = Path::new(argv.first().map_or("".as_ref(), |p| p.as_os_str()));
+    let spawned = guard::spawn(argv, typed).or_else(|e| match e.raw_os_error() {
+        // A file the kernel cannot start, with no `#!` line: a shell runs
+        // it as a shell script (as `in_folder`'s `sh` does), unless it is
+        // something else (a `.py`, a Windows program), said below.
+        Some(nix::libc::ENOEXEC) if runnable_path(program).is_ok() => {
+            guard::spawn(&as_shell_would(argv), typed)
+        }
+        _ => Err(e),
+    });
+    let (mut started, pipes) = spawned.map_err(|e| {
         // The kernel's "No such file" names the script even when its `#!`
-        // interpreter is what is missing: say why, as `in_folder` does.
-        let program = Path::new(argv.first().map_or("".as_ref(), |p| p.as_os_str()));
-        match e.kind() {
-            io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => runnable_path(program)
-                .err()
-                .map_or(e, |why| io::Error::new(io::ErrorKind::NotFound, why)),
-            _ => e,
+        // interpreter is what is missing, and "Exec format error" says not
+        // what the file is: say why, as `in_folder` does.
+        let unclear = matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied)
+            || e.raw_os_error() == Some(nix::libc::ENOEXEC);
+        match unclear.then(|| runnable_path(program).err()).flatten() {
+            Some(why) => io::Error::new(io::ErrorKind::NotFound, why),
+            None => e,
         }
     })?;
     let mut held = None;
