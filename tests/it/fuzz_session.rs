@@ -82,7 +82,10 @@ fn kinds_of_one_cause_are_one_report() {
     ]);
     let said = text(&o);
     assert_eq!(o.status.code(), Some(1), "{said}");
-    assert_eq!(said.matches("Divergence: ").count(), 1, "{said}");
+    // One report, or, when two workers shrank kinds of it at once (timing,
+    // at -j 2), a second that replaced the first in fewer events.
+    let told = said.matches("Divergence: ").count();
+    assert_eq!(told - said.matches(": this report replaces it").count(), 1, "{said}");
     assert!(said.contains("\nAlso undo-"), "{said}");
     assert_eq!(saved(&out).len(), 1, "{said}");
     // The summary lists the kinds it showed on one line.
