@@ -253,34 +253,6 @@ pub struct TapeReader {
 }
 
 impl TapeReader {
-    /// The next entry, or `None` at the end of the tape. A command whose
-    /// names are in the dictionary is read as one record.
-    #[inline(always)]
-    pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
-        let [op, a, b] = match *self.input.fill_buf()? {
-            [op, a, b, ..] => [op, a, b],
-            _ => return self.next_entry_slowly(),
-        };
-        let used = match op {
-            UNDO | REDO | PLAY_AGAIN => 1,
-            NEW_GAME if a != INLINE && b != INLINE => 3,
-            PLAY_FIRST..=PLAY_LAST if a != INLINE => 2,
-            _ => return self.next_entry_slowly(),
-        };
-        self.input.consume(used);
-        let name = |k: u8| self.names.get(usize::from(k)).map_or(&[][..], Vec::as_slice);
-        let command = match op {
-            UNDO => Command::Undo,
-            REDO => Command::Redo,
-            PLAY_AGAIN => Command::PlayAgain,
-            NEW_GAME => Command::NewGame { player1: name(a), player2: name(b) },
-            _ => {
-                Command::Play { player: name(a), press: Cell::new(op - PLAY).ok_or_else(corrupt)? }
-            }
-        };
-        Ok(Some(Entry::Command(command)))
-    }
-
     /// Hands each command to `each`, up to the next mark (returned) or the
     /// end of the tape (`None`); a failed read is a `RunError::Spool`, a
     /// failure of `each` a write's (its result fits a register). The run's
@@ -302,7 +274,7 @@ impl TapeReader {
                 UNDO | REDO | PLAY_AGAIN => 1,
                 PLAY_FIRST..=PLAY_LAST if a != INLINE => 2,
                 NEW_GAME if a != INLINE && b != INLINE => 3,
-                _ => match self.next_entry_slowly().map_err(RunError::Spool)? {
+                _ => match self.next_entry().map_err(RunError::Spool)? {
                     Some(Entry::Command(command)) => {
                         each(&command)?;
                         continue;
@@ -328,10 +300,12 @@ impl TapeReader {
         }
     }
 
-    /// `next_entry` byte by byte: near the end of the spool's buffer, for
-    /// inline names and for marks.
+    /// The next entry, or `None` at the end of the tape, read byte by byte
+    /// (the run's loop, `each_command`, reads a whole record at once where
+    /// it can, and this near the end of the spool's buffer, for inline names
+    /// and for marks).
     #[inline(never)]
-    fn next_entry_slowly(&mut self) -> io::Result<Option<Entry<'_>>> {
+    pub fn next_entry(&mut self) -> io::Result<Option<Entry<'_>>> {
         let Some(op) = read_byte(&mut self.input)? else { return Ok(None) };
         let command = match op {
             UNDO => Command::Undo,
