@@ -91,6 +91,10 @@ async fn security_headers(request: Request, next: Next) -> Response {
 async fn bounded(State(server): State<Shared>, request: Request, next: Next) -> Response {
     let said = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok());
     let declared = said.and_then(|v| v.parse::<usize>().ok());
+    // Refused as declared, without waiting for bytes that would be refused.
+    if declared.is_some_and(|length| length > BODY_LIMIT) {
+        return ApiError::BodyTooBig.into_response();
+    }
     let share = Share::default();
     let request = request.map(|body| server.admission.admit(body, declared, &share));
     // The share is kept until the answer is built.

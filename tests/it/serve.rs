@@ -409,6 +409,21 @@ fn a_refused_body_sent_on_after_its_413_is_read_and_dropped() {
     assert_eq!(stream.read(&mut [0; 16]).expect("the server closes"), 0);
 }
 
+/// A body declared longer than 1 MiB is refused as declared, before any
+/// of it comes: it was cut as a stalled body (408) a second later.
+#[test]
+fn a_body_declared_past_the_limit_is_refused_before_it_comes() {
+    let server = Server::start(&[]);
+    let mut stream = TcpStream::connect(&server.base).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let head = "POST /api/run HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1048577\r\n\r\n";
+    stream.write_all(head.as_bytes()).expect("head");
+    let mut answer = [0; 512];
+    let n = stream.read(&mut answer).expect("an answer");
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+}
+
 /// A request whose body never comes is answered 503 when the time bound
 /// passes, and holds nothing after.
 #[test]
