@@ -135,6 +135,13 @@ fn suite_files(path: &Path) -> Result<(PathBuf, Vec<(String, PathBuf)>), GradeEr
     })?;
     // As grade checks it: a suite grade refuses is not shipped.
     super::checked_suite(&tests)?;
+    // An expected file no run can read (a broken link, a FIFO, a folder)
+    // stops grade at its test; on Gradescope, every student would fail it.
+    for test in &tests {
+        if let Err(unreadable) = suite::files::open_checked(&test.expected_path()) {
+            return Err(GradeError::UnreadableAnswer(shown(&unreadable.why)));
+        }
+    }
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(&root).follow_links(true).min_depth(1).sort_by_file_name() {
         // What cannot be looked at (a link in a loop, or to nothing) is no

@@ -78,6 +78,10 @@ pub(crate) enum GradeError {
     OtherCommand { out: String, held: String, given: String },
     #[error("error: the expected file '{0}' {1}")]
     Expected(String, String),
+    #[error(
+        "error: {0}: every submission would fail its test (mend the suite, then write the zip again)"
+    )]
+    UnreadableAnswer(String),
     #[error("error: the test '{0}' cannot run as written: {1}")]
     Trace(String, String),
     #[error("error: cannot write '{0}': {1}")]

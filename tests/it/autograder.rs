@@ -443,3 +443,28 @@ fn a_link_loop_in_the_suite_is_named_and_left_out_of_the_zip() {
         .collect();
     assert_eq!(names.len(), 5, "{names:?}");
 }
+
+/// An expected file that is a link to nothing (or a FIFO, a folder) is
+/// refused before the zip is written: `tictac grade` stops at such a test,
+/// but on Gradescope `tictac test` failed it for every submission, telling
+/// each student to bless the suite.
+#[test]
+fn an_expected_file_no_run_can_read_refuses_the_zip() {
+    let home = temp_dir();
+    let suite = suite(home.path());
+    let expected = Path::new(&suite).join("secret.expected.txt");
+    fs::remove_file(&expected).expect("remove");
+    std::os::unix::fs::symlink(home.path().join("gone.txt"), &expected).expect("link");
+    let zip = home.path().join("ag.zip");
+    let o = autograder(&[&suite, "--command", "./ttt", "--out", &path(&zip)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "secret.expected.txt is a broken symbolic link (what it points to does not exist): \
+             every submission would fail its test (mend the suite, then write the zip again)"
+        ),
+        "{}",
+        text(&o)
+    );
+    assert!(!zip.exists());
+}
