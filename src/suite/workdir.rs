@@ -214,8 +214,9 @@ fn copy(from: &Path, to: &Path, skip: &Path) -> io::Result<Result<(), Uncopied>>
 /// modification time (a make-on-run wrapper finds nothing to rebuild).
 fn copy_file(from: &Path, to: &Path, metadata: &fs::Metadata) -> io::Result<()> {
     let mut source = fs::File::open(from)?;
-    // Open for writing: no program starts meanwhile (`writing_program`).
-    let _writing = crate::platform::process::writing_program();
+    // A program's copy, open for writing: no program starts meanwhile
+    // (`writing_program`). Other files are never started: copied freely.
+    let _writing = files::has_execute_bit(from).then(crate::platform::process::writing_program);
     let mut copy = fs::File::create_new(to)?;
     io::copy(&mut source, &mut copy)?;
     copy.set_modified(metadata.modified()?)?;

@@ -258,6 +258,40 @@ fn a_shell_script_without_its_interpreter_line_runs_in_test_and_in_fuzz() {
     assert!(text(&o).ends_with(", 0 divergences found.\n"), "{}", text(&o));
 }
 
+/// A file that is no program nor script (an object file from `cc -c`, a
+/// program cut short, binary data) is said to be so before anything runs,
+/// by `test` and `fuzz` alike: /bin/sh, handed it, said a syntax error
+/// under `--user` and "Exec format error" elsewhere (attack 42's F2).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_that_is_no_program_nor_script_is_named() {
+    let home = temp_dir();
+    let dir = home.path();
+    let program = fs::read("/bin/true").expect("/bin/true");
+    let mut object = program.clone();
+    object[16..18].copy_from_slice(&1u16.to_le_bytes());
+    let files: [(&str, &[u8], &str); 3] = [
+        ("obj", &object, "it is an object file (what `cc -c` makes), not a program"),
+        ("cut", &program[..200], "it is a program cut short or damaged"),
+        ("nul", &[0; 64], "it is binary data, neither a program this system runs nor a script"),
+    ];
+    for (name, bytes, says) in files {
+        fs::write(dir.join(name), bytes).expect("write");
+        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).expect("chmod");
+        let program = format!("./{name}");
+        let tries = [
+            vec!["test", "--course", "--program", &program, "--filter", "61_"],
+            vec!["fuzz", "--program", &program, "--runs", "3", "--out", "f"],
+        ];
+        for args in tries {
+            let o = in_dir(dir, &args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+            let said = format!("Error: --program cannot run '{program}': {says}");
+            assert!(text(&o).starts_with(&said), "{args:?}: {}", text(&o));
+        }
+    }
+}
+
 /// A real program of this machine whose loader is not there (built on
 /// another distribution) is said to need that loader, before anything
 /// runs: the kernel's "not found" named the program, which is there (the

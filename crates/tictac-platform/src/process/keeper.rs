@@ -32,6 +32,8 @@ static KEEPER: OnceLock<Option<(i32, ChildStdin)>> = OnceLock::new();
 /// is in its own cgroup, where the keeper is then born).
 pub(super) fn start() {
     KEEPER.get_or_init(|| {
+        // A start like a program's (see `STARTS`).
+        let _starting = super::starting();
         // Linux's name of this executable, good even once the file is
         // renamed or rebuilt.
         let child = Command::new("/proc/self/exe")

@@ -60,8 +60,10 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
         return Err(BOM_BEFORE_INTERPRETER_LINE.into());
     }
     let Some(line) = head.strip_prefix(b"#!") else {
-        let loader = file.ok().and_then(|file| missing_loader(&file, head));
-        return match loader.or_else(|| built_elsewhere(head, script)) {
+        let file = file.ok();
+        let loader = file.as_ref().and_then(|file| missing_loader(file, head));
+        let other = || built_elsewhere(head, script).or_else(|| not_a_program(file.as_ref(), head));
+        return match loader.or_else(other) {
             Some(what) => Err(what),
             None => no_interpreter_line(script),
         };
@@ -157,6 +159,53 @@ fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
              machine (from its source), or submit the source and a build command"
         )
     })
+}
+
+/// What a file the kernel refuses to start is, when it is no program nor
+/// script at all: an object file (`cc -c`), a core dump, a program cut
+/// short, or binary data. Handed it, /bin/sh said a syntax error, or
+/// "Exec format error", depending on how it was started (attack 42).
+fn not_a_program(file: Option<&std::fs::File>, head: &[u8]) -> Option<String> {
+    if head.starts_with(b"\x7fELF") && head.len() >= 20 {
+        return match int(&head[16..18], head[5] == 2) {
+            1 => Some(
+                "it is an object file (what `cc -c` makes), not a program: link it into one \
+                 (build it without -c)"
+                    .into(),
+            ),
+            4 => Some("it is a core dump (what a crash left), not a program".into()),
+            _ if file.is_some_and(|file| !elf_intact(file, head)) => Some(
+                "it is a program cut short or damaged (a copy or a build that did not \
+                 finish): build it again"
+                    .into(),
+            ),
+            _ => None,
+        };
+    }
+    // As bash tells a binary file: a NUL byte in its first line.
+    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    line.contains(&0).then(|| {
+        "it is binary data, neither a program this system runs nor a script: name the \
+         program, or build it"
+            .into()
+    })
+}
+
+/// Whether an ELF file's headers, its program headers among them, are all
+/// there (read with `object`, as `elf_loader`).
+fn elf_intact(file: &std::fs::File, head: &[u8]) -> bool {
+    use object::elf::{FileHeader32, FileHeader64};
+    use object::read::elf::FileHeader;
+    fn intact<'d, H: FileHeader>(data: impl object::ReadRef<'d>) -> bool {
+        let Ok(header) = H::parse(data) else { return false };
+        header.endian().is_ok_and(|endian| header.program_headers(endian, data).is_ok())
+    }
+    let data = &object::ReadCache::new(file);
+    match head.get(4) {
+        Some(1) => intact::<FileHeader32<object::Endianness>>(data),
+        Some(2) => intact::<FileHeader64<object::Endianness>>(data),
+        _ => false,
+    }
 }
 
 /// The processor an ELF file is for, by its header's `e_machine`, when it
