@@ -26,6 +26,10 @@ use super::workplace::Workplace;
 use super::{FuzzError, MIN_CAP, Options, RESTART_AFTER, shrink};
 use crate::behaviour::Behaviour;
 
+/// How many times a trace is run, each on a new copy, while it diverges
+/// on a copy of a folder that changed since (a rebuild going on).
+const COPY_TRIES: usize = 3;
+
 /// A divergence a run showed, with what the oracle printed.
 #[derive(Clone)]
 pub(super) struct Found {
@@ -182,11 +186,27 @@ impl Worker<'_> {
         }
     }
 
+    /// `try_trace_in_copy`, again on a new copy of the folder when it
+    /// diverged and the folder no longer lists as it did when its copy was
+    /// made (a rebuild, which may have been half written then), at most
+    /// `COPY_TRIES` times in all.
+    fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
+        let mut tries = 1;
+        loop {
+            let outcome = self.try_trace_in_copy(trace, expected, confirm);
+            let diverged = matches!(outcome, Outcome::Diverges(_));
+            if !diverged || tries == COPY_TRIES || self.place.borrow_mut().current() {
+                return outcome;
+            }
+            tries += 1;
+        }
+    }
+
     /// Runs the program (and the oracle) on a trace. A timeout is run again
     /// alone, when the coordinator lets no other program run, before it
     /// counts (the oracle's always, the program's when `confirm`): on a
     /// loaded machine a run can miss its time without hanging.
-    fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
+    fn try_trace_in_copy(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
         if let Err(e) = self.rewrite(&trace.text()) {
             return Outcome::Trouble(FuzzError::TraceNotWritten(e));
         }

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::MutexGuard;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use super::FuzzError;
 use super::program::Launched;
@@ -22,6 +22,11 @@ use crate::suite::workdir::{self, Listing, Place};
 /// How often the folder is listed to see whether it changed (a rebuild):
 /// each run's listing of it cost the session a tenth of its rate.
 const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a file of the folder must have been left alone before a copy
+/// of it is trusted with a divergence (a rebuild writes a program in
+/// pieces milliseconds apart).
+const SETTLED: Duration = Duration::from_secs(1);
 
 /// One worker's place to run the program.
 pub(crate) struct Workplace {
@@ -46,8 +51,9 @@ pub(crate) struct Workplace {
 /// A worker's copy of the folder, kept from run to run.
 struct Copy {
     path: PathBuf,
-    /// The folder's listing when the copy was made.
+    /// The folder's listing when the copy was made, and when that was.
     listed: Listing,
+    made: SystemTime,
     /// When the folder was last listed.
     looked: Instant,
     /// What happens in the copy, where it can be watched.
@@ -55,9 +61,9 @@ struct Copy {
 }
 
 impl Copy {
-    fn new(path: PathBuf, listed: Listing) -> Copy {
+    fn new(path: PathBuf, listed: Listing, made: SystemTime) -> Copy {
         let watch = process::FolderWatch::new(&path);
-        Copy { path, listed, looked: Instant::now(), watch }
+        Copy { path, listed, made, looked: Instant::now(), watch }
     }
 
     /// Whether the copy is still as made: nothing happened in it, or its
@@ -200,12 +206,13 @@ impl Workplace {
         let to = self.scratch.join(format!("{}-{}", self.name, self.made));
         let not_copied = |e| FuzzError::FolderNotCopied(folder.display().to_string(), e);
         // Listed before it is copied: a change meanwhile makes another copy.
+        let made = SystemTime::now();
         let listed = workdir::listing(folder, &self.scratch);
         let placed = workdir::place(folder, &to, &self.scratch).map_err(not_copied)?;
         match placed {
             Place::Copy(copy) => {
                 if let Some(listed) = listed {
-                    self.copy = Some(Copy::new(copy.clone(), listed));
+                    self.copy = Some(Copy::new(copy.clone(), listed, made));
                 }
                 Ok(self.room(Some(copy), None, None))
             }
@@ -218,6 +225,30 @@ impl Workplace {
                 Ok(self.room(Some(folder.clone()), Some(note), Some(alone)))
             }
         }
+    }
+
+    /// Whether the copy in use (if any) is still of the folder as it lists
+    /// now; one that is not is dropped, and the next run gets a new copy.
+    /// Asked after a divergence: a copy made while a rebuild was writing the
+    /// program holds half of it.
+    pub(crate) fn current(&mut self) -> bool {
+        let (Some(folder), Some(copy)) = (&self.folder, &mut self.copy) else { return true };
+        // A file written less than `SETTLED` before the copy may have been
+        // copied half written, with no write since: wait until it has been
+        // left alone that long; a write meanwhile changes the listing.
+        if let Some(settled) = copy.listed.newest().and_then(|newest| newest.checked_add(SETTLED))
+            && copy.made < settled
+            && let Ok(wait) = settled.duration_since(SystemTime::now())
+        {
+            std::thread::sleep(wait.min(SETTLED));
+        }
+        copy.looked = Instant::now();
+        if workdir::listing(folder, &self.scratch).as_ref() == Some(&copy.listed) {
+            return true;
+        }
+        let _ = std::fs::remove_dir_all(&copy.path);
+        self.copy = None;
+        false
     }
 
     fn room(
@@ -313,6 +344,45 @@ mod tests {
         let second = place.enter().expect("entered").dir.expect("a copy");
         assert_ne!(second, first);
         assert_eq!(fs::read(second.join("state")).expect("read"), b"0");
+    }
+
+    /// A copy made of a file written less than a second before is trusted
+    /// with a divergence only once the file has been left alone for that
+    /// second: a rebuild writing it meanwhile makes a new copy (attack 42's
+    /// F1: a half-written program's divergence saved, and shrunk on it).
+    #[test]
+    fn a_copy_of_a_file_being_written_is_trusted_only_once_it_settles() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (folder, scratch) = (dir.path().join("folder"), dir.path().join("scratch"));
+        fs::create_dir(&folder).expect("mkdir");
+        fs::create_dir(&scratch).expect("mkdir");
+        let program = folder.join("ttt");
+        fs::write(&program, "half").expect("write");
+        let mut place = Workplace::of(Some(folder.clone()), &["./ttt".into()], &scratch, "work-1");
+        let first = place.enter().expect("entered").dir.expect("a copy");
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            fs::write(&program, "whole").expect("the rest");
+        });
+        assert!(!place.current(), "the rest was written after the copy");
+        writer.join().expect("written");
+        let second = place.enter().expect("entered").dir.expect("a copy");
+        assert_ne!(second, first);
+        assert_eq!(fs::read(second.join("ttt")).expect("read"), b"whole");
+        // Left alone long since: trusted at once.
+        let long_ago = SystemTime::now() - Duration::from_secs(60);
+        fs::File::options()
+            .write(true)
+            .open(folder.join("ttt"))
+            .and_then(|f| f.set_modified(long_ago))
+            .expect("time");
+        assert!(!place.current(), "its time changed");
+        let third = place.enter().expect("entered").dir.expect("a copy");
+        assert_ne!(third, second);
+        let began = Instant::now();
+        assert!(place.current());
+        assert!(began.elapsed() < SETTLED, "no wait for a file left alone");
+        assert_eq!(place.enter().expect("entered").dir.expect("a copy"), third);
     }
 
     #[test]

@@ -233,6 +233,13 @@ fn copy_file(from: &Path, to: &Path, metadata: &fs::Metadata) -> io::Result<()> 
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Listing(Vec<Listed>);
 
+impl Listing {
+    /// When the file of it last modified was.
+    pub(crate) fn newest(&self) -> Option<SystemTime> {
+        self.0.iter().filter_map(|(_, _, file)| file.as_ref()?.2).max()
+    }
+}
+
 /// One entry of a listing: its path inside the folder, its type, and for a
 /// file its length, permission bits and modification time.
 type Listed = (PathBuf, fs::FileType, Option<(u64, fs::Permissions, Option<SystemTime>)>);
