@@ -259,7 +259,7 @@ fn a_shell_script_without_its_interpreter_line_runs_in_test_and_in_fuzz() {
 }
 
 /// A file that is no program nor script (an object file from `cc -c`, a
-/// program cut short, binary data) is said to be so before anything runs,
+/// program cut short, binary data), or a folder, is said to be so before anything runs,
 /// by `test` and `fuzz` alike: /bin/sh, handed it, said a syntax error
 /// under `--user` and "Exec format error" elsewhere (attack 42's F2).
 #[cfg(target_os = "linux")]
@@ -275,9 +275,13 @@ fn a_file_that_is_no_program_nor_script_is_named() {
         ("cut", &program[..200], "it is a program cut short or damaged"),
         ("nul", &[0; 64], "it is binary data, neither a program this system runs nor a script"),
     ];
-    for (name, bytes, says) in files {
-        fs::write(dir.join(name), bytes).expect("write");
-        fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).expect("chmod");
+    fs::create_dir(dir.join("folder")).expect("mkdir");
+    let folder = ("folder", &[][..], "it is a folder, not a program");
+    for (name, bytes, says) in files.into_iter().chain([folder]) {
+        if name != "folder" {
+            fs::write(dir.join(name), bytes).expect("write");
+            fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
         let program = format!("./{name}");
         let tries = [
             vec!["test", "--course", "--program", &program, "--filter", "61_"],

@@ -204,7 +204,7 @@ mod tests {
         let plain = dir.path().join("plain.sh");
         std::fs::write(&plain, "echo hi\n").expect("write");
         assert_eq!(refused(&plain.to_string_lossy()), "not an executable file");
-        assert_eq!(refused(&dir.path().to_string_lossy()), "not an executable file");
+        assert_eq!(refused(&dir.path().to_string_lossy()), "it is a folder, not a program");
         // A script whose interpreter is missing: the first line says which.
         use std::os::unix::fs::PermissionsExt;
         for (first, says) in [

@@ -42,6 +42,7 @@ fn runnable_path(program: &Path) -> Result<(), String> {
     match found {
         Some(found) => interpreter_exists(&found),
         None if named_path && !program.exists() => Err("no such file".into()),
+        None if named_path && program.is_dir() => Err("it is a folder, not a program".into()),
         None if named_path => Err("not an executable file".into()),
         None => Err("not found on PATH".into()),
     }
@@ -326,8 +327,9 @@ fn no_interpreter_line(script: &Path) -> Result<(), String> {
 fn in_folder(argv: &[OsString], dir: &Path) -> io::Result<Vec<OsString>> {
     check_in(argv, dir)?;
     // `cd` would leave the runner's folder in OLDPWD, for the program to find.
-    let script = "cd -- \"$0\" || exit 127; unset OLDPWD; exec \"$@\"";
-    let head = ["/bin/sh", "-c", script].map(OsString::from);
+    // `sh` is its name in what it says (`sh: 1: exec: ...`), not the folder.
+    let script = "cd -- \"$1\" || exit 127; shift; unset OLDPWD; exec \"$@\"";
+    let head = ["/bin/sh", "-c", script, "sh"].map(OsString::from);
     Ok(head.into_iter().chain([dir.as_os_str().to_owned()]).chain(argv.iter().cloned()).collect())
 }
 
