@@ -95,9 +95,9 @@ use std::time::Duration;
 
 /// A copied file a program may start (one with an execute bit, in a folder
 /// copied for a run) is open for writing under the write side of this
-/// lock, programs are started under its read side: a program started while such a file is open for
-/// writing holds it open until its own exec, and the copy's exec meanwhile
-/// fails with "Text file busy". Starts do not exclude each other (the
+/// lock, programs are started under its read side: a program started while
+/// such a file is open for writing holds it open until its own exec, and
+/// the copy's exec meanwhile fails with "Text file busy". Starts do not exclude each other (the
 /// fuzzer's two workers once waited for each other's start, a third of
 /// their rate): a start's copies of another start's pipes close at its exec.
 static STARTS: RwLock<()> = RwLock::new(());

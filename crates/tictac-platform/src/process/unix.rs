@@ -106,8 +106,8 @@ const BOM_BEFORE_INTERPRETER_LINE: &str = "its first line begins with a UTF-8 by
 /// What a file that is no script is, when it is a program built for
 /// another system or processor, or a Java class, by its first bytes: the
 /// kernel refuses it (ENOEXEC) and a shell then reads it as a script
-/// (`as_shell_would`), whose syntax error would be all a student reads (the tester's
-/// C8).
+/// (`as_shell_would`), whose syntax error would be all a student reads
+/// (the tester's C8).
 fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
     let system = match std::env::consts::OS {
         "macos" => "macOS",
