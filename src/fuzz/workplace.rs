@@ -235,12 +235,14 @@ impl Workplace {
         let (Some(folder), Some(copy)) = (&self.folder, &mut self.copy) else { return true };
         // A file written less than `SETTLED` before the copy may have been
         // copied half written, with no write since: wait until it has been
-        // left alone that long; a write meanwhile changes the listing.
-        if let Some(settled) = copy.listed.newest().and_then(|newest| newest.checked_add(SETTLED))
-            && copy.made < settled
-            && let Ok(wait) = settled.duration_since(SystemTime::now())
+        // left alone that long; a write meanwhile changes the listing. (A
+        // time ahead of this clock, another machine's, is not waited for.)
+        let now = SystemTime::now();
+        if let Some(newest) = copy.listed.newest().filter(|&newest| newest <= now)
+            && copy.made < newest + SETTLED
+            && let Ok(wait) = (newest + SETTLED).duration_since(now)
         {
-            std::thread::sleep(wait.min(SETTLED));
+            std::thread::sleep(wait);
         }
         copy.looked = Instant::now();
         if workdir::listing(folder, &self.scratch).as_ref() == Some(&copy.listed) {
