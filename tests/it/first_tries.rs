@@ -259,7 +259,7 @@ fn a_shell_script_without_its_interpreter_line_runs_in_test_and_in_fuzz() {
 }
 
 /// A file that is no program nor script (an object file from `cc -c`, a
-/// program cut short, binary data), or a folder, is said to be so before anything runs,
+/// `.jar`, a program cut short, binary data), or a folder, is said to be so before anything runs,
 /// by `test` and `fuzz` alike: /bin/sh, handed it, said a syntax error
 /// under `--user` and "Exec format error" elsewhere (attack 42's F2).
 #[cfg(target_os = "linux")]
@@ -270,8 +270,13 @@ fn a_file_that_is_no_program_nor_script_is_named() {
     let program = fs::read("/bin/true").expect("/bin/true");
     let mut object = program.clone();
     object[16..18].copy_from_slice(&1u16.to_le_bytes());
-    let files: [(&str, &[u8], &str); 3] = [
+    let files: [(&str, &[u8], &str); 4] = [
         ("obj", &object, "it is an object file (what `cc -c` makes), not a program"),
+        (
+            "t.jar",
+            b"PK\x03\x04\x14\x00",
+            "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./t.jar`)",
+        ),
         ("cut", &program[..200], "it is a program cut short or damaged"),
         ("nul", &[0; 64], "it is binary data, neither a program this system runs nor a script"),
     ];

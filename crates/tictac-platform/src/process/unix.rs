@@ -63,7 +63,8 @@ fn interpreter_exists(script: &Path) -> Result<(), String> {
     let Some(line) = head.strip_prefix(b"#!") else {
         let file = file.ok();
         let loader = file.as_ref().and_then(|file| missing_loader(file, head));
-        let other = || built_elsewhere(head, script).or_else(|| not_a_program(file.as_ref(), head));
+        let other =
+            || built_elsewhere(head, script).or_else(|| not_a_program(file.as_ref(), head, script));
         return match loader.or_else(other) {
             Some(what) => Err(what),
             None => no_interpreter_line(script),
@@ -164,9 +165,9 @@ fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
 
 /// What a file the kernel refuses to start is, when it is no program nor
 /// script at all: an object file (`cc -c`), a core dump, a program cut
-/// short, or binary data. Handed it, /bin/sh said a syntax error, or
+/// short, a zip archive (a `.jar`), or binary data. Handed it, /bin/sh said a syntax error, or
 /// "Exec format error", depending on how it was started (attack 42).
-fn not_a_program(file: Option<&std::fs::File>, head: &[u8]) -> Option<String> {
+fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Option<String> {
     if head.starts_with(b"\x7fELF") && head.len() >= 20 {
         return match int(&head[16..18], head[5] == 2) {
             1 => Some(
@@ -182,6 +183,12 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8]) -> Option<String> {
             ),
             _ => None,
         };
+    }
+    if head.starts_with(b"PK\x03\x04") {
+        let shown = path.file_name().map(Path::new).unwrap_or(path).display();
+        return Some(format!(
+            "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./{shown}`)"
+        ));
     }
     // As bash tells a binary file: a NUL byte in its first line.
     let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -662,5 +669,28 @@ fn poll_for(fds: &mut [PollFd], wait: Duration) -> io::Result<()> {
     match rustix::event::poll(fds, Some(&timeout)) {
         Ok(_) | Err(rustix::io::Errno::INTR) => Ok(()),
         Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// What names a file that is no program (an object file, a program cut
+    /// short, binary data) refuses none of this system's programs: every
+    /// file of /usr/bin may start, but for a script whose interpreter is
+    /// missing.
+    #[test]
+    fn no_program_of_this_system_is_refused() {
+        let mut checked = 0;
+        for entry in std::fs::read_dir("/usr/bin").expect("/usr/bin") {
+            let path = entry.expect("an entry").path();
+            if !path.is_file() || !crate::files::has_execute_bit(&path) {
+                continue;
+            }
+            if let Err(why) = super::runnable_path(&path) {
+                assert!(why.contains("interpreter"), "{}: {why}", path.display());
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} programs in /usr/bin");
     }
 }
