@@ -270,7 +270,9 @@ fn a_file_that_is_no_program_nor_script_is_named() {
     let program = fs::read("/bin/true").expect("/bin/true");
     let mut object = program.clone();
     object[16..18].copy_from_slice(&1u16.to_le_bytes());
-    let files: [(&str, &[u8], &str); 4] = [
+    let utf16: Vec<u8> = "#!/bin/sh\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let files: [(&str, &[u8], &str); 5] = [
+        ("utf16", &utf16, "it is text saved as UTF-16 (\"Unicode\"), which no shell reads"),
         ("obj", &object, "it is an object file (what `cc -c` makes), not a program"),
         (
             "t.jar",

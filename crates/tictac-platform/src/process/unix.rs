@@ -104,6 +104,16 @@ const BOM_BEFORE_INTERPRETER_LINE: &str = "its first line begins with a UTF-8 by
     `#!` and /bin/sh would run it as a shell script: save it as UTF-8 without BOM (in VS Code: \
     click \"UTF-8 with BOM\" in the status bar, \"Save with Encoding\", \"UTF-8\")";
 
+/// The first bytes of a macOS program (Mach-O: 32 and 64 bits, either
+/// byte order, and fat).
+const MACH_O: [[u8; 4]; 5] = [
+    [0xfe, 0xed, 0xfa, 0xce],
+    [0xfe, 0xed, 0xfa, 0xcf],
+    [0xce, 0xfa, 0xed, 0xfe],
+    [0xcf, 0xfa, 0xed, 0xfe],
+    [0xca, 0xfe, 0xba, 0xbe],
+];
+
 /// What a file that is no script is, when it is a program built for
 /// another system or processor, or a Java class, by its first bytes: the
 /// kernel refuses it (ENOEXEC) and a shell then reads it as a script
@@ -121,13 +131,6 @@ fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
              source), or submit the source and a build command"
         )
     };
-    const MACH_O: [[u8; 4]; 5] = [
-        [0xfe, 0xed, 0xfa, 0xce],
-        [0xfe, 0xed, 0xfa, 0xcf],
-        [0xce, 0xfa, 0xed, 0xfe],
-        [0xcf, 0xfa, 0xed, 0xfe],
-        [0xca, 0xfe, 0xba, 0xbe],
-    ];
     if head.starts_with(b"MZ") {
         return Some(what("a Windows program (.exe)"));
     }
@@ -165,9 +168,13 @@ fn built_elsewhere(head: &[u8], file: &Path) -> Option<String> {
 
 /// What a file the kernel refuses to start is, when it is no program nor
 /// script at all: an object file (`cc -c`), a core dump, a program cut
-/// short, a zip archive (a `.jar`), or binary data. Handed it, /bin/sh said a syntax error, or
+/// short, a zip archive (a `.jar`), text saved as UTF-16, or binary data. Handed it, /bin/sh said a syntax error, or
 /// "Exec format error", depending on how it was started (attack 42).
 fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Option<String> {
+    // A macOS program, on macOS (elsewhere `built_elsewhere` names it).
+    if MACH_O.iter().any(|magic| head.starts_with(magic)) {
+        return None;
+    }
     if head.starts_with(b"\x7fELF") && head.len() >= 20 {
         return match int(&head[16..18], head[5] == 2) {
             1 => Some(
@@ -189,6 +196,17 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Opti
         return Some(format!(
             "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./{shown}`)"
         ));
+    }
+    // Notepad's "Unicode": a byte order mark, or ASCII with a NUL after each.
+    let utf16 = head.starts_with(&[0xff, 0xfe])
+        || head.starts_with(&[0xfe, 0xff])
+        || matches!(head, [1..0x80, 0, 1..0x80, 0, ..]);
+    if utf16 {
+        return Some(
+            "it is text saved as UTF-16 (\"Unicode\"), which no shell reads: save it as UTF-8, \
+             its first line `#!` and what runs it"
+                .into(),
+        );
     }
     // As bash tells a binary file: a NUL byte in its first line.
     let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -672,7 +690,7 @@ fn poll_for(fds: &mut [PollFd], wait: Duration) -> io::Result<()> {
     }
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
 mod tests {
     /// What names a file that is no program (an object file, a program cut
     /// short, binary data) refuses none of this system's programs: every
