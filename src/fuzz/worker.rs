@@ -26,10 +26,6 @@ use super::workplace::Workplace;
 use super::{FuzzError, MIN_CAP, Options, RESTART_AFTER, shrink};
 use crate::behaviour::Behaviour;
 
-/// How many times a trace is run, each on a new copy, while it diverges
-/// on a copy of a folder that changed since (a rebuild going on).
-const COPY_TRIES: usize = 3;
-
 /// A divergence a run showed, with what the oracle printed.
 #[derive(Clone)]
 pub(super) struct Found {
@@ -187,18 +183,19 @@ impl Worker<'_> {
     }
 
     /// `try_trace_in_copy`, again on a new copy of the folder when it
-    /// diverged and the folder no longer lists as it did when its copy was
-    /// made (a rebuild, which may have been half written then), at most
-    /// `COPY_TRIES` times in all.
+    /// diverged on a copy the workplace does not trust (`Workplace::current`:
+    /// made while a rebuild may have been writing the program). Never for a
+    /// hang: it is run again alone instead.
     fn try_trace(&self, trace: &Trace, expected: &Expected, confirm: bool) -> Outcome {
-        let mut tries = 1;
         loop {
             let outcome = self.try_trace_in_copy(trace, expected, confirm);
-            let diverged = matches!(outcome, Outcome::Diverges(_));
-            if !diverged || tries == COPY_TRIES || self.place.borrow_mut().current() {
+            match &outcome {
+                Outcome::Diverges(found) if found.kind != Kind::Hang => {}
+                _ => return outcome,
+            }
+            if self.place.borrow_mut().current() {
                 return outcome;
             }
-            tries += 1;
         }
     }
 

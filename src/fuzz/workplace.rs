@@ -28,6 +28,10 @@ const LOOK_EVERY: Duration = Duration::from_secs(1);
 /// pieces milliseconds apart).
 const SETTLED: Duration = Duration::from_secs(1);
 
+/// How many times in a row the folder may change while a copy's trust is
+/// checked before its copies are trusted as they come.
+const UNSETTLED: usize = 3;
+
 /// One worker's place to run the program.
 pub(crate) struct Workplace {
     /// The folder the session was started in (none: it cannot be named,
@@ -43,6 +47,8 @@ pub(crate) struct Workplace {
     made: u64,
     /// The copy in use, if one was made.
     copy: Option<Copy>,
+    /// How many copies in a row were not trusted (`current`).
+    unsettled: usize,
     /// The program's words as given, and as they run in a copy.
     command: Vec<String>,
     in_copy: Vec<String>,
@@ -54,6 +60,8 @@ struct Copy {
     /// The folder's listing when the copy was made, and when that was.
     listed: Listing,
     made: SystemTime,
+    /// Trusted with a divergence (`Workplace::current`).
+    trusted: bool,
     /// When the folder was last listed.
     looked: Instant,
     /// What happens in the copy, where it can be watched.
@@ -63,7 +71,7 @@ struct Copy {
 impl Copy {
     fn new(path: PathBuf, listed: Listing, made: SystemTime) -> Copy {
         let watch = process::FolderWatch::new(&path);
-        Copy { path, listed, made, looked: Instant::now(), watch }
+        Copy { path, listed, made, trusted: false, looked: Instant::now(), watch }
     }
 
     /// Whether the copy is still as made: nothing happened in it, or its
@@ -175,6 +183,7 @@ impl Workplace {
             name: name.to_string(),
             made: 0,
             copy: None,
+            unsettled: 0,
             command: command.to_vec(),
             in_copy,
         }
@@ -227,30 +236,38 @@ impl Workplace {
         }
     }
 
-    /// Whether the copy in use (if any) is still of the folder as it lists
-    /// now; one that is not is dropped, and the next run gets a new copy.
-    /// Asked after a divergence: a copy made while a rebuild was writing the
-    /// program holds half of it.
+    /// Whether the copy in use (if any) can be trusted with a divergence;
+    /// one that cannot is dropped, and the next run gets a new copy. A
+    /// copy of a folder left alone for `SETTLED` before it was made is
+    /// trusted; else (a rebuild may have been writing the program, and the
+    /// copy holds half of it) it is once the folder has been left alone that
+    /// long still listing as it did. A folder that does not settle
+    /// `UNSETTLED` times in a row (a file written there every moment) is
+    /// trusted from then on: its divergences are not put off for ever.
     pub(crate) fn current(&mut self) -> bool {
         let (Some(folder), Some(copy)) = (&self.folder, &mut self.copy) else { return true };
-        // A file written less than `SETTLED` before the copy may have been
-        // copied half written, with no write since: wait until it has been
-        // left alone that long; a write meanwhile changes the listing. (A
-        // time ahead of this clock, another machine's, is not waited for.)
+        if copy.trusted || self.unsettled >= UNSETTLED {
+            return true;
+        }
+        // A time ahead of this clock (another machine's) is not waited for.
         let now = SystemTime::now();
         if let Some(newest) = copy.listed.newest().filter(|&newest| newest <= now)
             && copy.made < newest + SETTLED
-            && let Ok(wait) = (newest + SETTLED).duration_since(now)
         {
-            std::thread::sleep(wait);
+            if let Ok(wait) = (newest + SETTLED).duration_since(now) {
+                std::thread::sleep(wait);
+            }
+            copy.looked = Instant::now();
+            if workdir::listing(folder, &self.scratch).as_ref() != Some(&copy.listed) {
+                let _ = std::fs::remove_dir_all(&copy.path);
+                self.copy = None;
+                self.unsettled += 1;
+                return false;
+            }
         }
-        copy.looked = Instant::now();
-        if workdir::listing(folder, &self.scratch).as_ref() == Some(&copy.listed) {
-            return true;
-        }
-        let _ = std::fs::remove_dir_all(&copy.path);
-        self.copy = None;
-        false
+        copy.trusted = true;
+        self.unsettled = 0;
+        true
     }
 
     fn room(
@@ -385,6 +402,15 @@ mod tests {
         assert!(place.current());
         assert!(began.elapsed() < SETTLED, "no wait for a file left alone");
         assert_eq!(place.enter().expect("entered").dir.expect("a copy"), third);
+        // A folder that never settles (a file written there every moment)
+        // is trusted after `UNSETTLED` tries in a row, without a wait.
+        fs::write(folder.join("log"), "1").expect("write");
+        let mut place = Workplace::of(Some(folder), &["./ttt".into()], &scratch, "work-2");
+        place.enter().expect("entered");
+        place.unsettled = UNSETTLED;
+        let began = Instant::now();
+        assert!(place.current());
+        assert!(began.elapsed() < SETTLED, "no wait");
     }
 
     #[test]
