@@ -271,7 +271,7 @@ fn a_file_that_is_no_program_nor_script_is_named() {
     let mut object = program.clone();
     object[16..18].copy_from_slice(&1u16.to_le_bytes());
     let utf16: Vec<u8> = "#!/bin/sh\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
-    let files: [(&str, &[u8], &str); 5] = [
+    let files: [(&str, &[u8], &str); 6] = [
         ("utf16", &utf16, "it is text saved as UTF-16 (\"Unicode\"), which no shell reads"),
         ("obj", &object, "it is an object file (what `cc -c` makes), not a program"),
         (
@@ -279,7 +279,8 @@ fn a_file_that_is_no_program_nor_script_is_named() {
             b"PK\x03\x04\x14\x00",
             "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./t.jar`)",
         ),
-        ("cut", &program[..200], "it is a program cut short or damaged"),
+        ("cut", &program[..200], "it is a program cut short"),
+        ("half", &program[..program.len() / 2], "it is a program cut short"),
         ("nul", &[0; 64], "it is binary data, neither a program this system runs nor a script"),
     ];
     fs::create_dir(dir.join("folder")).expect("mkdir");

@@ -183,9 +183,9 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Opti
                     .into(),
             ),
             4 => Some("it is a core dump (what a crash left), not a program".into()),
-            _ if file.is_some_and(|file| !elf_intact(file, head)) => Some(
-                "it is a program cut short or damaged (a copy or a build that did not \
-                 finish): build it again"
+            _ if file.is_some_and(|file| elf_cut_short(file, head)) => Some(
+                "it is a program cut short (a copy or a build that did not finish): build \
+                 it again, or copy it whole"
                     .into(),
             ),
             _ => None,
@@ -217,19 +217,27 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Opti
     })
 }
 
-/// Whether an ELF file's headers, its program headers among them, are all
-/// there (read with `object`, as `elf_loader`).
-fn elf_intact(file: &std::fs::File, head: &[u8]) -> bool {
+/// Whether an ELF program is cut short: its program headers, or a segment
+/// read from the file, lie past its end (a copy or a build that did not
+/// finish, which the kernel starts and which then crashes). A header
+/// `object` cannot read (fields the kernel ignores) is not judged.
+fn elf_cut_short(file: &std::fs::File, head: &[u8]) -> bool {
     use object::elf::{FileHeader32, FileHeader64};
-    use object::read::elf::FileHeader;
-    fn intact<'d, H: FileHeader>(data: impl object::ReadRef<'d>) -> bool {
+    use object::read::elf::{FileHeader, ProgramHeader};
+    fn cut<'d, H: FileHeader>(data: impl object::ReadRef<'d>, length: u64) -> bool {
         let Ok(header) = H::parse(data) else { return false };
-        header.endian().is_ok_and(|endian| header.program_headers(endian, data).is_ok())
+        let Ok(endian) = header.endian() else { return false };
+        let Ok(segments) = header.program_headers(endian, data) else { return true };
+        segments.iter().any(|segment| {
+            let (offset, size) = (segment.p_offset(endian).into(), segment.p_filesz(endian).into());
+            offset.saturating_add(size) > length
+        })
     }
+    let Ok(length) = file.metadata().map(|m| m.len()) else { return false };
     let data = &object::ReadCache::new(file);
     match head.get(4) {
-        Some(1) => intact::<FileHeader32<object::Endianness>>(data),
-        Some(2) => intact::<FileHeader64<object::Endianness>>(data),
+        Some(1) => cut::<FileHeader32<object::Endianness>>(data, length),
+        Some(2) => cut::<FileHeader64<object::Endianness>>(data, length),
         _ => false,
     }
 }
