@@ -259,7 +259,7 @@ fn a_shell_script_without_its_interpreter_line_runs_in_test_and_in_fuzz() {
 }
 
 /// A file that is no program nor script (an object file from `cc -c`, a
-/// `.jar`, a program cut short, binary data), or a folder, is said to be so before anything runs,
+/// `.jar`, a program cut short, binary data), a folder or a broken link, is said to be so before anything runs,
 /// by `test` and `fuzz` alike: /bin/sh, handed it, said a syntax error
 /// under `--user` and "Exec format error" elsewhere (attack 42's F2).
 #[cfg(target_os = "linux")]
@@ -277,16 +277,20 @@ fn a_file_that_is_no_program_nor_script_is_named() {
         (
             "t.jar",
             b"PK\x03\x04\x14\x00",
-            "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./t.jar`)",
+            "it is a zip archive (a Java .jar, a Python .pyz): name what runs it (`java -jar ./t.jar`)",
         ),
         ("cut", &program[..200], "it is a program cut short"),
         ("half", &program[..program.len() / 2], "it is a program cut short"),
         ("nul", &[0; 64], "it is binary data, neither a program this system runs nor a script"),
     ];
     fs::create_dir(dir.join("folder")).expect("mkdir");
-    let folder = ("folder", &[][..], "it is a folder, not a program");
-    for (name, bytes, says) in files.into_iter().chain([folder]) {
-        if name != "folder" {
+    std::os::unix::fs::symlink(dir.join("nowhere"), dir.join("gone")).expect("link");
+    let made = [
+        ("folder", &[][..], "it is a folder, not a program"),
+        ("gone", &[][..], "it is a broken symbolic link (what it points to does not exist)"),
+    ];
+    for (name, bytes, says) in files.into_iter().chain(made) {
+        if !["folder", "gone"].contains(&name) {
             fs::write(dir.join(name), bytes).expect("write");
             fs::set_permissions(dir.join(name), fs::Permissions::from_mode(0o755)).expect("chmod");
         }

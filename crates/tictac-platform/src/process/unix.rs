@@ -41,6 +41,9 @@ fn runnable_path(program: &Path) -> Result<(), String> {
     };
     match found {
         Some(found) => interpreter_exists(&found),
+        None if named_path && program.is_symlink() && !program.exists() => {
+            Err("it is a broken symbolic link (what it points to does not exist)".into())
+        }
         None if named_path && !program.exists() => Err("no such file".into()),
         None if named_path && program.is_dir() => Err("it is a folder, not a program".into()),
         None if named_path => Err("not an executable file".into()),
@@ -193,8 +196,10 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Opti
     }
     if head.starts_with(b"PK\x03\x04") {
         let shown = path.file_name().map(Path::new).unwrap_or(path).display();
+        let python = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pyz"));
+        let runs = if python { "python3" } else { "java -jar" };
         return Some(format!(
-            "it is a zip archive (a Java .jar is one): name what runs it (`java -jar ./{shown}`)"
+            "it is a zip archive (a Java .jar, a Python .pyz): name what runs it (`{runs} ./{shown}`)"
         ));
     }
     // Notepad's "Unicode": a byte order mark, or ASCII with a NUL after each.
