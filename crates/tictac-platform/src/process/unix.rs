@@ -227,23 +227,52 @@ fn not_a_program(file: Option<&std::fs::File>, head: &[u8], path: &Path) -> Opti
 /// finish, which the kernel starts and which then crashes). A header
 /// `object` cannot read (fields the kernel ignores) is not judged.
 fn elf_cut_short(file: &std::fs::File, head: &[u8]) -> bool {
+    let Ok(length) = file.metadata().map(|m| m.len()) else { return false };
+    match elf_segments(file, head) {
+        Ok(segments) => segments.iter().any(|s| s.offset.saturating_add(s.size) > length),
+        Err(Unread::Header) => false,
+        Err(Unread::Table) => true,
+    }
+}
+
+/// A program header of an ELF file: its type, and where it is in the file.
+struct Segment {
+    kind: object::elf::ProgramType,
+    offset: u64,
+    size: u64,
+}
+
+/// Why an ELF file's program headers were not read.
+enum Unread {
+    /// Its header: `object` does not read it.
+    Header,
+    /// The table itself: past the file's end.
+    Table,
+}
+
+/// An ELF file's program headers, read with `object` (only the headers;
+/// docs/DECISIONS.md).
+fn elf_segments(file: &std::fs::File, head: &[u8]) -> Result<Vec<Segment>, Unread> {
     use object::elf::{FileHeader32, FileHeader64};
     use object::read::elf::{FileHeader, ProgramHeader};
-    fn cut<'d, H: FileHeader>(data: impl object::ReadRef<'d>, length: u64) -> bool {
-        let Ok(header) = H::parse(data) else { return false };
-        let Ok(endian) = header.endian() else { return false };
-        let Ok(segments) = header.program_headers(endian, data) else { return true };
-        segments.iter().any(|segment| {
-            let (offset, size) = (segment.p_offset(endian).into(), segment.p_filesz(endian).into());
-            offset.saturating_add(size) > length
-        })
+    fn read<'d, H: FileHeader>(data: impl object::ReadRef<'d>) -> Result<Vec<Segment>, Unread> {
+        let header = H::parse(data).map_err(|_| Unread::Header)?;
+        let endian = header.endian().map_err(|_| Unread::Header)?;
+        let segments = header.program_headers(endian, data).map_err(|_| Unread::Table)?;
+        Ok(segments
+            .iter()
+            .map(|s| Segment {
+                kind: s.p_type(endian),
+                offset: s.p_offset(endian).into(),
+                size: s.p_filesz(endian).into(),
+            })
+            .collect())
     }
-    let Ok(length) = file.metadata().map(|m| m.len()) else { return false };
     let data = &object::ReadCache::new(file);
     match head.get(4) {
-        Some(1) => cut::<FileHeader32<object::Endianness>>(data, length),
-        Some(2) => cut::<FileHeader64<object::Endianness>>(data, length),
-        _ => false,
+        Some(1) => read::<FileHeader32<object::Endianness>>(data),
+        Some(2) => read::<FileHeader64<object::Endianness>>(data),
+        _ => Err(Unread::Header),
     }
 }
 
@@ -304,26 +333,17 @@ fn missing_loader(file: &std::fs::File, head: &[u8]) -> Option<String> {
 }
 
 /// The loader an ELF program names (its `PT_INTERP` program header's
-/// path), if it names one; a static program names none. Read with
-/// `object`, only the headers and the path (docs/DECISIONS.md).
+/// path), if it names one; a static program names none.
 fn elf_loader(file: &std::fs::File, head: &[u8]) -> Option<Vec<u8>> {
-    use object::elf::{FileHeader32, FileHeader64};
-    use object::read::elf::{FileHeader, ProgramHeader};
-    fn interpreter<'d, H: FileHeader>(data: impl object::ReadRef<'d>) -> Option<Vec<u8>> {
-        let header = H::parse(data).ok()?;
-        let endian = header.endian().ok()?;
-        let segments = header.program_headers(endian, data).ok()?;
-        // A path is short: a header that says otherwise is not read.
-        let interp = segments.iter().find(|s| s.p_type(endian) == object::elf::PT_INTERP)?;
-        (interp.p_filesz(endian).into() <= 4096).then_some(())?;
-        interp.interpreter(endian, data).ok()?.map(<[u8]>::to_vec)
-    }
-    let data = &object::ReadCache::new(file);
-    match head.get(4) {
-        Some(1) => interpreter::<FileHeader32<object::Endianness>>(data),
-        Some(2) => interpreter::<FileHeader64<object::Endianness>>(data),
-        _ => None,
-    }
+    use std::os::unix::fs::FileExt;
+    let segments = elf_segments(file, head).ok()?;
+    let interp = segments.iter().find(|s| s.kind == object::elf::PT_INTERP)?;
+    // A path is short: a header that says otherwise is not read.
+    let mut path = vec![0; usize::try_from(interp.size).ok().filter(|&n| n <= 4096)?];
+    file.read_exact_at(&mut path, interp.offset).ok()?;
+    let end = path.iter().position(|&b| b == 0).unwrap_or(path.len());
+    path.truncate(end);
+    Some(path)
 }
 
 /// The unsigned number `bytes` hold, big-endian or little-endian.
